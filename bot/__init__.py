@@ -1,0 +1,1 @@
+"""ispbot: the front desk of an internet-service provider on Telegram."""

@@ -1,0 +1,45 @@
+"""The ``ispbot`` command. Each sub-command lives beside the code it drives and registers itself."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from bot.isp import cli as isp_cli
+
+
+def _demo(args: argparse.Namespace) -> int:
+    print("ispbot demo: the terminal demo is coming with the conversation issue.")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ispbot", description="The front desk of an ISP on Telegram.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    isp_cli.register(subparsers)
+    try:
+        from bot.sandbox import cli as sandbox_cli
+    except ImportError:  # pragma: no cover - the sandbox ships with the project
+        pass
+    else:
+        sandbox_cli.register(subparsers)
+    demo = subparsers.add_parser("demo", help="try the bot in this terminal")
+    demo.set_defaults(func=_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

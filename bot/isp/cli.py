@@ -1,0 +1,118 @@
+"""``ispbot call OPERATION [--json PARAMS] [--filter WHERE]``: one operation against the configured
+server, for integrators testing a key and its permitted operations.
+
+PARAMS is the operation's parameter object as the spec shows it, without the key (generation-1.0
+writes include their group, e.g. ``{"DadosAtendimento": {...}}``). WHERE is a raw ``Filtro``
+typed by the operator and sent as is (the unsafe escape hatch, acceptable for a person at their own
+terminal). Exit codes: 0 success (typed result as JSON on stdout), 1 the ISP refused, 2 the request
+or the configuration is invalid, 3 the web service could not be reached or read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.isp.catalog import OPERATIONS, Kind, Operation
+from bot.isp.client import IspClient
+from bot.isp.errors import InvalidRequestError, IspApiError, IspTransportError
+from bot.isp.filters import unsafe_raw_filter
+from bot.isp.settings import IspSettings
+
+EXIT_OK, EXIT_ISP_ERROR, EXIT_INVALID, EXIT_TRANSPORT = 0, 1, 2, 3
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "call", help="run one ISP web-service operation and print its typed result as JSON",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("operation", help="operation name as the spec spells it (see --list)", nargs="?")
+    parser.add_argument("--json", dest="params", default=None, help="the operation's parameters as JSON")
+    parser.add_argument("--filter", dest="where", default=None, help="Filtro WHERE clause (queries)")
+    parser.add_argument("--list", action="store_true", help="list every operation of the catalog")
+    parser.set_defaults(func=run)
+
+
+def field_path(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    return ".".join(str(part) for part in first["loc"]) or "(request)"
+
+
+def build_request(op: Operation[Any, Any], params: Any, where: str | None) -> Any:
+    """The typed request for ``op`` from spec-shaped parameters; raises InvalidRequestError."""
+    if op.request_model is None:  # generation-1.0 query: the only parameter is Filtro
+        raw = where if where is not None else (params or {}).get("Filtro") if isinstance(params, dict) else None
+        return unsafe_raw_filter(raw) if raw else None
+    if where is not None:
+        raise InvalidRequestError(f"{op.name} does not take a Filtro", operation=op.name, field="Filtro")
+    if op.group:
+        if not isinstance(params, dict) or op.group not in params:
+            raise InvalidRequestError(f"{op.name} needs its parameters inside {op.group}",
+                                      operation=op.name, field=op.group)
+        params = params[op.group]
+    try:
+        return op.request_model.model_validate(params if params is not None else {})
+    except ValidationError as exc:
+        field = field_path(exc)
+        message = exc.errors()[0]["msg"]
+        raise InvalidRequestError(f"{op.name}: field {field}: {message}", operation=op.name,
+                                  field=field) from None
+
+
+def to_jsonable(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, list):
+        return [to_jsonable(v) for v in value]
+    return value
+
+
+def _fail(code: int, text: str) -> int:
+    print(f"ispbot call: {text}", file=sys.stderr)
+    return code
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list or not args.operation:
+        for name, op in sorted(OPERATIONS.items(), key=lambda item: (item[1].generation, item[0])):
+            kind = "query" if op.kind is Kind.QUERY else "write"
+            print(f"{op.generation}  {kind:5}  {name}  {op.summary}")
+        return EXIT_OK
+    if args.operation not in OPERATIONS:
+        return _fail(EXIT_INVALID, f"unknown operation {args.operation!r} (ispbot call --list shows them)")
+    op = OPERATIONS[args.operation]
+    try:
+        params = json.loads(args.params) if args.params else None
+    except json.JSONDecodeError as exc:
+        return _fail(EXIT_INVALID, f"--json is not valid JSON: {exc.msg} at position {exc.pos}")
+    try:
+        request = build_request(op, params, args.where)
+    except InvalidRequestError as exc:
+        return _fail(EXIT_INVALID, str(exc))
+    try:
+        settings = IspSettings()  # fields come from the environment
+    except ValidationError as exc:
+        names = ", ".join(f"ISPBOT_ISP_{str(e['loc'][0]).upper()}" for e in exc.errors())
+        return _fail(EXIT_INVALID, f"configuration: set or fix {names}")
+    try:
+        result = asyncio.run(_call(settings, op, request))
+    except IspApiError as exc:
+        return _fail(EXIT_ISP_ERROR, str(exc))
+    except InvalidRequestError as exc:
+        return _fail(EXIT_INVALID, str(exc))
+    except IspTransportError as exc:
+        return _fail(EXIT_TRANSPORT, f"{op.name}: {exc}")
+    json.dump(to_jsonable(result), sys.stdout, ensure_ascii=False, indent=2, default=str)
+    sys.stdout.write("\n")
+    return EXIT_OK
+
+
+async def _call(settings: IspSettings, op: Operation[Any, Any], request: Any) -> Any:
+    async with IspClient(settings) as isp:
+        return await isp.call(op, request)

@@ -1,0 +1,74 @@
+"""The typed async client of the ISP web service.
+
+    async with IspClient(IspSettings()) as isp:
+        topics = await isp.ConsultaTopicos(F("Central") == "S")
+        await isp.ticket_update(TicketUpdate(ticket_id=42, status="on_hold"))
+
+Every operation of both generations has a method named exactly as the spec names it (see
+``methods_v1.py`` and ``methods_v2.py``); all of them go through ``call``, which encodes and
+validates the request, sends it (identical queries in flight at once are sent once), unwraps the
+envelope and parses the typed result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Hashable
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+
+from bot.isp.catalog.base import EncodeContext, Kind, Operation
+from bot.isp.envelope import unwrap
+from bot.isp.methods_v1 import V1Methods
+from bot.isp.methods_v2 import V2Methods
+from bot.isp.resilience import Clock, SingleFlight, TtlCache
+from bot.isp.settings import IspSettings
+from bot.isp.transport import Sleep, Transport
+
+Req = TypeVar("Req")
+Res = TypeVar("Res")
+
+
+class IspClient(V1Methods, V2Methods):
+    def __init__(
+        self,
+        settings: IspSettings,
+        *,
+        http_transport: httpx.AsyncBaseTransport | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.settings = settings
+        self.transport = Transport(settings, http_transport=http_transport, clock=clock, sleep=sleep)
+        self._encode_context = EncodeContext({"tz": settings.zone})
+        self._flight = SingleFlight()
+        self._clock = clock
+
+    async def __aenter__(self) -> IspClient:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()
+
+    async def call(self, op: Operation[Req, Res], request: Req) -> Res:
+        payload = op.encode(request, self._encode_context)
+        if op.kind is Kind.QUERY:
+            key: Hashable = (op.name, json.dumps(payload, sort_keys=True, default=str))
+            return await self._flight.run(key, lambda: self._send(op, payload))
+        return await self._send(op, payload)
+
+    async def _send(self, op: Operation[Any, Res], payload: Any) -> Res:
+        body = await self.transport.send(op.generation, op.name, payload, idempotent=op.kind is Kind.QUERY)
+        return op.parse(unwrap(op, body))
+
+    def ttl_cache(self, ttl: float, *, maxsize: int = 512) -> TtlCache[Any]:
+        """A TTL cache on this client's clock, for reference lists the bot reads often."""
+        return TtlCache(ttl, maxsize=maxsize, clock=self._clock)

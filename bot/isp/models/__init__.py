@@ -1,0 +1,1 @@
+"""Typed requests and records of both generations of the web service."""

@@ -1,0 +1,88 @@
+"""The ASGI application: the two paths of the real service, faults, call counting, JSON in and out.
+
+No other route exists: a real server has none, and a client that learns to rely on one would break
+against production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING, Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from bot.sandbox.faults import LOGIN_PAGE, NOT_JSON, Fault, FaultKind
+from bot.sandbox.service import operation_name
+
+if TYPE_CHECKING:
+    from bot.sandbox.sandbox import Sandbox
+
+V1_PATH = "/ws/server_json.php"
+V2_PATH = "/ws_json/ws_json.php"
+
+
+class DroppedConnection(ConnectionResetError):
+    """Raised mid-response so the server aborts the connection (the client sees a broken answer)."""
+
+
+class _Dropped(Response):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", b"4096")],
+            }
+        )
+        await send({"type": "http.response.body", "body": b'{"status": 1, "result": [', "more_body": True})
+        raise DroppedConnection("sandbox fault: connection dropped mid-response")
+
+
+def _json(payload: Any) -> Response:
+    return Response(json.dumps(payload, ensure_ascii=False), media_type="application/json; charset=utf-8")
+
+
+async def _fault_response(fault: Fault) -> Response | None:
+    """What a fault answers instead of the service; None when the call goes on (after a hang)."""
+    if fault.kind is FaultKind.TIMEOUT:
+        await asyncio.sleep(fault.seconds)
+        return None
+    if fault.kind is FaultKind.DISCONNECT:
+        return _Dropped()
+    if fault.kind is FaultKind.NOT_JSON:
+        return PlainTextResponse(NOT_JSON, media_type="text/html; charset=utf-8")
+    if fault.kind is FaultKind.HTML_LOGIN:
+        return HTMLResponse(LOGIN_PAGE)
+    text = "Service Unavailable" if fault.kind is FaultKind.DOWN else "Internal Server Error"
+    return PlainTextResponse(text, status_code=fault.status)
+
+
+def build_app(sandbox: Sandbox) -> Starlette:
+    async def serve(request: Request) -> Response:
+        raw = await request.body()
+        try:
+            body: Any = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            body = None
+        name = operation_name(body)
+        sandbox.count(name, request.url.path)
+        delay = sandbox.faults.latency(name)
+        if delay:
+            await asyncio.sleep(delay)
+        fault = sandbox.faults.take(name)
+        if fault is not None:
+            answer = await _fault_response(fault)
+            if answer is not None:
+                return answer
+        if request.url.path == V1_PATH:
+            return _json(sandbox.service.v1(body))
+        return _json(sandbox.service.v2(request.headers.get("authentication_key"), body))
+
+    return Starlette(
+        routes=[Route(V1_PATH, serve, methods=["POST"]), Route(V2_PATH, serve, methods=["POST"])]
+    )

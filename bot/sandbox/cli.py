@@ -1,0 +1,68 @@
+"""``ispbot sandbox``: serve the stand-in ISP web service on this machine.
+
+It prints the keys (with their environment and permitted operations) and the demo identities, then
+serves both generations' paths until interrupted. ``--key KEY`` adds a production key permitted for
+every operation; ``--data PATH`` serves an operator's own JSON/YAML fixture instead of the seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import uvicorn
+
+from bot.sandbox.app import V1_PATH, V2_PATH
+from bot.sandbox.keys import ALL
+from bot.sandbox.sandbox import Sandbox
+from bot.sandbox.seed import DEFAULT_SEED, DEMO_IDENTITIES
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "sandbox",
+        help="serve the sandbox ISP web service (both generations) on this machine",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8077, help="port to listen on (default 8077)")
+    parser.add_argument(
+        "--data", default=None, metavar="PATH", help="JSON/YAML fixture to serve instead of the seed"
+    )
+    parser.add_argument(
+        "--key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="add a production key permitted for every operation (repeatable)",
+    )
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the generated data set")
+    parser.set_defaults(func=run)
+
+
+def describe(sandbox: Sandbox, host: str, port: int) -> list[str]:
+    base = f"http://{host}:{port}"
+    lines = [
+        f"sandbox ISP web service on {base}",
+        f"  generation 1.0: POST {base}{V1_PATH}",
+        f"  generation 2.0: POST {base}{V2_PATH}",
+        "keys:",
+    ]
+    for key in sandbox.keys.all():
+        scope = "every operation" if key.operations is ALL else ", ".join(sorted(key.operations))
+        state = "" if key.active else " (INACTIVE)"
+        lines.append(f"  {key.key}  {key.environment}{state}, user {key.default_user}: {scope}")
+    if sandbox.store.find("customers", Codigo=DEMO_IDENTITIES.customer) is not None:
+        lines.append("demo identities:")
+        lines += [f"  {line}" for line in DEMO_IDENTITIES.lines()]
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    sandbox = Sandbox.from_file(args.data) if args.data else Sandbox.seeded(args.seed)
+    for key in args.key:
+        sandbox.add_production_key(key)
+    print("\n".join(describe(sandbox, args.host, args.port)), flush=True)
+    uvicorn.run(sandbox.app, host=args.host, port=args.port, log_level="info")
+    return 0

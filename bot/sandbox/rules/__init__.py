@@ -1,0 +1,5 @@
+"""The state rules, one module per family; importing this package registers every operation."""
+
+from bot.sandbox.rules import auth, contracts, customers, finance, network, plans, stock, tickets
+
+__all__ = ["auth", "contracts", "customers", "finance", "network", "plans", "stock", "tickets"]

@@ -1,0 +1,104 @@
+"""``Sandbox``: one stand-in ISP (records, keys, clock, settings, faults, call counts) and its app."""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from collections import Counter
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+
+from bot.sandbox import fixtures
+from bot.sandbox import seed as seeding
+from bot.sandbox.app import build_app
+from bot.sandbox.clock import Clock, system_clock
+from bot.sandbox.faults import Faults
+from bot.sandbox.keys import PRODUCTION_KEY, ApiKey, KeyRing
+from bot.sandbox.registry import Settings
+from bot.sandbox.service import Service
+from bot.sandbox.store import Record, Store
+
+
+@functools.lru_cache(maxsize=4)
+def _seed_json(seed: int, day: date) -> str:
+    # Building the set takes a good fraction of a second; tests build many sandboxes on the same day.
+    return json.dumps(seeding.generate(seed, day).export())
+
+
+class Sandbox:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        keys: KeyRing | None = None,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        self.store = store
+        self.keys = keys or KeyRing()
+        self.clock: Clock = clock or system_clock
+        self.settings = settings or Settings(
+            **{k: v for k, v in (store.find("settings", id=1) or {}).items() if k != "id"}
+        )
+        self.faults = Faults()
+        self.calls: Counter[str] = Counter()
+        self.service = Service(self.store, self.keys, self.clock, self.settings)
+        self._app: Starlette | None = None
+        self._count_lock = threading.Lock()
+
+    # ---- construction ---------------------------------------------------------------------------
+    @classmethod
+    def seeded(cls, seed: int = seeding.DEFAULT_SEED, **options: Any) -> Sandbox:
+        """The seeded data set of the clock's date (``clock=`` pins it; see ``clock.FixedClock``)."""
+        clock: Clock = options.get("clock") or system_clock
+        store = Store.from_export(json.loads(_seed_json(seed, clock().date())), copy=False)
+        return cls(store, **options)
+
+    @classmethod
+    def from_file(cls, path: str | Path, **options: Any) -> Sandbox:
+        """An operator's own JSON/YAML fixture, in the shape ``export()`` writes."""
+        return cls(fixtures.load(path), **options)
+
+    # ---- what tests and the CLI use -------------------------------------------------------------
+    @property
+    def app(self) -> Starlette:
+        if self._app is None:
+            self._app = build_app(self)
+        return self._app
+
+    def add_production_key(self, key: str | None = None) -> ApiKey:
+        """A production key permitted for every operation."""
+        return self.keys.add_production_key(key)
+
+    def count(self, operation: str | None, path: str = "") -> None:
+        with self._count_lock:
+            self.calls[operation or "(malformed)"] += 1
+
+    def call_count(self, operation: str | None = None) -> int:
+        """Calls received for ``operation`` (every call when None), faulted ones included."""
+        return sum(self.calls.values()) if operation is None else self.calls[operation]
+
+    def reset_calls(self) -> None:
+        self.calls.clear()
+
+    def chat_messages(self, ticket_id: int) -> list[Record]:
+        """What chat_messages stored for the ticket, in the order received."""
+        return [dict(m) for m in self.store.where("chat_messages", ticket_id=ticket_id)]
+
+    def v1(self, operation: str, params: dict[str, Any] | None = None, *, key: str = PRODUCTION_KEY) -> Any:
+        """One generation-1.0 call without HTTP (faults and counters do not apply)."""
+        return self.service.v1({operation: {"Autenticacao": {"ChaveIntegracao": key}, **(params or {})}})
+
+    def v2(self, operation: str, params: Any = None, *, key: str = PRODUCTION_KEY) -> Any:
+        """One generation-2.0 call without HTTP (faults and counters do not apply)."""
+        return self.service.v2(key, {operation: params if params is not None else {}})
+
+    def export(self) -> dict[str, Any]:
+        return self.store.export()
+
+    def save(self, path: str | Path) -> None:
+        fixtures.dump(self.store, path)

@@ -1,0 +1,62 @@
+"""Storage: conversation state, links, deduplication, inbox, outbox and invites (SQLAlchemy 2 async,
+Alembic migrations). Imports nothing else of the project."""
+
+from bot.store.chats import ChatState, ChatStates
+from bot.store.db import Database
+from bot.store.enums import InboxState, Origin, OutboxState, Proof, Role
+from bot.store.errors import (
+    DatabaseAheadError,
+    DatabaseBehindError,
+    DatabaseRevisionError,
+    InviteError,
+    InviteExpiredError,
+    InviteNotFoundError,
+    InviteRevokedError,
+    InviteUsedError,
+    StaleStateError,
+    StoreError,
+)
+from bot.store.inbox import Inbox, InboxItem
+from bot.store.invites import Invite, Invites, IssuedInvite
+from bot.store.link_attempts import LinkAttempts
+from bot.store.links import Link, Links
+from bot.store.outbox import NewMessage, Outbox, OutboxEntry, OutboxStats
+from bot.store.types import utcnow
+from bot.store.updates import ProcessedUpdates
+from bot.store.urls import DEFAULT_URL
+
+__all__ = [
+    "DEFAULT_URL",
+    "ChatState",
+    "ChatStates",
+    "Database",
+    "DatabaseAheadError",
+    "DatabaseBehindError",
+    "DatabaseRevisionError",
+    "Inbox",
+    "InboxItem",
+    "InboxState",
+    "Invite",
+    "InviteError",
+    "InviteExpiredError",
+    "InviteNotFoundError",
+    "InviteRevokedError",
+    "InviteUsedError",
+    "Invites",
+    "IssuedInvite",
+    "Link",
+    "LinkAttempts",
+    "Links",
+    "NewMessage",
+    "Origin",
+    "Outbox",
+    "OutboxEntry",
+    "OutboxState",
+    "OutboxStats",
+    "ProcessedUpdates",
+    "Proof",
+    "Role",
+    "StaleStateError",
+    "StoreError",
+    "utcnow",
+]

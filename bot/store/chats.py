@@ -1,0 +1,91 @@
+"""Conversation state per chat, saved with an optimistic version check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.store.enums import Role
+from bot.store.errors import StaleStateError
+from bot.store.models import ChatRow
+from bot.store.sql import dialect_name, execute_rowcount, fetch_one, insert_ignore
+from bot.store.types import utcnow
+
+
+@dataclass(slots=True)
+class ChatState:
+    """Where one chat stands. ``version`` 0 means never saved; each save adds one."""
+
+    chat_id: int
+    role: Role = Role.SUBSCRIBER
+    language: str | None = None
+    flow: str | None = None
+    step: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    version: int = 0
+    current_ticket: int | None = None
+    handoff_topic: int | None = None
+
+
+def _from_row(row: ChatRow) -> ChatState:
+    return ChatState(
+        chat_id=row.chat_id, role=Role(row.role), language=row.language, flow=row.flow, step=row.step,
+        data=dict(row.data), version=row.version, current_ticket=row.current_ticket,
+        handoff_topic=row.handoff_topic,
+    )
+
+
+def _columns(state: ChatState, now: datetime) -> dict[str, Any]:
+    return {
+        "role": state.role.value, "language": state.language, "flow": state.flow, "step": state.step,
+        "data": state.data, "current_ticket": state.current_ticket, "handoff_topic": state.handoff_topic,
+        "updated_at": now,
+    }
+
+
+class ChatStates:
+    async def load(self, session: AsyncSession, chat_id: int) -> ChatState:
+        """The saved state, or a fresh default (version 0) for a chat never seen."""
+        row = await fetch_one(session, ChatRow, ChatRow.chat_id == chat_id)
+        return ChatState(chat_id=chat_id) if row is None else _from_row(row)
+
+    async def save(self, session: AsyncSession, state: ChatState, now: datetime | None = None) -> ChatState:
+        """Write ``state`` if nobody saved this chat since it was loaded; return it with its new version.
+
+        Raises StaleStateError when another writer won (also when two first saves race): the caller
+        rolls back, reloads and runs the step again.
+        """
+        now = now or utcnow()
+        if state.version == 0:
+            values = {"chat_id": state.chat_id, "version": 1, "created_at": now, **_columns(state, now)}
+            if not await insert_ignore(session, ChatRow, values):
+                raise StaleStateError(state.chat_id, state.version)
+        else:
+            statement = (
+                update(ChatRow)
+                .where(ChatRow.chat_id == state.chat_id, ChatRow.version == state.version)
+                .values(version=state.version + 1, **_columns(state, now))
+            )
+            if await execute_rowcount(session, statement) != 1:
+                raise StaleStateError(state.chat_id, state.version)
+        return replace(state, version=state.version + 1)
+
+    async def lock(self, session: AsyncSession, chat_id: int) -> None:
+        """Serialise this chat's updates across bot processes until the transaction ends.
+
+        PostgreSQL: a row lock, after creating the default row if the chat is new (there is nothing
+        to lock otherwise). SQLite: nothing to do, it lets one writer at a time in anyway, and the
+        version check catches what slips between a read and that write.
+        """
+        if dialect_name(session) != "postgresql":
+            return
+        now = utcnow()
+        default = ChatState(chat_id=chat_id)
+        await insert_ignore(
+            session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(default, now)},
+        )
+        await session.execute(select(ChatRow.chat_id).where(ChatRow.chat_id == chat_id).with_for_update())

@@ -1,0 +1,78 @@
+"""The database handle: one async engine and its session factory per process."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+from bot.store.urls import DEFAULT_URL, async_url, is_memory_sqlite
+
+# Writers wait this long for SQLite's single write lock before "database is locked".
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+
+class Database:
+    """``Database(url)``: SQLite by default, PostgreSQL with ``postgresql://…`` (asyncpg).
+
+    ``connect_args`` go to the driver as is, e.g. ``{"server_settings": {"search_path": "x"}}``
+    for asyncpg to work inside one PostgreSQL schema.
+    """
+
+    def __init__(
+        self, url: str | URL = DEFAULT_URL, *, connect_args: Mapping[str, Any] | None = None,
+        echo: bool = False,
+    ) -> None:
+        self.url = async_url(url)
+        options: dict[str, Any] = {"echo": echo, "connect_args": dict(connect_args or {})}
+        if is_memory_sqlite(self.url):
+            # Each connection to ":memory:" would be a new empty database: share a single one.
+            options["poolclass"] = StaticPool
+        elif self.url.get_backend_name() == "postgresql":
+            options["pool_pre_ping"] = True
+        self.engine: AsyncEngine = create_async_engine(self.url, **options)
+        if self.is_sqlite:
+            event.listen(self.engine.sync_engine, "connect", _tune_sqlite)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.url.get_backend_name()
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.dialect == "sqlite"
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """A session whose transaction the caller commits (anything uncommitted is rolled back)."""
+        async with self.sessions() as session:
+            yield session
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """A session inside one transaction: committed on success, rolled back on an exception."""
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+    def __repr__(self) -> str:
+        return f"Database({self.url.render_as_string(hide_password=True)!r})"
+
+
+def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        # WAL lets readers proceed while one writer commits; foreign keys are off by default in SQLite.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    finally:
+        cursor.close()

@@ -1,0 +1,49 @@
+"""What the store raises. Callers catch these, never driver or SQLAlchemy exceptions."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base of the storage layer's own errors."""
+
+
+class StaleStateError(StoreError):
+    """Another writer saved this chat's state first: reload it and run the step again."""
+
+    def __init__(self, chat_id: int, expected_version: int) -> None:
+        super().__init__(f"chat {chat_id}: state changed since version {expected_version} was loaded")
+        self.chat_id = chat_id
+        self.expected_version = expected_version
+
+
+class DatabaseRevisionError(StoreError):
+    """The database schema is not the one this version of ispbot was written for."""
+
+
+class DatabaseBehindError(DatabaseRevisionError):
+    """The database lacks migrations this code needs (or was never migrated)."""
+
+
+class DatabaseAheadError(DatabaseRevisionError):
+    """The database was migrated by a newer ispbot: this older code does not know its revision."""
+
+
+class InviteError(StoreError):
+    """An invite code cannot be redeemed. The subclasses say why, for the admin's eyes and the logs;
+    what the person is told is up to the flow."""
+
+
+class InviteNotFoundError(InviteError):
+    pass
+
+
+class InviteUsedError(InviteError):
+    pass
+
+
+class InviteExpiredError(InviteError):
+    pass
+
+
+class InviteRevokedError(InviteError):
+    pass

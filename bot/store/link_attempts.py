@@ -1,0 +1,31 @@
+"""Linking attempts per chat, for rate limiting guesses."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.store.models import LinkAttemptRow
+from bot.store.sql import execute_rowcount
+from bot.store.types import utcnow
+
+
+class LinkAttempts:
+    async def record(
+        self, session: AsyncSession, chat_id: int, succeeded: bool, at: datetime | None = None,
+    ) -> None:
+        session.add(LinkAttemptRow(chat_id=chat_id, succeeded=succeeded, at=at or utcnow()))
+        await session.flush()
+
+    async def failures_since(self, session: AsyncSession, chat_id: int, since: datetime) -> int:
+        statement = select(func.count()).select_from(LinkAttemptRow).where(
+            LinkAttemptRow.chat_id == chat_id, LinkAttemptRow.at >= since,
+            LinkAttemptRow.succeeded.is_(False),
+        )
+        return (await session.execute(statement)).scalar_one()
+
+    async def prune(self, session: AsyncSession, before: datetime) -> int:
+        """Forget attempts older than any rate-limit window; returns how many were deleted."""
+        return await execute_rowcount(session, delete(LinkAttemptRow).where(LinkAttemptRow.at < before))

@@ -1,0 +1,84 @@
+"""Which customer, authentication or system user a chat proved to be."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.store.enums import Proof, Role
+from bot.store.models import LinkRow
+from bot.store.sql import execute_rowcount, fetch_one
+from bot.store.types import utcnow
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    id: int
+    chat_id: int
+    role: Role
+    customer_code: int | None
+    authentication_id: int | None
+    contract: int | None
+    system_user: str | None
+    proof: Proof
+    proved_at: datetime
+
+
+def _from_row(row: LinkRow) -> Link:
+    return Link(
+        id=row.id, chat_id=row.chat_id, role=Role(row.role), customer_code=row.customer_code,
+        authentication_id=row.authentication_id, contract=row.contract, system_user=row.system_user,
+        proof=Proof(row.proof), proved_at=row.proved_at,
+    )
+
+
+_active = LinkRow.unlinked_at.is_(None)
+
+
+class Links:
+    async def active(self, session: AsyncSession, chat_id: int) -> Link | None:
+        row = await fetch_one(session, LinkRow, LinkRow.chat_id == chat_id, _active)
+        return None if row is None else _from_row(row)
+
+    async def link(
+        self, session: AsyncSession, chat_id: int, *, role: Role, proof: Proof,
+        customer_code: int | None = None, authentication_id: int | None = None, contract: int | None = None,
+        system_user: str | None = None, at: datetime | None = None,
+    ) -> Link:
+        """Link the chat, replacing its previous active link (a chat speaks for one identity at a time)."""
+        if customer_code is None and authentication_id is None and system_user is None:
+            raise ValueError("a link needs a customer code, an authentication id or a system user")
+        at = at or utcnow()
+        await self.unlink(session, chat_id, at)
+        row = LinkRow(
+            chat_id=chat_id, role=role.value, proof=proof.value, customer_code=customer_code,
+            authentication_id=authentication_id, contract=contract, system_user=system_user, proved_at=at,
+        )
+        session.add(row)
+        await session.flush()
+        return _from_row(row)
+
+    async def choose_contract(self, session: AsyncSession, chat_id: int, contract: int | None) -> bool:
+        statement = update(LinkRow).where(LinkRow.chat_id == chat_id, _active).values(contract=contract)
+        return await execute_rowcount(session, statement) == 1
+
+    async def unlink(self, session: AsyncSession, chat_id: int, at: datetime | None = None) -> bool:
+        """End the chat's active link (kept, stamped, for the audit trail); False if it had none."""
+        statement = update(LinkRow).where(LinkRow.chat_id == chat_id, _active)
+        statement = statement.values(unlinked_at=at or utcnow())
+        return await execute_rowcount(session, statement) > 0
+
+    async def chats_for_customer(self, session: AsyncSession, customer_code: int) -> list[int]:
+        """The chats to notify about this customer (an outage, a ticket update), oldest link first."""
+        statement = select(LinkRow.chat_id).where(LinkRow.customer_code == customer_code, _active)
+        statement = statement.order_by(LinkRow.id)
+        return list((await session.execute(statement)).scalars())
+
+    async def count(self, session: AsyncSession, role: Role | None = None) -> int:
+        statement = select(func.count()).select_from(LinkRow).where(_active)
+        if role is not None:
+            statement = statement.where(LinkRow.role == role.value)
+        return (await session.execute(statement)).scalar_one()

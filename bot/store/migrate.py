@@ -1,0 +1,83 @@
+"""Programmatic Alembic: upgrade a database to the schema this code needs, or refuse to start on one
+that is behind. Works from any working directory on the async URL the bot itself uses."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import URL, Connection
+
+from bot.store.db import Database
+from bot.store.errors import DatabaseAheadError, DatabaseBehindError
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+FIX = "run `ispbot migrate`"
+
+
+def alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    if head is None:  # pragma: no cover - the package always ships its initial revision
+        raise RuntimeError(f"no migrations found in {MIGRATIONS}")
+    return head
+
+
+@asynccontextmanager
+async def _opened(target: str | URL | Database) -> AsyncIterator[Database]:
+    """Use the caller's Database as is (its connect_args, e.g. a schema), or open one for this call."""
+    if isinstance(target, Database):
+        yield target
+        return
+    database = Database(target)
+    try:
+        yield database
+    finally:
+        await database.dispose()
+
+
+async def upgrade(target: str | URL | Database, revision: str = "head") -> None:
+    def run(connection: Connection) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+    async with _opened(target) as database, database.engine.begin() as connection:
+        await connection.run_sync(run)
+
+
+async def current_revision(target: str | URL | Database) -> str | None:
+    """The database's Alembic revision, None when it was never migrated."""
+
+    def read(connection: Connection) -> str | None:
+        return MigrationContext.configure(connection).get_current_revision()
+
+    async with _opened(target) as database, database.engine.connect() as connection:
+        return await connection.run_sync(read)
+
+
+async def ensure_current(target: str | URL | Database) -> None:
+    """Refuse to run on a database whose schema is not exactly this code's head revision."""
+    current = await current_revision(target)
+    head = head_revision()
+    if current == head:
+        return
+    if current is None:
+        raise DatabaseBehindError(f"the database has no ispbot schema yet (needs revision {head}): {FIX}")
+    known = {script.revision for script in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+    if current not in known:
+        raise DatabaseAheadError(
+            f"the database is at revision {current}, unknown to this ispbot (head {head}): "
+            "it was migrated by a newer version; run that version or restore a matching backup"
+        )
+    raise DatabaseBehindError(f"the database is at revision {current} but this ispbot needs {head}: {FIX}")

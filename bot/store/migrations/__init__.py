@@ -1,0 +1,1 @@
+"""Alembic migrations of the ispbot database (run them with ``ispbot migrate``)."""

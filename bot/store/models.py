@@ -1,0 +1,170 @@
+"""The tables. The Alembic migrations are the source of truth for the schema; these mappings must
+match them (a test compares the migrated schema with this metadata)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, CheckConstraint, Index, Integer, MetaData, String, Text, text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from bot.store.enums import InboxState, Origin, OutboxState, Proof, Role, check_in
+from bot.store.types import UtcDateTime, json_type, utcnow
+
+# Named constraints let later migrations drop or alter them (and SQLite batch mode needs the names).
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class ChatRow(Base):
+    """One conversation: who the chat is, and where it stands in which flow."""
+
+    __tablename__ = "chats"
+    __table_args__ = (CheckConstraint(check_in("role", Role), name="role"),)
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    role: Mapped[str] = mapped_column(String(16), default=Role.SUBSCRIBER.value)
+    # NULL: follow the language the Telegram client reports.
+    language: Mapped[str | None] = mapped_column(String(16))
+    flow: Mapped[str | None] = mapped_column(String(64))
+    step: Mapped[str | None] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]] = mapped_column(json_type(), default=dict)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    # The ticket whose messages are mirrored into chat_messages while it is set.
+    current_ticket: Mapped[int | None] = mapped_column(Integer)
+    # The staff forum topic of an open handoff; NULL when no human is involved.
+    handoff_topic: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+
+
+class LinkRow(Base):
+    """A chat proved to be a customer (or one of its authentications), or a technician/staff user.
+
+    Unlinking stamps ``unlinked_at`` instead of deleting, so who was linked when stays auditable;
+    a partial unique index keeps one active link per chat.
+    """
+
+    __tablename__ = "links"
+    __table_args__ = (
+        CheckConstraint(check_in("role", Role), name="role"),
+        CheckConstraint(check_in("proof", Proof), name="proof"),
+        CheckConstraint(
+            "customer_code IS NOT NULL OR authentication_id IS NOT NULL OR system_user IS NOT NULL",
+            name="target",
+        ),
+        Index(
+            "uq_links_active_chat", "chat_id", unique=True,
+            sqlite_where=text("unlinked_at IS NULL"), postgresql_where=text("unlinked_at IS NULL"),
+        ),
+        Index("ix_links_customer_code", "customer_code"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    role: Mapped[str] = mapped_column(String(16))
+    customer_code: Mapped[int | None] = mapped_column(Integer)
+    authentication_id: Mapped[int | None] = mapped_column(Integer)
+    contract: Mapped[int | None] = mapped_column(Integer)
+    system_user: Mapped[str | None] = mapped_column(String(128))
+    proof: Mapped[str] = mapped_column(String(16))
+    proved_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    unlinked_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class LinkAttemptRow(Base):
+    __tablename__ = "link_attempts"
+    __table_args__ = (Index("ix_link_attempts_chat_id_at", "chat_id", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+    succeeded: Mapped[bool]
+
+
+class ProcessedUpdateRow(Base):
+    __tablename__ = "processed_updates"
+
+    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    processed_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
+
+
+class InboxRow(Base):
+    """A Telegram update stored before it is processed, so a crash loses nothing."""
+
+    __tablename__ = "inbox"
+    __table_args__ = (
+        CheckConstraint(check_in("state", InboxState), name="state"),
+        Index("ix_inbox_state_available_at", "state", "available_at"),
+        Index("ix_inbox_chat_id_update_id", "chat_id", "update_id"),
+    )
+
+    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    # NULL for updates that belong to no chat (each is then processed on its own).
+    chat_id: Mapped[int | None] = mapped_column(BigInteger)
+    payload: Mapped[dict[str, Any]] = mapped_column(json_type())
+    received_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    state: Mapped[str] = mapped_column(String(16), default=InboxState.PENDING.value)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # Claim lease and retry back-off: a pending row is only handed out once this time has passed.
+    available_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    last_error: Mapped[str | None] = mapped_column(Text)
+    processed_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class OutboxRow(Base):
+    """One ``chat_messages`` entry waiting to be mirrored into the ISP system."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        CheckConstraint(check_in("state", OutboxState), name="state"),
+        CheckConstraint(check_in("origin", Origin), name="origin"),
+        Index("ix_outbox_state_next_attempt_at", "state", "next_attempt_at"),
+        Index("ix_outbox_ticket_id_id", "ticket_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    ticket_id: Mapped[int] = mapped_column(Integer)
+    customer: Mapped[int] = mapped_column(Integer)
+    record: Mapped[datetime] = mapped_column(UtcDateTime())
+    attendant: Mapped[str] = mapped_column(String(128))
+    content: Mapped[str] = mapped_column(Text)
+    origin: Mapped[str] = mapped_column(String(1))
+    contact: Mapped[int | None] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(16), default=OutboxState.PENDING.value)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # Claim lease and retry back-off: a pending entry is only handed out once this time has passed.
+    next_attempt_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class InviteRow(Base):
+    """A single-use invitation for a technician or staff member. Only the code's SHA-256 is kept."""
+
+    __tablename__ = "invites"
+    __table_args__ = (
+        CheckConstraint("role IN ('technician', 'staff')", name="role"),
+        Index("uq_invites_code_hash", "code_hash", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code_hash: Mapped[str] = mapped_column(String(64))
+    role: Mapped[str] = mapped_column(String(16))
+    system_user: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    used_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    used_by_chat: Mapped[int | None] = mapped_column(BigInteger)
+    revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime())

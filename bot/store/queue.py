@@ -1,0 +1,128 @@
+"""A table used as a set of FIFO queues, one per group (a ticket, a chat), shared by the outbox and
+the inbox. Several workers may claim at once, on one PostgreSQL or one SQLite file, and the entries
+of one group are still handed out in key order, never to two workers at a time.
+
+How: a group is claimed through its *head*, its oldest pending entry. A worker takes heads that are
+due (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so concurrent workers take different ones), leases
+them by moving their due time ``lease`` into the future with a conditional UPDATE (the guard on
+SQLite, which has no row locks but only one writer at a time), then fills the batch with the
+group's following entries that are due, in order, stopping at the first that is not. While a head
+is leased its group has no due head, so no other worker touches the group until the lease ends or
+the head leaves the pending state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import exists, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute, aliased
+
+from bot.store.models import Base
+from bot.store.sql import execute_rowcount
+
+RowT = TypeVar("RowT", bound=Base)
+
+
+@dataclass(frozen=True)
+class OrderedQueue(Generic[RowT]):
+    model: type[RowT]
+    key: str  # unique, increasing: the order within a group
+    group: str
+    due: str  # lease end or retry time of a pending entry
+    pending: str  # value of the ``state`` column while the entry waits
+
+    def _column(self, name: str, entity: Any = None) -> InstrumentedAttribute[Any]:
+        column: InstrumentedAttribute[Any] = getattr(entity if entity is not None else self.model, name)
+        return column
+
+    async def claim(
+        self, session: AsyncSession, limit: int, now: datetime, lease: timedelta,
+    ) -> list[RowT]:
+        """Lease up to ``limit`` due entries, each group's as an in-order prefix; rows in key order."""
+        if limit <= 0:
+            return []
+        until = now + lease
+        owned = await self._lease(session, await self._due_heads(session, limit, now), now, until)
+        if not owned:
+            return []
+        followers = await self._due_followers(session, owned, now, limit - len(owned))
+        claimed = [*owned, *await self._lease(session, followers, now, until)]
+        key = self._column(self.key)
+        rows = await session.execute(
+            select(self.model).where(key.in_(claimed)).order_by(key).execution_options(populate_existing=True)
+        )
+        return list(rows.scalars())
+
+    async def _due_heads(self, session: AsyncSession, limit: int, now: datetime) -> list[int]:
+        key, group, state, due = (self._column(name) for name in (self.key, self.group, "state", self.due))
+        older = aliased(self.model)
+        statement = (
+            select(key)
+            .where(
+                state == self.pending,
+                due <= now,
+                ~exists().where(
+                    self._column(self.group, older) == group,
+                    self._column("state", older) == self.pending,
+                    self._column(self.key, older) < key,
+                ),
+            )
+            .order_by(key)
+            .limit(limit)
+            .with_for_update(skip_locked=True, of=self.model)
+        )
+        return list((await session.execute(statement)).scalars())
+
+    async def _due_followers(
+        self, session: AsyncSession, heads: Sequence[int], now: datetime, room: int,
+    ) -> list[int]:
+        if room <= 0:
+            return []
+        key, group, state, due = (self._column(name) for name in (self.key, self.group, "state", self.due))
+        head_groups = select(group).where(key.in_(heads), group.is_not(None))
+        statement = (
+            select(key, group, due)
+            .where(group.in_(head_groups), state == self.pending, key.not_in(heads))
+            .order_by(key)
+            .with_for_update(of=self.model)
+        )
+        taken: list[int] = []
+        blocked: set[Any] = set()
+        for entry_key, entry_group, entry_due in (await session.execute(statement)).all():
+            if entry_group in blocked:
+                continue
+            if entry_due > now:  # waiting for a retry: everything after it in its group waits too
+                blocked.add(entry_group)
+                continue
+            taken.append(entry_key)
+            if len(taken) == room:
+                break
+        return taken
+
+    async def _lease(
+        self, session: AsyncSession, keys: Collection[int], now: datetime, until: datetime,
+    ) -> list[int]:
+        """Lease those of ``keys`` still pending and due; the keys actually leased."""
+        if not keys:
+            return []
+        key, state, due = self._column(self.key), self._column("state"), self._column(self.due)
+        statement = (
+            update(self.model)
+            .where(key.in_(keys), state == self.pending, due <= now)
+            .values({due: until, self._column("attempts"): self._column("attempts") + 1})
+            .returning(key)
+        )
+        result = await session.execute(statement, execution_options={"synchronize_session": False})
+        return sorted(result.scalars())
+
+    async def set(self, session: AsyncSession, keys: Collection[int], **values: Any) -> int:
+        """Update the given entries (state changes, retry times); how many rows changed."""
+        if not keys:
+            return 0
+        statement = update(self.model).where(self._column(self.key).in_(keys)).values(**values)
+        return await execute_rowcount(session, statement)

@@ -1,0 +1,42 @@
+"""Statement helpers that hide the few differences between SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar, cast
+
+from sqlalchemy import ColumnElement, CursorResult, Executable, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.store.models import Base
+
+RowT = TypeVar("RowT", bound=Base)
+
+
+def dialect_name(session: AsyncSession) -> str:
+    return session.get_bind().dialect.name
+
+
+async def execute_rowcount(session: AsyncSession, statement: Executable) -> int:
+    """Run an INSERT/UPDATE/DELETE and return how many rows it touched."""
+    result = await session.execute(statement, execution_options={"synchronize_session": False})
+    return cast(CursorResult[Any], result).rowcount
+
+
+async def insert_ignore(session: AsyncSession, model: type[Base], values: dict[str, Any]) -> bool:
+    """INSERT … ON CONFLICT DO NOTHING; True when the row was inserted.
+
+    Race-safe on both dialects: a concurrent insert of the same key waits for the other transaction
+    (PostgreSQL) or for the write lock (SQLite) and then does nothing, instead of failing and, on
+    PostgreSQL, poisoning the caller's transaction.
+    """
+    dialect = postgresql if dialect_name(session) == "postgresql" else sqlite
+    statement = dialect.insert(model).values(**values).on_conflict_do_nothing()
+    return await execute_rowcount(session, statement) == 1
+
+
+async def fetch_one(session: AsyncSession, model: type[RowT], *criteria: ColumnElement[bool]) -> RowT | None:
+    """The row matching ``criteria``, read afresh even if the session holds an older copy of it
+    (the bulk UPDATEs of the repositories do not refresh objects in the session)."""
+    statement = select(model).where(*criteria).execution_options(populate_existing=True)
+    return (await session.execute(statement)).scalar_one_or_none()

@@ -1,0 +1,1 @@
+"""Channel-agnostic conversations: the engine and one package per role."""

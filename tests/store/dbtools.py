@@ -1,0 +1,68 @@
+"""Throw-away databases for tests: a SQLite file, or a private schema in the PostgreSQL named by
+``ISPBOT_TEST_DATABASE_URL`` that is dropped afterwards, so the shared database is left clean."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from typing import Any
+
+from bot.store import Database
+from bot.store.migrate import upgrade
+from bot.store.urls import async_url
+from sqlalchemy import text
+
+ENV_URL = "ISPBOT_TEST_DATABASE_URL"
+
+
+def postgresql_url() -> str | None:
+    return os.environ.get(ENV_URL) or None
+
+
+class ScratchDatabase(Database):
+    """A Database that knows how to open itself again (a restart) and how to vanish."""
+
+    def __init__(self, url: str, schema: str | None = None) -> None:
+        self.schema = schema
+        self.connect_args: dict[str, Any] = (
+            {} if schema is None else {"server_settings": {"search_path": schema}}
+        )
+        super().__init__(url, connect_args=self.connect_args)
+
+    def reopen(self) -> Database:
+        """A second handle on the same data, as a restarted process would have."""
+        return Database(self.url, connect_args=self.connect_args)
+
+    async def destroy(self) -> None:
+        await self.dispose()
+        if self.schema is not None:
+            url = self.url.render_as_string(hide_password=False)
+            await _admin(url, f'DROP SCHEMA "{self.schema}" CASCADE')
+
+
+async def _admin(url: str, statement: str) -> None:
+    admin = Database(url)
+    try:
+        async with admin.engine.begin() as connection:
+            await connection.execute(text(statement))
+    finally:
+        await admin.dispose()
+
+
+async def make_database(url: str, *, migrated: bool = True) -> ScratchDatabase:
+    """A fresh database at ``url`` (in a new schema on PostgreSQL), migrated to head unless told not to.
+
+    Call ``destroy()`` when done.
+    """
+    schema = None
+    if async_url(url).get_backend_name() == "postgresql":
+        schema = f"ispbot_test_{uuid.uuid4().hex[:12]}"
+        await _admin(url, f'CREATE SCHEMA "{schema}"')
+    database = ScratchDatabase(url, schema)
+    if migrated:
+        try:
+            await upgrade(database)
+        except BaseException:
+            await database.destroy()
+            raise
+    return database

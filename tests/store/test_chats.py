@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from bot.store import ChatState, ChatStates, Role, StaleStateError
+from bot.store.models import ChatRow
+from sqlalchemy import select
+from sqlalchemy.exc import StatementError
+
+from tests.store.dbtools import ScratchDatabase
+
+chats = ChatStates()
+BIG_CHAT = -1001234567890123  # supergroup ids do not fit 32 bits
+
+
+async def test_an_unknown_chat_loads_as_a_fresh_default(database: ScratchDatabase) -> None:
+    async with database.session() as session:
+        state = await chats.load(session, 42)
+    assert state == ChatState(chat_id=42)
+    assert state.version == 0 and state.role is Role.SUBSCRIBER and state.data == {}
+
+
+async def test_save_and_load_round_trip_and_survive_a_restart(database: ScratchDatabase) -> None:
+    state = ChatState(
+        chat_id=BIG_CHAT, role=Role.TECHNICIAN, language="pt_BR", flow="service_order", step="gps",
+        data={"order": 17, "notes": ["ação", "ok"], "nested": {"x": None, "y": 1.5}}, current_ticket=901,
+    )
+    async with database.transaction() as session:
+        saved = await chats.save(session, state)
+    assert saved.version == 1 and state.version == 0
+
+    async with database.transaction() as session:
+        loaded = await chats.load(session, BIG_CHAT)
+        assert loaded == saved
+        loaded.step = "photo"
+        loaded.data["order"] = 18
+        await chats.save(session, loaded)
+
+    restarted = database.reopen()
+    try:
+        async with restarted.session() as session:
+            resumed = await chats.load(session, BIG_CHAT)
+    finally:
+        await restarted.dispose()
+    assert resumed.version == 2 and resumed.step == "photo" and resumed.data["order"] == 18
+    assert resumed.data["notes"] == ["ação", "ok"] and resumed.current_ticket == 901
+
+
+async def test_timestamps_come_back_aware_utc(database: ScratchDatabase) -> None:
+    saved_at = datetime(2025, 1, 2, 9, 30, tzinfo=timezone(timedelta(hours=-3)))
+    async with database.transaction() as session:
+        await chats.save(session, ChatState(chat_id=1), now=saved_at)
+    async with database.session() as session:
+        row = (await session.execute(select(ChatRow))).scalar_one()
+    assert row.created_at == saved_at and row.created_at.tzinfo is UTC
+    assert row.updated_at.hour == 12
+
+
+async def test_naive_datetimes_are_refused(database: ScratchDatabase) -> None:
+    with pytest.raises(StatementError, match="naive datetime"):
+        async with database.transaction() as session:
+            await chats.save(session, ChatState(chat_id=1), now=datetime(2025, 1, 1))
+
+
+async def test_the_loser_of_a_save_race_gets_stale_state(database: ScratchDatabase) -> None:
+    async with database.transaction() as session:
+        await chats.save(session, ChatState(chat_id=7, flow="start"))
+
+    async with database.session() as first, database.session() as second:
+        mine, theirs = await chats.load(first, 7), await chats.load(second, 7)
+        assert mine.version == theirs.version == 1
+        mine.step, theirs.step = "mine", "theirs"
+        await chats.save(first, mine)
+        await first.commit()
+        with pytest.raises(StaleStateError) as caught:
+            await chats.save(second, theirs)
+        await second.rollback()
+    assert caught.value.chat_id == 7 and caught.value.expected_version == 1
+
+    async with database.session() as session:
+        final = await chats.load(session, 7)
+    assert final.step == "mine" and final.version == 2
+
+
+@pytest.mark.parametrize("existing", [True, False], ids=["update", "first-insert"])
+async def test_concurrent_saves_exactly_one_wins(database: ScratchDatabase, existing: bool) -> None:
+    if existing:
+        async with database.transaction() as session:
+            await chats.save(session, ChatState(chat_id=8))
+    both_loaded = asyncio.Barrier(2)
+
+    async def step(name: str) -> str:
+        try:
+            async with database.transaction() as session:
+                state = await chats.load(session, 8)
+                await both_loaded.wait()
+                state.step = name
+                await chats.save(session, state)
+        except StaleStateError:
+            return "stale"
+        return "saved"
+
+    outcomes = sorted(await asyncio.gather(step("a"), step("b")))
+    assert outcomes == ["saved", "stale"]
+    async with database.session() as session:
+        final = await chats.load(session, 8)
+    assert final.version == (2 if existing else 1) and final.step in {"a", "b"}
+
+
+async def test_lock_serialises_a_chat_on_postgresql(database: ScratchDatabase) -> None:
+    order: list[str] = []
+    first_locked = asyncio.Event()
+    release = asyncio.Event()
+
+    async def first() -> None:
+        async with database.transaction() as session:
+            await chats.lock(session, 9)
+            first_locked.set()
+            await release.wait()
+            state = await chats.load(session, 9)
+            state.step = "first"
+            await chats.save(session, state)
+            order.append("first saved")
+
+    async def second() -> None:
+        await first_locked.wait()
+        async with database.transaction() as session:
+            await chats.lock(session, 9)
+            order.append("second locked")
+            state = await chats.load(session, 9)
+            if database.dialect == "postgresql":
+                assert state.step == "first"  # it waited, so it sees the first step's result
+
+    tasks = asyncio.gather(first(), second())
+    await asyncio.sleep(0.3)
+    if database.dialect == "postgresql":
+        assert order == []  # the second is still waiting for the row lock
+    release.set()
+    await tasks
+    if database.dialect == "postgresql":
+        assert order == ["first saved", "second locked"]

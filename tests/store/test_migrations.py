@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from bot.store import DatabaseAheadError, DatabaseBehindError, migrate
+from bot.store.cli import run as migrate_command
+from bot.store.models import Base
+from bot.store.urls import async_url
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection
+
+from tests.store.dbtools import ScratchDatabase
+
+TABLES = {"chats", "links", "link_attempts", "processed_updates", "inbox", "outbox", "invites"}
+
+SECOND_REVISION = '''
+from alembic import op
+
+revision = "0002"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_index("ix_test_outbox_customer", "outbox", ["customer"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_test_outbox_customer", "outbox")
+'''
+
+
+async def test_upgrade_brings_a_fresh_database_to_head(
+    blank_database: ScratchDatabase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no alembic.ini here: the package finds its own scripts
+    assert await migrate.current_revision(blank_database) is None
+
+    await migrate.upgrade(blank_database)
+    await migrate.upgrade(blank_database)  # a second run is a no-op
+
+    assert await migrate.current_revision(blank_database) == migrate.head_revision()
+    await migrate.ensure_current(blank_database)
+    async with blank_database.engine.connect() as connection:
+        tables = await connection.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+    assert tables >= TABLES
+
+
+async def test_migrated_schema_matches_the_models(database: ScratchDatabase) -> None:
+    def differences(connection: Connection) -> list[object]:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return [diff for diff in compare_metadata(context, Base.metadata) if diff[0] != "remove_table"]
+
+    async with database.engine.connect() as connection:
+        assert await connection.run_sync(differences) == []
+
+
+async def test_ensure_current_refuses_an_unmigrated_database(blank_database: ScratchDatabase) -> None:
+    with pytest.raises(DatabaseBehindError, match="run `ispbot migrate`"):
+        await migrate.ensure_current(blank_database)
+
+
+async def test_ensure_current_refuses_a_database_behind_and_upgrade_catches_up(
+    database: ScratchDatabase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    newer = tmp_path / "migrations"
+    shutil.copytree(migrate.MIGRATIONS, newer, ignore=shutil.ignore_patterns("__pycache__"))
+    (newer / "versions" / "0002_test.py").write_text(SECOND_REVISION)
+    monkeypatch.setattr(migrate, "MIGRATIONS", newer)
+
+    behind = r"revision 0001 but this ispbot needs 0002: run `ispbot migrate`"
+    with pytest.raises(DatabaseBehindError, match=behind):
+        await migrate.ensure_current(database)
+    await migrate.upgrade(database)
+    await migrate.ensure_current(database)
+    assert await migrate.current_revision(database) == "0002"
+
+
+async def test_ensure_current_refuses_a_database_from_a_newer_version(database: ScratchDatabase) -> None:
+    async with database.transaction() as session:
+        await session.execute(text("UPDATE alembic_version SET version_num = 'fffffff'"))
+    with pytest.raises(DatabaseAheadError, match="newer version"):
+        await migrate.ensure_current(database)
+
+
+async def test_upgrade_accepts_a_url_and_a_plain_sqlite_url(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'plain.sqlite3'}"
+    await migrate.upgrade(url)
+    await migrate.ensure_current(url)
+
+
+def test_plain_urls_get_the_async_driver() -> None:
+    assert async_url("sqlite:///x.sqlite3").drivername == "sqlite+aiosqlite"
+    assert async_url("postgresql://u@h/db").drivername == "postgresql+asyncpg"
+    assert async_url("postgres://u@h/db").drivername == "postgresql+asyncpg"
+    assert async_url("postgresql+asyncpg://u@h/db").drivername == "postgresql+asyncpg"
+    with pytest.raises(ValueError, match="unsupported"):
+        async_url("mysql://u@h/db")
+
+
+def test_migrate_command_checks_then_upgrades(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def command(*, check: bool) -> int:
+        url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+        return migrate_command(argparse.Namespace(database_url=url, check=check))
+
+    assert command(check=True) == 1
+    assert "run `ispbot migrate`" in capsys.readouterr().err
+    assert command(check=False) == 0
+    assert command(check=True) == 0
+    assert "(current)" in capsys.readouterr().out

@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+from bot.store import Inbox, ProcessedUpdates
+
+from tests.store.dbtools import ScratchDatabase
+
+processed = ProcessedUpdates()
+inbox = Inbox(lease=timedelta(minutes=1))
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+BIG_UPDATE = 2**40 + 5
+
+
+async def test_an_update_is_marked_processed_once(database: ScratchDatabase) -> None:
+    async with database.transaction() as session:
+        assert await processed.mark(session, BIG_UPDATE, at=T0)
+        assert not await processed.mark(session, BIG_UPDATE)
+    async with database.transaction() as session:
+        assert not await processed.mark(session, BIG_UPDATE)
+        assert await processed.mark(session, BIG_UPDATE + 1, at=T0 + timedelta(days=2))
+        assert await processed.prune(session, before=T0 + timedelta(days=1)) == 1
+        assert await processed.mark(session, BIG_UPDATE)
+
+
+async def test_concurrent_marks_of_one_update_let_exactly_one_through(database: ScratchDatabase) -> None:
+    async def mark() -> bool:
+        async with database.transaction() as session:
+            return await processed.mark(session, 77)
+
+    assert sorted(await asyncio.gather(*(mark() for _ in range(4)))) == [False, False, False, True]
+
+
+async def test_the_inbox_stores_an_update_once(database: ScratchDatabase) -> None:
+    async with database.transaction() as session:
+        assert await inbox.store(session, 10, 1, {"message": {"text": "oi"}}, now=T0)
+        assert not await inbox.store(session, 10, 1, {"message": {"text": "changed"}}, now=T0)
+    async with database.transaction() as session:
+        assert not await inbox.store(session, 10, 1, {})
+        (item,) = await inbox.claim_pending(session, 10, now=T0)
+    assert item.update_id == 10 and item.payload == {"message": {"text": "oi"}} and item.attempts == 1
+
+
+async def test_the_inbox_hands_out_each_chat_in_order_and_leases_claims(database: ScratchDatabase) -> None:
+    async with database.transaction() as session:
+        for update_id, chat_id in [(1, 100), (2, 200), (3, 100), (4, None), (5, 100)]:
+            await inbox.store(session, update_id, chat_id, {"n": update_id}, now=T0)
+
+    async with database.transaction() as session:
+        claimed = await inbox.claim_pending(session, 10, now=T0)
+        assert [i.update_id for i in claimed] == [1, 2, 3, 4, 5]
+        # Leased: nothing more to hand out until the lease ends or they are marked.
+        assert await inbox.claim_pending(session, 10, now=T0) == []
+        await inbox.mark_done(session, [1, 2, 4], now=T0)
+        await inbox.mark_retry(session, [3], available_at=T0 + timedelta(minutes=5), error="ISP down")
+
+    later = T0 + timedelta(minutes=2)  # the lease of 5 has ended, 3 waits for its retry
+    async with database.transaction() as session:
+        assert await inbox.claim_pending(session, 10, now=later) == []  # 5 must not overtake 3
+        await inbox.mark_failed(session, [3], error="gave up")
+        (again,) = await inbox.claim_pending(session, 10, now=later)
+    assert again.update_id == 5 and again.attempts == 2
