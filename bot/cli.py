@@ -8,6 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from bot.isp import cli as isp_cli
+from bot.sandbox import cli as sandbox_cli
+from bot.store import cli as store_cli
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -19,12 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ispbot", description="The front desk of an ISP on Telegram.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     isp_cli.register(subparsers)
-    try:
-        from bot.sandbox import cli as sandbox_cli
-    except ImportError:  # pragma: no cover - the sandbox ships with the project
-        pass
-    else:
-        sandbox_cli.register(subparsers)
+    sandbox_cli.register(subparsers)
+    store_cli.register(subparsers)
     demo = subparsers.add_parser("demo", help="try the bot in this terminal")
     demo.set_defaults(func=_demo)
     return parser
