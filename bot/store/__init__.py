@@ -24,6 +24,7 @@ from bot.store.outbox import NewMessage, Outbox, OutboxEntry, OutboxStats
 from bot.store.types import utcnow
 from bot.store.updates import ProcessedUpdates
 from bot.store.urls import DEFAULT_URL
+from bot.store.watches import OutageWatches, TrustUnblocks
 
 __all__ = [
     "DEFAULT_URL",
@@ -49,6 +50,7 @@ __all__ = [
     "Links",
     "NewMessage",
     "Origin",
+    "OutageWatches",
     "Outbox",
     "OutboxEntry",
     "OutboxState",
@@ -58,5 +60,6 @@ __all__ = [
     "Role",
     "StaleStateError",
     "StoreError",
+    "TrustUnblocks",
     "utcnow",
 ]

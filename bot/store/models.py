@@ -168,3 +168,32 @@ class InviteRow(Base):
     used_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
     used_by_chat: Mapped[int | None] = mapped_column(BigInteger)
     revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class OutageWatchRow(Base):
+    """A subscriber asked to be told when an open failover event ends."""
+
+    __tablename__ = "outage_watches"
+    __table_args__ = (
+        Index("uq_outage_watches_chat_id_event_id", "chat_id", "event_id", unique=True),
+        Index("ix_outage_watches_notified_at", "notified_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    event_id: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    notified_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class TrustUnblockRow(Base):
+    """A contract the bot unblocked on the subscriber's word (the policy allows one per period)."""
+
+    __tablename__ = "trust_unblocks"
+    __table_args__ = (Index("ix_trust_unblocks_contract_at", "contract", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    customer_code: Mapped[int] = mapped_column(Integer)
+    contract: Mapped[int] = mapped_column(Integer)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -1,0 +1,138 @@
+"""What the bot says, in the person's language: Jinja2 templates kept in ``locales/``.
+
+Layout: ``locales/<language>/<topic>.yaml`` maps short keys to templates, so the key ``bills.none_open``
+is the entry ``none_open`` of ``bills.yaml``. ``locales/samples/<topic>.yaml`` holds, per key, the
+variables a test renders it with. Brazilian Portuguese (``pt_BR``) is the reference: every other
+language must have exactly its keys (the locale tests check it).
+
+Output is Telegram HTML: autoescaping is on, so a customer's name or a topic typed in the ISP system
+can never inject markup. Dates, money and numbers are formatted per language with Babel
+(``{{ value | money }}`` is ``R$ 1.234,56`` in pt_BR). Variables a template uses but the caller did
+not pass raise instead of rendering as empty text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping
+from datetime import date, datetime
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from babel.dates import format_date, format_datetime, format_time
+from babel.numbers import format_currency, format_decimal
+from jinja2 import Environment, StrictUndefined, Template
+
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+LANGUAGES = ("pt_BR", "en", "es")
+DEFAULT_LANGUAGE = "pt_BR"
+CURRENCY = "BRL"
+
+# Babel's own locale names for ours (es: the Latin-American Spanish the ISPs of the region speak).
+_BABEL = {"pt_BR": "pt_BR", "en": "en_US", "es": "es_419"}
+
+
+def pick_language(code: str | None) -> str:
+    """Our language for a Telegram client's ``language_code`` (``pt-br``, ``en-GB``, ``es``…)."""
+    if not code:
+        return DEFAULT_LANGUAGE
+    base = code.replace("-", "_").split("_")[0].lower()
+    return {"pt": "pt_BR", "en": "en", "es": "es"}.get(base, DEFAULT_LANGUAGE)
+
+
+class Translations:
+    """All languages' templates, compiled once. ``render(language, key, **vars)`` → HTML text."""
+
+    def __init__(self, directory: Path = LOCALES_DIR) -> None:
+        self.directory = directory
+        self._sources: dict[str, dict[str, str]] = {lang: _load_language(directory / lang) for lang in LANGUAGES}
+        self._envs = {lang: _environment(lang) for lang in LANGUAGES}
+        self._compiled: dict[tuple[str, str], Template] = {}
+
+    def keys(self, language: str) -> set[str]:
+        return set(self._sources[language])
+
+    def has(self, key: str) -> bool:
+        return key in self._sources[DEFAULT_LANGUAGE]
+
+    def render(self, language: str, key: str, /, **variables: Any) -> str:
+        language = language if language in self._sources else DEFAULT_LANGUAGE
+        template = self._compiled.get((language, key))
+        if template is None:
+            source = self._sources[language].get(key)
+            if source is None:
+                raise KeyError(f"no template {key!r} in locales/{language}")
+            template = self._envs[language].from_string(source)
+            self._compiled[(language, key)] = template
+        return _tidy(template.render(**variables))
+
+    def samples(self) -> dict[str, dict[str, Any]]:
+        """The sample variables of every key that takes any (``locales/samples``)."""
+        found: dict[str, dict[str, Any]] = {}
+        for path in sorted((self.directory / "samples").glob("*.yaml")):
+            for name, variables in (_read_yaml(path) or {}).items():
+                found[f"{path.stem}.{name}"] = dict(variables or {})
+        return found
+
+
+@lru_cache(maxsize=1)
+def default_translations() -> Translations:
+    return Translations()
+
+
+def plain_text(markup: str) -> str:
+    """Telegram HTML → plain text (a terminal, a mirrored chat_messages entry)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+def _tidy(text: str) -> str:
+    """No trailing spaces, and at most one blank line where optional lines rendered empty."""
+    lines = [line.rstrip() for line in text.strip().splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+
+
+def _read_yaml(path: Path) -> Any:
+    with path.open(encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def _load_language(folder: Path) -> dict[str, str]:
+    templates: dict[str, str] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        entries = _read_yaml(path) or {}
+        if not isinstance(entries, Mapping):
+            raise ValueError(f"{path}: expected a mapping of key: template")
+        for name, source in entries.items():
+            if not isinstance(source, str):
+                raise ValueError(f"{path}: {name} must be a string template")
+            templates[f"{path.stem}.{name}"] = source
+    return templates
+
+
+def _environment(language: str) -> Environment:
+    babel_locale = _BABEL[language]
+    env = Environment(autoescape=True, undefined=StrictUndefined)
+
+    def money(value: Decimal | float | int | str | None) -> str:
+        return "" if value is None else format_currency(Decimal(str(value)), CURRENCY, locale=babel_locale)
+
+    def number(value: Decimal | float | int | None) -> str:
+        return "" if value is None else format_decimal(value, locale=babel_locale)
+
+    def day(value: date | datetime | None, style: str = "short") -> str:
+        if value is None:
+            return ""
+        return format_date(value.date() if isinstance(value, datetime) else value, style, locale=babel_locale)
+
+    def moment(value: datetime | None, style: str = "short") -> str:
+        return "" if value is None else format_datetime(value, style, locale=babel_locale)
+
+    def clock(value: Any, style: str = "short") -> str:
+        return "" if value is None else format_time(value, style, locale=babel_locale)
+
+    env.filters.update(money=money, number=number, date=day, datetime=moment, time=clock)
+    return env

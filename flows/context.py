@@ -1,0 +1,201 @@
+"""``Context``: everything a step may use, and the only way it speaks.
+
+A step says things (``say``), asks the next question (``ask``, ``ask_location``, ``ask_contact``),
+moves to another flow (``switch``) or back to the menu (``to_menu``), and reads or changes what the
+bot knows of the chat (its link, its current ticket, its language). The ISP is reached through
+``ctx.isp`` (the coordinator). The database session belongs to the engine: the few store operations
+flows need are methods here, so a flow never imports the storage layer.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.i18n import LANGUAGES, Translations, pick_language, plain_text
+from bot.store import ChatState, Link, LinkAttempts, Links, OutageWatches, Proof, Role, TrustUnblocks, utcnow
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from flows.coordinator import IspCoordinator
+from flows.flow import Flow, Option
+from flows.policy import Policy
+from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Reply
+
+# Keys of ChatState.data: the flow's own data, the pending question and its buttons' values.
+FLOW_DATA = "flow"
+PROMPT = "prompt"
+CHOICES = "choices"
+MISSES = "misses"
+
+
+@dataclass(frozen=True, slots=True)
+class Repositories:
+    links: Links
+    attempts: LinkAttempts
+    watches: OutageWatches
+    unblocks: TrustUnblocks
+
+
+class Context:
+    def __init__(
+        self, *, state: ChatState, link: Link | None, session: AsyncSession, repos: Repositories,
+        isp: IspCoordinator, policy: Policy, translations: Translations, client_language: str | None,
+        menu: Sequence[Flow] = (),
+    ) -> None:
+        self.state = state
+        self.link = link
+        self.isp = isp
+        self.policy = policy
+        self._session = session
+        self._repos = repos
+        self._translations = translations
+        self._client_language = client_language
+        self.menu = menu  # the flows the menu offers, in order
+        self.replies: list[Reply] = []
+        self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
+
+    # ---- who and where ---------------------------------------------------------------------------
+    @property
+    def chat_id(self) -> int:
+        return self.state.chat_id
+
+    @property
+    def language(self) -> str:
+        return self.state.language or pick_language(self._client_language)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The current flow's own data (JSON values only); emptied when another flow begins."""
+        flow_data: dict[str, Any] = self.state.data.setdefault(FLOW_DATA, {})
+        return flow_data
+
+    @property
+    def customer(self) -> int:
+        """The linked customer's code (flows with ``requires_link`` always have one)."""
+        if self.link is None or self.link.customer_code is None:
+            raise LookupError("this chat is not linked to a customer")
+        return self.link.customer_code
+
+    # ---- speaking --------------------------------------------------------------------------------
+    def text(self, key: str, /, **variables: Any) -> str:
+        return self._translations.render(self.language, key, **variables)
+
+    def say(self, key: str, /, **variables: Any) -> None:
+        self.replies.append(Message(self.text(key, **variables)))
+
+    def ask(self, step: str, key: str, /, options: list[Option] | None = None, *, columns: int = 1,
+            **variables: Any) -> None:
+        """Ask a question and wait in ``step`` for the answer (a button of ``options``, or text)."""
+        choices: dict[str, Any] = {}
+        buttons: list[Button] = []
+        for option in options or []:
+            token = secrets.token_urlsafe(6)  # 8 characters: callback data stays far under 64 bytes
+            choices[token] = [option.value, self._label(option)]
+            buttons.append(Button(choices[token][1], token))
+        rows = tuple(tuple(buttons[i : i + columns]) for i in range(0, len(buttons), columns))
+        message = Message(self.text(key, **variables), rows)
+        self.replies.append(message)
+        self.state.step = step
+        self.state.data[CHOICES] = choices
+        self.state.data[PROMPT] = {
+            "kind": "message", "text": message.text, "buttons": [[[b.label, b.token] for b in row] for row in rows],
+        }
+
+    def ask_location(self, step: str, key: str, /, **variables: Any) -> None:
+        reply = AskLocation(self.text(key, **variables), self.text("common.button_share_location"))
+        self._wait(step, reply, {"kind": "location", "text": reply.text, "button": reply.button})
+
+    def ask_contact(self, step: str, key: str, /, **variables: Any) -> None:
+        reply = AskContact(self.text(key, **variables), self.text("common.button_share_contact"))
+        self._wait(step, reply, {"kind": "contact", "text": reply.text, "button": reply.button})
+
+    def document(self, url: str, caption_key: str, /, **variables: Any) -> None:
+        self.replies.append(Document(url, self.text(caption_key, **variables)))
+
+    def handoff(self, reason: str, **summary: str) -> None:
+        """Ask for a person; the staff side (when configured) opens a topic with this summary."""
+        self.replies.append(Handoff(reason=reason, ticket=self.state.current_ticket, summary=summary))
+
+    # ---- moving ----------------------------------------------------------------------------------
+    def switch(self, flow: str) -> None:
+        """Leave this flow; the engine begins ``flow`` right after this step."""
+        self.next_flow = flow
+
+    def to_menu(self) -> None:
+        self.switch("menu")
+
+    # ---- what the bot knows of the chat ----------------------------------------------------------
+    def set_language(self, language: str) -> None:
+        if language not in LANGUAGES:
+            raise ValueError(f"unknown language {language!r}")
+        self.state.language = language
+
+    @property
+    def current_ticket(self) -> int | None:
+        return self.state.current_ticket
+
+    def set_current_ticket(self, ticket: int | None) -> None:
+        """The ticket this conversation belongs to: its messages are mirrored into it from now on."""
+        self.state.current_ticket = ticket
+
+    async def link_customer(self, customer: int, proof: Proof, *, authentication: int | None = None,
+                            contract: int | None = None) -> None:
+        self.link = await self._repos.links.link(
+            self._session, self.chat_id, role=Role.SUBSCRIBER, proof=proof, customer_code=customer,
+            authentication_id=authentication, contract=contract,
+        )
+
+    async def choose_contract(self, contract: int) -> None:
+        await self._repos.links.choose_contract(self._session, self.chat_id, contract)
+        self.link = await self._repos.links.active(self._session, self.chat_id)
+
+    async def unlink(self) -> bool:
+        self.link = None
+        self.state.current_ticket = None
+        return await self._repos.links.unlink(self._session, self.chat_id)
+
+    async def recent_link_failures(self) -> int:
+        since = utcnow() - self.policy.link_window
+        return await self._repos.attempts.failures_since(self._session, self.chat_id, since)
+
+    async def record_link_attempt(self, succeeded: bool) -> None:
+        await self._repos.attempts.record(self._session, self.chat_id, succeeded)
+
+    async def watch_outage(self, event_id: int) -> bool:
+        return await self._repos.watches.watch(self._session, self.chat_id, event_id)
+
+    async def last_trust_unblock(self, contract: int) -> datetime | None:
+        return await self._repos.unblocks.last(self._session, contract)
+
+    async def record_trust_unblock(self, contract: int) -> None:
+        await self._repos.unblocks.record(
+            self._session, customer_code=self.customer, contract=contract, chat_id=self.chat_id,
+        )
+
+    # ---- internals -------------------------------------------------------------------------------
+    def _label(self, option: Option) -> str:
+        if option.key is not None:
+            return plain_text(self.text(option.key, **option.vars))
+        return option.text or ""
+
+    def _wait(self, step: str, reply: Reply, prompt: dict[str, Any]) -> None:
+        self.replies.append(reply)
+        self.state.step = step
+        self.state.data[CHOICES] = {}
+        self.state.data[PROMPT] = prompt
+
+
+def prompt_reply(prompt: dict[str, Any] | None) -> Reply | None:
+    """The stored question, to ask again after a misunderstanding or an error."""
+    if not prompt:
+        return None
+    kind = prompt.get("kind")
+    if kind == "location":
+        return AskLocation(prompt["text"], prompt["button"])
+    if kind == "contact":
+        return AskContact(prompt["text"], prompt["button"])
+    rows = tuple(tuple(Button(label, token) for label, token in row) for row in prompt.get("buttons", []))
+    return Message(prompt["text"], rows)

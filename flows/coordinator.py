@@ -1,0 +1,193 @@
+"""The flows' one door to the ISP: the reads and writes they need, named for what they mean.
+
+The ISP server is fragile and a surge (an outage: thousands of subscribers writing at once) must
+not multiply calls. So, like a Home Assistant coordinator in front of a device:
+
+- reference lists (topics, ticket modes, causes) are kept ``REFERENCE_TTL`` seconds;
+- what many subscribers ask at the same moment (open outages, NAS status) is kept a few seconds
+  and fetched once however many ask (``TtlCache`` loads each key once; the client also coalesces
+  identical queries in flight);
+- per-customer reads (contracts, bills, tickets, online status) are kept briefly and dropped as
+  soon as the bot itself changes that customer (a ticket opened, a contract unblocked);
+- secrets (``ConsultaAutenticacaoSenha``) are never cached.
+
+Every filter is built with ``F``: no text a person typed ever reaches a ``Filtro`` unquoted.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Hashable
+from datetime import datetime
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
+
+from bot.isp import F, IspApiError, IspClient
+from bot.isp.errors import ErrorName
+from bot.isp.models import v1_records as r
+from bot.isp.models import v1_requests as q1
+from bot.isp.models import v2_requests as q2
+from bot.isp.resilience import Clock, TtlCache
+
+T = TypeVar("T")
+
+REFERENCE_TTL = 600.0  # topics, modes, causes: edited by hand in the ISP system, rarely
+SURGE_TTL = 20.0  # outages, NAS status: what everybody asks during an outage
+CUSTOMER_TTL = 30.0  # a customer's contracts, bills, tickets, online status
+
+
+class IspCoordinator:
+    def __init__(
+        self, client: IspClient, *, zone: ZoneInfo, clock: Clock = time.monotonic,
+        wall_clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.client = client
+        self.zone = zone
+        self._wall_clock = wall_clock
+        self._reference: TtlCache[Any] = TtlCache(REFERENCE_TTL, clock=clock)
+        self._surge: TtlCache[Any] = TtlCache(SURGE_TTL, clock=clock)
+        self._customer: TtlCache[Any] = TtlCache(CUSTOMER_TTL, maxsize=4096, clock=clock)
+
+    def now(self) -> datetime:
+        """The ISP's wall clock time: every date sent to the ISP is in its own zone."""
+        now = self._wall_clock() if self._wall_clock is not None else datetime.now(self.zone)
+        return now.astimezone(self.zone)
+
+    # ---- reference lists ---------------------------------------------------------------------
+    async def subscriber_topics(self) -> list[r.TicketTopic]:
+        """Active topics shown in the subscriber center, the ones a subscriber may open."""
+        where = (F("Central") == "S") & (F("Situacao") == "A")
+        return await _get(self._reference, "topics", lambda: self.client.ConsultaTopicos(where))
+
+    async def ticket_modes(self) -> list[Any]:
+        return await _get(self._reference, "modes", self.client.get_tickets_mode)
+
+    async def closing_causes(self) -> list[r.ClosingCause]:
+        return await _get(self._reference, "causes", self.client.ConsultaCausas)
+
+    # ---- what everybody asks during an outage --------------------------------------------------
+    async def open_outages(self) -> list[r.FailoverEvent]:
+        return await _get(self._surge, "outages", lambda: self.client.FailOverEvents(F("Status") == "O"))
+
+    async def nas_status(self) -> dict[str, bool]:
+        """Internal IP of each NAS → online."""
+
+        async def load() -> dict[str, bool]:
+            rows = await self.client.ConsultaStatusNAS()
+            return {row.IPInterno: row.Online == "S" for row in rows if row.IPInterno}
+
+        return await _get(self._surge, "nas", load)
+
+    async def outage_for(self, customer: int, nas_hosts: frozenset[str] = frozenset()) -> r.FailoverEvent | None:
+        """The open failover event that affects this customer (named in it, or on its NAS), if any."""
+        for event in await self.open_outages():
+            affected = {code.strip() for code in (event.AffectedCustomers or "").split(",")}
+            if str(customer) in affected or (event.Host and event.Host in nas_hosts):
+                return event
+        return None
+
+    async def outage(self, event_id: int) -> r.FailoverEvent | None:
+        """One failover event, open or closed (for telling the watchers it ended)."""
+        rows = await self.client.FailOverEvents(F("Id") == event_id)
+        return rows[0] if rows else None
+
+    # ---- one customer --------------------------------------------------------------------------
+    async def customer(self, code: int) -> r.Customer | None:
+        rows = await self._per_customer(code, "customer", lambda: self.client.ConsultaClientes(F("Codigo") == code))
+        return rows[0] if rows else None
+
+    async def customers_by_tax_id(self, digits: str) -> list[r.Customer]:
+        """Customers registered under a CPF/CNPJ (digits only). Not cached: used to prove identity."""
+        return await self.client.ConsultaClientes(F("CNPJ_CNPF") == digits)
+
+    async def authentications_by_login(self, login: str) -> list[r.AuthenticationWithPassword]:
+        """PPPoE authentications with their passwords in clear: never cached, never logged."""
+        return await self.client.ConsultaAutenticacaoSenha(F("Usuario") == login)
+
+    async def contracts(self, customer: int) -> list[r.Contract]:
+        return await self._per_customer(
+            customer, "contracts", lambda: self.client.ConsultaContratos(F("Cliente_Codigo") == customer),
+        )
+
+    async def open_documents(self, customer: int) -> list[r.OpenDocument]:
+        # The spec names the filter of CliFor "Cliente".
+        where = (F("Cliente") == customer) & (F("Tipo") == "C")
+        return await self._per_customer(customer, "documents", lambda: self.client.ConsultaDocumentosAbertos(where))
+
+    async def digitable_line(self, customer: int, document: r.OpenDocument, *, updated: bool) -> str | None:
+        request = q1.DigitableLineQuery(
+            CliFor=customer, Tipo="C", Documento=document.Documento, Conta=document.Conta,
+            BoletoAtualizado="S" if updated else "N",
+        )
+        try:
+            lines = await self.client.ConsultaLinhaDigitavelBoleto(request)
+        except IspApiError as exc:
+            if exc.known is ErrorName.DOCUMENT_NOT_FOUND:
+                return None
+            raise
+        return next((line.LinhaDigitavel for line in lines if line.LinhaDigitavel), None)
+
+    async def tickets(self, customer: int) -> list[r.Ticket]:
+        """All the customer's tickets, newest first. Open ones have no ``Encerramento_DataHora``;
+        filtering that here, not in the ``Filtro``, keeps working whatever an installation stores
+        for "not closed" (NULL, '' or a zero date)."""
+
+        async def load() -> list[r.Ticket]:
+            rows = await self.client.ConsultaAtendimentos(F("CodigoCliente") == customer)
+            return sorted(rows, key=lambda t: t.Numero or 0, reverse=True)
+
+        return await self._per_customer(customer, "tickets", load)
+
+    async def open_tickets(self, customer: int) -> list[r.Ticket]:
+        return [t for t in await self.tickets(customer) if t.Encerramento_DataHora is None]
+
+    async def online(self, customer: int) -> r.CustomerOnline | None:
+        rows = await self._per_customer(
+            customer, "online", lambda: self.client.ConsultaClienteOnline(F("Codigo") == customer),
+        )
+        return rows[0] if rows else None
+
+    # ---- writes (never retried blindly by the client; each drops what it makes stale) -----------
+    async def open_ticket(
+        self, *, customer: int, contract: int | None, topic: r.TicketTopic, subject: str, description: str,
+        mode: str, user: str | None,
+    ) -> int:
+        """Open a ticket on the customer's initiative; its protocol number."""
+        now = self.now()
+        request = q1.TicketCreate(
+            Data_Abertura=now.strftime("%Y-%m-%d"), Hora_Abertura=now.strftime("%H:%M:%S"), Iniciativa="C",
+            Modo=mode, TipoCliente="C", Cliente=customer, Contrato=contract, Tipo=topic.Tipo, Topico=topic.Codigo,
+            Assunto=subject, Ocorrencia=description or None, Usuario_Abertura=user,
+        )
+        try:
+            created = await self.client.AtendimentoCadastro(request)
+        finally:
+            self.forget(customer)
+        if created.NumeroAtendimento is None:
+            raise ValueError("AtendimentoCadastro answered success without NumeroAtendimento")
+        return int(created.NumeroAtendimento)
+
+    async def add_occurrence(self, ticket: int, description: str, user: str | None) -> None:
+        await self.client.ticket_occurrence_insert(
+            q2.TicketOccurrenceInsert(ticket_id=ticket, description=description, user=user),
+        )
+
+    async def unblock_contract(self, customer: int, contract: int) -> None:
+        try:
+            await self.client.contract_unblock(q2.ContractUnblock(customer_id=customer, contract_id=contract))
+        finally:
+            self.forget(customer)
+
+    def forget(self, customer: int) -> None:
+        """Drop what is cached about a customer (after a write, or when told it changed)."""
+        for what in ("customer", "contracts", "documents", "tickets", "online"):
+            self._customer.invalidate((customer, what))
+
+    async def _per_customer(self, customer: int, what: str, load: Callable[[], Awaitable[T]]) -> T:
+        return await _get(self._customer, (customer, what), load)
+
+
+async def _get(cache: TtlCache[Any], key: Hashable, load: Callable[[], Awaitable[T]]) -> T:
+    """A cached value with its loader's type (the caches hold values of many types)."""
+    value: T = await cache.get_or_load(key, load)
+    return value

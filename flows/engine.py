@@ -1,0 +1,274 @@
+"""The conversation engine: one event in, the chat's replies out, its state saved in between.
+
+For each event the engine, in one database transaction,
+
+1. locks the chat (a row lock on PostgreSQL, so two bot processes never advance one chat; SQLite
+   lets one writer in at a time and the optimistic version check catches the rest) and loads its
+   state and link;
+2. routes the event: ``/start``, ``/cancel`` and the role's commands work everywhere; a button
+   press is resolved from the chat's own state (a token from another chat, or an old question,
+   resolves to nothing); anything else goes to the step the chat waits in;
+3. runs the step, then any flow the step switched to;
+4. saves the state and, when the conversation belongs to a ticket, queues the messages of the turn
+   for the ISP's ``chat_messages`` (the outbox), in the same transaction.
+
+What cannot be used at a step is answered and the question asked again; after ``give_up_after``
+misunderstandings in a row the bot offers a person. An ISP failure is told in plain words and the
+conversation stays where it was (nothing of the step is saved). A step runs its ISP reads before its
+own writes to the database, so a slow ISP never holds SQLite's write lock.
+
+A save that loses the version race (two processes on one SQLite file; on PostgreSQL the row lock
+prevents it) runs the turn again. Flows make their ISP writes the last thing of a step, after every
+check, so a step that is run again re-reads before it writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+import weakref
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from bot.i18n import Translations, default_translations, plain_text
+from bot.isp import IspApiError, IspError, IspTransportError
+from bot.store import (
+    ChatState,
+    ChatStates,
+    Database,
+    Link,
+    LinkAttempts,
+    Links,
+    NewMessage,
+    Origin,
+    OutageWatches,
+    Outbox,
+    Role,
+    StaleStateError,
+    TrustUnblocks,
+)
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from flows.context import CHOICES, FLOW_DATA, MISSES, PROMPT, Context, Repositories, prompt_reply
+from flows.coordinator import IspCoordinator
+from flows.events import Choice, Command, Event, Incoming, Start, describe
+from flows.flow import Chosen, Flow, StepEvent, Unexpected
+from flows.policy import Policy
+from flows.replies import AskContact, AskLocation, Document, Message, Reply
+
+log = logging.getLogger(__name__)
+
+MENU = "menu"
+LINK = "link"
+JOIN = "join"  # the flow that redeems /start payloads (invites), where a role has one
+HUMAN = "human"
+SAVE_ATTEMPTS = 3
+MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversation
+
+
+@dataclass(frozen=True)
+class RoleFlows:
+    """The flows of one role, and the commands (``/bills``) that begin them directly."""
+
+    flows: Mapping[str, Flow]
+    commands: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, flows: Iterable[Flow]) -> RoleFlows:
+        """The flows, with the commands each declares."""
+        flows = list(flows)
+        commands = {command: flow.name for flow in flows for command in flow.commands}
+        return cls({flow.name: flow for flow in flows}, commands)
+
+    def menu(self) -> list[Flow]:
+        return sorted((f for f in self.flows.values() if f.menu_order is not None), key=lambda f: f.menu_order or 0)
+
+
+class Engine:
+    def __init__(
+        self, database: Database, isp: IspCoordinator, flows: Mapping[Role, RoleFlows], *,
+        policy: Policy | None = None, translations: Translations | None = None,
+    ) -> None:
+        self.database = database
+        self.isp = isp
+        self.flows = flows
+        self.policy = policy or Policy()
+        self.translations = translations or default_translations()
+        self.states = ChatStates()
+        self.repos = Repositories(Links(), LinkAttempts(), OutageWatches(), TrustUnblocks())
+        self.outbox = Outbox()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def handle(self, incoming: Incoming) -> list[Reply]:
+        """Run one event for its chat; the replies to send, in order. Never raises for a person's input."""
+        lock = self._locks.get(incoming.chat_id)
+        if lock is None:
+            lock = self._locks[incoming.chat_id] = asyncio.Lock()
+        async with lock:
+            for _ in range(SAVE_ATTEMPTS):
+                try:
+                    return await self._turn(incoming)
+                except StaleStateError:
+                    log.info("chat state changed under a turn; running it again")
+                except IspError as exc:
+                    return await self._failed_turn(incoming, exc)
+                except Exception:
+                    log.exception("a step failed")
+                    return await self._failed_turn(incoming, None)
+            log.warning("gave up on a turn after %d conflicting saves", SAVE_ATTEMPTS)
+            return [Message(self.translations.render("pt_BR", "common.try_again"))]
+
+    # ---- one turn --------------------------------------------------------------------------------
+    async def _turn(self, incoming: Incoming) -> list[Reply]:
+        async with self.database.transaction() as session:
+            await self.states.lock(session, incoming.chat_id)
+            state = await self.states.load(session, incoming.chat_id)
+            link = await self.repos.links.active(session, incoming.chat_id)
+            if link is not None and link.role is not state.role:
+                state.role = link.role
+            before = copy.deepcopy(state)
+            said = _said(state, incoming.event)
+            ctx = self._context(state, link, session, incoming)
+            try:
+                await self._route(ctx, incoming.event)
+                state.data[MISSES] = 0
+            except Unexpected as miss:
+                ctx = self._context(before, link, session, incoming)
+                await self._misunderstood(ctx, miss)
+            await self.states.save(session, ctx.state)
+            await self._mirror(session, ctx, said, ctx.replies)
+            return ctx.replies
+
+    async def _failed_turn(self, incoming: Incoming, error: IspError | None) -> list[Reply]:
+        """Nothing of the step was kept: say why in plain words and ask the last question again."""
+        async with self.database.transaction() as session:
+            state = await self.states.load(session, incoming.chat_id)
+            link = await self.repos.links.active(session, incoming.chat_id)
+            ctx = self._context(state, link, session, incoming)
+            if isinstance(error, IspTransportError):
+                ctx.say("common.isp_unavailable")
+            elif isinstance(error, IspApiError):
+                log.warning("ISP refused %s: code %s", error.operation, error.code)
+                ctx.say("common.isp_refused")
+            else:
+                ctx.say("common.internal_error")
+            again = prompt_reply(state.data.get(PROMPT))
+            if again is not None:
+                ctx.replies.append(again)
+            await self._mirror(session, ctx, _said(state, incoming.event), ctx.replies)
+            return ctx.replies
+
+    def _context(self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming) -> Context:
+        return Context(
+            state=state, link=link, session=session, repos=self.repos, isp=self.isp,
+            policy=self.policy, translations=self.translations, client_language=incoming.client_language,
+            menu=self.flows[state.role].menu(),
+        )
+
+    # ---- routing ---------------------------------------------------------------------------------
+    async def _route(self, ctx: Context, event: Event) -> None:
+        role = self.flows[ctx.state.role]
+        match event:
+            case Start(payload=payload) if payload and JOIN in role.flows:
+                await self._begin(ctx, JOIN, {"payload": payload})
+            case Start():
+                await self._begin(ctx, MENU)
+            case Command(name="cancel"):
+                ctx.say("common.cancelled")
+                await self._begin(ctx, MENU)
+            case Command(name=name) if name in role.commands:
+                await self._begin(ctx, role.commands[name])
+            case Command():
+                raise Unexpected("common.unknown_command")
+            case _:
+                await self._step(ctx, role, event)
+        for _ in range(MAX_SWITCHES):
+            if ctx.next_flow is None:
+                break
+            target, ctx.next_flow = ctx.next_flow, None
+            await self._begin(ctx, target)
+        if ctx.state.flow is None or ctx.state.step is None:
+            await self._begin(ctx, MENU)  # a flow that ended without a question leaves the menu ready
+
+    async def _step(self, ctx: Context, role: RoleFlows, event: Event) -> None:
+        flow = role.flows.get(ctx.state.flow or "")
+        step = getattr(flow, ctx.state.step or "", None) if flow is not None else None
+        if flow is None or step is None:
+            if isinstance(event, Choice):
+                raise Unexpected("common.button_expired")
+            await self._begin(ctx, MENU)  # a new chat: the greeting (or the menu) is the answer
+            return
+        await step(ctx, self._resolve(ctx, event))
+
+    def _resolve(self, ctx: Context, event: Event) -> StepEvent:
+        if not isinstance(event, Choice):
+            return event
+        chosen = ctx.state.data.get(CHOICES, {}).get(event.token)
+        if chosen is None:  # an old question's button, or a token that was never this chat's
+            raise Unexpected("common.button_expired")
+        value, label = chosen
+        return Chosen(value, label)
+
+    async def _begin(self, ctx: Context, name: str, data: dict[str, object] | None = None) -> None:
+        role = self.flows[ctx.state.role]
+        flow = role.flows[name]
+        if flow.requires_link and ctx.link is None and LINK in role.flows:
+            name, flow = LINK, role.flows[LINK]
+        ctx.state.flow, ctx.state.step = name, None
+        misses = ctx.state.data.get(MISSES, 0)
+        ctx.state.data = {FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses}
+        await flow.begin(ctx)
+
+    async def _misunderstood(self, ctx: Context, miss: Unexpected) -> None:
+        misses = int(ctx.state.data.get(MISSES, 0)) + 1
+        ctx.state.data[MISSES] = misses
+        ctx.say(miss.hint or "common.not_understood", **miss.variables)
+        role = self.flows[ctx.state.role]
+        if misses >= self.policy.give_up_after and HUMAN in role.flows and ctx.link is not None:
+            ctx.state.data[MISSES] = 0
+            await self._begin(ctx, HUMAN)
+            return
+        again = prompt_reply(ctx.state.data.get(PROMPT))
+        if again is None:
+            await self._begin(ctx, MENU)
+        else:
+            ctx.replies.append(again)
+
+    # ---- the mirror ------------------------------------------------------------------------------
+    async def _mirror(self, session: AsyncSession, ctx: Context, said: str, replies: list[Reply]) -> None:
+        """Queue this turn's messages for the ticket's history (``chat_messages``), if it has a ticket."""
+        ticket, link = ctx.state.current_ticket, ctx.link
+        if ticket is None or link is None or link.customer_code is None or ctx.state.role is not Role.SUBSCRIBER:
+            return
+        now = datetime.now(UTC)
+
+        def entry(content: str, origin: Origin) -> NewMessage:
+            return NewMessage(
+                ticket_id=ticket, customer=link.customer_code or 0, record=now, attendant=self.policy.isp_user,
+                content=content, origin=origin,
+            )
+
+        messages = [entry(said, Origin.CUSTOMER)]
+        messages += [entry(text, Origin.SYSTEM) for text in map(_reply_text, replies) if text]
+        await self.outbox.enqueue(session, messages)
+
+
+def _said(state: ChatState, event: Event) -> str:
+    """What the person did, in words, for the mirror (a button is named by its label)."""
+    if isinstance(event, Choice):
+        for row in (state.data.get(PROMPT) or {}).get("buttons", []):
+            for label, token in row:
+                if token == event.token:
+                    return f"[{label}]"
+    return describe(event)
+
+
+def _reply_text(reply: Reply) -> str:
+    match reply:
+        case Message(text=text) | AskLocation(text=text) | AskContact(text=text):
+            return plain_text(text)
+        case Document(url=url, caption=caption):
+            return f"{plain_text(caption)} {url}".strip()
+    return ""

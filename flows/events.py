@@ -1,0 +1,89 @@
+"""What a person did, as the engine sees it: no channel's types, only facts.
+
+A channel (Telegram, the terminal demo, a test) turns its own updates into one of these and hands it
+to ``Engine.handle`` inside an ``Incoming`` that says which chat it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """``/start``, with the deep-link payload when the person opened a ``t.me/bot?start=…`` link."""
+
+    payload: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command other than ``/start``: ``name`` without the slash, lower case."""
+
+    name: str
+    args: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A button was pressed. ``token`` is the opaque token the engine put on it, nothing more."""
+
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    latitude: float
+    longitude: float
+    live: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """A shared contact. ``own`` says it is the sender's own (Telegram's ``contact.user_id`` matches)."""
+
+    phone: str
+    own: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Media:
+    kind: str  # photo, document, video, voice, sticker, ...
+    caption: str = ""
+
+
+Event = Start | Command | Text | Choice | Location | Contact | Media
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    chat_id: int
+    event: Event
+    # The language the person's client reports (Telegram's language_code); used until they pick one.
+    client_language: str | None = None
+    sender_name: str | None = None
+
+
+def describe(event: Event) -> str:
+    """A short, plain description of an event, for the mirror of a ticket's conversation."""
+    match event:
+        case Text(text=text):
+            return text
+        case Start(payload=payload):
+            return "/start" if not payload else "/start (link)"
+        case Command(name=name, args=args):
+            return f"/{name} {args}".strip()
+        case Choice():
+            return "[button]"
+        case Location(latitude=lat, longitude=lon):
+            return f"[location] {lat:.6f}, {lon:.6f}"
+        case Contact():
+            return "[contact]"
+        case Media(kind=kind, caption=caption):
+            return f"[{kind}] {caption}".strip()
+    return "[?]"  # pragma: no cover - the match above is exhaustive

@@ -1,0 +1,24 @@
+"""The operator's choices the flows follow (filled from ``ISPBOT_*`` settings by the app)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    # The ISP system user the bot acts as (opening user of tickets, attendant of mirrored messages).
+    isp_user: str = "ispbot"
+    # Ticket mode the bot's tickets are opened with (a ``code`` of get_tickets_mode: "Telegram").
+    ticket_mode: str = "7"
+    # Linking: failed attempts per chat within the window before linking locks for the window.
+    link_max_failures: int = 5
+    link_window: timedelta = timedelta(hours=1)
+    # Unblock in trust (contract_unblock on the subscriber's word).
+    unblock_enabled: bool = True
+    unblock_every: timedelta = timedelta(days=30)
+    unblock_max_overdue: int = 2
+    unblock_release_minutes: int = 15
+    # Misunderstandings in a row before the bot offers a person.
+    give_up_after: int = 3

@@ -1,0 +1,63 @@
+"""What the engine hands back to a channel: rendered, language-resolved, channel-neutral replies.
+
+Text is Telegram HTML (the templates' markup, with every variable escaped). Buttons carry opaque
+tokens the engine keeps in the chat's state; a channel puts the token in the callback data as is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str  # plain text, not HTML: button labels are never parsed as markup
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    text: str
+    buttons: tuple[tuple[Button, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AskLocation:
+    """Ask for the phone's position with a one-time "share my location" keyboard."""
+
+    text: str
+    button: str
+
+
+@dataclass(frozen=True, slots=True)
+class AskContact:
+    """Ask for the person's own phone number with a one-time "share my contact" keyboard."""
+
+    text: str
+    button: str
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    url: str
+    caption: str
+
+
+@dataclass(frozen=True, slots=True)
+class Handoff:
+    """The conversation needs a person: the staff side takes it from here."""
+
+    reason: str
+    ticket: int | None = None
+    summary: dict[str, str] = field(default_factory=dict)
+
+
+Reply = Message | AskLocation | AskContact | Document | Handoff
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A reply sent on the bot's own initiative (an outage ended, a technician is on the way)."""
+
+    chat_id: int
+    reply: Reply

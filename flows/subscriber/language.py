@@ -1,0 +1,26 @@
+"""Language: Portuguese, English or Spanish, kept for the chat from then on."""
+
+from __future__ import annotations
+
+from bot.i18n import LANGUAGES
+
+from flows.context import Context
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+
+
+class Language(Flow):
+    name = "language"
+    requires_link = False
+    commands = ("language", "idioma")
+    menu_order = 90
+
+    async def begin(self, ctx: Context) -> None:
+        options = [Option(lang, key=f"language.name_{lang}") for lang in LANGUAGES]
+        ctx.ask("choose", "language.prompt", options)
+
+    async def choose(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Chosen):
+            raise Unexpected("language.pick_a_button")
+        ctx.set_language(str(event.value))
+        ctx.say("language.changed")
+        ctx.to_menu()

@@ -1,0 +1,41 @@
+"""The menu: a button per flow, the customer's name and contract, and free text understood."""
+
+from __future__ import annotations
+
+from bot.isp import IspTransportError
+
+from flows.context import Context
+from flows.events import Text
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.intents import default_intents
+
+
+class Menu(Flow):
+    name = "menu"
+    commands = ("menu", "inicio")
+
+    async def begin(self, ctx: Context) -> None:
+        options = [Option(flow.name, key=f"menu.{flow.name}") for flow in ctx.menu]
+        name, contract = await self._who(ctx)
+        ctx.ask("choose", "menu.prompt", options, columns=2, name=name, contract=contract)
+
+    async def choose(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value=flow):
+                ctx.switch(flow)
+            case Text(text=text) if (flow := default_intents().match(ctx.language, text)) is not None:
+                ctx.switch(flow)
+            case _:
+                raise Unexpected("menu.not_understood")
+
+    async def _who(self, ctx: Context) -> tuple[str, str]:
+        """Name and contract plan for the greeting; the menu still works when the ISP does not."""
+        try:
+            customer = await ctx.isp.customer(ctx.customer)
+            contracts = await ctx.isp.contracts(ctx.customer)
+        except IspTransportError:
+            return "", ""
+        chosen = ctx.link.contract if ctx.link else None
+        contract = next((c for c in contracts if c.Numero == chosen), contracts[0] if len(contracts) == 1 else None)
+        plan = f"{contract.Numero} · {contract.Plano_Descricao}" if contract else ""
+        return (customer.Nome or "") if customer else "", plan

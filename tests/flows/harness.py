@@ -1,0 +1,157 @@
+"""A test channel for the engine: a seeded sandbox ISP in-process, a scratch database, and chats
+that send events and record the replies, as a person would see them.
+
+    async def test_something(desk: Desk) -> None:
+        chat = await desk.linked_chat()            # Maria (DEMO_IDENTITIES.customer), already linked
+        await chat.command("boleto")
+        await chat.tap("Pagar")                    # the button whose label contains this text
+        assert "34191" in chat.text                # everything the bot said in the last turn
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from bot.i18n import plain_text
+from bot.isp import IspClient, IspSettings
+from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, FixedClock, Sandbox
+from bot.store import Links, Proof, Role
+from flows.coordinator import IspCoordinator
+from flows.engine import Engine
+from flows.events import Choice, Command, Contact, Event, Incoming, Location, Media, Start, Text
+from flows.policy import Policy
+from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Reply
+from flows.subscriber import subscriber_flows
+
+from tests.store.dbtools import ScratchDatabase
+
+
+class FakeMonotonic:
+    """The coordinator's cache clock, moved by hand (TTL expiry without sleeping)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class Desk:
+    sandbox: Sandbox
+    database: ScratchDatabase
+    client: IspClient
+    engine: Engine
+    cache_clock: FakeMonotonic
+    clock: FixedClock
+    next_chat: int = 500
+
+    def chat(self, chat_id: int | None = None, language: str | None = "pt-br") -> TestChat:
+        if chat_id is None:
+            self.next_chat += 1
+            chat_id = self.next_chat
+        return TestChat(self, chat_id, language)
+
+    async def linked_chat(
+        self, customer: int = DEMO_IDENTITIES.customer, *, contract: int | None = None, language: str | None = "pt-br",
+    ) -> TestChat:
+        """A chat already linked to ``customer`` (as if it had proved it), at the menu."""
+        chat = self.chat(language=language)
+        async with self.database.transaction() as session:
+            await Links().link(
+                session, chat.chat_id, role=Role.SUBSCRIBER, proof=Proof.CONTACT_PHONE, customer_code=customer,
+                contract=contract,
+            )
+        await chat.command("menu")
+        return chat
+
+    def expire_caches(self) -> None:
+        self.cache_clock.now += 3600
+
+
+@dataclass
+class TestChat:
+    desk: Desk
+    chat_id: int
+    language: str | None
+    replies: list[Reply] = field(default_factory=list)  # of the last turn
+    history: list[Reply] = field(default_factory=list)  # of every turn
+
+    async def send(self, event: Event) -> list[Reply]:
+        self.replies = await self.desk.engine.handle(Incoming(self.chat_id, event, client_language=self.language))
+        assert self.replies, f"no reply to {event!r}"
+        self.history.extend(self.replies)
+        return self.replies
+
+    async def start(self, payload: str | None = None) -> list[Reply]:
+        return await self.send(Start(payload))
+
+    async def command(self, name: str, args: str = "") -> list[Reply]:
+        return await self.send(Command(name, args))
+
+    async def say(self, text: str) -> list[Reply]:
+        return await self.send(Text(text))
+
+    async def tap(self, label: str) -> list[Reply]:
+        """Press the button of the last question whose label contains ``label``."""
+        return await self.send(Choice(self.button(label)))
+
+    async def share_contact(self, phone: str, own: bool = True) -> list[Reply]:
+        return await self.send(Contact(phone, own))
+
+    async def share_location(self, latitude: float, longitude: float, live: bool = False) -> list[Reply]:
+        return await self.send(Location(latitude, longitude, live))
+
+    async def send_media(self, kind: str, caption: str = "") -> list[Reply]:
+        return await self.send(Media(kind, caption))
+
+    # ---- what the person sees ---------------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        """Everything the bot said in the last turn, as plain text."""
+        return "\n".join(_reply_text(reply) for reply in self.replies)
+
+    @property
+    def buttons(self) -> list[str]:
+        """Labels of the buttons of the last turn's questions."""
+        return [b.label for reply in self.replies if isinstance(reply, Message) for row in reply.buttons for b in row]
+
+    def button(self, label: str) -> str:
+        for reply in reversed(self.replies):
+            if isinstance(reply, Message):
+                for row in reply.buttons:
+                    for button in row:
+                        if label.casefold() in button.label.casefold():
+                            return button.token
+        raise AssertionError(f"no button with {label!r} among {self.buttons}")
+
+    def last(self, kind: type[Any]) -> Any:
+        found = [reply for reply in self.replies if isinstance(reply, kind)]
+        assert found, f"no {kind.__name__} among {self.replies}"
+        return found[-1]
+
+    @property
+    def handoffs(self) -> list[Handoff]:
+        return [reply for reply in self.replies if isinstance(reply, Handoff)]
+
+
+def _reply_text(reply: Reply) -> str:
+    match reply:
+        case Message(text=text) | AskContact(text=text) | AskLocation(text=text):
+            return plain_text(text)
+        case Document(url=url, caption=caption):
+            return f"{plain_text(caption)} {url}"
+        case Handoff(reason=reason):
+            return f"[handoff: {reason}]"
+    return ""
+
+
+def make_desk(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, policy: Policy | None = None) -> Desk:
+    settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
+    client = IspClient(settings, http_transport=httpx.ASGITransport(app=sandbox.app))
+    cache_clock = FakeMonotonic()
+    coordinator = IspCoordinator(client, zone=settings.zone, clock=cache_clock, wall_clock=clock)
+    engine = Engine(database, coordinator, {Role.SUBSCRIBER: subscriber_flows()}, policy=policy or Policy())
+    return Desk(sandbox, database, client, engine, cache_clock, clock)
