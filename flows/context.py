@@ -141,10 +141,11 @@ class Context:
         """The ticket this conversation belongs to: its messages are mirrored into it from now on."""
         self.state.current_ticket = ticket
 
-    async def link_customer(self, customer: int, proof: Proof, *, authentication: int | None = None,
+    async def link_customer(self, customer: int, proof: str, *, authentication: int | None = None,
                             contract: int | None = None) -> None:
+        """Link the chat to a customer it proved to be; ``proof`` is "contact_phone" or "pppoe_password"."""
         self.link = await self._repos.links.link(
-            self._session, self.chat_id, role=Role.SUBSCRIBER, proof=proof, customer_code=customer,
+            self._session, self.chat_id, role=Role.SUBSCRIBER, proof=Proof(proof), customer_code=customer,
             authentication_id=authentication, contract=contract,
         )
 
