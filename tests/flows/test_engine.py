@@ -3,10 +3,14 @@ plain words when the ISP fails, and state that survives a restart."""
 
 from __future__ import annotations
 
-from bot.sandbox import DEMO_IDENTITIES
-from flows.events import Choice, Incoming
+import asyncio
 
-from tests.flows.harness import Desk
+from bot.sandbox import DEMO_IDENTITIES
+from bot.store import ChatStates, Origin, Outbox
+from flows.events import Choice, Incoming, Text
+from flows.policy import Policy
+
+from tests.flows.harness import Desk, make_desk
 
 
 async def test_menu_greets_the_linked_customer_by_name_with_a_button_per_flow(desk: Desk) -> None:
@@ -57,3 +61,55 @@ async def test_the_menu_still_answers_when_the_isp_is_down(desk: Desk) -> None:
     desk.sandbox.faults.go_down()
     await chat.command("menu")
     assert "Como posso ajudar" in chat.text
+
+
+async def test_a_restart_resumes_mid_conversation(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("idioma")
+    token = chat.button("English")
+    restarted = make_desk(desk.sandbox, desk.database, desk.clock)  # a new process: new engine, same database
+    try:
+        replies = await restarted.engine.handle(Incoming(chat.chat_id, Choice(token), client_language="pt-br"))
+    finally:
+        await restarted.client.aclose()
+    chat.replies = replies
+    assert "we'll talk in English" in chat.text
+
+
+async def test_repeated_misunderstandings_bring_a_person(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("idioma")
+    for _ in range(Policy().give_up_after - 1):
+        await chat.say("klingon")
+        assert not chat.handoffs
+        assert "Escolha um dos idiomas" in chat.text
+    await chat.say("klingon")
+    assert chat.handoffs and chat.handoffs[0].reason == "asked"
+
+
+async def test_messages_of_a_conversation_with_a_ticket_are_queued_for_the_mirror(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    async with desk.database.transaction() as session:
+        state = await ChatStates().load(session, chat.chat_id)
+        state.current_ticket = DEMO_IDENTITIES.ticket
+        await ChatStates().save(session, state)
+    await chat.say("a internet caiu de novo <script>")
+    async with desk.database.transaction() as session:
+        entries = await Outbox().claim_batch(session, 50)
+    said = [(entry.message.origin, entry.message.content) for entry in entries]
+    assert said[0] == (Origin.CUSTOMER, "a internet caiu de novo <script>")
+    assert all(entry.message.ticket_id == DEMO_IDENTITIES.ticket for entry in entries)
+    assert all(entry.message.customer == DEMO_IDENTITIES.customer for entry in entries)
+    assert [origin for origin, _ in said[1:]] and all(origin is Origin.SYSTEM for origin, _ in said[1:])
+    assert not any("<b>" in content for _, content in said)  # the mirror gets plain text, not Telegram HTML
+
+
+async def test_concurrent_events_of_one_chat_are_taken_one_after_the_other(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    results = await asyncio.gather(*(
+        desk.engine.handle(Incoming(chat.chat_id, Text(f"mensagem {n}"), client_language="pt-br")) for n in range(8)
+    ))
+    assert all(results)
+    async with desk.database.transaction() as session:
+        state = await ChatStates().load(session, chat.chat_id)
+    assert state.version >= 1 + 8  # every event saved once, none lost to a version conflict
