@@ -16,13 +16,17 @@ from sqlalchemy.engine import Connection
 
 from tests.store.dbtools import ScratchDatabase
 
-TABLES = {"chats", "links", "link_attempts", "processed_updates", "inbox", "outbox", "invites"}
+TABLES = {
+    "chats", "links", "link_attempts", "processed_updates", "inbox", "outbox", "invites", "outage_watches",
+    "trust_unblocks",
+}
 
-SECOND_REVISION = '''
+# A revision newer than this code's head, as a later version of ispbot would ship.
+NEXT_REVISION = '''
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "9999"
+down_revision = "{head}"
 branch_labels = None
 depends_on = None
 
@@ -71,15 +75,16 @@ async def test_ensure_current_refuses_a_database_behind_and_upgrade_catches_up(
 ) -> None:
     newer = tmp_path / "migrations"
     shutil.copytree(migrate.MIGRATIONS, newer, ignore=shutil.ignore_patterns("__pycache__"))
-    (newer / "versions" / "0002_test.py").write_text(SECOND_REVISION)
+    head = migrate.head_revision()
+    (newer / "versions" / "9999_test.py").write_text(NEXT_REVISION.replace("{head}", head))
     monkeypatch.setattr(migrate, "MIGRATIONS", newer)
 
-    behind = r"revision 0001 but this ispbot needs 0002: run `ispbot migrate`"
+    behind = rf"revision {head} but this ispbot needs 9999: run `ispbot migrate`"
     with pytest.raises(DatabaseBehindError, match=behind):
         await migrate.ensure_current(database)
     await migrate.upgrade(database)
     await migrate.ensure_current(database)
-    assert await migrate.current_revision(database) == "0002"
+    assert await migrate.current_revision(database) == "9999"
 
 
 async def test_ensure_current_refuses_a_database_from_a_newer_version(database: ScratchDatabase) -> None:
