@@ -7,14 +7,24 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from pydantic import ValidationError
+
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from bot.isp import cli as isp_cli
 from bot.sandbox import cli as sandbox_cli
 from bot.store import cli as store_cli
+from bot.store.errors import DatabaseRevisionError
 
 
 def _demo(args: argparse.Namespace) -> int:
-    print("ispbot demo: the terminal demo is coming with the conversation issue.")
-    return 0
+    # Imported here: the other sub-commands need not load the engine and every flow.
+    from bot.channels.console import run_demo  # noqa: PLC0415
+
+    try:
+        return run_demo(args.language)
+    except (DatabaseRevisionError, ValidationError) as exc:
+        print(f"ispbot demo: {exc}", file=sys.stderr)
+        return 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,7 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
     isp_cli.register(subparsers)
     sandbox_cli.register(subparsers)
     store_cli.register(subparsers)
-    demo = subparsers.add_parser("demo", help="try the bot in this terminal")
+    demo = subparsers.add_parser(
+        "demo", help="try the bot in this terminal, as a seeded subscriber of the in-process sandbox ISP",
+    )
+    demo.add_argument(
+        "--language", choices=LANGUAGES, default=DEFAULT_LANGUAGE,
+        help=f"language your (pretend) Telegram client reports (default {DEFAULT_LANGUAGE})",
+    )
     demo.set_defaults(func=_demo)
     return parser
 

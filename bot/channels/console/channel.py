@@ -1,0 +1,143 @@
+"""``ConsoleChannel``: a line typed in a terminal becomes an event, the engine's replies become text.
+
+No terminal here (the demo loop in ``demo.py`` reads and prints), so tests drive it with strings.
+Buttons of the last turn are numbered; "share my contact" and "share my location", which Telegram
+shows as a one-time keyboard when a step asks for them, are numbered choices too, and send the
+played identity's own phone (as Telegram would, ``own=True``) and a position near its address.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+from flows.engine import Engine
+from flows.events import Choice, Command, Contact, Event, Incoming, Location, Start, Text
+from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Reply
+
+BOLD, RESET = "\033[1m", "\033[0m"
+QUIT = ("/quit", "/exit")
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who the person at the terminal plays: what sharing the contact or the location sends."""
+
+    phone: str
+    latitude: float
+    longitude: float
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    label: str
+    event: Event
+
+
+class ConsoleChannel:
+    def __init__(
+        self, engine: Engine, identity: Identity, *, chat_id: int = 1, client_language: str | None = "pt-br",
+        bold: bool = False,
+    ) -> None:
+        self.engine = engine
+        self.identity = identity
+        self.chat_id = chat_id
+        self.client_language = client_language
+        self.bold = bold
+        self.choices: list[Action] = []  # what typing 1, 2, ... does now
+
+    def event_for(self, line: str) -> Event | None:
+        """The event a typed line means; None when the person is done (empty line, /quit)."""
+        text = line.strip()
+        if not text or text.lower() in QUIT:
+            return None
+        if text.isdigit() and 1 <= int(text) <= len(self.choices):
+            return self.choices[int(text) - 1].event
+        if text.startswith("/") and len(text) > 1 and not text[1].isspace():
+            word, _, args = text[1:].partition(" ")
+            name = word.split("@")[0].lower()  # "/menu@MyIspBot", as Telegram groups send it
+            if name == "start":
+                return Start(args.strip() or None)
+            return Command(name, args.strip())
+        return Text(text)
+
+    async def send(self, event: Event) -> str:
+        """Hand the event to the engine; what the bot answered, as terminal text."""
+        replies = await self.engine.handle(Incoming(self.chat_id, event, client_language=self.client_language))
+        self.choices = self._choices(replies)
+        return self.render(replies)
+
+    async def say(self, line: str) -> str | None:
+        event = self.event_for(line)
+        return None if event is None else await self.send(event)
+
+    def render(self, replies: list[Reply]) -> str:
+        blocks: list[str] = []
+        number = 0
+        for reply in replies:
+            match reply:
+                case Message(text=text, buttons=rows):
+                    lines = [terminal_text(text, bold=self.bold)]
+                    for row in rows:
+                        cells = []
+                        for button in row:
+                            number += 1
+                            cells.append(f"[{number}] {button.label}")
+                        lines.append("   " + "   ".join(cells))
+                    blocks.append("\n".join(lines))
+                case AskContact(text=text, button=label) | AskLocation(text=text, button=label):
+                    number += 1
+                    blocks.append(f"{terminal_text(text, bold=self.bold)}\n   [{number}] {label}")
+                case Document(url=url, caption=caption):
+                    blocks.append(f"{terminal_text(caption, bold=self.bold)}\n   📎 {url}")
+                case Handoff(reason=reason):
+                    blocks.append(f"   (handed over to the support staff: {reason})")
+        return "\n\n".join(blocks)
+
+    def _choices(self, replies: list[Reply]) -> list[Action]:
+        choices: list[Action] = []
+        for reply in replies:
+            match reply:
+                case Message(buttons=rows):
+                    choices += [Action(b.label, Choice(b.token)) for row in rows for b in row]
+                case AskContact(button=label):
+                    choices.append(Action(label, Contact(self.identity.phone, own=True)))
+                case AskLocation(button=label):
+                    choices.append(Action(label, Location(self.identity.latitude, self.identity.longitude)))
+        return choices
+
+
+class _Terminal(HTMLParser):
+    """Telegram's HTML subset as terminal text: bold as ANSI bold (or plain), links with their address."""
+
+    def __init__(self, bold: bool) -> None:
+        super().__init__(convert_charrefs=True)
+        self.bold = bold
+        self.parts: list[str] = []
+        self._href: list[str | None] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("b", "strong") and self.bold:
+            self.parts.append(BOLD)
+        elif tag == "a":
+            self._href.append(dict(attrs).get("href"))
+        elif tag == "br":
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("b", "strong") and self.bold:
+            self.parts.append(RESET)
+        elif tag == "a" and self._href:
+            href = self._href.pop()
+            if href:
+                self.parts.append(f" ({href})")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def terminal_text(markup: str, *, bold: bool = False) -> str:
+    parser = _Terminal(bold)
+    parser.feed(markup)
+    parser.close()
+    return "".join(parser.parts)

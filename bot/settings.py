@@ -1,0 +1,71 @@
+"""The bot's own settings, from the environment (``ISPBOT_*``) or a ``.env`` file.
+
+How to reach the ISP lives in ``bot.isp.settings.IspSettings`` (``ISPBOT_ISP_*``); this holds the
+database and the operator's policy, the choices flows follow (``flows.policy.Policy``).
+
+``ISPBOT_TICKET_MODE`` is a ``code`` of the ISP's own ``get_tickets_mode`` list: every installation
+registers its modes by hand, so the operator sets the code their system uses for Telegram (the
+sandbox's is "7", hence the default). The bot does not look the code up at start: a wrong code shows
+as the ISP refusing the first ticket, which the operator sees in the log with the ISP's error code.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flows.policy import Policy
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.store.urls import DEFAULT_URL, async_url
+
+
+class BotSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore")
+
+    database_url: str = Field(default=DEFAULT_URL, description="sqlite:///FILE or postgresql://USER@HOST/DB")
+    isp_user: str = Field(default="ispbot", description="ISP system user the bot opens tickets as")
+    ticket_mode: str = Field(default="7", description="code of the Telegram mode in get_tickets_mode")
+    link_max_failures: int = Field(default=5, ge=1, le=100, description="failed link attempts per window")
+    link_window_minutes: int = Field(default=60, ge=1, le=7 * 24 * 60, description="window of link attempts")
+    unblock_enabled: bool = Field(default=True, description="offer unblock in trust to blocked subscribers")
+    unblock_every_days: int = Field(default=30, ge=1, le=366, description="days between two unblocks of a contract")
+    unblock_max_overdue: int = Field(default=2, ge=0, le=99, description="most overdue bills an unblock allows")
+    unblock_release_minutes: int = Field(default=15, ge=1, le=24 * 60, description="minutes the ISP takes to release")
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str) -> str:
+        try:
+            async_url(value)
+        except ValueError as exc:  # sqlalchemy's ArgumentError is a ValueError too
+            raise ValueError(f"not a database URL the bot can use ({exc})") from None
+        return value
+
+    @field_validator("isp_user")
+    @classmethod
+    def _user_name(cls, value: str) -> str:
+        value = value.strip()
+        if not value or any(c.isspace() for c in value) or len(value) > 60:
+            raise ValueError("must be the login of an existing ISP system user (no spaces, at most 60 characters)")
+        return value
+
+    @field_validator("ticket_mode")
+    @classmethod
+    def _mode_code(cls, value: str) -> str:
+        value = value.strip()
+        if not value or len(value) > 20:
+            raise ValueError("must be the code of a ticket mode from the ISP's get_tickets_mode list, e.g. 7")
+        return value
+
+    def policy(self) -> Policy:
+        return Policy(
+            isp_user=self.isp_user,
+            ticket_mode=self.ticket_mode,
+            link_max_failures=self.link_max_failures,
+            link_window=timedelta(minutes=self.link_window_minutes),
+            unblock_enabled=self.unblock_enabled,
+            unblock_every=timedelta(days=self.unblock_every_days),
+            unblock_max_overdue=self.unblock_max_overdue,
+            unblock_release_minutes=self.unblock_release_minutes,
+        )
