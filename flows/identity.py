@@ -1,0 +1,118 @@
+"""Pure helpers for proving who a subscriber is: tax ids, Brazilian phones, secret comparison.
+
+Choices where Brazilian practice leaves room:
+
+- A tax id is read from whatever the person typed by keeping its digits (``529.982.247-25``,
+  ``11.444.777/0001-61``, ``CPF 52998224725``): 11 digits are a CPF, 14 a CNPJ, and the check digits
+  must hold. Repeated-digit ids (``111.111.111-11``) satisfy the arithmetic but are never issued,
+  so they are refused like any typo.
+- A phone is compared by area code and subscriber number, so the country code (55), the trunk
+  prefix 0 and punctuation do not matter. A mobile's ninth digit (added between 2012 and 2016) is
+  dropped before comparing, so a record still holding the old 8-digit mobile matches the 9-digit
+  number Telegram reports. A record without an area code matches on the subscriber number alone:
+  the customer's own record, typed by the ISP, usually in its own area.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from typing import NamedTuple
+
+_CPF_WEIGHTS = (list(range(10, 1, -1)), list(range(11, 1, -1)))
+_CNPJ_WEIGHTS = ([5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
+COUNTRY = "55"
+
+
+# ---- tax ids (CPF, CNPJ) -----------------------------------------------------------------------
+def _check_digit(digits: str, weights: list[int]) -> str:
+    rest = sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 11
+    return "0" if rest < 2 else str(11 - rest)
+
+
+def _valid(digits: str, length: int, weights: tuple[list[int], list[int]]) -> bool:
+    if len(digits) != length or not digits.isascii() or not digits.isdigit() or len(set(digits)) == 1:
+        return False
+    base = digits[: length - 2]
+    first = _check_digit(base, weights[0])
+    return digits[length - 2 :] == first + _check_digit(base + first, weights[1])
+
+
+def valid_cpf(digits: str) -> bool:
+    return _valid(digits, 11, _CPF_WEIGHTS)
+
+
+def valid_cnpj(digits: str) -> bool:
+    return _valid(digits, 14, _CNPJ_WEIGHTS)
+
+
+def tax_id_digits(text: str) -> str | None:
+    """The CPF or CNPJ in ``text`` as digits only, or None unless its check digits hold."""
+    digits = re.sub(r"[^0-9]", "", text)
+    return digits if valid_cpf(digits) or valid_cnpj(digits) else None
+
+
+# ---- phones ------------------------------------------------------------------------------------
+class Phone(NamedTuple):
+    """A Brazilian phone as compared: area code (None when the record has none) and the 8-digit
+    subscriber number (a 9-digit mobile without its leading 9)."""
+
+    area: str | None
+    number: str
+
+
+def normalise_phone(raw: str | None, *, international: bool = False) -> Phone | None:
+    """The phone in ``raw``, or None when it is not a Brazilian number.
+
+    ``international``: ``raw`` always carries a country code (Telegram contacts do, with or without
+    the ``+``), so a number of another country is refused rather than read as a Brazilian one.
+    """
+    digits = _national(raw or "", international)
+    if digits is None:
+        return None
+    if len(digits) in (10, 11):
+        area, number = digits[:2], digits[2:]
+        if "0" in area:
+            return None
+    elif len(digits) in (8, 9) and not international:
+        area, number = None, digits
+    else:
+        return None
+    if len(number) == 9:
+        if number[0] != "9":
+            return None
+        if number[1] in "6789":
+            number = number[1:]  # the ninth digit: 9 8765-4321 was 8765-4321
+    elif number[0] in "01":
+        return None
+    return Phone(area, number)
+
+
+def _national(raw: str, international: bool) -> str | None:
+    """The digits of the number as dialled inside Brazil: no country code, no trunk prefix 0."""
+    digits = re.sub(r"[^0-9]", "", raw)
+    if raw.lstrip().startswith("+") or digits.startswith("00"):
+        international = True
+        digits = digits.lstrip("0")
+    if international:
+        if not digits.startswith(COUNTRY):
+            return None
+        digits = digits[len(COUNTRY) :]
+    elif len(digits) in (12, 13) and digits.startswith(COUNTRY):
+        digits = digits[len(COUNTRY) :]
+    if len(digits) in (11, 12) and digits.startswith("0"):
+        digits = digits[1:]  # the trunk prefix of a national call: 0 11 98765-4321
+    return digits or None
+
+
+def same_phone(a: Phone, b: Phone) -> bool:
+    """The same line, when both areas are known, or by subscriber number where one is missing."""
+    if a.area is not None and b.area is not None and a.area != b.area:
+        return False
+    return a.number == b.number
+
+
+# ---- secrets -----------------------------------------------------------------------------------
+def same_secret(given: str, expected: str) -> bool:
+    """Compare a secret a person typed with the real one in constant time (no timing oracle)."""
+    return hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8"))

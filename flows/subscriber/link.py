@@ -1,0 +1,159 @@
+"""Linking a chat to a customer, with proof: a tax id plus the chat's own Telegram phone, or a PPPoE
+login and password of one of the customer's authentications.
+
+Choices where the spec is silent:
+
+- A tax id with wrong check digits is a typo, caught here without asking the ISP: it is answered as
+  such and asked again, and it does NOT count as an attempt. It tells a guesser nothing (check
+  digits are public arithmetic) and the ISP is never consulted, so counting it would only punish a
+  slip of the thumb. A contact that is not the sender's own is refused the same way: it is never
+  compared with anything. Everything that is compared (tax id with phone, login with password)
+  counts, pass or fail.
+- The tax id is looked up when it arrives and only the matching customer codes (often none) are
+  kept in the chat's state until the contact arrives; the tax id itself is not kept. An unknown tax
+  id is asked for the contact like a known one, so nothing tells whether it exists.
+- The PPPoE password is checked in the step it arrives in and kept nowhere. The ISP answers the
+  login's authentications (``F`` quotes the login); a login with none is compared against a dummy,
+  so both paths do the same work.
+- Locked: the answer names the time by which linking is certainly free again (now + the window),
+  an upper bound, since the context tells how many failures there were but not when.
+- A PPPoE proof speaks for its authentication's contract; a phone proof asks which contract when the
+  customer has several that are neither cancelled nor transferred.
+"""
+
+from __future__ import annotations
+
+from bot.isp.models.v1_records import ContractStatus
+
+from flows.context import Context
+from flows.events import Contact, Text
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.identity import normalise_phone, same_phone, same_secret, tax_id_digits
+
+DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
+MAX_LOGIN = 64
+
+
+class Link(Flow):
+    name = "link"
+    requires_link = False
+
+    async def begin(self, ctx: Context) -> None:
+        if not await self._locked(ctx):
+            self._ask_method(ctx, "link.greeting")
+
+    async def locked(self, ctx: Context, event: StepEvent) -> None:
+        await self.begin(ctx)  # whatever arrives, say again whether linking is open
+
+    async def method(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="contact"):
+                ctx.ask("tax_id", "link.ask_tax_id")
+            case Chosen(value="pppoe"):
+                ctx.ask("login", "link.ask_login")
+            case Text(text=text) if tax_id_digits(text) is not None:
+                await self.tax_id(ctx, event)  # the tax id typed straight away
+            case _:
+                raise Unexpected("link.pick_method")
+
+    # ---- proof (a): tax id and the chat's own phone ---------------------------------------------
+    async def tax_id(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Text):
+            raise Unexpected("link.tax_id_hint")
+        digits = tax_id_digits(event.text)
+        if digits is None:
+            raise Unexpected("link.tax_id_typo")
+        if await self._locked(ctx):
+            return
+        ctx.data["customers"] = [c.Codigo for c in await ctx.isp.customers_by_tax_id(digits) if c.Codigo]
+        ctx.ask_contact("contact", "link.ask_contact")
+
+    async def contact(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Contact):
+            raise Unexpected("link.use_contact_button")
+        if not event.own:
+            raise Unexpected("link.not_own_contact")
+        if await self._locked(ctx):
+            return
+        phone = normalise_phone(event.phone, international=True)
+        for code in ctx.data.get("customers", []):
+            customer = await ctx.isp.customer(code)
+            phones = (customer.TelCelular, customer.TelResidencial, customer.TelComercial) if customer else ()
+            known = [p for p in map(normalise_phone, phones) if p is not None]
+            if phone is not None and any(same_phone(phone, p) for p in known):
+                await self._linked(ctx, code, "contact_phone")
+                return
+        await self._failed(ctx)
+
+    # ---- proof (b): PPPoE login and password ----------------------------------------------------
+    async def login(self, ctx: Context, event: StepEvent) -> None:
+        login = event.text.strip() if isinstance(event, Text) else ""
+        if not login or len(login) > MAX_LOGIN or any(ch.isspace() for ch in login):
+            raise Unexpected("link.login_hint")
+        ctx.data["login"] = login
+        ctx.ask("password", "link.ask_password")
+
+    async def password(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Text) or not event.text:
+            raise Unexpected("link.password_hint")
+        if await self._locked(ctx):
+            return
+        match = None
+        for auth in await ctx.isp.authentications_by_login(str(ctx.data.get("login", ""))):
+            secret = auth.Senha.get_secret_value() if auth.Senha is not None else None
+            if secret and same_secret(event.text, secret) and auth.Cliente and match is None:
+                match = auth
+        if match is None:
+            same_secret(event.text, "\x00" * len(event.text))  # the same work as a real comparison
+            await self._failed(ctx)
+            return
+        await self._linked(ctx, match.Cliente or 0, "pppoe_password", match.Id, match.Contrato)
+
+    # ---- after the proof -------------------------------------------------------------------------
+    async def contract(self, ctx: Context, event: StepEvent) -> None:
+        choices = [int(c) for c in ctx.data.get("contracts", [])]
+        match event:
+            case Chosen(value=number) if number in choices:
+                pass
+            case Text(text=text) if text.strip().isdigit() and int(text.strip()) in choices:
+                number = int(text.strip())
+            case _:
+                raise Unexpected("link.pick_contract")
+        await ctx.choose_contract(number)
+        ctx.say("link.contract_chosen", number=number)
+        ctx.to_menu()
+
+    async def _linked(self, ctx: Context, customer: int, proof: str, auth: int | None = None,
+                      contract: int | None = None) -> None:
+        live = [c for c in await ctx.isp.contracts(customer) if c.Numero and c.Situacao_Codigo not in DEAD]
+        numbers = [c.Numero for c in live]
+        if contract not in numbers:
+            contract = numbers[0] if len(numbers) == 1 else None
+        await ctx.record_link_attempt(True)  # database writes only after every ISP read
+        await ctx.link_customer(customer, proof, authentication=auth, contract=contract)
+        ctx.say("link.linked")
+        if contract is None and len(live) > 1:
+            ctx.data["contracts"] = numbers
+            plans = [{"number": c.Numero, "plan": c.Plano_Descricao} for c in live]
+            options = [Option(plan["number"], key="link.contract_button", vars=plan) for plan in plans]
+            ctx.ask("contract", "link.choose_contract", options)
+            return
+        ctx.to_menu()
+
+    async def _failed(self, ctx: Context) -> None:
+        ctx.data.clear()
+        await ctx.record_link_attempt(False)
+        if not await self._locked(ctx):
+            self._ask_method(ctx, "link.failed")
+
+    async def _locked(self, ctx: Context) -> bool:
+        if await ctx.recent_link_failures() < ctx.policy.link_max_failures:
+            return False
+        now = ctx.isp.now()
+        free = now + ctx.policy.link_window
+        ctx.ask("locked", "link.locked", at=free, today=free.date() == now.date())
+        return True
+
+    def _ask_method(self, ctx: Context, key: str) -> None:
+        options = [Option("contact", key="link.method_contact"), Option("pppoe", key="link.method_pppoe")]
+        ctx.ask("method", key, options)

@@ -1,0 +1,226 @@
+"""Linking a chat to a customer with proof, and unlinking, against the sandbox ISP through the engine."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import pytest
+from bot.sandbox import DEMO_IDENTITIES as D
+from bot.store import LinkAttempts, Links, Proof, utcnow
+from flows.replies import AskContact
+
+from tests.flows.harness import Desk
+from tests.flows.harness import TestChat as Chat
+
+FAILED = "Não consegui confirmar seus dados"
+LOCKED = "tentativas de identificação estão pausadas"
+
+
+async def start_with_tax_id(desk: Desk, tax_id: str) -> Chat:
+    chat = desk.chat()
+    await chat.start()
+    assert "titular do cadastro" in chat.text
+    await chat.tap("CPF/CNPJ")
+    await chat.say(tax_id)
+    return chat
+
+
+async def start_with_login(desk: Desk, login: str) -> Chat:
+    chat = desk.chat()
+    await chat.start()
+    await chat.tap("PPPoE")
+    await chat.say(login)
+    assert "senha PPPoE" in chat.text
+    return chat
+
+
+async def link_of(desk: Desk, chat: Chat) -> tuple[int | None, Proof | None, int | None]:
+    async with desk.database.transaction() as session:
+        link = await Links().active(session, chat.chat_id)
+    return (link.customer_code, link.proof, link.contract) if link else (None, None, None)
+
+
+async def fail_once(desk: Desk, chat: Chat) -> None:
+    await chat.tap("PPPoE")
+    await chat.say(D.pppoe_login)
+    await chat.say("wrong-password")
+
+
+# ---- proof (a): tax id and the chat's own phone -------------------------------------------------
+async def test_cpf_with_punctuation_and_a_plus_55_contact_links_maria(desk: Desk) -> None:
+    chat = await start_with_tax_id(desk, "529.982.247-25")
+    assert isinstance(chat.last(AskContact), AskContact)
+    await chat.share_contact("+55 11 98765-4321")
+    assert "cadastro confirmado" in chat.text
+    assert D.customer_name in chat.text  # the menu follows, greeting her by name
+    assert await link_of(desk, chat) == (D.customer, Proof.CONTACT_PHONE, D.contract)
+
+
+async def test_a_cnpj_customer_with_several_contracts_picks_the_one_the_chat_speaks_for(desk: Desk) -> None:
+    chat = await start_with_tax_id(desk, "11.444.777/0001-61")
+    await chat.share_contact("5511998887766")  # as Telegram sends it: country code, no plus
+    assert "mais de um contrato" in chat.text
+    assert len(chat.buttons) == 3  # 5003 and 5004 active, 5005 suspended: none cancelled
+    assert all(str(n) in " ".join(chat.buttons) for n in D.company_contracts)
+    await chat.tap("5004")
+    assert "contrato 5004" in chat.text
+    assert "Contrato 5004" in chat.text  # the menu names the chosen contract
+    assert await link_of(desk, chat) == (D.company, Proof.CONTACT_PHONE, 5004)
+
+
+async def test_the_company_landline_on_file_also_proves(desk: Desk) -> None:
+    chat = await start_with_tax_id(desk, "11444777000161")
+    await chat.share_contact("+55 11 4004-1234")
+    assert "cadastro confirmado" in chat.text
+
+
+async def test_a_contact_that_is_not_the_senders_own_is_refused_and_asked_again(desk: Desk) -> None:
+    chat = await start_with_tax_id(desk, D.customer_cpf)
+    await chat.share_contact("+5511987654321", own=False)
+    assert "Esse contato não é o seu" in chat.text
+    assert isinstance(chat.last(AskContact), AskContact)
+    assert await link_of(desk, chat) == (None, None, None)
+    await chat.share_contact("+5511987654321")
+    assert "cadastro confirmado" in chat.text
+
+
+async def test_a_typed_phone_is_no_proof(desk: Desk) -> None:
+    chat = await start_with_tax_id(desk, D.customer_cpf)
+    await chat.say("11987654321")
+    assert "Número digitado não vale" in chat.text
+    assert await link_of(desk, chat) == (None, None, None)
+
+
+async def test_wrong_phone_unknown_tax_id_and_wrong_password_get_the_same_words(desk: Desk) -> None:
+    wrong_phone = await start_with_tax_id(desk, D.customer_cpf)
+    await wrong_phone.share_contact("+5511912345678")
+    unknown = await start_with_tax_id(desk, "123.456.789-09")  # valid check digits, nobody's
+    assert isinstance(unknown.last(AskContact), AskContact)  # asked like a known one
+    await unknown.share_contact("+5511987654321")
+    wrong_password = await start_with_login(desk, D.pppoe_login)
+    await wrong_password.say("Fibra@2024")
+    unknown_login = await start_with_login(desk, "nobody.here")
+    await unknown_login.say(D.pppoe_password)
+    assert FAILED in wrong_phone.text
+    assert wrong_phone.text == unknown.text == wrong_password.text == unknown_login.text
+    for chat in (wrong_phone, unknown, wrong_password, unknown_login):
+        assert await link_of(desk, chat) == (None, None, None)
+
+
+async def test_invalid_check_digits_are_a_typo_asked_again_without_asking_the_isp(desk: Desk) -> None:
+    chat = await start_with_tax_id(desk, "529.982.247-26")
+    assert "não confere" in chat.text
+    assert "Digite o CPF ou o CNPJ" in chat.text
+    assert desk.sandbox.call_count("ConsultaClientes") == 0
+    await chat.say("52998224725")
+    assert isinstance(chat.last(AskContact), AskContact)
+
+
+async def test_the_isp_down_is_told_plainly_and_the_tax_id_asked_again(desk: Desk) -> None:
+    chat = desk.chat()
+    await chat.start()
+    await chat.tap("CPF/CNPJ")
+    desk.sandbox.faults.go_down()
+    await chat.say(D.customer_cpf)
+    assert "fora do ar" in chat.text
+    assert "Digite o CPF ou o CNPJ" in chat.text
+
+
+# ---- proof (b): PPPoE login and password --------------------------------------------------------
+async def test_pppoe_login_and_password_link_maria_to_that_contract(desk: Desk) -> None:
+    chat = await start_with_login(desk, D.pppoe_login)
+    await chat.say(D.pppoe_password)
+    assert "cadastro confirmado" in chat.text
+    assert D.customer_name in chat.text
+    assert await link_of(desk, chat) == (D.customer, Proof.PPPOE_PASSWORD, D.contract)
+
+
+async def test_a_company_login_speaks_for_its_own_contract_without_asking(desk: Desk) -> None:
+    chat = await start_with_login(desk, "paoquente5004")
+    await chat.say("Pq5004!")
+    assert "mais de um contrato" not in chat.text
+    assert "Contrato 5004" in chat.text
+    assert await link_of(desk, chat) == (D.company, Proof.PPPOE_PASSWORD, 5004)
+
+
+async def test_password_and_tax_id_never_reach_the_logs(desk: Desk, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    chat = await start_with_tax_id(desk, "529.982.247-25")
+    await chat.share_contact("+5511987654321")
+    await chat.command("unlink")
+    await chat.tap("Sim")
+    other = await start_with_login(desk, D.pppoe_login)
+    await other.say("Fibra@2024")
+    await other.tap("PPPoE")
+    await other.say(D.pppoe_login)
+    await other.say(D.pppoe_password)
+    assert "cadastro confirmado" in other.text
+    logged = caplog.text + " ".join(str(r.args) for r in caplog.records)
+    for secret in (D.pppoe_password, "Fibra@2024", D.customer_cpf, "529.982.247-25", "98765-4321", "987654321"):
+        assert secret not in logged
+
+
+async def test_the_password_is_not_kept_in_the_chat_state(desk: Desk) -> None:
+    chat = await start_with_login(desk, D.pppoe_login)
+    await chat.say("Fibra@2024")
+    async with desk.database.transaction() as session:
+        state = await desk.engine.states.load(session, chat.chat_id)
+    assert "Fibra@2024" not in repr(state.data)
+
+
+# ---- rate limit ---------------------------------------------------------------------------------
+async def test_five_failures_lock_linking_and_say_when_to_come_back(desk: Desk) -> None:
+    chat = desk.chat()
+    await chat.start()
+    for _ in range(4):
+        await fail_once(desk, chat)
+        assert FAILED in chat.text
+    await fail_once(desk, chat)
+    assert LOCKED in chat.text
+    assert "a partir das 10:30" in chat.text  # the sandbox's 09:30 plus the hour
+    await chat.start()
+    assert LOCKED in chat.text
+    await chat.say(D.customer_cpf)  # even the right proof is not looked at while locked
+    assert LOCKED in chat.text
+    assert await link_of(desk, chat) == (None, None, None)
+
+
+async def test_failures_older_than_the_window_no_longer_lock(desk: Desk) -> None:
+    locked, free = desk.chat(), desk.chat()
+    async with desk.database.transaction() as session:
+        for chat, age in ((locked, timedelta(minutes=50)), (free, timedelta(minutes=61))):
+            for _ in range(5):
+                await LinkAttempts().record(session, chat.chat_id, False, at=utcnow() - age)
+    await locked.start()
+    assert LOCKED in locked.text
+    await free.start()
+    assert LOCKED not in free.text
+    await free.tap("PPPoE")
+    await free.say(D.pppoe_login)
+    await free.say(D.pppoe_password)
+    assert "cadastro confirmado" in free.text
+
+
+# ---- unlinking ----------------------------------------------------------------------------------
+async def test_unlink_asks_first_then_forgets_the_link_and_says_how_to_link_again(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("desvincular")
+    assert "Quer mesmo desvincular" in chat.text
+    await chat.tap("Não")
+    assert "continua como estava" in chat.text
+    assert await link_of(desk, chat) != (None, None, None)
+    await chat.command("unlink")
+    await chat.tap("Sim")
+    assert "desvinculei" in chat.text
+    assert "/start" in chat.text
+    assert await link_of(desk, chat) == (None, None, None)
+    await chat.say("oi")
+    assert "titular do cadastro" in chat.text  # back to proving who they are
+
+
+async def test_unlink_in_english(desk: Desk) -> None:
+    chat = await desk.linked_chat(language="en")
+    await chat.command("unlink")
+    await chat.tap("Yes")
+    assert "no longer linked" in chat.text
