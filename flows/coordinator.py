@@ -59,6 +59,11 @@ class IspCoordinator:
         where = (F("Central") == "S") & (F("Situacao") == "A")
         return await _get(self._reference, "topics", lambda: self.client.ConsultaTopicos(where))
 
+    async def administrative_topics(self) -> list[r.TicketTopic]:
+        """Active administrative (A) topics, also the staff-only ones: for tickets the bot opens itself."""
+        where = (F("Tipo") == "A") & (F("Situacao") == "A")
+        return await _get(self._reference, "admin_topics", lambda: self.client.ConsultaTopicos(where))
+
     async def ticket_modes(self) -> list[Any]:
         return await _get(self._reference, "modes", self.client.get_tickets_mode)
 

@@ -1,0 +1,125 @@
+"""Bills: the open documents, newest due first, and the digitable line of the chosen one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import LANGUAGES, default_translations
+from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY
+from flows.replies import Message
+
+from tests.flows.harness import Desk
+
+MARIA = DEMO_IDENTITIES.customer
+
+
+def _open_documents(desk: Desk, customer: int) -> list[dict[str, Any]]:
+    return [d for d in desk.sandbox.store.where("documents", CodigoPessoa=customer) if not d.get("DataBaixa")]
+
+
+def _line(desk: Desk, customer: int, document: int, updated: bool) -> str:
+    answer = desk.sandbox.v1("ConsultaLinhaDigitavelBoleto", {"DadosLinhaDigitavelEntrada": {
+        "CliFor": customer, "Documento": document, "BoletoAtualizado": "S" if updated else "N",
+    }}, key=PRODUCTION_KEY)
+    return str(answer["result"][0]["LinhaDigitavel"])
+
+
+async def test_open_bills_are_listed_newest_due_first_with_value_and_due_date(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.tap("Segunda via")
+    assert "boletos em aberto" in chat.text
+    assert chat.buttons == ["R$\u00a099,90 · 28/03/2025", "R$\u00a099,90 · 26/02/2025 (vencido)"]
+    listing = chat.text
+    assert listing.index("vence em 28/03/2025") < listing.index("venceu em 26/02/2025")
+
+
+async def test_choosing_an_open_bill_sends_its_digitable_line_to_copy(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.tap("28/03/2025")
+    expected = _line(desk, MARIA, 100002, updated=False)
+    assert expected in chat.text
+    assert any(f"<code>{expected}</code>" in r.text for r in chat.replies if isinstance(r, Message))
+    assert "vencido" not in chat.text
+    assert "Como posso ajudar" in chat.text  # back at the menu
+
+
+async def test_an_overdue_bill_says_so_and_the_updated_line_is_offered_and_sent(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.tap("vencido")
+    original = _line(desk, MARIA, 100001, updated=False)
+    assert original in chat.text
+    assert "já venceu" in chat.text
+    await chat.tap("Atualizar vencimento")
+    updated = _line(desk, MARIA, 100001, updated=True)
+    assert updated != original
+    assert updated in chat.text
+    assert "atualizado para 10/03/2025" in chat.text
+
+
+async def test_a_customer_with_nothing_open_gets_a_friendly_answer(desk: Desk) -> None:
+    codes = [c["Cliente_Codigo"] for c in desk.sandbox.store.rows("contracts")]
+    customer = next(code for code in codes if code > MARIA and not _open_documents(desk, code))
+    chat = await desk.linked_chat(customer)
+    await chat.command("boleto")
+    assert "não tem nenhum boleto em aberto" in chat.text
+    assert "Como posso ajudar" in chat.text
+
+
+async def test_a_bill_paid_in_between_is_said_plainly_and_the_list_refreshed(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    paid = next(d for d in _open_documents(desk, MARIA) if d["Documento"] == 100002)
+    paid["DataBaixa"] = "2025-03-10"
+    await chat.tap("28/03/2025")
+    assert "não está mais em aberto" in chat.text
+    assert chat.buttons == ["R$\u00a099,90 · 26/02/2025 (vencido)"]
+
+
+async def test_isp_down_while_listing_is_told_plainly_and_the_chat_stays_where_it_was(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    desk.expire_caches()
+    desk.sandbox.faults.go_down()
+    await chat.tap("Segunda via")
+    assert "fora do ar" in chat.text
+    assert "Como posso ajudar" in chat.text  # the question it was at, asked again
+    desk.sandbox.faults.come_back()
+    await chat.tap("Segunda via")
+    assert chat.buttons == ["R$\u00a099,90 · 28/03/2025", "R$\u00a099,90 · 26/02/2025 (vencido)"]
+
+
+async def test_isp_down_when_a_bill_is_chosen_keeps_the_list_for_the_next_tap(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    desk.sandbox.faults.go_down()
+    await chat.tap("28/03/2025")
+    assert "fora do ar" in chat.text
+    desk.sandbox.faults.come_back()
+    await chat.tap("28/03/2025")
+    assert _line(desk, MARIA, 100002, updated=False) in chat.text
+
+
+async def test_text_at_the_list_is_answered_and_the_list_asked_again(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.say("quero o de março")
+    assert "Toque no botão do boleto" in chat.text
+    assert len(chat.buttons) == 2
+
+
+async def test_english_speaker_gets_the_list_in_english(desk: Desk) -> None:
+    chat = await desk.linked_chat(language="en")
+    await chat.command("bills")
+    assert "These are your open bills" in chat.text
+    assert "R$99.90" in chat.text
+
+
+def test_every_bills_template_renders_in_every_language_with_its_samples() -> None:
+    translations = default_translations()
+    samples = translations.samples()
+    keys = {k for k in translations.keys("pt_BR") if k.startswith("bills.")}
+    for language in LANGUAGES:
+        assert {k for k in translations.keys(language) if k.startswith("bills.")} == keys
+        for key in keys:
+            assert translations.render(language, key, **samples.get(key, {}))
