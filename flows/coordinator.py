@@ -152,6 +152,12 @@ class IspCoordinator:
         )
         return rows[0] if rows else None
 
+    async def authentications(self, customer: int) -> list[r.Authentication]:
+        """The customer's PPPoE authentications (no passwords): the NAS each is set on, also when offline."""
+        return await self._per_customer(
+            customer, "authentications", lambda: self.client.ConsultaAutenticacao(F("Cliente") == customer),
+        )
+
     # ---- writes (never retried blindly by the client; each drops what it makes stale) -----------
     async def open_ticket(
         self, *, customer: int, contract: int | None, topic: r.TicketTopic, subject: str, description: str,

@@ -1,0 +1,90 @@
+"""Connection: online or not, whether the NAS behind it answers, and a known outage said first.
+
+Choices where the spec is silent:
+
+- The customer's NAS are the ones ``ConsultaClienteOnline`` says it is connected to; when it is
+  offline (exactly when a NAS that is down matters), the NAS its PPPoE authentications are set on.
+- An open failover event affecting the customer is told before anything else, with "tell me when
+  it ends" and the menu; the ticket button is left out there, because the ticket flow would tell the
+  same outage again (it offers "open anyway" itself). ``look_at_network``, ``offer_outage`` and
+  ``answer_outage`` are shared with the ticket flow so both say it the same way.
+- A NAS that is down without a failover event is told plainly as a problem on our side.
+- A NAS missing from ``ConsultaStatusNAS`` counts as up: the bot never invents a failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.isp.models.v1_records import FailoverEvent, YesNo
+
+from flows.context import Context
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+
+
+@dataclass(frozen=True, slots=True)
+class Network:
+    online: bool
+    hosts: frozenset[str]  # internal IPs of the customer's NAS
+    outage: FailoverEvent | None
+
+
+async def look_at_network(ctx: Context) -> Network:
+    customer = ctx.customer
+    status = await ctx.isp.online(customer)
+    online = status is not None and status.Online is YesNo.YES
+    hosts = frozenset(h.strip() for h in ((status.NasConectados or "") if status else "").split(",") if h.strip())
+    if not hosts:
+        hosts = frozenset(a.NAS.strip() for a in await ctx.isp.authentications(customer) if a.NAS and a.NAS.strip())
+    return Network(online, hosts, await ctx.isp.outage_for(customer, hosts))
+
+
+def offer_outage(ctx: Context, step: str, outage: FailoverEvent, *, ticket_anyway: bool) -> None:
+    """Tell the outage and offer to be told when it ends (and, from the ticket flow, to go on)."""
+    ctx.data["event"] = outage.Id
+    options = [Option("watch", key="outages.button_watch")]
+    if ticket_anyway:
+        options.append(Option("ticket", key="outages.button_ticket_anyway"))
+    options.append(Option("menu", key="outages.button_menu"))
+    ctx.ask(step, "outages.affected", options, since=outage.DownTime)
+
+
+async def answer_outage(ctx: Context, event: StepEvent) -> None:
+    match event:
+        case Chosen(value="watch"):
+            first = await ctx.watch_outage(int(ctx.data["event"]))
+            ctx.say("outages.watching" if first else "outages.already_watching")
+            ctx.to_menu()
+        case Chosen(value="menu"):
+            ctx.to_menu()
+        case _:
+            raise Unexpected("outages.pick_a_button")
+
+
+class Connection(Flow):
+    name = "connection"
+    commands = ("conexao", "connection", "conexion")
+    menu_order = 40
+
+    async def begin(self, ctx: Context) -> None:
+        network = await look_at_network(ctx)
+        if network.outage is not None:
+            offer_outage(ctx, "outage", network.outage, ticket_anyway=False)
+            return
+        nas = await ctx.isp.nas_status()
+        nas_down = any(nas.get(host) is False for host in network.hosts)
+        key = "connection.online" if network.online else "connection.nas_down" if nas_down else "connection.offline"
+        options = [Option("ticket", key="connection.button_ticket"), Option("menu", key="outages.button_menu")]
+        ctx.ask("next", key, options)
+
+    async def outage(self, ctx: Context, event: StepEvent) -> None:
+        await answer_outage(ctx, event)
+
+    async def next(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="ticket"):
+                ctx.switch("new_ticket")
+            case Chosen(value="menu"):
+                ctx.to_menu()
+            case _:
+                raise Unexpected("connection.pick_a_button")

@@ -1,0 +1,150 @@
+"""Open a ticket: a known outage first, then topic, the problem in the person's words, confirmation.
+
+Choices where the spec is silent:
+
+- Subject (``Assunto``) is the topic's name as the ISP wrote it, so tickets group by topic in the ISP
+  system; the person's words go verbatim into the opening occurrence (``Ocorrencia``), capped at
+  ``MAX_DESCRIPTION`` characters. An ISP with no topic shown in the subscriber center gets the
+  person handed to a human instead (a ticket without a topic lands nowhere useful).
+- Contract: the one chosen at linking, else the customer's only contract, else none.
+- A photo counts when it has a caption (the caption is the description); without one the bot asks
+  for words, because the ticket cannot carry the picture.
+- After the opening the protocol is read back from ``ConsultaAtendimentos``; when that read fails
+  the ticket number is told instead (the write already happened: nothing may fail after it).
+- A timed-out opening (``outcome_unknown``) is not retried: the bot says it is not sure, keeps the
+  moment it tried, and the next "open" first looks for a ticket with the same subject opened since
+  ``LANDED_SLACK`` before that moment; only when none is found does it open one.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.isp import IspError, IspTransportError
+from bot.isp.models.v1_records import Ticket, TicketTopic
+
+from flows.context import Context
+from flows.events import Media, Text
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.subscriber.connection import answer_outage, look_at_network, offer_outage
+
+MAX_DESCRIPTION = 2000
+LANDED_SLACK = timedelta(minutes=2)  # the ISP's clock may run a little behind ours
+
+
+class NewTicket(Flow):
+    name = "new_ticket"
+    commands = ("chamado", "abrirchamado", "ticket", "reclamo")
+    menu_order = 20
+
+    async def begin(self, ctx: Context) -> None:
+        network = await look_at_network(ctx)
+        if network.outage is not None:
+            offer_outage(ctx, "outage", network.outage, ticket_anyway=True)
+            return
+        await self._ask_topic(ctx)
+
+    async def outage(self, ctx: Context, event: StepEvent) -> None:
+        if isinstance(event, Chosen) and event.value == "ticket":
+            await self._ask_topic(ctx)
+        else:
+            await answer_outage(ctx, event)
+
+    async def topic(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Chosen):
+            raise Unexpected("new_ticket.pick_a_topic")
+        ctx.data["topic"], ctx.data["subject"] = event.value, event.label
+        ctx.ask("describe", "new_ticket.describe", topic=event.label)
+
+    async def describe(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Text(text=words) | Media(caption=words) if words.strip():
+                ctx.data["description"] = words.strip()[:MAX_DESCRIPTION]
+            case _:
+                raise Unexpected("new_ticket.describe_in_words")
+        self._ask_confirm(ctx, "new_ticket.confirm")
+
+    async def confirm(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="open"):
+                await self._open(ctx)
+            case Chosen(value="edit"):
+                ctx.ask("describe", "new_ticket.describe", topic=ctx.data["subject"])
+            case Chosen(value="cancel"):
+                ctx.say("new_ticket.cancelled")
+                ctx.to_menu()
+            case _:
+                raise Unexpected("new_ticket.use_the_buttons")
+
+    async def _ask_topic(self, ctx: Context) -> None:
+        topics = [t for t in await ctx.isp.subscriber_topics() if t.Codigo is not None and t.Nome]
+        if not topics:
+            ctx.say("new_ticket.no_topics")
+            ctx.switch("human")
+            return
+        ctx.ask("topic", "new_ticket.choose_topic", [Option(t.Codigo, text=t.Nome) for t in topics])
+
+    def _ask_confirm(self, ctx: Context, key: str) -> None:
+        options = [
+            Option("open", key="new_ticket.button_open"), Option("edit", key="new_ticket.button_edit"),
+            Option("cancel", key="new_ticket.button_cancel"),
+        ]
+        ctx.ask("confirm", key, options, topic=ctx.data["subject"], description=ctx.data["description"])
+
+    async def _open(self, ctx: Context) -> None:
+        customer, subject = ctx.customer, ctx.data["subject"]
+        if (tried := ctx.data.get("tried_at")) is not None:
+            landed = await self._landed(ctx, subject, datetime.fromisoformat(tried))
+            if landed is not None and landed.Numero is not None:
+                self._opened(ctx, landed.Numero, landed.Protocolo)
+                return
+        topic = await self._topic(ctx)
+        if topic is None:  # withdrawn from the subscriber center since it was offered
+            ctx.say("new_ticket.topic_gone")
+            await self._ask_topic(ctx)
+            return
+        contract = await self._contract(ctx)
+        tried_at = ctx.isp.now()
+        try:
+            number = await ctx.isp.open_ticket(
+                customer=customer, contract=contract, topic=topic, subject=subject,
+                description=ctx.data["description"], mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
+            )
+        except IspTransportError as exc:
+            if not exc.outcome_unknown:
+                raise
+            ctx.data.setdefault("tried_at", tried_at.isoformat())
+            self._ask_confirm(ctx, "new_ticket.unsure")
+            return
+        self._opened(ctx, number, await self._protocol(ctx, number))
+
+    def _opened(self, ctx: Context, number: int, protocol: int | None) -> None:
+        ctx.set_current_ticket(number)
+        ctx.say("new_ticket.opened", protocol=protocol or number, topic=ctx.data["subject"])
+        ctx.to_menu()
+
+    async def _topic(self, ctx: Context) -> TicketTopic | None:
+        return next((t for t in await ctx.isp.subscriber_topics() if t.Codigo == ctx.data["topic"]), None)
+
+    async def _contract(self, ctx: Context) -> int | None:
+        if ctx.link is not None and ctx.link.contract is not None:
+            return ctx.link.contract
+        contracts = await ctx.isp.contracts(ctx.customer)
+        return contracts[0].Numero if len(contracts) == 1 else None
+
+    async def _landed(self, ctx: Context, subject: str, tried: datetime) -> Ticket | None:
+        """The ticket a timed-out opening created, if it did (fresh from the ISP, not the cache)."""
+        ctx.isp.forget(ctx.customer)
+        since = tried.astimezone(ctx.isp.zone).replace(tzinfo=None) - LANDED_SLACK
+        return next(
+            (t for t in await ctx.isp.tickets(ctx.customer)
+             if t.Assunto == subject and t.Abertura_DataHora is not None and t.Abertura_DataHora >= since),
+            None,
+        )
+
+    async def _protocol(self, ctx: Context, number: int) -> int | None:
+        try:
+            tickets = await ctx.isp.tickets(ctx.customer)
+        except IspError:
+            return None
+        return next((t.Protocolo for t in tickets if t.Numero == number), None)
