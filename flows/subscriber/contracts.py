@@ -1,0 +1,225 @@
+"""Contracts: plan, status and value of each; the contract the chat speaks for; unblock in trust.
+
+Choices where the spec is silent:
+- At most ``MAX_SHOWN`` (8) contracts, the live ones first (cancelled and transferred last); a single
+  contract is shown straight away.
+- Unblock in trust follows the operator's policy, checked in this order, each refusal said plainly:
+  switched off; already used for this contract within ``unblock_every`` (the date it is possible again
+  is told); more than ``unblock_max_overdue`` overdue open documents (due before today in the ISP's
+  zone) linked to this contract, or linked to none (the bills flow is offered).
+- The period is measured on the clock the bot records unblocks with (UTC), not the ISP's.
+- Right before ``contract_unblock`` the contract and the documents are read again, uncached: the
+  write is only sent for a contract the ISP still shows blocked. A timed-out unblock is not repeated:
+  the next attempt finds the contract active and says so (error 10 gets the same plain answer).
+- After the unblock the fact is written for the ISP's staff, in Portuguese: as an occurrence on the
+  chat's current ticket when it has one, otherwise in a new administrative ticket (customer's
+  initiative) on the first active administrative topic whose name mentions "desbloq", else
+  "negocia", else the first one. The ticket stays open: staff follow the promise to pay. It does not
+  become the chat's current ticket (it is the staff's record, not a conversation). If that note
+  fails the unblock still stands: the failure is logged (contract number only) and the person told.
+- The bot's own record (``record_trust_unblock``) is written last, after both ISP writes.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, date, datetime
+from typing import Any
+
+from bot.isp import IspApiError, IspError
+from bot.isp.errors import ErrorName
+from bot.isp.models import v1_records as r
+from markupsafe import Markup
+
+from flows.context import Context
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+
+log = logging.getLogger(__name__)
+
+MAX_SHOWN = 8
+BLOCKED = "B"
+TOPIC_HINTS = ("desbloq", "negocia")
+
+
+class Contracts(Flow):
+    name = "contracts"
+    commands = ("contratos", "contrato", "contracts")
+    menu_order = 50
+
+    async def begin(self, ctx: Context) -> None:
+        contracts = await ctx.isp.contracts(ctx.customer)
+        if not contracts:
+            ctx.say("contracts.none")
+            ctx.to_menu()
+            return
+        if len(contracts) == 1:
+            await self._show(ctx, contracts[0], several=False)
+            return
+        live_first = sorted(contracts, key=lambda c: (_status(c) in ("C", "T"), c.Numero or 0))
+        shown = [self._view(ctx, c) for c in live_first[:MAX_SHOWN]]
+        options = [Option(v["number"], key="contracts.button", vars=v) for v in shown]
+        ctx.ask("choose", "contracts.choose", options, contracts=shown, hidden=len(contracts) - len(shown))
+
+    async def choose(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Chosen):
+            raise Unexpected("contracts.pick_a_button")
+        contracts = await ctx.isp.contracts(ctx.customer)
+        contract = next((c for c in contracts if c.Numero == event.value), None)
+        if contract is None:
+            ctx.say("contracts.gone")
+            await self.begin(ctx)
+            return
+        await self._show(ctx, contract, several=len(contracts) > 1)
+
+    async def act(self, ctx: Context, event: StepEvent) -> None:
+        number = int(ctx.data["contract"])
+        match event:
+            case Chosen(value="use"):
+                await ctx.choose_contract(number)
+                ctx.say("contracts.now_using", number=number)
+                ctx.to_menu()
+            case Chosen(value="unblock"):
+                if await self._refused(ctx, number):
+                    return
+                every = ctx.policy.unblock_every
+                ctx.ask("confirm", "contracts.unblock_terms",
+                        [Option("yes", key="contracts.button_confirm"), Option("no", key="contracts.button_cancel")],
+                        number=number, minutes=ctx.policy.unblock_release_minutes,
+                        days=every.days, hours=every.seconds // 3600)
+            case Chosen(value="others"):
+                await self.begin(ctx)
+            case Chosen(value="menu"):
+                ctx.to_menu()
+            case _:
+                raise Unexpected("contracts.pick_a_button")
+
+    async def confirm(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="yes"):
+                await self._unblock(ctx, int(ctx.data["contract"]))
+            case Chosen(value="no"):
+                ctx.say("contracts.unblock_dropped")
+                ctx.to_menu()
+            case _:
+                raise Unexpected("contracts.pick_a_button")
+
+    async def refused(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="bills"):
+                ctx.switch("bills")
+            case Chosen(value="menu"):
+                ctx.to_menu()
+            case _:
+                raise Unexpected("contracts.pick_a_button")
+
+    # ---- unblock in trust ------------------------------------------------------------------------
+    async def _unblock(self, ctx: Context, number: int) -> None:
+        ctx.isp.forget(ctx.customer)  # the write must rest on what the ISP says now, not on a cache
+        contract = next((c for c in await ctx.isp.contracts(ctx.customer) if c.Numero == number), None)
+        if contract is None or _status(contract) != BLOCKED:
+            ctx.say("contracts.not_blocked", number=number)
+            ctx.to_menu()
+            return
+        if await self._refused(ctx, number):
+            return
+        try:
+            await ctx.isp.unblock_contract(ctx.customer, number)
+        except IspApiError as exc:
+            if exc.known is not ErrorName.INVALID_CONTRACT_STATUS:
+                raise
+            ctx.say("contracts.not_blocked", number=number)
+            ctx.to_menu()
+            return
+        ticket = await self._note(ctx, contract)
+        await ctx.record_trust_unblock(number)
+        ctx.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes, ticket=ticket)
+        ctx.to_menu()
+
+    async def _refused(self, ctx: Context, number: int) -> bool:
+        """Say why the policy refuses an unblock now, and move on; False when it allows one."""
+        policy = ctx.policy
+        if not policy.unblock_enabled:
+            ctx.say("contracts.refused_disabled")
+            ctx.to_menu()
+            return True
+        last = await ctx.last_trust_unblock(number)
+        if last is not None and last + policy.unblock_every > datetime.now(UTC):
+            again = (last + policy.unblock_every).astimezone(ctx.isp.zone)
+            ctx.say("contracts.refused_too_soon", last=last.astimezone(ctx.isp.zone), again=again)
+            ctx.to_menu()
+            return True
+        overdue = _overdue(await ctx.isp.open_documents(ctx.customer), number, ctx.isp.now().date())
+        if overdue > policy.unblock_max_overdue:
+            options = [Option("bills", key="contracts.button_bills"), Option("menu", key="contracts.button_menu")]
+            ctx.ask("refused", "contracts.refused_overdue", options, overdue=overdue,
+                    limit=policy.unblock_max_overdue)
+            return True
+        return False
+
+    async def _note(self, ctx: Context, contract: r.Contract) -> int | None:
+        """Tell the ISP's staff (in Portuguese) on a ticket; the ticket's number, or None if it failed."""
+        minutes = ctx.policy.unblock_release_minutes
+        text = (f"Desbloqueio em confiança do contrato {contract.Numero} ({contract.Plano_Descricao or 'sem plano'}) "
+                f"feito pelo assinante no Telegram. Liberação em até {minutes} minutos.")
+        try:
+            if ctx.current_ticket is not None:
+                await ctx.isp.add_occurrence(ctx.current_ticket, text, ctx.policy.isp_user)
+                return ctx.current_ticket
+            topic = _topic(await ctx.isp.administrative_topics())
+            if topic is None:
+                log.warning("no active administrative topic: trust unblock of contract %s not noted", contract.Numero)
+                return None
+            return await ctx.isp.open_ticket(
+                customer=ctx.customer, contract=contract.Numero, topic=topic,
+                subject="Desbloqueio em confiança (Telegram)", description=text,
+                mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
+            )
+        except IspError as exc:  # the unblock stands; a lost note must not undo it or repeat it
+            log.warning("trust unblock of contract %s not noted on a ticket: %s", contract.Numero, type(exc).__name__)
+            return None
+
+    # ---- showing ---------------------------------------------------------------------------------
+    async def _show(self, ctx: Context, contract: r.Contract, *, several: bool) -> None:
+        view = self._view(ctx, contract)
+        current = ctx.link is not None and ctx.link.contract == contract.Numero
+        options = []
+        if several and not current:
+            options.append(Option("use", key="contracts.button_use"))
+        if _status(contract) == BLOCKED:
+            options.append(Option("unblock", key="contracts.button_unblock"))
+        if several:
+            options.append(Option("others", key="contracts.button_others"))
+        options.append(Option("menu", key="contracts.button_menu"))
+        ctx.data["contract"] = contract.Numero
+        ctx.ask("act", "contracts.detail", options, current=current and several, **view)
+
+    def _view(self, ctx: Context, contract: r.Contract) -> dict[str, Any]:
+        status = _status(contract)
+        words = Markup(ctx.text(f"contracts.status_{status}")) if status else ""  # noqa: S704 - our own rendered template
+        return {
+            "number": contract.Numero, "plan": contract.Plano_Descricao or "", "status": words,
+            "value": contract.ValorLiquido, "due_day": contract.CicloFaturamento_Vencimento,
+            "blocked": status == BLOCKED,
+        }
+
+
+def _status(contract: r.Contract) -> str:
+    return contract.Situacao_Codigo.value if contract.Situacao_Codigo else ""
+
+
+def _overdue(documents: list[r.OpenDocument], contract: int, today: date) -> int:
+    """Overdue documents of this contract; a document linked to no contract counts for all of them."""
+
+    def linked(document: r.OpenDocument) -> bool:
+        links = {part.strip() for part in (document.ContratosVinculados or "").split(",") if part.strip()}
+        return not links or str(contract) in links
+
+    return sum(1 for d in documents if d.Vencimento is not None and d.Vencimento < today and linked(d))
+
+
+def _topic(topics: list[r.TicketTopic]) -> r.TicketTopic | None:
+    for hint in TOPIC_HINTS:
+        found = next((t for t in topics if hint in (t.Nome or "").casefold()), None)
+        if found is not None:
+            return found
+    return topics[0] if topics else None
