@@ -53,12 +53,11 @@ class Bills(Flow):
         line = await self._line(ctx, item, updated=False)
         if line is None:
             return
+        ctx.say("bills.line", line=line, **_display(item))
         if not overdue:
-            ctx.say("bills.line", line=line, **_display(item))
             ctx.to_menu()
             return
         ctx.data["document"] = item
-        ctx.say("bills.line", line=line, **_display(item))
         options = [Option(UPDATED, key="bills.button_updated"), Option(OTHERS, key="bills.button_others"),
                    Option(MENU, key="bills.button_menu")]
         ctx.ask("after_overdue", "bills.offer_updated", options, **_display(item))

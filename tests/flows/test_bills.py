@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from bot.i18n import LANGUAGES, default_translations
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY
+from bot.sandbox.seed import document_record
 from flows.replies import Message
 
 from tests.flows.harness import Desk
@@ -123,3 +125,16 @@ def test_every_bills_template_renders_in_every_language_with_its_samples() -> No
         assert {k for k in translations.keys(language) if k.startswith("bills.")} == keys
         for key in keys:
             assert translations.render(language, key, **samples.get(key, {}))
+
+
+async def test_at_most_six_bills_are_offered_and_the_rest_are_counted(desk: Desk) -> None:
+    maria = desk.sandbox.store.find("customers", Codigo=MARIA)
+    for month in range(1, 8):  # seven more unpaid months of 2024
+        desk.sandbox.store.insert("documents", document_record(
+            400000 + month, maria, [DEMO_IDENTITIES.contract], date(2024, month, 10), 99.90, paid_on=None,
+        ))
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    assert len(chat.buttons) == 6
+    assert chat.buttons[0] == "R$\u00a099,90 · 28/03/2025"
+    assert "há mais 3" in chat.text
