@@ -13,7 +13,9 @@ Choices where the spec is silent:
   the ticket number is told instead (the write already happened: nothing may fail after it).
 - A timed-out opening (``outcome_unknown``) is not retried: the bot says it is not sure, keeps the
   moment it tried, and the next "open" first looks for a ticket with the same subject opened since
-  ``LANDED_SLACK`` before that moment; only when none is found does it open one.
+  ``LANDED_SLACK`` before that moment. A slow ISP may still be working on the first request after
+  the client gave up (the sandbox's timeout fault writes after the hang), so when none is found
+  within ``SETTLE`` of the try the bot asks to wait a minute rather than write; after that it opens.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from flows.subscriber.connection import answer_outage, look_at_network, offer_ou
 
 MAX_DESCRIPTION = 2000
 LANDED_SLACK = timedelta(minutes=2)  # the ISP's clock may run a little behind ours
+SETTLE = timedelta(minutes=2)  # longer than any request the ISP may still be finishing
 
 
 class NewTicket(Flow):
@@ -97,6 +100,9 @@ class NewTicket(Flow):
             landed = await self._landed(ctx, subject, datetime.fromisoformat(tried))
             if landed is not None and landed.Numero is not None:
                 self._opened(ctx, landed.Numero, landed.Protocolo)
+                return
+            if ctx.isp.now() - datetime.fromisoformat(tried) < SETTLE:
+                self._ask_confirm(ctx, "new_ticket.not_yet")
                 return
         topic = await self._topic(ctx)
         if topic is None:  # withdrawn from the subscriber center since it was offered
