@@ -24,13 +24,14 @@ from typing import Any
 
 import yaml
 from babel.dates import format_date, format_datetime, format_time
-from babel.numbers import format_currency, format_decimal
+from babel.numbers import format_decimal
 from jinja2 import Environment, StrictUndefined, Template
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 LANGUAGES = ("pt_BR", "en", "es")
 DEFAULT_LANGUAGE = "pt_BR"
-CURRENCY = "BRL"
+CURRENCY_SYMBOL = "R$"
+MONEY_FORMAT = "#,##0.00"
 
 # Babel's own locale names for ours (es: the Latin-American Spanish the ISPs of the region speak).
 _BABEL = {"pt_BR": "pt_BR", "en": "en_US", "es": "es_419"}
@@ -118,7 +119,11 @@ def _environment(language: str) -> Environment:
     env = Environment(autoescape=True, undefined=StrictUndefined)
 
     def money(value: Decimal | float | int | str | None) -> str:
-        return "" if value is None else format_currency(Decimal(str(value)), CURRENCY, locale=babel_locale)
+        # The amount is always in reais: the symbol stays "R$" in every language (Babel would write
+        # "BRL1,234.50" in Latin-American Spanish); the digits follow the person's locale.
+        if value is None:
+            return ""
+        return f"{CURRENCY_SYMBOL} {format_decimal(Decimal(str(value)), MONEY_FORMAT, locale=babel_locale)}"
 
     def number(value: Decimal | float | int | None) -> str:
         return "" if value is None else format_decimal(value, locale=babel_locale)
