@@ -19,6 +19,7 @@ from typing import TextIO
 
 import httpx
 from flows.events import Start
+from flows.outages import OutageNotifier
 
 from bot.app import App, build_app
 from bot.channels.console.channel import ConsoleChannel, Identity
@@ -32,6 +33,7 @@ from bot.store.migrate import upgrade
 D = DEMO_IDENTITIES
 SAO_PAULO = (-23.5505, -46.6333)  # where "share my location" points when the seed has no map mark
 PROMPT = "you> "
+END_OUTAGES = "/endoutage"  # the demo's own command: the sandbox's technicians fix every open outage
 
 
 @dataclass
@@ -39,6 +41,7 @@ class Demo:
     app: App
     channel: ConsoleChannel
     sandbox: Sandbox
+    notifier: OutageNotifier
 
     @classmethod
     async def open(cls, folder: Path, language: str, *, bold: bool) -> Demo:
@@ -55,11 +58,23 @@ class Demo:
             http_transport=httpx.ASGITransport(app=sandbox.app),
         )
         channel = ConsoleChannel(app.engine, _identity(sandbox), client_language=language, bold=bold)
-        return cls(app, channel, sandbox)
+        return cls(app, channel, sandbox, OutageNotifier(app.database, app.isp))
 
     async def close(self) -> None:
         await self.app.aclose()
         await self.app.database.dispose()
+
+    def end_outages(self) -> str:
+        now = self.sandbox.clock()
+        for row in self.sandbox.store.rows("failover"):
+            if row.get("Status") == "O":
+                row.update(Status="C", UpTime=now.strftime("%Y-%m-%d %H:%M:%S"), Solution="Resolvido (demo)")
+        return "   (sandbox: every open outage has ended)"
+
+    async def notices(self) -> str:
+        """What the bot tells this chat on its own (an outage it watched has ended)."""
+        mine = [notice.reply for notice in await self.notifier.check() if notice.chat_id == self.channel.chat_id]
+        return self.channel.render(mine) if mine else ""
 
     def introduction(self) -> str:
         joao = _authentication(self.sandbox, D.blocked_contract)
@@ -77,6 +92,7 @@ class Demo:
             )
         lines += [
             "Type a number to press a button, /commands as in Telegram (/menu, /help, /cancel), or any text.",
+            f"{END_OUTAGES} (demo only) ends the sandbox's open outages: a chat that asked to be told hears it.",
             "An empty line, /quit or Ctrl-D ends the demo.",
         ]
         return "\n".join(lines)
@@ -133,10 +149,16 @@ def run_demo(
                 line = stdin.readline()
                 if echo:
                     show(line.rstrip("\n"))
-                event = demo.channel.event_for(line)
-                if event is None:
-                    break
-                show(runner.run(demo.channel.send(event)))
+                if line.strip().lower() == END_OUTAGES:
+                    show(demo.end_outages())
+                else:
+                    event = demo.channel.event_for(line)
+                    if event is None:
+                        break
+                    show(runner.run(demo.channel.send(event)))
+                notices = runner.run(demo.notices())
+                if notices:
+                    show("\n" + notices)
         except KeyboardInterrupt:
             show("")
         finally:
