@@ -142,7 +142,7 @@ async def test_isp_down_at_confirmation_is_said_plainly_and_the_question_kept(de
     desk.sandbox.faults.come_back()
     await chat.tap("Abrir chamado")
     assert "Chamado aberto" in chat.text
-    assert len([t for t in tickets_of(desk.sandbox, quiet_customer(desk.sandbox)) if t["Assunto"] == "Sem conexão"]) == 1
+    assert len(opened_by_the_bot(desk.sandbox)) == 1
 
 
 async def test_english_speakers_open_tickets_in_english(desk: Desk) -> None:
