@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.isp import IspTransportError
+from bot.isp import IspError
 
 from flows.context import Context
 from flows.events import Text
@@ -33,7 +33,7 @@ class Menu(Flow):
         try:
             customer = await ctx.isp.customer(ctx.customer)
             contracts = await ctx.isp.contracts(ctx.customer)
-        except IspTransportError:
+        except IspError:  # a refusal as much as an outage: the menu must not undo the step before it
             return "", ""
         chosen = ctx.link.contract if ctx.link else None
         contract = next((c for c in contracts if c.Numero == chosen), contracts[0] if len(contracts) == 1 else None)

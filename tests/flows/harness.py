@@ -73,6 +73,8 @@ class Desk:
 
 @dataclass
 class TestChat:
+    __test__ = False  # a helper for tests, not a test class for pytest to collect
+
     desk: Desk
     chat_id: int
     language: str | None

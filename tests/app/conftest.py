@@ -1,0 +1,1 @@
+from tests.store.conftest import blank_database, database, database_url  # noqa: F401
