@@ -123,7 +123,7 @@ def _environment(language: str) -> Environment:
         # "BRL1,234.50" in Latin-American Spanish); the digits follow the person's locale.
         if value is None:
             return ""
-        return f"{CURRENCY_SYMBOL} {format_decimal(Decimal(str(value)), MONEY_FORMAT, locale=babel_locale)}"
+        return f"{CURRENCY_SYMBOL}\u00a0{format_decimal(Decimal(str(value)), MONEY_FORMAT, locale=babel_locale)}"
 
     def number(value: Decimal | float | int | None) -> str:
         return "" if value is None else format_decimal(value, locale=babel_locale)

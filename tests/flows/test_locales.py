@@ -64,14 +64,14 @@ def _tiny_locales(tmp_path: Path, template: str) -> Translations:
 
 def test_money_is_written_the_brazilian_way_in_portuguese(tmp_path: Path) -> None:
     rendered = _tiny_locales(tmp_path, "{{ v | money }}").render("pt_BR", "t.x", v=Decimal("1234.56"))
-    assert rendered == "R$ 1.234,56"
+    assert rendered == "R$\u00a01.234,56"  # a no-break space keeps the symbol with its amount
 
 
 def test_money_is_in_reais_in_every_language_with_the_language_s_digits(tmp_path: Path) -> None:
     # Babel alone would write "BRL1,234.56" in Latin-American Spanish.
     translations = _tiny_locales(tmp_path, "{{ v | money }}")
     shown = {language: translations.render(language, "t.x", v=Decimal("1234.5")) for language in LANGUAGES}
-    assert shown == {"pt_BR": "R$ 1.234,50", "en": "R$ 1,234.50", "es": "R$ 1,234.50"}
+    assert shown == {"pt_BR": "R$\u00a01.234,50", "en": "R$\u00a01,234.50", "es": "R$\u00a01,234.50"}
 
 
 def test_a_customer_name_with_markup_is_escaped() -> None:
