@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+import traceback
 import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -114,8 +115,11 @@ class Engine:
                     log.info("chat state changed under a turn; running it again")
                 except IspError as exc:
                     return await self._failed_turn(incoming, exc)
-                except Exception:
-                    log.exception("a step failed")
+                except Exception as exc:
+                    # Where it failed, not what it said: an exception's message can carry a person's
+                    # words (a validation error quotes its input), and those never reach the logs.
+                    frames = "".join(traceback.format_tb(exc.__traceback__))
+                    log.error("a step failed: %s\n%s", type(exc).__name__, frames)
                     return await self._failed_turn(incoming, None)
             log.warning("gave up on a turn after %d conflicting saves", SAVE_ATTEMPTS)
             return [Message(self.translations.render("pt_BR", "common.try_again"))]

@@ -4,9 +4,11 @@ plain words when the ISP fails, and state that survives a restart."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
+import pytest
 from bot.sandbox import DEMO_IDENTITIES
-from bot.store import ChatStates, Origin, Outbox
+from bot.store import ChatStates, Origin, Outbox, Role
 from flows.events import Choice, Incoming, Text
 from flows.policy import Policy
 
@@ -113,3 +115,20 @@ async def test_concurrent_events_of_one_chat_are_taken_one_after_the_other(desk:
     async with desk.database.transaction() as session:
         state = await ChatStates().load(session, chat.chat_id)
     assert state.version >= 1 + 8  # every event saved once, none lost to a version conflict
+
+
+async def test_a_crashing_step_gets_an_apology_and_its_message_stays_out_of_the_logs(
+    desk: Desk, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    chat = await desk.linked_chat()
+
+    async def crash(ctx: object) -> None:
+        raise ValueError(f"input {DEMO_IDENTITIES.customer_cpf} was bad")
+
+    monkeypatch.setattr(desk.engine.flows[Role.SUBSCRIBER].flows["help"], "begin", crash)
+    with caplog.at_level(logging.DEBUG):
+        await chat.command("ajuda")
+    assert "algo deu errado" in chat.text
+    assert "Como posso ajudar" in chat.text  # the question it was at, asked again
+    assert "ValueError" in caplog.text
+    assert DEMO_IDENTITIES.customer_cpf not in caplog.text
