@@ -27,9 +27,19 @@ def _demo(args: argparse.Namespace) -> int:
         return 1
 
 
+def _run(_: argparse.Namespace) -> int:
+    from bot.channels.telegram.run import main as run_main  # noqa: PLC0415 - only `run` loads Telegram
+
+    return run_main()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ispbot", description="The front desk of an ISP on Telegram.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    run = subparsers.add_parser(
+        "run", help="run the bot on Telegram (settings from ISPBOT_* variables or .env; see the README)",
+    )
+    run.set_defaults(func=_run)
     isp_cli.register(subparsers)
     sandbox_cli.register(subparsers)
     store_cli.register(subparsers)

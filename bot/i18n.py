@@ -57,6 +57,11 @@ class Translations:
     def keys(self, language: str) -> set[str]:
         return set(self._sources[language])
 
+    def topic(self, language: str, topic: str) -> dict[str, str]:
+        """The raw templates of one topic file, by short key, in the file's order (not rendered)."""
+        prefix = f"{topic}."
+        return {key[len(prefix):]: text for key, text in self._sources[language].items() if key.startswith(prefix)}
+
     def has(self, key: str) -> bool:
         return key in self._sources[DEFAULT_LANGUAGE]
 

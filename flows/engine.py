@@ -29,7 +29,7 @@ import copy
 import logging
 import traceback
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -49,12 +49,13 @@ from bot.store import (
     Role,
     StaleStateError,
     TrustUnblocks,
+    UpdateTakenError,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.context import CHOICES, FLOW_DATA, MISSES, PROMPT, Context, Repositories, prompt_reply
 from flows.coordinator import IspCoordinator
-from flows.events import Choice, Command, Event, Incoming, Start, describe
+from flows.events import Choice, Command, Event, Incoming, Location, Start, describe
 from flows.flow import Chosen, Flow, StepEvent, Unexpected
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Message, Reply
@@ -67,6 +68,10 @@ JOIN = "join"  # the flow that redeems /start payloads (invites), where a role h
 HUMAN = "human"
 SAVE_ATTEMPTS = 3
 MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversation
+
+# Runs inside a turn's transaction with the turn's replies: a channel records there that the update
+# was handled (and what answers it), so the step and that record commit together or not at all.
+Within = Callable[[AsyncSession, list[Reply]], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -102,30 +107,40 @@ class Engine:
         self.outbox = Outbox()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
-    async def handle(self, incoming: Incoming) -> list[Reply]:
-        """Run one event for its chat; the replies to send, in order. Never raises for a person's input."""
+    async def handle(self, incoming: Incoming, *, within: Within | None = None) -> list[Reply]:
+        """Run one event for its chat; the replies to send, in order. Never raises for a person's input.
+
+        ``within`` (see ``Within``) runs in the turn's transaction; if it raises ``UpdateTakenError``
+        the turn is undone and the error propagates (the update was handled elsewhere).
+        """
         lock = self._locks.get(incoming.chat_id)
         if lock is None:
             lock = self._locks[incoming.chat_id] = asyncio.Lock()
         async with lock:
             for _ in range(SAVE_ATTEMPTS):
                 try:
-                    return await self._turn(incoming)
+                    return await self._turn(incoming, within)
                 except StaleStateError:
                     log.info("chat state changed under a turn; running it again")
+                except UpdateTakenError:
+                    raise
                 except IspError as exc:
-                    return await self._failed_turn(incoming, exc)
+                    return await self._failed_turn(incoming, exc, within)
                 except Exception as exc:
                     # Where it failed, not what it said: an exception's message can carry a person's
                     # words (a validation error quotes its input), and those never reach the logs.
                     frames = "".join(traceback.format_tb(exc.__traceback__))
                     log.error("a step failed: %s\n%s", type(exc).__name__, frames)
-                    return await self._failed_turn(incoming, None)
+                    return await self._failed_turn(incoming, None, within)
             log.warning("gave up on a turn after %d conflicting saves", SAVE_ATTEMPTS)
-            return [Message(self.translations.render("pt_BR", "common.try_again"))]
+            replies: list[Reply] = [Message(self.translations.render("pt_BR", "common.try_again"))]
+            if within is not None:
+                async with self.database.transaction() as session:
+                    await within(session, replies)
+            return replies
 
     # ---- one turn --------------------------------------------------------------------------------
-    async def _turn(self, incoming: Incoming) -> list[Reply]:
+    async def _turn(self, incoming: Incoming, within: Within | None) -> list[Reply]:
         async with self.database.transaction() as session:
             await self.states.lock(session, incoming.chat_id)
             state = await self.states.load(session, incoming.chat_id)
@@ -140,12 +155,19 @@ class Engine:
                 state.data[MISSES] = 0
             except Unexpected as miss:
                 ctx = self._context(before, link, session, incoming)
+                if _is_live_update(incoming.event):
+                    # A live location keeps sending positions; where no step wants one, stay quiet.
+                    if within is not None:
+                        await within(session, [])
+                    return []
                 await self._misunderstood(ctx, miss)
             await self.states.save(session, ctx.state)
             await self._mirror(session, ctx, said, ctx.replies)
+            if within is not None:
+                await within(session, ctx.replies)
             return ctx.replies
 
-    async def _failed_turn(self, incoming: Incoming, error: IspError | None) -> list[Reply]:
+    async def _failed_turn(self, incoming: Incoming, error: IspError | None, within: Within | None) -> list[Reply]:
         """Nothing of the step was kept: say why in plain words and ask the last question again."""
         async with self.database.transaction() as session:
             state = await self.states.load(session, incoming.chat_id)
@@ -162,6 +184,8 @@ class Engine:
             if again is not None:
                 ctx.replies.append(again)
             await self._mirror(session, ctx, _said(state, incoming.event), ctx.replies)
+            if within is not None:
+                await within(session, ctx.replies)
             return ctx.replies
 
     def _context(self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming) -> Context:
@@ -257,6 +281,10 @@ class Engine:
         messages = [entry(said, Origin.CUSTOMER)]
         messages += [entry(text, Origin.SYSTEM) for text in map(_reply_text, replies) if text]
         await self.outbox.enqueue(session, messages)
+
+
+def _is_live_update(event: Event) -> bool:
+    return isinstance(event, Location) and event.live
 
 
 def _said(state: ChatState, event: Event) -> str:

@@ -40,7 +40,7 @@ class Choice:
 class Location:
     latitude: float
     longitude: float
-    live: bool = False
+    live: bool = False  # a later position of a live location (Telegram sends those as message edits)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from bot.store.errors import (
     InviteUsedError,
     StaleStateError,
     StoreError,
+    UpdateTakenError,
 )
 from bot.store.inbox import Inbox, InboxItem
 from bot.store.invites import Invite, Invites, IssuedInvite
@@ -61,5 +62,6 @@ __all__ = [
     "StaleStateError",
     "StoreError",
     "TrustUnblocks",
+    "UpdateTakenError",
     "utcnow",
 ]

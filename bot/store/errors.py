@@ -16,6 +16,14 @@ class StaleStateError(StoreError):
         self.expected_version = expected_version
 
 
+class UpdateTakenError(StoreError):
+    """This update was processed elsewhere meanwhile (its lease ran out): undo this processing."""
+
+    def __init__(self, update_id: int) -> None:
+        super().__init__(f"update {update_id} is no longer pending")
+        self.update_id = update_id
+
+
 class DatabaseRevisionError(StoreError):
     """The database schema is not the one this version of ispbot was written for."""
 

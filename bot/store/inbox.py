@@ -3,6 +3,12 @@
 Updates of one chat are handed out in ``update_id`` order and never to two workers at once; see
 ``bot.store.queue`` for how. A claim leases the updates: process them, then mark them done (or
 retry/failed); a worker that dies leaves them to be claimed again when the lease ends.
+
+Answers: ``answer`` marks an update done *inside the conversation step's own transaction*, together
+with the Bot API calls that answer it, and only if the update is still pending (a worker whose lease
+ran out loses the race and its step is rolled back: each update is processed once). Once Telegram
+accepted the calls, ``delivered`` clears them; calls still there when ``available_at`` passes belong
+to a process that died before sending, and ``undelivered`` hands them out again.
 """
 
 from __future__ import annotations
@@ -12,15 +18,19 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import InboxState
 from bot.store.models import InboxRow
 from bot.store.queue import OrderedQueue
-from bot.store.sql import insert_ignore
+from bot.store.sql import execute_rowcount, insert_ignore
 from bot.store.types import utcnow
 
 DEFAULT_LEASE = timedelta(minutes=1)
+# Answers not confirmed sent after this long are sent again by ``undelivered``: long enough for a
+# chat held back by Telegram's flood control, short enough that a crash is soon repaired.
+DEFAULT_RESEND_AFTER = timedelta(minutes=5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,12 +40,13 @@ class InboxItem:
     payload: dict[str, Any]
     received_at: datetime
     attempts: int  # how many times it was claimed for processing
+    answer: list[dict[str, Any]] | None = None  # Bot API calls not yet accepted by Telegram
 
 
 def _from_row(row: InboxRow) -> InboxItem:
     return InboxItem(
         update_id=row.update_id, chat_id=row.chat_id, payload=dict(row.payload), received_at=row.received_at,
-        attempts=row.attempts,
+        attempts=row.attempts, answer=list(row.answer) if row.answer is not None else None,
     )
 
 
@@ -81,3 +92,54 @@ class Inbox:
     async def mark_failed(self, session: AsyncSession, update_ids: Collection[int], error: str) -> int:
         """Give up on these updates; the chat's later updates go ahead without them."""
         return await _queue.set(session, update_ids, state=InboxState.FAILED.value, last_error=error)
+
+    async def answer(
+        self, session: AsyncSession, update_id: int, calls: list[dict[str, Any]], now: datetime | None = None,
+        resend_after: timedelta = DEFAULT_RESEND_AFTER,
+    ) -> bool:
+        """Mark a pending update done with the calls that answer it; False if it is not pending
+        any more (processed by another worker after this one's lease ran out)."""
+        now = now or utcnow()
+        statement = (
+            update(InboxRow)
+            .where(InboxRow.update_id == update_id, InboxRow.state == InboxState.PENDING.value)
+            .values(
+                state=InboxState.DONE.value, processed_at=now, last_error=None, answer=calls or None,
+                available_at=now + resend_after,
+            )
+        )
+        return await execute_rowcount(session, statement) == 1
+
+    async def delivered(self, session: AsyncSession, update_ids: Collection[int]) -> int:
+        """Telegram accepted these updates' answers: nothing left to resend."""
+        return await _queue.set(session, update_ids, answer=None)
+
+    async def undelivered(
+        self, session: AsyncSession, limit: int, now: datetime | None = None,
+        resend_after: timedelta = DEFAULT_RESEND_AFTER,
+    ) -> list[InboxItem]:
+        """Answers whose sending was not confirmed in time, oldest first, leased for another try."""
+        now = now or utcnow()
+        statement = (
+            select(InboxRow)
+            .where(
+                InboxRow.state == InboxState.DONE.value, InboxRow.answer.is_not(None), InboxRow.available_at <= now,
+            )
+            .order_by(InboxRow.update_id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        rows = list((await session.execute(statement)).scalars())
+        await _queue.set(session, [row.update_id for row in rows], available_at=now + resend_after)
+        return [_from_row(row) for row in rows]
+
+    async def pending_count(self, session: AsyncSession) -> int:
+        statement = select(func.count()).select_from(InboxRow).where(InboxRow.state == InboxState.PENDING.value)
+        return int((await session.execute(statement)).scalar_one())
+
+    async def prune(self, session: AsyncSession, before: datetime) -> int:
+        """Forget finished updates received before ``before`` (Telegram redelivers for a day at most)."""
+        statement = delete(InboxRow).where(
+            InboxRow.state != InboxState.PENDING.value, InboxRow.answer.is_(None), InboxRow.received_at < before,
+        )
+        return await execute_rowcount(session, statement)

@@ -120,6 +120,9 @@ class InboxRow(Base):
     available_at: Mapped[datetime] = mapped_column(UtcDateTime())
     last_error: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    # The Bot API calls answering a processed update, until Telegram accepted them (then NULL).
+    # While set, ``available_at`` is when a sweep may send them again (the process died first).
+    answer: Mapped[list[dict[str, Any]] | None] = mapped_column(json_type(none_as_null=True))
 
 
 class OutboxRow(Base):

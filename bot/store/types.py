@@ -44,6 +44,9 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value.astimezone(UTC)
 
 
-def json_type() -> TypeEngine[Any]:
-    """JSON everywhere, JSONB on PostgreSQL (smaller, and indexable if a later issue needs it)."""
-    return JSON().with_variant(postgresql.JSONB(), "postgresql")
+def json_type(*, none_as_null: bool = False) -> TypeEngine[Any]:
+    """JSON everywhere, JSONB on PostgreSQL (smaller, and indexable if a later issue needs it).
+
+    ``none_as_null``: Python ``None`` is stored as SQL NULL (testable with ``IS NULL``), not JSON null.
+    """
+    return JSON(none_as_null=none_as_null).with_variant(postgresql.JSONB(none_as_null=none_as_null), "postgresql")

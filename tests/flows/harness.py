@@ -83,7 +83,8 @@ class TestChat:
 
     async def send(self, event: Event) -> list[Reply]:
         self.replies = await self.desk.engine.handle(Incoming(self.chat_id, event, client_language=self.language))
-        assert self.replies, f"no reply to {event!r}"
+        # Every event is answered, except a live location's later positions where no step wants one.
+        assert self.replies or (isinstance(event, Location) and event.live), f"no reply to {event!r}"
         self.history.extend(self.replies)
         return self.replies
 

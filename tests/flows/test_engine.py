@@ -9,7 +9,7 @@ import logging
 import pytest
 from bot.sandbox import DEMO_IDENTITIES
 from bot.store import ChatStates, Origin, Outbox, Role
-from flows.events import Choice, Incoming, Text
+from flows.events import Choice, Incoming, Location, Text
 from flows.policy import Policy
 
 from tests.flows.harness import Desk, make_desk
@@ -132,3 +132,12 @@ async def test_a_crashing_step_gets_an_apology_and_its_message_stays_out_of_the_
     assert "Como posso ajudar" in chat.text  # the question it was at, asked again
     assert "ValueError" in caplog.text
     assert DEMO_IDENTITIES.customer_cpf not in caplog.text
+
+
+async def test_a_live_location_moving_where_no_step_wants_one_is_not_answered(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    menu = chat.text
+    replies = await desk.engine.handle(Incoming(chat.chat_id, Location(-23.5, -46.6, live=True)))
+    assert replies == []  # a live location sends a position every few seconds: no reply to each
+    await chat.send(Location(-23.5, -46.6))  # a position shared once is answered like any odd input
+    assert chat.text != menu and chat.replies

@@ -1,0 +1,144 @@
+"""The bot on Telegram: python-telegram-bot's ``Bot`` for the Bot API, our own loop around it.
+
+python-telegram-bot's ``Application`` is not used on purpose: its updater confirms updates before
+they are handled and queues ahead without bound, one unparseable update stalls it, its webhook
+answers 200 before anything is stored, and ``concurrent_updates`` costs a task per update. The
+pieces here fix each (see their modules): ``Intake`` stores updates first, ``Processor`` runs chats
+side by side and each chat in order, ``Sender`` keeps Telegram's rate limits per chat.
+
+One connection pool sized to the real concurrency (a 256-connection pool makes every request scan
+it), and a separate one-connection pool for the long poll, as python-telegram-bot does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+from typing import Any
+
+from flows.outages import OutageNotifier
+from starlette.applications import Starlette
+from telegram.request import HTTPXRequest
+
+from bot.app import App
+from bot.channels.telegram import raw
+from bot.channels.telegram.commands import default_menu_calls
+from bot.channels.telegram.intake import Intake
+from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
+from bot.channels.telegram.processor import Processor
+from bot.channels.telegram.sender import Sender
+from bot.channels.telegram.settings import TelegramSettings
+from bot.store import Role, utcnow
+from bot.web import Health, create_web_app
+from telegram import Bot
+
+log = logging.getLogger(__name__)
+
+NOTICE_EVERY = 60.0  # seconds between looks for ended outages to tell the watchers about
+PRUNE_EVERY = 3600.0
+KEEP_INBOX_FOR = 2  # days: Telegram never redelivers an update that old
+
+
+def make_bot(settings: TelegramSettings) -> Bot:
+    pool = max(4, settings.concurrency)
+    return Bot(
+        settings.telegram_token.get_secret_value(),
+        base_url=settings.base_url,
+        request=HTTPXRequest(connection_pool_size=pool, pool_timeout=10.0),
+        get_updates_request=HTTPXRequest(connection_pool_size=1, read_timeout=40.0),
+    )
+
+
+class TelegramChannel:
+    def __init__(
+        self, app: App, settings: TelegramSettings, *, bot: Bot | None = None,
+        sender_limits: dict[str, Any] | None = None,
+    ) -> None:
+        """``sender_limits``: keyword arguments for ``Sender`` (tests relax Telegram's rates with it)."""
+        self.app = app
+        self.settings = settings
+        self.bot = bot or make_bot(settings)
+        self.sender = Sender(self._call, workers=settings.concurrency, **(sender_limits or {}))
+        self.processor = Processor(
+            app.engine, app.database, self.bot, self.sender,
+            staff_chat_id=settings.staff_chat_id, concurrency=settings.concurrency,
+        )
+        self.intake = Intake(app.database, self.processor.inbox, self.processor.wake)
+        self.notifier = OutageNotifier(app.database, app.isp)
+
+    def web_app(self) -> Starlette:
+        """``bot.web``'s app for this channel: the webhook route only in webhook mode."""
+        settings = self.settings
+        webhook = settings.mode == "webhook" and settings.webhook_secret is not None
+        return create_web_app(
+            Health(self.app.database, self.app.isp),
+            intake=self.intake if webhook else None,
+            webhook_path=settings.webhook_path if webhook else None,
+            webhook_secret=settings.webhook_secret.get_secret_value() if settings.webhook_secret and webhook else None,
+        )
+
+    async def _call(self, method: str, params: dict[str, Any]) -> Any:
+        return await raw.call(self.bot, method, params)
+
+    async def start(self) -> None:
+        """Check the token (``getMe``) and publish the command menu."""
+        await self.bot.initialize()
+        log.info("connected to Telegram as @%s", self.bot.username)
+        for call in default_menu_calls(self.app.engine.flows[Role.SUBSCRIBER], self.app.engine.translations):
+            await self._call(call.method, call.params)
+
+    async def stop(self) -> None:
+        await self.processor.drain()
+        await self.sender.aclose()
+        await self.bot.shutdown()
+
+    async def run_polling(self, stop: asyncio.Event) -> None:
+        await raw.call(self.bot, "deleteWebhook", {"drop_pending_updates": False})
+        poller = Poller(self.bot, self.intake, backlog_wait=self.processor.progressed)
+        await self._run(stop, poller.run(stop))
+
+    async def run_webhook(self, stop: asyncio.Event, serve: Any) -> None:
+        """``serve`` is the web server's coroutine (``bot.web``), which stores what Telegram posts."""
+        secret = self.settings.webhook_secret.get_secret_value() if self.settings.webhook_secret else ""
+        await raw.call(self.bot, "setWebhook", {
+            "url": f"{self.settings.webhook_url}{self.settings.webhook_path}",
+            "secret_token": secret,
+            "allowed_updates": ALLOWED_UPDATES,
+            "max_connections": min(100, self.settings.concurrency * 2),
+        })
+        await self._run(stop, serve)
+
+    async def _run(self, stop: asyncio.Event, intake: Any) -> None:
+        tasks = [
+            asyncio.create_task(intake, name="intake"),
+            asyncio.create_task(self.processor.run(stop), name="processor"),
+            asyncio.create_task(self._housekeeping(stop), name="housekeeping"),
+        ]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+            for task in done:
+                if not task.cancelled() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+        finally:
+            stop.set()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(task, 30)
+
+    async def _housekeeping(self, stop: asyncio.Event) -> None:
+        """Outage notices every minute; old inbox rows every hour."""
+        pruned_at = 0.0
+        loop = asyncio.get_running_loop()
+        while not stop.is_set():
+            try:
+                await self.processor.send_notices(await self.notifier.check())
+                if loop.time() - pruned_at >= PRUNE_EVERY:
+                    pruned_at = loop.time()
+                    async with self.app.database.transaction() as session:
+                        await self.processor.inbox.prune(session, utcnow() - timedelta(days=KEEP_INBOX_FOR))
+            except Exception as exc:
+                log.error("housekeeping failed (%s); trying again in a minute", type(exc).__name__)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), NOTICE_EVERY)

@@ -1,0 +1,43 @@
+"""Updates into the inbox, durably, before Telegram is told they arrived.
+
+Both ways in use it: polling stores a ``getUpdates`` batch before the next call confirms its offset,
+and the webhook stores the posted update before answering 200. An update already in the inbox
+(Telegram redelivers after a restart or a lost answer) is kept once. What has no ``update_id`` is
+logged and dropped: nothing could deduplicate it, and Telegram never sends one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot import metrics
+from bot.channels.telegram.updates import chat_of, update_id_of
+from bot.store import Database, Inbox
+
+log = logging.getLogger(__name__)
+
+
+class Intake:
+    def __init__(self, database: Database, inbox: Inbox, on_stored: Callable[[], None]) -> None:
+        self.database = database
+        self.inbox = inbox
+        self.on_stored = on_stored
+
+    async def store(self, updates: Sequence[Any], mode: str) -> int:
+        """Keep the updates (one transaction); how many were new. Raises if the database is down."""
+        new = 0
+        async with self.database.transaction() as session:
+            for raw in updates:
+                update_id = update_id_of(raw)
+                if update_id is None:
+                    log.warning("an update without an update_id was dropped (%s)", type(raw).__name__)
+                    metrics.INBOX_RECEIVED.labels(mode, "invalid").inc()
+                    continue
+                stored = await self.inbox.store(session, update_id, chat_of(raw), raw)
+                metrics.INBOX_RECEIVED.labels(mode, "new" if stored else "duplicate").inc()
+                new += stored
+        if new:
+            self.on_stored()
+        return new

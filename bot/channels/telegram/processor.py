@@ -1,0 +1,276 @@
+"""From the inbox to the engine to Telegram: each chat's updates in order, chats side by side.
+
+One loop claims due updates from the inbox (``bot.store.inbox``: a chat's updates come as an
+in-order run and no other worker, in this process or another, holds that chat meanwhile) and runs
+each chat's run in a task of its own, at most ``concurrency`` at a time, so a chat waiting on a slow
+ISP holds one slot and nobody else. python-telegram-bot's ``concurrent_updates`` would cost a task
+and a semaphore per update; here a task per chat run does the same job.
+
+Exactly once: the engine's turn and the inbox's "done, answered by these calls" commit in one
+transaction, and only while the update is still pending, so an update whose lease ran out and was
+taken by another worker is rolled back here, not processed twice. The calls are then queued on the
+sender; once Telegram has them, the inbox forgets them. A process that dies in between leaves them
+for ``resend_undelivered`` (run at start and every minute).
+
+Failures: an update that cannot be parsed is marked failed and skipped; one the bot ignores is
+marked done; a database or other failure puts the update back with a growing delay, and after
+``max_attempts`` it is set aside (failed) so the chat's later updates go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Iterable
+from dataclasses import asdict
+from datetime import timedelta
+from typing import Any
+
+from flows.engine import Engine
+from flows.replies import Notice, Reply
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot import metrics
+from bot.channels.telegram import raw
+from bot.channels.telegram.render import ApiCall, render
+from bot.channels.telegram.sender import Sender, chat_ref
+from bot.channels.telegram.updates import Routed, parse, route
+from bot.store import Database, Inbox, InboxItem, UpdateTakenError, utcnow
+from telegram import Bot
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=2)
+SWEEP_EVERY = 60.0  # seconds between looks for answers a dead process did not send
+MAX_ATTEMPTS = 5
+
+
+class Processor:
+    def __init__(
+        self, engine: Engine, database: Database, bot: Bot, sender: Sender, *,
+        staff_chat_id: int | None = None, concurrency: int = 32, inbox: Inbox | None = None,
+        max_attempts: int = MAX_ATTEMPTS,
+    ) -> None:
+        self.engine = engine
+        self.database = database
+        self.bot = bot
+        self.sender = sender
+        self.staff_chat_id = staff_chat_id
+        self.inbox = inbox or Inbox(lease=LEASE)
+        self.max_attempts = max_attempts
+        self._slots = asyncio.Semaphore(concurrency)
+        self._concurrency = concurrency
+        self._wake = asyncio.Event()
+        self._progress = asyncio.Event()  # set whenever an update is finished: fetching may go on
+        self._tasks: set[asyncio.Task[None]] = set()  # one per chat run in hand
+        self._side_tasks: set[asyncio.Task[None]] = set()  # button acknowledgements
+        self._delivered: list[int] = []
+        self._last_sweep = float("-inf")
+
+    # ---- public ------------------------------------------------------------------------------
+    def wake(self) -> None:
+        """New updates are in the inbox."""
+        self._wake.set()
+
+    async def progressed(self, within: float) -> None:
+        """Wait until some update was finished (or ``within`` seconds)."""
+        self._progress.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._progress.wait(), within)
+
+    async def run(self, stop: asyncio.Event, *, idle_wait: float = 1.0) -> None:
+        """Process until ``stop`` is set, then let the chats in hand finish."""
+        try:
+            while not stop.is_set():
+                await self._sweep_if_due()
+                started = await self.step()
+                if not started:
+                    self._wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake.wait(), idle_wait)
+        finally:
+            await self.drain()
+
+    async def step(self) -> int:
+        """Claim what is due and start its chats; how many updates were started."""
+        free = self._concurrency - len(self._tasks)
+        if free <= 0:
+            await asyncio.wait(self._tasks, return_when=asyncio.FIRST_COMPLETED)
+            free = self._concurrency - len(self._tasks)
+        try:
+            async with self.database.transaction() as session:
+                items = await self.inbox.claim_pending(session, limit=free * 4)
+        except Exception as exc:
+            log.error("could not read the inbox (%s): is the database up? retrying", type(exc).__name__)
+            await asyncio.sleep(1.0)
+            return 0
+        runs: dict[tuple[bool, int], list[InboxItem]] = {}
+        for item in items:  # in update_id order, so each chat's run stays in order
+            key = (True, item.chat_id) if item.chat_id is not None else (False, item.update_id)
+            runs.setdefault(key, []).append(item)
+        for run in runs.values():
+            await self._slots.acquire()
+            task = asyncio.create_task(self._run_chat(run))
+            self._tasks.add(task)
+            task.add_done_callback(self._finished)
+        return len(items)
+
+    async def drain(self) -> None:
+        """Wait for the chats in hand and the sender, then record what Telegram accepted."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.sender.drain()
+        await self._flush_delivered()
+
+    async def resend_undelivered(self) -> int:
+        """Send again the answers a process processed but did not see accepted; how many updates."""
+        async with self.database.transaction() as session:
+            items = await self.inbox.undelivered(session, limit=1000)
+        for item in items:
+            await self._deliver(item.update_id, [ApiCall(c["method"], c["params"]) for c in item.answer or []])
+        if items:
+            log.warning("sending again the answers of %d updates a stopped process had not sent", len(items))
+        return len(items)
+
+    async def send_notices(self, notices: Iterable[Notice]) -> None:
+        """Messages the bot sends on its own (an outage ended): straight to the sender."""
+        for notice in notices:
+            await self.sender.submit_all(render(notice.reply, notice.chat_id))
+
+    # ---- one chat ----------------------------------------------------------------------------
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._slots.release()
+        self._progress.set()
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a chat's updates failed: %s", type(task.exception()).__name__)
+
+    async def _run_chat(self, items: list[InboxItem]) -> None:
+        metrics.CHATS_IN_FLIGHT.inc()
+        try:
+            for index, item in enumerate(items):
+                if not await self._process(item):
+                    # Put back this one and the rest, in order: the chat waits for it.
+                    await self._put_back(items[index:])
+                    return
+        finally:
+            metrics.CHATS_IN_FLIGHT.dec()
+
+    async def _process(self, item: InboxItem) -> bool:
+        """Handle one update; False when it must be tried again later."""
+        started = time.perf_counter()
+        update = parse(item.payload, self.bot)
+        if update is None:
+            await self._settle(item, failed="could not be parsed")
+            metrics.UPDATES.labels("unparseable", "skipped").inc()
+            return True
+        routed = route(update, self.staff_chat_id)
+        if routed is None or routed.staff:
+            # Staff topics are the staff desk's (not built yet); anything else means nothing here.
+            await self._settle(item)
+            metrics.UPDATES.labels("other", "ignored").inc()
+            return True
+        if routed.callback_id is not None:
+            self._acknowledge(routed.callback_id)
+        kind = type(routed.incoming.event).__name__.lower()
+        try:
+            calls = await self._turn(item, routed)
+        except UpdateTakenError:
+            log.info("update %s was processed by another worker meanwhile", item.update_id)
+            metrics.UPDATES.labels(kind, "taken").inc()
+            return True
+        except Exception as exc:
+            log.error("update %s for chat %s failed: %s", item.update_id, chat_ref(routed.incoming.chat_id),
+                      type(exc).__name__)
+            metrics.UPDATES.labels(kind, "error").inc()
+            return False
+        await self._deliver(item.update_id, calls)
+        metrics.UPDATES.labels(kind, "answered").inc()
+        metrics.UPDATE_SECONDS.observe(time.perf_counter() - started)
+        return True
+
+    async def _turn(self, item: InboxItem, routed: Routed) -> list[ApiCall]:
+        calls: list[ApiCall] = []
+
+        async def record_answer(session: AsyncSession, replies: list[Reply]) -> None:
+            chat_id, thread = routed.incoming.chat_id, routed.thread_id
+            rendered = [call for reply in replies for call in render(reply, chat_id, message_thread_id=thread)]
+            if not await self.inbox.answer(session, item.update_id, [asdict(c) for c in rendered]):
+                raise UpdateTakenError(item.update_id)
+            calls[:] = rendered
+
+        await self.engine.handle(routed.incoming, within=record_answer)
+        return calls
+
+    async def _settle(self, item: InboxItem, failed: str | None = None) -> None:
+        """Finish an update that needs no answer (or cannot have one)."""
+        async with self.database.transaction() as session:
+            if failed is None:
+                await self.inbox.answer(session, item.update_id, [])
+            else:
+                await self.inbox.mark_failed(session, [item.update_id], failed)
+
+    async def _put_back(self, items: list[InboxItem]) -> None:
+        head = items[0]
+        ids = [item.update_id for item in items]
+        with contextlib.suppress(Exception):  # the database may be what failed: the lease covers that
+            async with self.database.transaction() as session:
+                if head.attempts >= self.max_attempts:
+                    log.error("update %s failed %d times: set aside", head.update_id, head.attempts)
+                    await self.inbox.mark_failed(session, [head.update_id], "failed too many times")
+                    await self.inbox.mark_retry(session, ids[1:], utcnow(), "waited behind a failed update")
+                else:
+                    delay = timedelta(seconds=min(2 ** head.attempts, 60))
+                    await self.inbox.mark_retry(session, ids, utcnow() + delay, "processing failed")
+
+    # ---- Telegram ----------------------------------------------------------------------------
+    def _acknowledge(self, callback_id: str) -> None:
+        """Stop the button's spinner now, outside the chat's queue (it is not a message)."""
+        task = asyncio.create_task(self._answer_callback(callback_id))
+        self._side_tasks.add(task)
+        task.add_done_callback(self._side_tasks.discard)
+
+    async def _answer_callback(self, callback_id: str) -> None:
+        try:
+            await raw.call(self.bot, "answerCallbackQuery", {"callback_query_id": callback_id})
+        except Exception as exc:  # too old, or Telegram unreachable: the spinner stops by itself
+            log.info("could not acknowledge a button press: %s", type(exc).__name__)
+
+    async def _deliver(self, update_id: int, calls: list[ApiCall]) -> None:
+        if not calls:
+            return
+        futures = await self.sender.submit_all(calls)
+        remaining = len(futures)
+
+        def sent(_: Any) -> None:  # sent or skipped for good: either way nothing to send again
+            nonlocal remaining
+            remaining -= 1
+            if remaining == 0:
+                self._delivered.append(update_id)
+
+        for future in futures:
+            future.add_done_callback(sent)
+
+    async def _flush_delivered(self) -> None:
+        if not self._delivered:
+            return
+        ids, self._delivered = self._delivered, []
+        try:
+            async with self.database.transaction() as session:
+                await self.inbox.delivered(session, ids)
+        except Exception as exc:
+            log.warning("could not record %d delivered answers (%s); they may be sent twice", len(ids),
+                        type(exc).__name__)
+
+    async def _sweep_if_due(self) -> None:
+        await self._flush_delivered()
+        now = time.monotonic()
+        if now - self._last_sweep < SWEEP_EVERY:
+            return
+        self._last_sweep = now
+        try:
+            await self.resend_undelivered()
+        except Exception as exc:
+            log.error("could not look for unsent answers (%s); is the database up?", type(exc).__name__)

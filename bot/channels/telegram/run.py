@@ -1,0 +1,102 @@
+"""``ispbot run``: the bot on Telegram, polling (default) or behind a webhook, until SIGTERM/SIGINT.
+
+Settings come from the environment or ``.env`` (``TelegramSettings``, ``IspSettings``,
+``BotSettings``); a wrong one stops the bot at once with a line naming the variable. The web server
+(``bot.web``: ``/healthz``, ``/metrics`` and, in webhook mode, the webhook) runs in both modes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+from pydantic import ValidationError
+
+from bot import logs
+from bot.app import build_app
+from bot.channels.telegram.channel import TelegramChannel
+from bot.channels.telegram.polling import FatalPollingError
+from bot.channels.telegram.settings import TelegramSettings
+from bot.isp import IspSettings
+from bot.settings import BotSettings
+from bot.store import Database
+from bot.store.errors import DatabaseRevisionError
+from bot.web import serve
+
+log = logging.getLogger(__name__)
+
+
+def settings_problem(exc: ValidationError, prefix: str) -> str:
+    """One line naming the variables that are wrong, and why."""
+    parts = []
+    for error in exc.errors():
+        name = prefix + "_".join(str(part) for part in error["loc"]).upper() if error["loc"] else "settings"
+        parts.append(f"{name}: {error['msg'].removeprefix('Value error, ')}")
+    return "; ".join(parts)
+
+
+def load_settings() -> tuple[TelegramSettings, IspSettings, BotSettings]:
+    """The three groups of settings; ``ValueError`` with one line naming what is wrong."""
+    loaded = []
+    for kind in (TelegramSettings, IspSettings, BotSettings):
+        try:
+            loaded.append(kind())
+        except ValidationError as exc:
+            raise ValueError(settings_problem(exc, str(kind.model_config.get("env_prefix", "")))) from None
+    telegram, isp, bot_settings = loaded
+    assert isinstance(telegram, TelegramSettings) and isinstance(isp, IspSettings)  # noqa: S101 - for mypy
+    assert isinstance(bot_settings, BotSettings)  # noqa: S101
+    return telegram, isp, bot_settings
+
+
+async def run(telegram: TelegramSettings, isp: IspSettings, bot_settings: BotSettings,
+              stop: asyncio.Event | None = None) -> None:
+    stop = stop or asyncio.Event()
+    database = Database(bot_settings.database_url)
+    app = await build_app(database, isp, bot_settings)
+    channel = TelegramChannel(app, telegram)
+    try:
+        await channel.start()
+        server = serve(channel.web_app(), telegram.listen_host, telegram.listen_port, stop)
+        if telegram.mode == "webhook":
+            log.info("webhook mode: listening on %s:%d", telegram.listen_host, telegram.listen_port)
+            await channel.run_webhook(stop, server)
+        else:
+            log.info("polling mode; /healthz and /metrics on %s:%d", telegram.listen_host, telegram.listen_port)
+            server_task = asyncio.create_task(server)
+            try:
+                await channel.run_polling(stop)
+            finally:
+                stop.set()
+                await server_task
+    finally:
+        await channel.stop()
+        await app.aclose()
+        await database.dispose()
+
+
+def main() -> int:
+    logs.configure()
+    try:
+        telegram, isp, bot_settings = load_settings()
+    except ValueError as exc:
+        print(f"ispbot run: {exc}", file=sys.stderr)
+        return 2
+
+    async def until_signalled() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        await run(telegram, isp, bot_settings, stop)
+
+    try:
+        asyncio.run(until_signalled())
+    except (DatabaseRevisionError, FatalPollingError) as exc:
+        log.error("%s", exc)
+        return 1
+    return 0

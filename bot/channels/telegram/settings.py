@@ -1,0 +1,79 @@
+"""How to reach Telegram, from the environment (``ISPBOT_*``) or a ``.env`` file.
+
+``ISPBOT_TELEGRAM_API_URL`` is the root of the Bot API server (Telegram's, or a self-hosted
+``telegram-bot-api``); the bot calls ``<root>/bot<token>/<method>``, python-telegram-bot's
+``base_url``. Webhook mode needs the public HTTPS root Telegram posts to (``ISPBOT_WEBHOOK_URL``)
+and a secret (``ISPBOT_WEBHOOK_SECRET``): Telegram sends it back in the
+``X-Telegram-Bot-Api-Secret-Token`` header, and a hash of it names the path, so neither is
+guessable from the other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Literal, Self
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_TOKEN = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,}")
+_SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
+
+
+class TelegramSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore")
+
+    telegram_token: SecretStr = Field(description="the bot's token from @BotFather")
+    telegram_api_url: str = Field(default="https://api.telegram.org", description="root of the Bot API server")
+    mode: Literal["polling", "webhook"] = Field(default="polling", description="how updates arrive")
+    webhook_url: str | None = Field(default=None, description="public https root Telegram posts updates to")
+    webhook_secret: SecretStr | None = Field(default=None, description="16-256 of A-Z a-z 0-9 _ -")
+    listen_host: str = Field(default="127.0.0.1", description="address the web server listens on")
+    listen_port: int = Field(default=8080, ge=1, le=65535, description="port of /healthz, /metrics, the webhook")
+    staff_chat_id: int | None = Field(default=None, description="the staff supergroup (forum) chat id")
+    concurrency: int = Field(default=32, ge=1, le=1024, description="chats processed at the same time")
+
+    @field_validator("telegram_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not _TOKEN.fullmatch(value.get_secret_value().strip()):
+            raise ValueError("does not look like a bot token (digits:letters, as @BotFather gives it)")
+        return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("telegram_api_url", "webhook_url")
+    @classmethod
+    def _root_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("must be an http(s) URL")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _SECRET.fullmatch(value.get_secret_value()):
+            raise ValueError("must be 16-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_complete(self) -> Self:
+        if self.mode == "webhook":
+            if self.webhook_url is None or not self.webhook_url.startswith("https://"):
+                raise ValueError("ISPBOT_WEBHOOK_URL must be set to the bot's public https:// address in webhook mode")
+            if self.webhook_secret is None:
+                raise ValueError("ISPBOT_WEBHOOK_SECRET must be set in webhook mode")
+        return self
+
+    @property
+    def base_url(self) -> str:
+        """python-telegram-bot's ``base_url``: the token is appended to it."""
+        return f"{self.telegram_api_url}/bot"
+
+    @property
+    def webhook_path(self) -> str:
+        """``/telegram/<hash of the secret>``: where Telegram posts updates."""
+        secret = self.webhook_secret.get_secret_value() if self.webhook_secret else ""
+        return "/telegram/" + hashlib.sha256(secret.encode()).hexdigest()[:32]

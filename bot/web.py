@@ -1,0 +1,114 @@
+"""The bot's HTTP side (ASGI, Starlette): Telegram's webhook, ``/healthz`` and ``/metrics``.
+
+- ``POST /telegram/<hash of the secret>``: refuses (403) a request without the right
+  ``X-Telegram-Bot-Api-Secret-Token``; stores the update in the inbox and only then answers 200,
+  so a crash after the answer loses nothing. If the database cannot take it, 503: Telegram keeps
+  the update and posts it again later.
+- ``GET /healthz``: 200 when the database answers and the ISP is reachable, else 503; the body
+  names what failed. The ISP answer is the coordinator's cached outage list (at most one real call
+  every 20 seconds however often an orchestrator asks).
+- ``GET /metrics``: Prometheus text format (``bot.metrics``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import uvicorn
+from flows.coordinator import IspCoordinator
+from sqlalchemy import text
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from bot import metrics
+from bot.channels.telegram.intake import Intake
+from bot.store import Database
+
+log = logging.getLogger(__name__)
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
+
+
+class Health:
+    def __init__(self, database: Database, isp: IspCoordinator) -> None:
+        self.database = database
+        self.isp = isp
+
+    async def check(self) -> dict[str, str]:
+        report = {"database": "ok", "isp": "ok"}
+        try:
+            async with self.database.session() as session:
+                await session.execute(text("SELECT 1"))
+        except Exception as exc:
+            report["database"] = f"unreachable ({type(exc).__name__})"
+        try:
+            await self.isp.open_outages()
+        except Exception as exc:
+            report["isp"] = f"unreachable ({type(exc).__name__})"
+        return report
+
+
+def create_web_app(health: Health, *, intake: Intake | None = None, webhook_path: str | None = None,
+                   webhook_secret: str | None = None) -> Starlette:
+    """The ASGI app; the webhook route exists only when ``intake``, path and secret are given."""
+
+    async def healthz(_: Request) -> Response:
+        report = await health.check()
+        healthy = all(value == "ok" for value in report.values())
+        return JSONResponse(report, status_code=200 if healthy else 503)
+
+    async def metrics_endpoint(_: Request) -> Response:
+        return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
+
+    routes = [Route("/healthz", healthz), Route("/metrics", metrics_endpoint)]
+    if intake is not None and webhook_path and webhook_secret:
+        routes.append(Route(webhook_path, _webhook(intake, webhook_secret), methods=["POST"]))
+    return Starlette(routes=routes)
+
+
+def _webhook(intake: Intake, secret: str) -> Any:
+    expected = secret.encode()
+
+    async def receive(request: Request) -> Response:
+        given = request.headers.get(SECRET_HEADER, "").encode()
+        if not hmac.compare_digest(given, expected):
+            return PlainTextResponse("forbidden", status_code=403)
+        try:
+            update = json.loads(await request.body())
+        except ValueError:
+            log.warning("webhook: a body that is not JSON was refused")
+            return PlainTextResponse("not JSON", status_code=400)
+        try:
+            await intake.store([update], "webhook")
+        except Exception as exc:
+            log.error("webhook: could not store an update (%s); Telegram will send it again", type(exc).__name__)
+            return PlainTextResponse("try again", status_code=503)
+        return PlainTextResponse("ok")
+
+    return receive
+
+
+class _Server(uvicorn.Server):
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield  # the runner owns SIGTERM/SIGINT and stops every part of the bot in order
+
+
+async def serve(app: Starlette, host: str, port: int, stop: asyncio.Event) -> None:
+    """Serve ``app`` until ``stop`` is set."""
+    server = _Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="off"))
+    task = asyncio.create_task(server.serve())
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    server.should_exit = True
+    stopping.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

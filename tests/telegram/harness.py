@@ -1,0 +1,176 @@
+"""The whole bot on Telegram, in a test: the fake Bot API over real HTTP, the seeded sandbox ISP
+in-process, a scratch database, and the real python-telegram-bot ``Bot`` under our channel.
+
+    async with running_bot(database, sandbox) as bot:
+        bot.api.push_update(text_message(42, "oi"))
+        await bot.api.wait_for_sent(42, count=1, within=5)
+
+``running_bot`` polls by default; ``mode="webhook"`` serves ``bot.web``'s ASGI app instead and
+``bot.post(update)`` delivers an update the way Telegram would. ``bot.restart()`` stops the channel
+as a crash would leave it (no drain) and starts a new one on the same database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from bot.app import App, build_app
+from bot.channels.telegram.channel import TelegramChannel
+from bot.channels.telegram.polling import Poller
+from bot.channels.telegram.sender import Rate
+from bot.channels.telegram.settings import TelegramSettings
+from bot.isp import IspClient, IspSettings
+from bot.sandbox import PRODUCTION_KEY, Sandbox
+from bot.settings import BotSettings
+from bot.store import Database, InboxState
+from bot.store.models import InboxRow
+
+from tests.telegram import fake_bot_api as tg
+from tests.telegram.fake_bot_api import FakeBotApi, Sent
+
+WEBHOOK_SECRET = "test-webhook-secret-0123456789"
+
+
+def fast_sender_limits() -> dict[str, Any]:
+    """Telegram's real limits would make every multi-message turn take a second; the sender's own
+    tests cover the limits, these tests cover the bot around it."""
+    return {"overall": Rate(10_000, 1.0), "private_chat": Rate(1_000, 1.0), "group_chat": Rate(1_000, 1.0)}
+
+
+@dataclass
+class RunningBot:
+    api: FakeBotApi
+    app: App
+    settings: TelegramSettings
+    sender_limits: dict[str, Any]
+    mode: str
+    channel: TelegramChannel = field(init=False)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+    web: httpx.AsyncClient | None = None
+
+    async def start(self) -> None:
+        self.channel = TelegramChannel(self.app, self.settings, sender_limits=self.sender_limits)
+        await self.channel.start()
+        self.stop = asyncio.Event()
+        if self.mode == "webhook":
+            self.web = httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=self.channel.web_app()), base_url="http://bot.test",
+            )
+            self.task = asyncio.create_task(self.channel.run_webhook(self.stop, self.stop.wait()))
+        else:
+            poller = Poller(self.channel.bot, self.channel.intake, timeout=1,
+                            backlog_wait=self.channel.processor.progressed)
+            self.task = asyncio.create_task(self.channel._run(self.stop, poller.run(self.stop)))
+
+    async def shutdown(self, *, graceful: bool = True) -> None:
+        self.stop.set()
+        if self.task is not None:
+            if graceful:
+                await asyncio.wait_for(self.task, 10)
+            else:
+                self.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self.task
+        if graceful:
+            await self.channel.stop()
+        else:
+            await self.channel.bot.shutdown()
+        if self.web is not None:
+            await self.web.aclose()
+            self.web = None
+
+    async def handled(self, update_id: int, within: float = 5.0) -> None:
+        """Wait until the update was processed and its answer accepted by the fake Telegram."""
+        async with asyncio.timeout(within):
+            while True:
+                async with self.app.database.session() as session:
+                    row = await session.get(InboxRow, update_id, populate_existing=True)
+                if row is not None and row.state != InboxState.PENDING.value and row.answer is None:
+                    return
+                await asyncio.sleep(0.01)
+
+    def chat(self, chat_id: int, language: str = "pt-br") -> TelegramChat:
+        return TelegramChat(self, chat_id, language)
+
+    async def post(self, update: dict[str, Any], secret: str = WEBHOOK_SECRET) -> httpx.Response:
+        assert self.web is not None, "post() is for webhook mode"
+        return await self.web.post(
+            self.settings.webhook_path, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": secret},
+        )
+
+
+@contextlib.asynccontextmanager
+async def running_bot(
+    database: Database, sandbox: Sandbox, *, mode: str = "polling", sender_limits: dict[str, Any] | None = None,
+    staff_chat_id: int | None = None, concurrency: int = 32,
+) -> AsyncIterator[RunningBot]:
+    async with FakeBotApi() as api:
+        isp = IspClient(
+            IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0),
+            http_transport=httpx.ASGITransport(app=sandbox.app),
+        )
+        app = await build_app(database, isp, BotSettings(), wall_clock=sandbox.clock)
+        extra: dict[str, Any] = {}
+        if mode == "webhook":
+            extra = {"mode": "webhook", "webhook_url": "https://bot.example.net", "webhook_secret": WEBHOOK_SECRET}
+        settings = TelegramSettings(
+            telegram_token=api.token, telegram_api_url=api.base_url, staff_chat_id=staff_chat_id,
+            concurrency=concurrency, **extra,
+        )
+        bot = RunningBot(api, app, settings, fast_sender_limits() if sender_limits is None else sender_limits, mode)
+        await bot.start()
+        try:
+            yield bot
+        finally:
+            await bot.shutdown()
+            await isp.aclose()
+
+
+@dataclass
+class TelegramChat:
+    """A person's private chat with the bot: each action pushes one update and waits for its answer."""
+
+    __test__ = False
+    bot: RunningBot
+    chat_id: int
+    language: str
+    replies: list[Sent] = field(default_factory=list)  # what the bot sent for the last action
+
+    @property
+    def text(self) -> str:
+        return "\n".join(sent.text or "" for sent in self.replies)
+
+    async def send(self, update: dict[str, Any]) -> list[Sent]:
+        before = len(self.bot.api.sent(self.chat_id))
+        update_id = self.bot.api.push_update(update)
+        await self.bot.handled(update_id)
+        self.replies = self.bot.api.sent(self.chat_id)[before:]
+        return self.replies
+
+    async def start(self, payload: str | None = None) -> list[Sent]:
+        return await self.send(tg.start(self.chat_id, payload))
+
+    async def say(self, text: str) -> list[Sent]:
+        return await self.send(tg.text_message(self.chat_id, text))
+
+    async def share_contact(self, phone: str, *, own: bool = True) -> list[Sent]:
+        contact_user = self.chat_id if own else self.chat_id + 1
+        return await self.send(tg.contact_message(self.chat_id, phone, contact_user_id=contact_user))
+
+    def button(self, label: str) -> str:
+        """The callback data of the newest button whose label contains ``label``."""
+        for sent in reversed(self.bot.api.sent(self.chat_id)):
+            for row in sent.button_rows():
+                for button in row:
+                    if label in str(button.get("text", "")) and "callback_data" in button:
+                        return str(button["callback_data"])
+        raise AssertionError(f"no button with {label!r} in chat {self.chat_id}")
+
+    async def tap(self, label: str) -> list[Sent]:
+        return await self.send(tg.callback_query(self.chat_id, self.button(label)))
