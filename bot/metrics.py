@@ -23,8 +23,9 @@ INBOX_RECEIVED = Counter(
     "ispbot_inbox_received_total", "Updates received from Telegram, by mode and whether they were new",
     ["mode", "result"], registry=REGISTRY,
 )
-TELEGRAM_SENT = Counter(
-    "ispbot_telegram_calls_total", "Bot API calls made by the sender, by outcome", ["outcome"], registry=REGISTRY,
+TELEGRAM_CALLS = Counter(
+    "ispbot_telegram_calls_total", "Bot API calls made by the sender: ok, or the error's name (RetryAfter, ...)",
+    ["outcome"], registry=REGISTRY,
 )
 CHATS_IN_FLIGHT = Gauge("ispbot_chats_in_flight", "Chats whose updates are being processed now", registry=REGISTRY)
 

@@ -43,6 +43,7 @@ from typing import Any
 
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
+from bot import metrics
 from bot.channels.telegram.render import ApiCall
 
 log = logging.getLogger(__name__)
@@ -300,6 +301,7 @@ class Sender:
 
     def _count(self, error: str) -> None:
         self.stats.by_error[error] = self.stats.by_error.get(error, 0) + 1
+        metrics.TELEGRAM_CALLS.labels(error).inc()
 
     async def _send(self, chat_id: int, chat: _Chat, item: _Item) -> float | None:
         """Send one call. Returns the delay before retrying it, or ``None`` when it is finished."""
@@ -348,6 +350,7 @@ class Sender:
             self._skip(item)
             return None
         self.stats.sent += 1
+        metrics.TELEGRAM_CALLS.labels("ok").inc()
         self._finish(item, result)
         return None
 

@@ -1,0 +1,38 @@
+"""The "/" command menu: built per language from locales/*/commands.yaml, only commands flows answer to."""
+
+from __future__ import annotations
+
+import pytest
+from bot.channels.telegram.commands import chat_scope_calls, command_menu, default_menu_calls
+from bot.i18n import LANGUAGES, Translations, default_translations
+from flows.subscriber import subscriber_flows
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_listed_command_is_one_its_flow_answers_to(language: str) -> None:
+    flows = subscriber_flows()
+    menu = command_menu(flows, default_translations(), language)
+    assert len(menu) >= 8
+    for entry in menu:
+        assert any(entry["command"] in flow.commands for flow in flows.flows.values())
+        assert entry["description"] and len(entry["description"]) <= 256
+
+
+def test_each_language_lists_its_own_words_and_the_default_is_portuguese() -> None:
+    calls = default_menu_calls(subscriber_flows(), default_translations())
+    by_language = {call.params.get("language_code"): [c["command"] for c in call.params["commands"]] for call in calls}
+    assert "boleto" in by_language["pt"] and "bills" in by_language["en"] and "factura" in by_language["es"]
+    assert by_language[None] == by_language["pt"]
+    assert all(call.params["scope"] == {"type": "all_private_chats"} for call in calls)
+
+
+def test_a_chat_of_its_own_role_gets_a_chat_scoped_menu() -> None:
+    [call] = chat_scope_calls(42, subscriber_flows(), default_translations(), "en")
+    assert call.params["scope"] == {"type": "chat", "chat_id": 42}
+
+
+def test_a_command_no_flow_answers_to_is_named_with_the_file_to_fix() -> None:
+    translations = Translations()
+    translations._sources["en"]["commands.bills"] = "invoices: Copy of a bill"
+    with pytest.raises(ValueError, match=r"locales/en/commands.yaml: /invoices is not a command of the bills flow"):
+        command_menu(subscriber_flows(), translations, "en")
