@@ -43,8 +43,12 @@ async def webhook_bot(database: Database, sandbox: Sandbox) -> AsyncIterator[Run
         try:
             yield bot
         finally:
+            # The processor waits up to a second for work before it looks at ``stop``: wake it.
             bot.stop.set()
-            bot.channel.processor.wake()  # it would otherwise wait a second for work before seeing stop
+            async with asyncio.timeout(10):
+                while bot.task is not None and not bot.task.done():
+                    bot.channel.processor.wake()
+                    await asyncio.sleep(0.01)
 
 
 @contextlib.contextmanager
