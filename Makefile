@@ -3,7 +3,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test lint typecheck unit demo clean
+.PHONY: install test lint typecheck unit demo bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check bot flows tests
+	$(BIN)/ruff check bot flows tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -28,6 +28,10 @@ test: lint typecheck unit
 ## Try the bot in this terminal, against the embedded sandbox ISP.
 demo: $(STAMP)
 	$(BIN)/ispbot demo
+
+## Benchmarks: one JSON line per figure (see bench/ and the README).
+bench: $(STAMP)
+	$(BIN)/python -m bench.bot_throughput
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

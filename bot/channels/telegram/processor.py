@@ -144,6 +144,7 @@ class Processor:
         self._tasks.discard(task)
         self._slots.release()
         self._progress.set()
+        self._wake.set()  # the chat's later updates (and whatever waited for a slot) can go now
         if not task.cancelled() and task.exception() is not None:
             log.error("a chat's updates failed: %s", type(task.exception()).__name__)
 
