@@ -11,7 +11,7 @@ import logging
 import re
 
 _TOKEN = re.compile(r"\d{5,}:[A-Za-z0-9_-]{30,}")
-QUIET = ("httpx", "httpcore", "telegram", "uvicorn.access")
+QUIET = ("httpx", "httpcore", "telegram", "uvicorn.access", "alembic")
 
 
 class RedactSecrets(logging.Filter):

@@ -14,6 +14,7 @@ import signal
 import sys
 
 from pydantic import ValidationError
+from telegram.error import InvalidToken, NetworkError
 
 from bot import logs
 from bot.app import build_app
@@ -98,5 +99,12 @@ def main() -> int:
         asyncio.run(until_signalled())
     except (DatabaseRevisionError, FatalPollingError) as exc:
         log.error("%s", exc)
+        return 1
+    except InvalidToken:
+        log.error("Telegram refused the bot token: check ISPBOT_TELEGRAM_TOKEN (from @BotFather)")
+        return 1
+    except NetworkError as exc:
+        log.error("could not reach the Bot API at %s (%s): check ISPBOT_TELEGRAM_API_URL and the network",
+                  telegram.telegram_api_url, type(exc).__name__)
         return 1
     return 0
