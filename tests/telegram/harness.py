@@ -70,6 +70,7 @@ class RunningBot:
 
     async def shutdown(self, *, graceful: bool = True) -> None:
         self.stop.set()
+        self.channel.processor.wake()  # see the stop now, not after the idle wait
         if self.task is not None:
             if graceful:
                 await asyncio.wait_for(self.task, 10)
@@ -93,7 +94,22 @@ class RunningBot:
                     row = await session.get(InboxRow, update_id, populate_existing=True)
                 if row is not None and row.state != InboxState.PENDING.value and row.answer is None:
                     return
+                if row is not None and row.state != InboxState.PENDING.value:
+                    # Answered: the processor records the delivery on its next turn; start that turn now
+                    # rather than after its idle wait.
+                    self.channel.processor.wake()
                 await asyncio.sleep(0.01)
+
+    async def handled_all(self, update_ids: list[int], within: float = 10.0) -> None:
+        """Wait until every one of the updates was processed and its answer accepted."""
+        async with asyncio.timeout(within):
+            for update_id in update_ids:
+                await self.handled(update_id, within=within)
+
+    async def inbox_row(self, update_id: int) -> InboxRow | None:
+        """The inbox's row of an update, fresh from the database."""
+        async with self.app.database.session() as session:
+            return await session.get(InboxRow, update_id, populate_existing=True)
 
     def chat(self, chat_id: int, language: str = "pt-br") -> TelegramChat:
         return TelegramChat(self, chat_id, language)
@@ -110,7 +126,8 @@ async def running_bot(
     database: Database, sandbox: Sandbox, *, mode: str = "polling", sender_limits: dict[str, Any] | None = None,
     staff_chat_id: int | None = None, concurrency: int = 32,
 ) -> AsyncIterator[RunningBot]:
-    async with FakeBotApi() as api:
+    # Long polls end after a quarter second without updates, so stopping the bot never waits long.
+    async with FakeBotApi(max_poll_timeout=0.25) as api:
         isp = IspClient(
             IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0),
             http_transport=httpx.ASGITransport(app=sandbox.app),
