@@ -141,6 +141,23 @@ async def test_an_unparseable_update_is_skipped_and_the_next_one_in_the_batch_an
         await bot.api.wait_until(lambda: not bot.api.pending_updates, within=5)  # both confirmed
 
 
+async def test_text_the_database_cannot_hold_as_is_stalls_nobody(database: Database, sandbox: Sandbox) -> None:
+    """PostgreSQL's JSONB refuses a NUL character and a lone surrogate: such an update must not block
+    every later one (the poller retried the same batch forever), and its chat still gets an answer."""
+    async with running_bot(database, sandbox) as bot:
+        odd = bot.api.push_update(tg.text_message(7901, "oi\x00 tudo bem"))
+        after = bot.api.push_update(tg.text_message(7902, "/ajuda"))
+        await bot.handled_all([odd, after])
+        assert kinds(texts(bot, 7902)) == ["help", "greeting"]
+        assert kinds(texts(bot, 7901)) == ["greeting"]
+
+        # Not even valid Unicode (only a forged webhook post could carry it): kept, and answered.
+        broken = {"update_id": 5000, **tg.text_message(7903, "oi\ud800")}
+        assert await bot.channel.intake.store([broken], "webhook") == 1
+        await bot.handled(5000)
+        assert kinds(texts(bot, 7903)) == ["greeting"]
+
+
 # ---- 4. a crowd ----------------------------------------------------------------------------------
 async def test_two_hundred_chats_at_once_each_answered_in_its_own_order(
     database: Database, sandbox: Sandbox,

@@ -3,12 +3,15 @@
 Both ways in use it: polling stores a ``getUpdates`` batch before the next call confirms its offset,
 and the webhook stores the posted update before answering 200. An update already in the inbox
 (Telegram redelivers after a restart or a lost answer) is kept once. What has no ``update_id`` is
-logged and dropped: nothing could deduplicate it, and Telegram never sends one.
+logged and dropped: nothing could deduplicate it, and Telegram never sends one. A NUL character or
+a lone surrogate, which PostgreSQL's JSONB refuses, is kept as U+FFFD: one such update must not make
+the whole batch fail again and again.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,6 +20,8 @@ from bot.channels.telegram.updates import chat_of, update_id_of
 from bot.store import Database, Inbox
 
 log = logging.getLogger(__name__)
+
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 
 
 class Intake:
@@ -35,9 +40,20 @@ class Intake:
                     log.warning("an update without an update_id was dropped (%s)", type(raw).__name__)
                     metrics.INBOX_RECEIVED.labels(mode, "invalid").inc()
                     continue
-                stored = await self.inbox.store(session, update_id, chat_of(raw), raw)
+                stored = await self.inbox.store(session, update_id, chat_of(raw), _storable(raw))
                 metrics.INBOX_RECEIVED.labels(mode, "new" if stored else "duplicate").inc()
                 new += stored
         if new:
             self.on_stored()
         return new
+
+
+def _storable(value: Any) -> Any:
+    """``value`` with each NUL character and lone surrogate in its strings replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _UNSTORABLE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_storable(key): _storable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_storable(item) for item in value]
+    return value
