@@ -130,8 +130,21 @@ class Inbox:
             .with_for_update(skip_locked=True)
         )
         rows = list((await session.execute(statement)).scalars())
-        await _queue.set(session, [row.update_id for row in rows], available_at=now + resend_after)
-        return [_from_row(row) for row in rows]
+        if not rows:
+            return []
+        # Lease only what is still due and unsent: on SQLite (no row locks) another sweeper may have
+        # leased the same rows since the SELECT, and it alone sends them.
+        lease = (
+            update(InboxRow)
+            .where(
+                InboxRow.update_id.in_([row.update_id for row in rows]), InboxRow.state == InboxState.DONE.value,
+                InboxRow.answer.is_not(None), InboxRow.available_at <= now,
+            )
+            .values(available_at=now + resend_after)
+            .returning(InboxRow.update_id)
+        )
+        leased = set((await session.execute(lease, execution_options={"synchronize_session": False})).scalars())
+        return [_from_row(row) for row in rows if row.update_id in leased]
 
     async def pending_count(self, session: AsyncSession) -> int:
         statement = select(func.count()).select_from(InboxRow).where(InboxRow.state == InboxState.PENDING.value)
