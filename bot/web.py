@@ -34,6 +34,8 @@ from bot.store import Database
 
 log = logging.getLogger(__name__)
 
+CHECK_TIMEOUT = 5.0  # seconds each part of /healthz may take
+MAX_UPDATE_BYTES = 1 << 20  # an update is a few kilobytes; anything near this is not Telegram
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
 
 
@@ -43,14 +45,16 @@ class Health:
         self.isp = isp
 
     async def check(self) -> dict[str, str]:
+        """Each part answers within ``CHECK_TIMEOUT`` or counts as unreachable: a probe never hangs."""
         report = {"database": "ok", "isp": "ok"}
         try:
-            async with self.database.session() as session:
+            async with asyncio.timeout(CHECK_TIMEOUT), self.database.session() as session:
                 await session.execute(text("SELECT 1"))
         except Exception as exc:
             report["database"] = f"unreachable ({type(exc).__name__})"
         try:
-            await self.isp.open_outages()
+            async with asyncio.timeout(CHECK_TIMEOUT):
+                await self.isp.open_outages()
         except Exception as exc:
             report["isp"] = f"unreachable ({type(exc).__name__})"
         return report
@@ -81,8 +85,16 @@ def _webhook(intake: Intake, secret: str) -> Any:
         given = request.headers.get(SECRET_HEADER, "").encode()
         if not hmac.compare_digest(given, expected):
             return PlainTextResponse("forbidden", status_code=403)
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_UPDATE_BYTES:
+            return PlainTextResponse("too large", status_code=413)
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_UPDATE_BYTES:
+                return PlainTextResponse("too large", status_code=413)
         try:
-            update = json.loads(await request.body())
+            update = json.loads(body)
         except ValueError:
             log.warning("webhook: a body that is not JSON was refused")
             return PlainTextResponse("not JSON", status_code=400)

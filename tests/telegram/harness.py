@@ -21,7 +21,6 @@ from typing import Any
 import httpx
 from bot.app import App, build_app
 from bot.channels.telegram.channel import TelegramChannel
-from bot.channels.telegram.polling import Poller
 from bot.channels.telegram.sender import Rate
 from bot.channels.telegram.settings import TelegramSettings
 from bot.isp import IspClient, IspSettings
@@ -53,6 +52,7 @@ class RunningBot:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
     web: httpx.AsyncClient | None = None
+    poll_timeout: int = 1
 
     async def start(self) -> None:
         self.channel = TelegramChannel(self.app, self.settings, sender_limits=self.sender_limits)
@@ -64,9 +64,7 @@ class RunningBot:
             )
             self.task = asyncio.create_task(self.channel.run_webhook(self.stop, self.stop.wait()))
         else:
-            poller = Poller(self.channel.bot, self.channel.intake, timeout=1,
-                            backlog_wait=self.channel.processor.progressed)
-            self.task = asyncio.create_task(self.channel._run(self.stop, poller.run(self.stop)))
+            self.task = asyncio.create_task(self.channel.run_polling(self.stop, poll_timeout=self.poll_timeout))
 
     async def shutdown(self, *, graceful: bool = True) -> None:
         self.stop.set()
@@ -124,7 +122,7 @@ class RunningBot:
 @contextlib.asynccontextmanager
 async def running_bot(
     database: Database, sandbox: Sandbox, *, mode: str = "polling", sender_limits: dict[str, Any] | None = None,
-    staff_chat_id: int | None = None, concurrency: int = 32,
+    staff_chat_id: int | None = None, concurrency: int = 32, poll_timeout: int = 1,
 ) -> AsyncIterator[RunningBot]:
     # Long polls end after a quarter second without updates, so stopping the bot never waits long.
     async with FakeBotApi(max_poll_timeout=0.25) as api:
@@ -141,6 +139,7 @@ async def running_bot(
             concurrency=concurrency, **extra,
         )
         bot = RunningBot(api, app, settings, fast_sender_limits() if sender_limits is None else sender_limits, mode)
+        bot.poll_timeout = poll_timeout
         await bot.start()
         try:
             yield bot

@@ -3,6 +3,7 @@ own redeliveries, flood control and a crash) can throw at it."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
@@ -312,3 +313,36 @@ async def test_group_messages_get_no_answer_and_media_reach_the_conversation(
         assert LINK_HINT in chat.text  # the link step got it as an answer (not a button)
         await chat.send(tg.document_message(chat.chat_id, caption="comprovante"))
         assert LINK_HINT in chat.text
+
+
+async def test_a_press_the_bot_ignores_still_stops_the_spinner(database: Database, sandbox: Sandbox) -> None:
+    async with running_bot(database, sandbox) as bot:
+        press = tg.callback_query(OTHER_GROUP, "sometoken", user_id=556)
+        await bot.handled(bot.api.push_update(press))
+        await bot.api.wait_until(
+            lambda: [a["callback_query_id"] for a in bot.api.answered_callbacks] == [press["callback_query"]["id"]],
+            within=5,
+        )
+        assert bot.api.outgoing(OTHER_GROUP) == []
+
+
+async def test_ids_too_large_for_telegram_are_dropped_and_stall_nobody(database: Database, sandbox: Sandbox) -> None:
+    async with running_bot(database, sandbox, mode="webhook") as bot:
+        forged = tg.text_message(2**70, "/ajuda")
+        response = await bot.post({"update_id": 2**70, **forged})
+        assert response.status_code == 200  # nothing to store: Telegram would never send it again
+        response = await bot.post({"update_id": 77, **tg.text_message(2**64, "/ajuda")})
+        assert response.status_code == 200
+        chat = bot.chat(7901)
+        update = {"update_id": 78, **tg.text_message(chat.chat_id, "/ajuda")}
+        assert (await bot.post(update)).status_code == 200
+        await bot.handled(78)
+        assert HELP in "\n".join(texts(bot, chat.chat_id))
+
+
+async def test_stopping_does_not_wait_for_the_long_poll_in_flight(database: Database, sandbox: Sandbox) -> None:
+    async with running_bot(database, sandbox, poll_timeout=20) as bot:
+        bot.api.max_poll_timeout = 20.0  # a real long poll; stopping must not wait it out
+        await bot.chat(7951).say("/ajuda")
+        async with asyncio.timeout(5):
+            await bot.shutdown()

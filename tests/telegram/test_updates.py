@@ -53,7 +53,7 @@ def test_the_incoming_names_the_chat_the_language_and_the_person() -> None:
     assert result.incoming.chat_id == PRIVATE
     assert result.incoming.client_language == "pt-br"
     assert result.incoming.sender_name == "Ana"
-    assert (result.thread_id, result.callback_id, result.staff) == (None, None, False)
+    assert (result.thread_id, result.staff) == (None, False)
 
 
 def test_a_contact_is_own_only_when_it_is_the_senders() -> None:
@@ -84,13 +84,12 @@ def test_media_carry_their_kind_and_caption() -> None:
     assert event_of(tg.document_message(PRIVATE, caption="comprovante")) == Media("document", "comprovante")
 
 
-def test_a_button_press_in_a_private_chat_is_a_choice_to_acknowledge() -> None:
+def test_a_button_press_in_a_private_chat_is_a_choice() -> None:
     raw = tg.callback_query(PRIVATE, "tok12345")
     result = routed(raw)
     assert result is not None
     assert result.incoming.event == Choice("tok12345")
     assert result.incoming.chat_id == PRIVATE
-    assert result.callback_id == raw["callback_query"]["id"]
 
 
 def test_a_button_press_in_a_group_is_ignored() -> None:

@@ -65,7 +65,7 @@ class TelegramChannel:
             app.engine, app.database, self.bot, self.sender,
             staff_chat_id=settings.staff_chat_id, concurrency=settings.concurrency,
         )
-        self.intake = Intake(app.database, self.processor.inbox, self.processor.wake)
+        self.intake = Intake(app.database, self.processor.inbox, self.processor.wake, self.processor.acknowledge)
         self.notifier = OutageNotifier(app.database, app.isp)
 
     def web_app(self) -> Starlette:
@@ -94,9 +94,9 @@ class TelegramChannel:
         await self.sender.aclose()
         await self.bot.shutdown()
 
-    async def run_polling(self, stop: asyncio.Event) -> None:
+    async def run_polling(self, stop: asyncio.Event, *, poll_timeout: int = 25) -> None:
         await raw.call(self.bot, "deleteWebhook", {"drop_pending_updates": False})
-        poller = Poller(self.bot, self.intake, backlog_wait=self.processor.progressed)
+        poller = Poller(self.bot, self.intake, timeout=poll_timeout, backlog_wait=self.processor.progressed)
         await self._run(stop, poller.run(stop))
 
     async def run_webhook(self, stop: asyncio.Event, serve: Any) -> None:
@@ -116,16 +116,21 @@ class TelegramChannel:
             asyncio.create_task(self.processor.run(stop), name="processor"),
             asyncio.create_task(self._housekeeping(stop), name="housekeeping"),
         ]
+        stopped = asyncio.create_task(stop.wait())
         try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-            for task in done:
+            # Until the stop, or until a part ends on its own (a fatal error: it is raised).
+            done, _ = await asyncio.wait([*tasks, stopped], return_when=asyncio.FIRST_COMPLETED)
+            for task in done - {stopped}:
                 if not task.cancelled() and task.exception() is not None:
                     raise task.exception()  # type: ignore[misc]
         finally:
             stop.set()
-            for task in tasks:
+            stopped.cancel()
+            # A long poll in flight is dropped (what it brings is not confirmed, so not lost);
+            # the chats in hand get time to finish.
+            for task, grace in zip(tasks, (1.0, 30.0, 5.0), strict=True):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await asyncio.wait_for(task, 30)
+                    await asyncio.wait_for(task, grace)
 
     async def _housekeeping(self, stop: asyncio.Event) -> None:
         """Outage notices every minute; old inbox rows every hour."""

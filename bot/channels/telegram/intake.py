@@ -6,6 +6,10 @@ and the webhook stores the posted update before answering 200. An update already
 logged and dropped: nothing could deduplicate it, and Telegram never sends one. A NUL character or
 a lone surrogate, which PostgreSQL's JSONB refuses, is kept as U+FFFD: one such update must not make
 the whole batch fail again and again.
+
+Button presses are acknowledged (``on_button``) as soon as they are stored, not when their chat's
+turn comes: the person's spinner stops at once even while their chat waits on a slow ISP, and a
+press the bot will ignore (a group's, an unparseable update's) is acknowledged too.
 """
 
 from __future__ import annotations
@@ -25,14 +29,19 @@ _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 
 
 class Intake:
-    def __init__(self, database: Database, inbox: Inbox, on_stored: Callable[[], None]) -> None:
+    def __init__(
+        self, database: Database, inbox: Inbox, on_stored: Callable[[], None],
+        on_button: Callable[[str], None] | None = None,
+    ) -> None:
         self.database = database
         self.inbox = inbox
         self.on_stored = on_stored
+        self.on_button = on_button
 
     async def store(self, updates: Sequence[Any], mode: str) -> int:
         """Keep the updates (one transaction); how many were new. Raises if the database is down."""
         new = 0
+        presses: list[str] = []
         async with self.database.transaction() as session:
             for raw in updates:
                 update_id = update_id_of(raw)
@@ -43,9 +52,20 @@ class Intake:
                 stored = await self.inbox.store(session, update_id, chat_of(raw), _storable(raw))
                 metrics.INBOX_RECEIVED.labels(mode, "new" if stored else "duplicate").inc()
                 new += stored
+                if stored and (press := _callback_id(raw)) is not None:
+                    presses.append(press)
         if new:
             self.on_stored()
+        if self.on_button is not None:
+            for press in presses:
+                self.on_button(press)
         return new
+
+
+def _callback_id(raw: dict[str, Any]) -> str | None:
+    query = raw.get("callback_query")
+    press = query.get("id") if isinstance(query, dict) else None
+    return press if isinstance(press, str) and press else None
 
 
 def _storable(value: Any) -> Any:

@@ -173,8 +173,6 @@ class Processor:
             await self._settle(item)
             metrics.UPDATES.labels("other", "ignored").inc()
             return True
-        if routed.callback_id is not None:
-            self._acknowledge(routed.callback_id)
         kind = type(routed.incoming.event).__name__.lower()
         try:
             calls = await self._turn(item, routed)
@@ -227,8 +225,8 @@ class Processor:
                     await self.inbox.mark_retry(session, ids, utcnow() + delay, "processing failed")
 
     # ---- Telegram ----------------------------------------------------------------------------
-    def _acknowledge(self, callback_id: str) -> None:
-        """Stop the button's spinner now, outside the chat's queue (it is not a message)."""
+    def acknowledge(self, callback_id: str) -> None:
+        """Stop a button's spinner now, outside the chat's queue (it is not a message)."""
         task = asyncio.create_task(self._answer_callback(callback_id))
         self._side_tasks.add(task)
         task.add_done_callback(self._side_tasks.discard)

@@ -36,13 +36,22 @@ _MEDIA = ("photo", "document", "video", "voice", "audio", "animation", "video_no
 class Routed:
     incoming: Incoming
     thread_id: int | None = None  # the forum topic to answer in
-    callback_id: str | None = None  # a button press to acknowledge right away
     staff: bool = False  # written in a forum topic of the staff group
 
 
+# Telegram's ids fit in 64 bits (the database's BIGINT); a larger one is forged and would fail the batch.
+_ID_LIMIT = 2**63
+
+
+def _an_id(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and -_ID_LIMIT < value < _ID_LIMIT:
+        return value
+    return None
+
+
 def update_id_of(raw: Any) -> int | None:
-    value = raw.get("update_id") if isinstance(raw, dict) else None
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    value = _an_id(raw.get("update_id") if isinstance(raw, dict) else None)
+    return value if value is not None and value >= 0 else None
 
 
 def chat_of(raw: dict[str, Any]) -> int | None:
@@ -59,7 +68,7 @@ def _dig(value: Any, *keys: str) -> int | None:
         if not isinstance(value, dict):
             return None
         value = value.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return _an_id(value)
 
 
 def parse(raw: dict[str, Any], bot: Bot) -> Update | None:
@@ -78,7 +87,7 @@ def route(update: Update, staff_chat_id: int | None = None) -> Routed | None:
         if chat is None or chat.type != "private" or not query.data:
             return None
         incoming = Incoming(chat.id, Choice(query.data), query.from_user.language_code, query.from_user.first_name)
-        return Routed(incoming, callback_id=query.id)
+        return Routed(incoming)
     message = update.message or update.edited_message
     if message is None:
         return None
