@@ -14,6 +14,7 @@ import httpx
 from flows.coordinator import IspCoordinator
 from flows.engine import Engine, RoleFlows
 from flows.subscriber import subscriber_flows
+from flows.technician import technician_flows
 
 from bot.isp import IspClient, IspSettings
 from bot.settings import BotSettings
@@ -22,7 +23,7 @@ from bot.store.migrate import ensure_current
 
 
 def role_flows() -> dict[Role, RoleFlows]:
-    return {Role.SUBSCRIBER: subscriber_flows()}
+    return {Role.SUBSCRIBER: subscriber_flows(), Role.TECHNICIAN: technician_flows()}
 
 
 @dataclass

@@ -15,14 +15,26 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.i18n import LANGUAGES, Translations, pick_language, plain_text
-from bot.store import ChatState, Link, LinkAttempts, Links, OutageWatches, Proof, Role, TrustUnblocks, utcnow
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, plain_text
+from bot.store import (
+    ChatState,
+    ChatStates,
+    Invites,
+    Link,
+    LinkAttempts,
+    Links,
+    OutageWatches,
+    Proof,
+    Role,
+    TrustUnblocks,
+    utcnow,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.coordinator import IspCoordinator
 from flows.flow import Flow, Option
 from flows.policy import Policy
-from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Reply
+from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Notice, Reply
 
 # Keys of ChatState.data: the flow's own data, the pending question and its buttons' values.
 FLOW_DATA = "flow"
@@ -37,6 +49,8 @@ class Repositories:
     attempts: LinkAttempts
     watches: OutageWatches
     unblocks: TrustUnblocks
+    invites: Invites
+    states: ChatStates
 
 
 class Context:
@@ -55,6 +69,7 @@ class Context:
         self._client_language = client_language
         self.menu = menu  # the flows the menu offers, in order
         self.replies: list[Reply] = []
+        self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
 
     # ---- who and where ---------------------------------------------------------------------------
@@ -71,6 +86,13 @@ class Context:
         """The current flow's own data (JSON values only); emptied when another flow begins."""
         flow_data: dict[str, Any] = self.state.data.setdefault(FLOW_DATA, {})
         return flow_data
+
+    @property
+    def system_user(self) -> str:
+        """The ISP system user a technician's or staff member's chat speaks for."""
+        if self.link is None or self.link.system_user is None:
+            raise LookupError("this chat is not linked to a system user")
+        return self.link.system_user
 
     @property
     def customer(self) -> int:
@@ -119,6 +141,18 @@ class Context:
         """Ask for a person; the staff side (when configured) opens a topic with this summary."""
         self.replies.append(Handoff(reason=reason, ticket=self.state.current_ticket, summary=summary))
 
+    async def notify_customer(self, customer: int, key: str, /, **variables: Any) -> int:
+        """Tell every chat linked to ``customer`` something, each in its own language; how many chats.
+
+        Sent with this turn's answer (and only if the turn is saved)."""
+        chats = await self._repos.links.chats_for_customer(self._session, customer)
+        for chat_id in chats:
+            state = await self._repos.states.load(self._session, chat_id)
+            language = state.language or DEFAULT_LANGUAGE
+            text = self._translations.render(language, key, **variables)
+            self.notices.append(Notice(chat_id, Message(text)))
+        return len(chats)
+
     # ---- moving ----------------------------------------------------------------------------------
     def switch(self, flow: str) -> None:
         """Leave this flow; the engine begins ``flow`` right after this step."""
@@ -148,6 +182,20 @@ class Context:
             self._session, self.chat_id, role=Role.SUBSCRIBER, proof=Proof(proof), customer_code=customer,
             authentication_id=authentication, contract=contract,
         )
+
+    async def redeem_invite(self, code: str) -> tuple[Role, str]:
+        """Use a single-use invite for this chat: the role and system user it was issued for.
+        Raises ``bot.store.InviteError`` (unknown, used, expired, revoked)."""
+        invite = await self._repos.invites.redeem(self._session, code, self.chat_id)
+        return invite.role, invite.system_user
+
+    async def link_system_user(self, role: Role, system_user: str) -> None:
+        """Make this chat the chat of an ISP system user (after an invite); its role changes now."""
+        self.link = await self._repos.links.link(
+            self._session, self.chat_id, role=role, proof=Proof.INVITE, system_user=system_user,
+        )
+        self.state.role = role
+        self.state.current_ticket = None
 
     async def choose_contract(self, contract: int) -> None:
         await self._repos.links.choose_contract(self._session, self.chat_id, contract)

@@ -67,6 +67,12 @@ class IspCoordinator:
     async def ticket_modes(self) -> list[Any]:
         return await _get(self._reference, "modes", self.client.get_tickets_mode)
 
+    async def system_user(self, login: str) -> r.SystemUser | None:
+        """The ISP system user with this login (technicians, staff), or None. Kept briefly: a user
+        blocked in the ISP system is refused by the bot within a minute."""
+        users = await _get(self._surge, "users", self.client.ConsultaUsuarios)
+        return next((user for user in users if user.Usuario == login), None)
+
     async def closing_causes(self) -> list[r.ClosingCause]:
         return await _get(self._reference, "causes", self.client.ConsultaCausas)
 

@@ -39,6 +39,7 @@ from bot.store import (
     ChatState,
     ChatStates,
     Database,
+    Invites,
     Link,
     LinkAttempts,
     Links,
@@ -58,7 +59,7 @@ from flows.coordinator import IspCoordinator
 from flows.events import Choice, Command, Event, Incoming, Location, Start, describe
 from flows.flow import Chosen, Flow, StepEvent, Unexpected
 from flows.policy import Policy
-from flows.replies import AskContact, AskLocation, Document, Message, Reply
+from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +70,10 @@ HUMAN = "human"
 SAVE_ATTEMPTS = 3
 MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversation
 
-# Runs inside a turn's transaction with the turn's replies: a channel records there that the update
-# was handled (and what answers it), so the step and that record commit together or not at all.
-Within = Callable[[AsyncSession, list[Reply]], Awaitable[None]]
+# Runs inside a turn's transaction with the turn's replies and its notices to other chats: a channel
+# records there that the update was handled (and what answers it), so the step and that record commit
+# together or not at all. Notices reach other chats only this way (a turn without it sends none).
+Within = Callable[[AsyncSession, list[Reply], list[Notice]], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,9 @@ class Engine:
         self.policy = policy or Policy()
         self.translations = translations or default_translations()
         self.states = ChatStates()
-        self.repos = Repositories(Links(), LinkAttempts(), OutageWatches(), TrustUnblocks())
+        self.repos = Repositories(
+            Links(), LinkAttempts(), OutageWatches(), TrustUnblocks(), Invites(), self.states,
+        )
         self.outbox = Outbox()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -136,7 +140,7 @@ class Engine:
             replies: list[Reply] = [Message(self.translations.render("pt_BR", "common.try_again"))]
             if within is not None:
                 async with self.database.transaction() as session:
-                    await within(session, replies)
+                    await within(session, replies, [])
             return replies
 
     # ---- one turn --------------------------------------------------------------------------------
@@ -158,13 +162,13 @@ class Engine:
                 if _is_live_update(incoming.event):
                     # A live location keeps sending positions; where no step wants one, stay quiet.
                     if within is not None:
-                        await within(session, [])
+                        await within(session, [], [])
                     return []
                 await self._misunderstood(ctx, miss)
             await self.states.save(session, ctx.state)
             await self._mirror(session, ctx, said, ctx.replies)
             if within is not None:
-                await within(session, ctx.replies)
+                await within(session, ctx.replies, ctx.notices)
             return ctx.replies
 
     async def _failed_turn(self, incoming: Incoming, error: IspError | None, within: Within | None) -> list[Reply]:
@@ -185,7 +189,7 @@ class Engine:
                 ctx.replies.append(again)
             await self._mirror(session, ctx, _said(state, incoming.event), ctx.replies)
             if within is not None:
-                await within(session, ctx.replies)
+                await within(session, ctx.replies, [])
             return ctx.replies
 
     def _context(self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming) -> Context:
@@ -244,6 +248,7 @@ class Engine:
         flow = role.flows[name]
         if flow.requires_link and ctx.link is None and LINK in role.flows:
             name, flow = LINK, role.flows[LINK]
+        ctx.menu = role.menu()  # the role may have changed in this turn (an invite redeemed)
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
         ctx.state.data = {FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses}

@@ -22,7 +22,7 @@ from bot.store.types import utcnow
 
 # 16 bytes → 22 characters of [A-Za-z0-9_-], which fits a Telegram /start deep-link parameter.
 CODE_BYTES = 16
-DEFAULT_TTL = timedelta(days=2)
+DEFAULT_TTL = timedelta(hours=24)
 
 
 def hash_code(code: str) -> str:

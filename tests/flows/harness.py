@@ -14,16 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from bot.app import role_flows
 from bot.i18n import plain_text
 from bot.isp import IspClient, IspSettings
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, FixedClock, Sandbox
-from bot.store import Links, Proof, Role
+from bot.store import Invites, Links, Proof, Role
 from flows.coordinator import IspCoordinator
 from flows.engine import Engine
 from flows.events import Choice, Command, Contact, Event, Incoming, Location, Media, Start, Text
 from flows.policy import Policy
-from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Reply
-from flows.subscriber import subscriber_flows
+from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply
 
 from tests.store.dbtools import ScratchDatabase
 
@@ -47,6 +47,7 @@ class Desk:
     cache_clock: FakeMonotonic
     clock: FixedClock
     next_chat: int = 500
+    notices: list[Notice] = field(default_factory=list)  # every notice of every turn, in order
 
     def chat(self, chat_id: int | None = None, language: str | None = "pt-br") -> TestChat:
         if chat_id is None:
@@ -67,6 +68,20 @@ class Desk:
         await chat.command("menu")
         return chat
 
+    async def technician_chat(
+        self, user: str = DEMO_IDENTITIES.technician, *, language: str | None = "pt-br",
+    ) -> TestChat:
+        """A chat that redeemed an invite for system user ``user`` (a technician), at their menu."""
+        chat = self.chat(language=language)
+        async with self.database.transaction() as session:
+            issued = await Invites().create(session, Role.TECHNICIAN, user)
+        await chat.start(issued.code)
+        return chat
+
+    def notices_for(self, chat_id: int) -> list[str]:
+        """Plain text of what the bot told ``chat_id`` on its own (from other chats' turns)."""
+        return [plain_text(n.reply.text) for n in self.notices if n.chat_id == chat_id and isinstance(n.reply, Message)]
+
     def expire_caches(self) -> None:
         self.cache_clock.now += 3600
 
@@ -82,7 +97,11 @@ class TestChat:
     history: list[Reply] = field(default_factory=list)  # of every turn
 
     async def send(self, event: Event) -> list[Reply]:
-        self.replies = await self.desk.engine.handle(Incoming(self.chat_id, event, client_language=self.language))
+        async def keep_notices(_: Any, __: list[Reply], notices: list[Notice]) -> None:
+            self.desk.notices.extend(notices)
+
+        incoming = Incoming(self.chat_id, event, client_language=self.language)
+        self.replies = await self.desk.engine.handle(incoming, within=keep_notices)
         # Every event is answered, except a live location's later positions where no step wants one.
         assert self.replies or (isinstance(event, Location) and event.live), f"no reply to {event!r}"
         self.history.extend(self.replies)
@@ -156,5 +175,5 @@ def make_desk(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, po
     client = IspClient(settings, http_transport=httpx.ASGITransport(app=sandbox.app))
     cache_clock = FakeMonotonic()
     coordinator = IspCoordinator(client, zone=settings.zone, clock=cache_clock, wall_clock=clock)
-    engine = Engine(database, coordinator, {Role.SUBSCRIBER: subscriber_flows()}, policy=policy or Policy())
+    engine = Engine(database, coordinator, role_flows(), policy=policy or Policy())
     return Desk(sandbox, database, client, engine, cache_clock, clock)

@@ -193,9 +193,10 @@ class Processor:
     async def _turn(self, item: InboxItem, routed: Routed) -> list[ApiCall]:
         calls: list[ApiCall] = []
 
-        async def record_answer(session: AsyncSession, replies: list[Reply]) -> None:
+        async def record_answer(session: AsyncSession, replies: list[Reply], notices: list[Notice]) -> None:
             chat_id, thread = routed.incoming.chat_id, routed.thread_id
             rendered = [call for reply in replies for call in render(reply, chat_id, message_thread_id=thread)]
+            rendered += [call for notice in notices for call in render(notice.reply, notice.chat_id)]
             if not await self.inbox.answer(session, item.update_id, [asdict(c) for c in rendered]):
                 raise UpdateTakenError(item.update_id)
             calls[:] = rendered

@@ -1,0 +1,65 @@
+"""Redeeming an invite: ``/start <code>`` from the deep link ``ispbot invite`` printed.
+
+The only way a chat becomes a technician's (or, later, a staff member's). The invite is single-use
+and expires; the system user it names must still be active in the ISP system when it is redeemed
+(a user blocked after the invite was printed is refused). Failed codes count as failed link
+attempts, so guessing is rate-limited like every other proof. A chat linked to a customer is told
+to unlink first: one chat speaks for one identity.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from bot.isp.models.v1_records import UserStatus
+from bot.store import InviteError, Role
+
+from flows.context import Context
+from flows.flow import Flow
+
+log = logging.getLogger(__name__)
+
+INVITE_CODE = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16), as bot.store.invites makes them
+# Roles whose flows exist: an invite for another role waits for them (the staff desk, say).
+JOINABLE = (Role.TECHNICIAN,)
+
+
+class Join(Flow):
+    name = "join"
+    requires_link = False
+
+    async def begin(self, ctx: Context) -> None:
+        code = str(ctx.data.get("payload") or "")
+        if not INVITE_CODE.fullmatch(code):
+            ctx.to_menu()  # another deep link (the ISP's site, an ad): just the usual greeting
+            return
+        if ctx.link is not None and ctx.link.role is Role.SUBSCRIBER:
+            ctx.say("join.unlink_first")
+            ctx.to_menu()
+            return
+        if await ctx.recent_link_failures() >= ctx.policy.link_max_failures:
+            ctx.say("join.locked", minutes=int(ctx.policy.link_window.total_seconds() // 60))
+            ctx.to_menu()
+            return
+        try:
+            role, login = await ctx.redeem_invite(code)
+        except InviteError as exc:
+            await self._refuse(ctx, "join.invalid", reason=type(exc).__name__)
+            return
+        user = await ctx.isp.system_user(login)
+        if role not in JOINABLE or user is None or user.Situacao is not UserStatus.ACTIVE:
+            log.warning("an invite for %s was refused: the system user is not active", role.value)
+            await self._refuse(ctx, "join.user_not_active")
+            return
+        await ctx.link_system_user(role, login)
+        await ctx.record_link_attempt(succeeded=True)
+        ctx.say("join.welcome", user=login)
+        ctx.to_menu()
+
+    async def _refuse(self, ctx: Context, key: str, reason: str = "") -> None:
+        if reason:
+            log.info("an invite code was refused: %s", reason)
+        await ctx.record_link_attempt(succeeded=False)
+        ctx.say(key)
+        ctx.to_menu()

@@ -1,0 +1,59 @@
+"""The ticket in hand: who, where, what, the service order's status and the appointment, with the
+actions a technician takes on it. Every action flow comes back here when it is done."""
+
+from __future__ import annotations
+
+from bot.isp.models import v1_records as r
+
+from flows.context import Context
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.technician.tickets import NotYours, refuse_not_yours, ticket_in_hand
+
+# The action flows offered on a ticket, in order (each a module of this package).
+ACTIONS = ("status", "occurrence", "checklist", "materials", "appointment", "finish")
+
+
+class Ticket(Flow):
+    name = "ticket"
+    commands = ("os", "ticket")
+    menu_order = 20
+
+    async def begin(self, ctx: Context) -> None:
+        try:
+            ticket = await ticket_in_hand(ctx)
+        except NotYours:
+            if ctx.current_ticket is None:
+                ctx.say("technician.no_ticket_in_hand")
+                ctx.switch("agenda")
+                return
+            refuse_not_yours(ctx)
+            return
+        customer = await ctx.isp.customer(ticket.CodigoCliente) if ticket.CodigoCliente else None
+        contracts = await ctx.isp.contracts(ticket.CodigoCliente) if ticket.CodigoCliente else []
+        options = [Option(action, key=f"technician.action_{action}") for action in ACTIONS]
+        options.append(Option("menu", key="technician.action_menu"))
+        ctx.ask(
+            "act", "technician.ticket_card", options, columns=2,
+            number=ticket.Numero, protocol=ticket.Protocolo, subject=ticket.Assunto or ticket.Topico or "",
+            status=_status(ticket), name=customer.Nome if customer else "", address=_address(customer),
+            plan=contracts[0].Plano_Descricao if len(contracts) == 1 else "",
+            day=ticket.Data_Agendamento, time=ticket.Hora_Agendamento,
+        )
+
+    async def act(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value=action):
+                ctx.switch(action)
+            case _:
+                raise Unexpected("technician.pick_a_button")
+
+
+def _status(ticket: r.Ticket) -> str:
+    return ticket.Situacao_OS.name.lower() if ticket.Situacao_OS is not None else "none"
+
+
+def _address(customer: r.Customer | None) -> str:
+    if customer is None:
+        return ""
+    street = ", ".join(str(part) for part in (customer.Endereco, customer.Numero, customer.Complemento) if part)
+    return " · ".join(part for part in (street, customer.Bairro, customer.Cidade) if part)

@@ -1,0 +1,65 @@
+"""What every technician action needs: the ticket in hand, read fresh and checked to be theirs."""
+
+from __future__ import annotations
+
+from bot.isp import F
+from bot.isp.models import v1_records as r
+
+from flows.context import Context
+from flows.flow import Option
+
+TICKET = "ticket"  # the flow showing the ticket in hand with its actions
+OPEN_OS = (r.OsStatus.QUEUED, r.OsStatus.ON_THE_WAY, r.OsStatus.EXECUTING, r.OsStatus.PAUSED)
+
+
+class NotYours(Exception):
+    """The ticket does not exist, is closed, or is not assigned to this technician."""
+
+
+async def read_ticket(ctx: Context, number: int) -> r.Ticket | None:
+    rows = await ctx.isp.client.ConsultaAtendimentos(F("Numero") == number)
+    return rows[0] if rows else None
+
+
+async def ticket_in_hand(ctx: Context) -> r.Ticket:
+    """The ticket in hand, read now; ``NotYours`` when there is none or it is not this technician's."""
+    number = ctx.current_ticket
+    if number is None:
+        raise NotYours("no ticket in hand")
+    ticket = await read_ticket(ctx, number)
+    if ticket is None or not is_theirs(ctx, ticket):
+        raise NotYours(f"ticket {number} is not assigned to this technician")
+    return ticket
+
+
+def is_theirs(ctx: Context, ticket: r.Ticket) -> bool:
+    return ticket.Designacao_Usuario == ctx.system_user and ticket.Encerramento_DataHora is None
+
+
+async def assigned_open_tickets(ctx: Context) -> list[r.Ticket]:
+    """Open tickets assigned to the technician whose service order is not finished, by appointment."""
+    rows = await ctx.isp.client.ConsultaAtendimentos(F("Designacao_Usuario") == ctx.system_user)
+    open_rows = [t for t in rows if t.Encerramento_DataHora is None and t.Situacao_OS in OPEN_OS]
+    return sorted(open_rows, key=lambda t: (t.Data_Agendamento is None, t.Data_Agendamento, t.Hora_Agendamento
+                                            is None, t.Hora_Agendamento, t.Numero or 0))
+
+
+def refuse_not_yours(ctx: Context) -> None:
+    """Say the ticket cannot be acted on here and go back to the menu."""
+    ctx.set_current_ticket(None)
+    ctx.say("technician.not_yours")
+    ctx.to_menu()
+
+
+def back_to_ticket(ctx: Context) -> None:
+    ctx.switch(TICKET)
+
+
+def ticket_option(ticket: r.Ticket) -> Option:
+    when = ""
+    if ticket.Data_Agendamento is not None:
+        when = ticket.Data_Agendamento.strftime("%d/%m")
+        if ticket.Hora_Agendamento is not None:
+            when += " " + ticket.Hora_Agendamento.strftime("%H:%M")
+    label = " · ".join(part for part in (f"#{ticket.Numero}", when, ticket.Assunto or ticket.Topico or "") if part)
+    return Option(ticket.Numero, text=label[:60])
