@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from flows.coordinator import IspCoordinator
 from flows.flow import Flow, Option
 from flows.policy import Policy
-from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Notice, Reply
+from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Notice, Reply, RoleMenu
 
 # Keys of ChatState.data: the flow's own data, the pending question and its buttons' values.
 FLOW_DATA = "flow"
@@ -196,6 +196,7 @@ class Context:
         )
         self.state.role = role
         self.state.current_ticket = None
+        self.replies.append(RoleMenu(role.value, self.language))
 
     async def choose_contract(self, contract: int) -> None:
         await self._repos.links.choose_contract(self._session, self.chat_id, contract)

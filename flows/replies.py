@@ -52,7 +52,15 @@ class Handoff:
     summary: dict[str, str] = field(default_factory=dict)
 
 
-Reply = Message | AskLocation | AskContact | Document | Handoff
+@dataclass(frozen=True, slots=True)
+class RoleMenu:
+    """The chat took another role (an invite redeemed): a channel shows that role's commands."""
+
+    role: str
+    language: str
+
+
+Reply = Message | AskLocation | AskContact | Document | Handoff | RoleMenu
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ import pytest
 from bot.channels.telegram.commands import chat_scope_calls, command_menu, default_menu_calls
 from bot.i18n import LANGUAGES, Translations, default_translations
 from flows.subscriber import subscriber_flows
+from flows.technician import technician_flows
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -36,3 +37,9 @@ def test_a_command_no_flow_answers_to_is_named_with_the_file_to_fix() -> None:
     translations._sources["en"]["commands.bills"] = "invoices: Copy of a bill"
     with pytest.raises(ValueError, match=r"locales/en/commands.yaml: /invoices is not a command of the bills flow"):
         command_menu(subscriber_flows(), translations, "en")
+
+
+def test_a_technicians_menu_lists_their_own_commands_not_the_subscribers() -> None:
+    names = [entry["command"] for entry in command_menu(technician_flows(), default_translations(), "pt_BR")]
+    assert "os" in names and "menu" in names
+    assert "boleto" not in names

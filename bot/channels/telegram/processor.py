@@ -29,15 +29,16 @@ from datetime import timedelta
 from typing import Any
 
 from flows.engine import Engine
-from flows.replies import Notice, Reply
+from flows.replies import Notice, Reply, RoleMenu
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
 from bot.channels.telegram import raw
+from bot.channels.telegram.commands import chat_scope_calls
 from bot.channels.telegram.render import ApiCall, render
 from bot.channels.telegram.sender import Sender, chat_ref
 from bot.channels.telegram.updates import Routed, parse, route
-from bot.store import Database, Inbox, InboxItem, UpdateTakenError, utcnow
+from bot.store import Database, Inbox, InboxItem, Role, UpdateTakenError, utcnow
 from telegram import Bot
 
 log = logging.getLogger(__name__)
@@ -196,6 +197,8 @@ class Processor:
         async def record_answer(session: AsyncSession, replies: list[Reply], notices: list[Notice]) -> None:
             chat_id, thread = routed.incoming.chat_id, routed.thread_id
             rendered = [call for reply in replies for call in render(reply, chat_id, message_thread_id=thread)]
+            menus = [reply for reply in replies if isinstance(reply, RoleMenu)]
+            rendered += [call for menu in menus for call in self._menu(chat_id, menu)]
             rendered += [call for notice in notices for call in render(notice.reply, notice.chat_id)]
             if not await self.inbox.answer(session, item.update_id, [asdict(c) for c in rendered]):
                 raise UpdateTakenError(item.update_id)
@@ -203,6 +206,13 @@ class Processor:
 
         await self.engine.handle(routed.incoming, within=record_answer)
         return calls
+
+    def _menu(self, chat_id: int, change: RoleMenu) -> list[ApiCall]:
+        """The "/" menu of the chat's new role, for this chat only."""
+        flows = self.engine.flows.get(Role(change.role))
+        if flows is None:
+            return []
+        return chat_scope_calls(chat_id, flows, self.engine.translations, change.language)
 
     async def _settle(self, item: InboxItem, failed: str | None = None) -> None:
         """Finish an update that needs no answer (or cannot have one)."""

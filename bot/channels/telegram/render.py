@@ -24,7 +24,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
-from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Reply
+from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Reply, RoleMenu
 
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
@@ -46,7 +46,10 @@ class ApiCall:
 
     @property
     def chat_id(self) -> int:
-        return int(self.params["chat_id"])
+        """The chat the call is about (``setMyCommands`` names it in its scope)."""
+        if "chat_id" in self.params:
+            return int(self.params["chat_id"])
+        return int(self.params["scope"]["chat_id"])
 
 
 def utf16_len(text: str) -> int:
@@ -74,8 +77,8 @@ def render(reply: Reply, chat_id: int, *, message_thread_id: int | None = None) 
         return _text_calls(base, reply.text, _request_keyboard(reply.button, "request_contact"))
     if isinstance(reply, Document):
         return _document_calls(base, reply)
-    if isinstance(reply, Handoff):
-        return []
+    if isinstance(reply, Handoff | RoleMenu):
+        return []  # the staff desk, and the processor (it knows the role's commands), handle these
     raise TypeError(f"not a reply: {type(reply).__name__}")
 
 
