@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from bot import invites_cli
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from bot.isp import cli as isp_cli
 from bot.sandbox import cli as sandbox_cli
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     isp_cli.register(subparsers)
     sandbox_cli.register(subparsers)
     store_cli.register(subparsers)
+    invites_cli.register(subparsers)
     demo = subparsers.add_parser(
         "demo", help="try the bot in this terminal, as a seeded subscriber of the in-process sandbox ISP",
     )

@@ -1,0 +1,356 @@
+"""``ispbot invite`` and ``ispbot technicians``: the only way a chat becomes a technician's.
+
+    ispbot invite technician LOGIN [--hours 24] [--bot-username NAME]
+    ispbot invite list
+    ispbot invite revoke ID
+    ispbot technicians [--remove LOGIN_OR_CHAT_ID]
+
+``invite technician`` asks the ISP (``ConsultaUsuarios``) that LOGIN is an active system user, then
+stores a single-use invite and prints its deep link ``https://t.me/<bot>?start=<code>`` once: only a
+hash of the code is kept, so it cannot be shown again (revoke it and issue another). The bot's
+username comes from ``--bot-username`` or from Telegram's ``getMe`` when ``ISPBOT_TELEGRAM_TOKEN`` is
+set; without either the code is printed with the link's pattern. ``invite list`` shows invites that
+can still be used (never their codes); ``invite revoke`` withdraws one.
+
+``technicians`` lists the chats linked to technicians with their Telegram chat ids (personal data:
+this is the operator's own console; do not paste the list elsewhere). ``--remove`` unlinks every
+chat of a system user, or one chat by its id; the chat is back to a stranger's greeting at once.
+
+The database is ``ISPBOT_DATABASE_URL`` (it must be at this version's migrations, ``ispbot migrate``),
+the ISP ``ISPBOT_ISP_*``. Exit codes, as ``ispbot call``'s: 0 done; 1 refused (a system user that is
+unknown, blocked or inactive, the ISP said no, no such invite or technician, a database behind its
+migrations), with nothing created; 2 invalid arguments or configuration (naming the variable);
+3 the ISP web service or Telegram could not be reached. Errors are one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
+
+from pydantic import ValidationError
+from pydantic_settings import BaseSettings
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.isp import IspApiError, IspClient, IspSettings, IspTransportError
+from bot.isp.models.v1_records import UserStatus
+from bot.settings import BotSettings
+from bot.store import ChatStates, Database, DatabaseRevisionError, Invites, Links, Role, StaleStateError
+from bot.store.migrate import ensure_current
+from bot.store.models import LinkRow
+
+EXIT_OK, EXIT_REFUSED, EXIT_INVALID, EXIT_UNREACHABLE = 0, 1, 2, 3
+MAX_HOURS = 24 * 30
+GET_ME_TIMEOUT = 10.0  # seconds for Telegram's getMe, all tries included
+LINK = "https://t.me/{bot}?start={code}"
+# Telegram usernames: 5-32 characters of letters, digits and underscores, starting with a letter.
+_USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
+_STATUS_WORDS = {UserStatus.BLOCKED: "blocked", UserStatus.INACTIVE: "inactive"}
+_STATE_ATTEMPTS = 3
+S = TypeVar("S", bound=BaseSettings)
+
+# How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
+open_database: Callable[[str], Database] = Database
+
+
+class Refused(Exception):
+    """One line for stderr and the exit code it means."""
+
+    def __init__(self, code: int, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+# ---- the command line --------------------------------------------------------------------------
+def register(subparsers: Any) -> None:
+    invite = subparsers.add_parser(
+        "invite", help="issue, list or revoke the single-use links that make a chat a technician's",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = invite.add_subparsers(dest="action", metavar="ACTION")
+    technician = actions.add_parser(
+        "technician", help="check the system user is active and print a single-use deep link for them",
+    )
+    technician.add_argument("system_user", help="login of the technician in the ISP management system")
+    technician.add_argument(
+        "--hours", type=int, default=24, help=f"hours the link stays valid (1-{MAX_HOURS}, default 24)",
+    )
+    technician.add_argument(
+        "--bot-username", default=None,
+        help="the bot's Telegram username for the link (default: asked from Telegram with ISPBOT_TELEGRAM_TOKEN)",
+    )
+    technician.set_defaults(func=run, handler=_invite_technician)
+    listing = actions.add_parser("list", help="invites that can still be used: id, role, user, expiry (never the code)")
+    listing.set_defaults(func=run, handler=_list_invites)
+    revoke = actions.add_parser("revoke", help="withdraw an unused invite by its id (see invite list)")
+    revoke.add_argument("id", type=int, help="the invite's id")
+    revoke.set_defaults(func=run, handler=_revoke_invite)
+    invite.set_defaults(func=_usage(invite))
+
+    technicians = subparsers.add_parser(
+        "technicians",
+        help="list the chats linked to technicians, with their Telegram chat ids (personal data: "
+             "shown on this console only), or --remove one",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    technicians.add_argument(
+        "--remove", metavar="USER_OR_CHAT", default=None,
+        help="unlink every chat of this system user, or the chat with this id",
+    )
+    technicians.set_defaults(func=run, handler=_technicians)
+
+
+def _usage(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    def show(_: argparse.Namespace) -> int:
+        parser.print_help()
+        return EXIT_INVALID
+
+    return show
+
+
+def run(args: argparse.Namespace) -> int:
+    return asyncio.run(execute(args))
+
+
+async def execute(args: argparse.Namespace) -> int:
+    """The sub-command ``args`` names; its exit code. Output on stdout, one-line errors on stderr."""
+    prog = "ispbot invite" if args.command == "invite" else "ispbot technicians"
+    handler: Callable[[argparse.Namespace], Awaitable[None]] = args.handler
+    try:
+        await handler(args)
+    except Refused as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return exc.code
+    return EXIT_OK
+
+
+# ---- settings and resources ----------------------------------------------------------------------
+def _settings(kind: type[S]) -> S:
+    try:
+        return kind()
+    except ValidationError as exc:
+        raise Refused(EXIT_INVALID, f"configuration: {_settings_problem(exc, kind)}") from None
+
+
+def _settings_problem(exc: ValidationError, kind: type[BaseSettings]) -> str:
+    prefix = str(kind.model_config.get("env_prefix", ""))
+    parts = []
+    for error in exc.errors():
+        name = prefix + "_".join(str(part) for part in error["loc"]).upper() if error["loc"] else "settings"
+        parts.append(f"{name}: {error['msg'].removeprefix('Value error, ')}")
+    return "; ".join(parts)
+
+
+@dataclass
+class _Store:
+    database: Database
+
+    async def __aenter__(self) -> Database:
+        try:
+            await ensure_current(self.database)
+        except DatabaseRevisionError as exc:
+            await self.database.dispose()
+            raise Refused(EXIT_REFUSED, str(exc)) from None
+        return self.database
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.database.dispose()
+
+
+def _store() -> _Store:
+    return _Store(open_database(_settings(BotSettings).database_url))
+
+
+def _shown(moment: datetime, zone: ZoneInfo) -> str:
+    return f"{moment.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key})"
+
+
+# ---- invite technician ---------------------------------------------------------------------------
+async def _invite_technician(args: argparse.Namespace) -> None:
+    login = str(args.system_user).strip()
+    if not 1 <= args.hours <= MAX_HOURS:
+        raise Refused(EXIT_INVALID, f"--hours must be between 1 and {MAX_HOURS}")
+    username = _given_username(args.bot_username)
+    isp = _settings(IspSettings)
+    store = _store()
+    async with store as database:  # a database behind its migrations is refused before anything is asked
+        await _check_active(isp, login)
+        if username is None:
+            username = await _username_from_telegram()
+        async with database.transaction() as session:
+            issued = await Invites().create(session, Role.TECHNICIAN, login, ttl=timedelta(hours=args.hours))
+    invite = issued.invite
+    print(f"Invite {invite.id} for technician {login}: single use, valid until {_shown(invite.expires_at, isp.zone)}.")
+    if username is not None:
+        print(LINK.format(bot=username, code=issued.code))
+        print("Send this link to the technician only; opening it on their phone links that Telegram account.")
+    else:
+        print(f"Code: {issued.code}")
+        print(f"Link: {LINK.format(bot='<bot username>', code=issued.code)}")
+        print("(set ISPBOT_TELEGRAM_TOKEN or pass --bot-username to print the whole link)")
+    print("The code is not stored and cannot be shown again: `ispbot invite revoke` and issue another if it is lost.")
+
+
+def _given_username(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    name = raw.strip().removeprefix("@")
+    if not _USERNAME.fullmatch(name):
+        raise Refused(EXIT_INVALID, "--bot-username must be the bot's Telegram username, e.g. MyIspBot")
+    return name
+
+
+async def _check_active(settings: IspSettings, login: str) -> None:
+    try:
+        async with IspClient(settings) as isp:
+            users = await isp.ConsultaUsuarios()
+    except IspApiError as exc:
+        raise Refused(EXIT_REFUSED, str(exc)) from None
+    except IspTransportError as exc:
+        raise Refused(EXIT_UNREACHABLE, f"ConsultaUsuarios: {exc}") from None
+    user = next((user for user in users if user.Usuario == login), None)
+    if user is None:
+        raise Refused(EXIT_REFUSED, f"{login!r} is not a system user of the ISP; nothing was created")
+    if user.Situacao is not UserStatus.ACTIVE:
+        word = _STATUS_WORDS.get(user.Situacao, "not active") if user.Situacao else "not active"
+        raise Refused(EXIT_REFUSED, f"system user {login!r} is {word} in the ISP system; nothing was created")
+
+
+async def _username_from_telegram() -> str | None:
+    """The bot's username from getMe when a token is configured; None without one."""
+    from bot.channels.telegram.settings import TelegramSettings  # noqa: PLC0415 - only this path needs it
+
+    try:
+        telegram_settings = TelegramSettings()
+    except ValidationError as exc:
+        if all(e["loc"] == ("telegram_token",) and e["type"] == "missing" for e in exc.errors()):
+            return None
+        raise Refused(EXIT_INVALID, f"configuration: {_settings_problem(exc, TelegramSettings)}") from None
+    # python-telegram-bot loads only when it is asked.
+    from telegram.error import InvalidToken, TelegramError  # noqa: PLC0415
+    from telegram.request import HTTPXRequest  # noqa: PLC0415
+
+    from telegram import Bot  # noqa: PLC0415
+
+    request = HTTPXRequest(
+        connection_pool_size=1, connect_timeout=GET_ME_TIMEOUT, read_timeout=GET_ME_TIMEOUT,
+        write_timeout=GET_ME_TIMEOUT, pool_timeout=GET_ME_TIMEOUT,
+    )
+    bot = Bot(telegram_settings.telegram_token.get_secret_value(), base_url=telegram_settings.base_url, request=request)
+    unreachable = (
+        f"could not ask Telegram for the bot's username at {telegram_settings.telegram_api_url}; "
+        "pass --bot-username; nothing was created"
+    )
+    try:
+        async with asyncio.timeout(GET_ME_TIMEOUT):
+            me = await bot.get_me()
+    except InvalidToken:
+        refused = "Telegram refused the bot token: check ISPBOT_TELEGRAM_TOKEN (from @BotFather); nothing was created"
+        raise Refused(EXIT_INVALID, refused) from None
+    except (TelegramError, TimeoutError):
+        raise Refused(EXIT_UNREACHABLE, unreachable) from None
+    finally:
+        await request.shutdown()
+    if not me.username:
+        raise Refused(EXIT_UNREACHABLE, unreachable)
+    return me.username
+
+
+# ---- invite list / revoke ------------------------------------------------------------------------
+async def _list_invites(_: argparse.Namespace) -> None:
+    zone = _zone()
+    async with _store() as database, database.transaction() as session:
+        invites = await Invites().list_active(session)
+    if not invites:
+        print("No invite can be used now.")
+        return
+    print(f"{'id':>6}  {'role':<10}  {'system user':<24}  expires")
+    for invite in invites:
+        print(f"{invite.id:>6}  {invite.role.value:<10}  {invite.system_user:<24}  {_shown(invite.expires_at, zone)}")
+
+
+async def _revoke_invite(args: argparse.Namespace) -> None:
+    async with _store() as database, database.transaction() as session:
+        revoked = await Invites().revoke(session, args.id)
+    if not revoked:
+        unknown = f"no usable invite {args.id} (unknown, used or revoked already; see `ispbot invite list`)"
+        raise Refused(EXIT_REFUSED, unknown)
+    print(f"Invite {args.id} revoked: its link no longer works.")
+
+
+def _zone() -> ZoneInfo:
+    """The ISP's time zone for showing dates, without requiring the ISP's address and key."""
+    try:
+        return IspSettings(base_url="http://127.0.0.1", key="unused").zone  # only the time zone is read
+    except ValidationError as exc:
+        raise Refused(EXIT_INVALID, f"configuration: {_settings_problem(exc, IspSettings)}") from None
+
+
+# ---- technicians ---------------------------------------------------------------------------------
+async def _technicians(args: argparse.Namespace) -> None:
+    if args.remove is not None:
+        await _remove(str(args.remove).strip())
+        return
+    zone = _zone()
+    async with _store() as database, database.transaction() as session:
+        rows = await _technician_links(session)
+    if not rows:
+        print("No chat is linked to a technician (`ispbot invite technician LOGIN` issues a link).")
+        return
+    print(f"{'system user':<24}  {'chat id':>16}  linked since")
+    for row in rows:
+        print(f"{row.system_user or '':<24}  {row.chat_id:>16}  {_shown(row.proved_at, zone)}")
+
+
+async def _technician_links(session: AsyncSession, *criteria: Any) -> list[LinkRow]:
+    statement = (
+        select(LinkRow)
+        .where(LinkRow.role == Role.TECHNICIAN.value, LinkRow.unlinked_at.is_(None), *criteria)
+        .order_by(LinkRow.system_user, LinkRow.id)
+    )
+    return list((await session.execute(statement)).scalars())
+
+
+async def _remove(target: str) -> None:
+    async with _store() as database:
+        async with database.transaction() as session:
+            rows = await _technician_links(session, LinkRow.system_user == target)
+            if not rows and re.fullmatch(r"-?\d{1,20}", target):
+                rows = await _technician_links(session, LinkRow.chat_id == int(target))
+            chats = [row.chat_id for row in rows]
+            for chat_id in chats:
+                await Links().unlink(session, chat_id)
+        if not chats:
+            unknown = f"no technician chat has the system user or chat id {target!r} (see `ispbot technicians`)"
+            raise Refused(EXIT_REFUSED, unknown)
+        for chat_id in chats:
+            await _forget_role(database, chat_id)
+    listed = ", ".join(map(str, chats))
+    plural = "s" if len(chats) > 1 else ""
+    print(f"Unlinked {len(chats)} technician chat{plural} ({listed}); their next message meets the greeting.")
+
+
+async def _forget_role(database: Database, chat_id: int) -> None:
+    """Drop the chat's technician conversation: its next message meets the greeting, not a menu it lost."""
+    states = ChatStates()
+    for _ in range(_STATE_ATTEMPTS):
+        try:
+            async with database.transaction() as session:
+                await states.lock(session, chat_id)
+                state = await states.load(session, chat_id)
+                if state.version == 0 or await Links().active(session, chat_id) is not None:
+                    return  # never spoke, or linked again meanwhile
+                state.role, state.flow, state.step, state.data = Role.SUBSCRIBER, None, None, {}
+                state.current_ticket = None
+                await states.save(session, state)
+                return
+        except StaleStateError:
+            continue
