@@ -25,6 +25,7 @@ async def test_an_invite_makes_the_chat_the_technicians_and_shows_their_menu(des
     chat = await desk.technician_chat()
     assert "tecnico.joao" in chat.text
     assert any("Chamado em mãos" in label for label in chat.buttons)
+    assert any("Agenda" in label for label in chat.buttons)
     assert await role_of(desk, chat.chat_id) is Role.TECHNICIAN
 
 

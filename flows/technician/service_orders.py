@@ -1,0 +1,259 @@
+"""The ISP reads and writes of the agenda, the service-order status and the appointment, typed.
+
+Choices where the spec is silent:
+
+- Service-order moves: the spec names the six statuses and shows only that some state allows
+  on_the_way, aborted and completed (error 15 lists the allowed targets). ``TRANSITIONS`` is the
+  sandbox's reading (``bot/sandbox/rules/tickets.py``); when a real ISP refuses a move with error
+  15, the targets its message lists win over this table (``allowed_in_refusal``).
+- A position is sent with at most 7 decimals (about 1 cm; the spec's Decimal(16.13) would refuse a
+  phone's 15), and refused before sending when the ISP would refuse it: 0 on either axis, or out of
+  range (``valid_position``).
+- The agenda's tickets: those of the technician with the day's appointment (``Data_Agendamento``),
+  and open service orders (``Situacao_OS`` F, A, E, P) of tickets not closed, in one filtered query
+  each. Customers and contracts of the listed tickets are read in one query each (``IN``), not once
+  per ticket.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+
+from bot.isp import F
+from bot.isp.models import v1_records as r
+from bot.isp.models import v2_requests as q2
+from bot.isp.models import v2_results as v2r
+
+from flows.context import Context
+from flows.technician.tickets import OPEN_OS
+
+Move = q2.OsStatus
+
+# generation-1.0 code of a ticket's service order (None: no order yet) → its generation-2.0 name
+NAMES: dict[r.OsStatus | None, str] = {
+    None: "none",
+    r.OsStatus.QUEUED: Move.IN_QUEUE.value,
+    r.OsStatus.ON_THE_WAY: Move.ON_THE_WAY.value,
+    r.OsStatus.EXECUTING: Move.RUNNING.value,
+    r.OsStatus.PAUSED: Move.PAUSED.value,
+    r.OsStatus.COMPLETED: Move.COMPLETED.value,
+    r.OsStatus.ABORTED: Move.ABORTED.value,
+}
+TRANSITIONS: dict[r.OsStatus | None, tuple[Move, ...]] = {
+    None: (Move.IN_QUEUE, Move.ON_THE_WAY),
+    r.OsStatus.QUEUED: (Move.ON_THE_WAY, Move.ABORTED, Move.COMPLETED),
+    r.OsStatus.ON_THE_WAY: (Move.RUNNING, Move.IN_QUEUE, Move.ABORTED),
+    r.OsStatus.EXECUTING: (Move.PAUSED, Move.COMPLETED, Move.ABORTED),
+    r.OsStatus.PAUSED: (Move.RUNNING, Move.ABORTED),
+    r.OsStatus.ABORTED: (Move.IN_QUEUE,),
+    r.OsStatus.COMPLETED: (),
+}
+OS_NOT_ALLOWED = 15  # ticket_os_status_update: invalid OS status (the move is not allowed)
+DEFAULT_DURATION = "01:00"
+_WORD = re.compile(r"[a-z_]+")
+
+
+# ---- service orders ------------------------------------------------------------------------------
+def status_name(ticket: r.Ticket) -> str:
+    return NAMES[ticket.Situacao_OS]
+
+
+def allowed_moves(ticket: r.Ticket) -> tuple[Move, ...]:
+    return TRANSITIONS[ticket.Situacao_OS]
+
+
+def allowed_in_refusal(description: str) -> tuple[Move, ...]:
+    """The targets an error-15 message lists ("... só é permitido ir para on_the_way, aborted")."""
+    tail = description.rsplit(" para ", 1)[-1] if " para " in description else description
+    names = {move.value: move for move in Move}
+    found = [names[word] for word in _WORD.findall(tail.lower()) if word in names]
+    return tuple(dict.fromkeys(found))
+
+
+def valid_position(latitude: float, longitude: float) -> bool:
+    """What the ISP accepts: -90 <= lat < 0 or 0 < lat <= 90, the same for longitude up to 180."""
+    if not (math.isfinite(latitude) and math.isfinite(longitude)):
+        return False
+    lat, lon = _degrees(latitude), _degrees(longitude)
+    return lat != 0 and lon != 0 and abs(lat) <= 90 and abs(lon) <= 180
+
+
+async def move_order(ctx: Context, ticket: int, target: Move, position: tuple[float, float] | None = None) -> None:
+    """``ticket_os_status_update`` as the technician (with the position when given)."""
+    coordinates = None
+    if position is not None:
+        coordinates = q2.OsCoordinates(latitude=_degrees(position[0]), longitude=_degrees(position[1]))
+    await ctx.isp.client.ticket_os_status_update(
+        q2.TicketOsStatusUpdate(ticket_id=ticket, new_status=target, coordinates=coordinates, user=ctx.system_user)
+    )
+
+
+def _degrees(value: float) -> Decimal:
+    return Decimal(f"{value:.7f}")
+
+
+# ---- the agenda ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Visit:
+    """A ticket as the agenda shows it: who, where, which plan, when."""
+
+    ticket: r.Ticket
+    name: str
+    address: str
+    plan: str
+
+    @property
+    def number(self) -> int:
+        return self.ticket.Numero or 0
+
+    @property
+    def closed(self) -> bool:
+        return self.ticket.Encerramento_DataHora is not None
+
+
+async def appointments(ctx: Context, day: date) -> list[v2r.Appointment]:
+    """The technician's busy slots that day (tickets' appointments and their own calendar)."""
+    return await ctx.isp.client.consult_appointments(
+        q2.ConsultAppointments(user=ctx.system_user, appointment_date=day)
+    )
+
+
+async def scheduled_on(ctx: Context, day: date) -> list[r.Ticket]:
+    """The technician's tickets with an appointment that day, closed ones too, by time."""
+    where = (F("Designacao_Usuario") == ctx.system_user) & (F("Data_Agendamento") == day)
+    rows = await ctx.isp.client.ConsultaAtendimentos(where)
+    rows = [t for t in rows if t.Data_Agendamento == day and t.Situacao_Agendamento != "canceled"]
+    return sorted(rows, key=lambda t: (t.Hora_Agendamento or time.min, t.Numero or 0))
+
+
+async def open_orders(ctx: Context) -> list[r.Ticket]:
+    """Open tickets assigned to the technician with a service order not completed, oldest first."""
+    where = (F("Designacao_Usuario") == ctx.system_user) & F("Situacao_OS").in_([s.value for s in OPEN_OS])
+    rows = await ctx.isp.client.ConsultaAtendimentos(where)
+    rows = [t for t in rows if t.Encerramento_DataHora is None and t.Situacao_OS in OPEN_OS]
+    return sorted(rows, key=lambda t: (t.Data_Agendamento is None, t.Data_Agendamento or date.min,
+                                       t.Hora_Agendamento or time.min, t.Numero or 0))
+
+
+async def visits(ctx: Context, tickets: Iterable[r.Ticket]) -> list[Visit]:
+    """The tickets with their customers' names, addresses and plans (two reads however many)."""
+    tickets = list(tickets)
+    codes = sorted({t.CodigoCliente for t in tickets if t.CodigoCliente})
+    customers: dict[int, r.Customer] = {}
+    plans: dict[int, list[str]] = {}
+    if codes:
+        for customer in await ctx.isp.client.ConsultaClientes(F("Codigo").in_(codes)):
+            if customer.Codigo is not None:
+                customers[customer.Codigo] = customer
+        for contract in await ctx.isp.client.ConsultaContratos(F("Cliente_Codigo").in_(codes)):
+            if contract.Cliente_Codigo is None or not contract.Plano_Descricao:
+                continue
+            if contract.Situacao_Codigo in (r.ContractStatus.CANCELLED, r.ContractStatus.TRANSFERRED):
+                continue
+            names = plans.setdefault(contract.Cliente_Codigo, [])
+            if contract.Plano_Descricao not in names:
+                names.append(contract.Plano_Descricao)
+    found = []
+    for ticket in tickets:
+        owner = customers.get(ticket.CodigoCliente or 0)
+        found.append(Visit(
+            ticket, name=(owner.Nome or "") if owner else "", address=address(owner),
+            plan=" + ".join(plans.get(ticket.CodigoCliente or 0, [])),
+        ))
+    return found
+
+
+def address(customer: r.Customer | None) -> str:
+    if customer is None:
+        return ""
+    street = ", ".join(str(part) for part in (customer.Endereco, customer.Numero, customer.Complemento) if part)
+    return " · ".join(part for part in (street, customer.Bairro, customer.Cidade) if part)
+
+
+# ---- appointments of a ticket ----------------------------------------------------------------------
+def has_appointment(ticket: r.Ticket) -> bool:
+    return ticket.Data_Agendamento is not None and ticket.Situacao_Agendamento != "canceled"
+
+
+def duration_of(ticket: r.Ticket) -> str:
+    """The appointment's duration ``HH:MM`` (an hour when the ISP has none, or zero)."""
+    length = ticket.Duracao_Agendamento
+    if length is None or (length.hour, length.minute) == (0, 0):
+        return DEFAULT_DURATION
+    return length.strftime("%H:%M")
+
+
+async def schedule(ctx: Context, ticket: r.Ticket, when: datetime, status: q2.AppointmentStatus) -> None:
+    """Reschedule the ticket's appointment (``ticket_appointment_update``), or give it one."""
+    fields = dict(ticket_id=ticket.Numero, appointment_date=when.date(), appointment_time=when.strftime("%H:%M"),
+                  duration=duration_of(ticket), appointment_status=status)
+    if ticket.Data_Agendamento is not None:  # a canceled one is moved (and revived) too
+        await ctx.isp.client.ticket_appointment_update(q2.TicketAppointmentUpdate.model_validate(fields))
+    else:
+        await ctx.isp.client.ticket_appointment_insert(q2.TicketAppointmentInsert.model_validate(fields))
+
+
+def slot_of(ticket: r.Ticket) -> tuple[datetime, datetime] | None:
+    """When the ticket's own appointment starts and ends."""
+    if ticket.Data_Agendamento is None or ticket.Hora_Agendamento is None:
+        return None
+    start = datetime.combine(ticket.Data_Agendamento, ticket.Hora_Agendamento.replace(second=0, microsecond=0))
+    hours, minutes = (int(part) for part in duration_of(ticket).split(":"))
+    return start, start + timedelta(hours=hours, minutes=minutes)
+
+
+async def clash(ctx: Context, ticket: r.Ticket, when: datetime) -> v2r.Appointment | None:
+    """Another appointment of the technician overlapping ``when`` (for the ticket's duration)."""
+    hours, minutes = (int(part) for part in duration_of(ticket).split(":"))
+    end = when + timedelta(hours=hours, minutes=minutes)
+    own = slot_of(ticket)
+    for busy in await appointments(ctx, when.date()):
+        if busy.start_time is None or busy.end_time is None:
+            continue
+        start, stop = busy.start_time.replace(tzinfo=None), busy.end_time.replace(tzinfo=None)
+        if own is not None and (start, stop) == own:
+            continue  # the ticket's own appointment, the one being moved
+        if start < end and when < stop:
+            return busy
+    return None
+
+
+# ---- what a technician types -------------------------------------------------------------------------
+_DAY = re.compile(r"^\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})(?:\s*[/.-]\s*(\d{2}|\d{4}))?\s*$")
+_TIME = re.compile(r"^\s*(\d{1,2})\s*(?:[:h.]\s*(\d{2})?)?\s*(?:h|hs|min)?\s*$", re.IGNORECASE)
+
+
+def parse_day(text: str, today: date) -> date | None:
+    """``dd/mm`` (the nearest such day to today) or ``dd/mm/yyyy``; None when it is not a date."""
+    match = _DAY.match(text)
+    if match is None:
+        return None
+    day, month, year = int(match[1]), int(match[2]), match[3]
+    if year is not None:
+        full = int(year) + (2000 if len(year) == 2 else 0)
+        return _date(full, month, day)
+    candidates = [d for d in (_date(today.year + k, month, day) for k in (-1, 0, 1)) if d is not None]
+    return min(candidates, key=lambda d: abs((d - today).days)) if candidates else None
+
+
+def parse_time(text: str) -> time | None:
+    """``14:30``, ``14h30``, ``14h``, ``9``; None when it is not a time of day."""
+    match = _TIME.match(text)
+    if match is None:
+        return None
+    hour, minute = int(match[1]), int(match[2] or 0)
+    if hour > 23 or minute > 59:
+        return None
+    return time(hour, minute)
+
+
+def _date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None

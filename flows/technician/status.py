@@ -1,0 +1,172 @@
+"""The service order's status: the moves its current status allows, as the technician, with GPS for running.
+
+Choices where the spec is silent:
+
+- Every move re-reads the ticket just before it is sent (the step's first thing): a move already
+  made (a write that landed though its answer was lost, another person's change) is told, not sent
+  again, and a move the fresh status does not allow is explained with the ones it does.
+- ``running`` needs the phone's position (the spec requires it only when the ISP is configured so,
+  and only the server knows that): a shared location, or a live location's position, is checked
+  before anything is sent (``service_orders.valid_position``); a bad one is refused and asked again.
+- Error 15 (move not allowed) is explained with the targets the ISP's message lists, which are
+  offered as the buttons (the ISP's own rule wins over ours).
+- A write whose outcome is unknown (timeout, connection lost) is checked at once by re-reading the
+  ticket; when that read fails too, the technician gets one button to check again, and the move is
+  offered again only once a read shows it did not happen.
+- When the order goes ``on_the_way``, every chat linked to the ticket's customer is told (sent with
+  the answer of the turn that recorded the move).
+"""
+
+from __future__ import annotations
+
+from bot.isp import IspApiError, IspError, IspTransportError
+from bot.isp.models import v1_records as r
+
+from flows.context import Context
+from flows.events import Location, Text
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.technician import service_orders as so
+from flows.technician.tickets import NotYours, back_to_ticket, refuse_not_yours, ticket_in_hand
+
+BACK, CHECK = "back", "check"
+
+
+class Status(Flow):
+    name = "status"
+
+    async def begin(self, ctx: Context) -> None:
+        ticket = await self._in_hand(ctx)
+        if ticket is not None:
+            self._offer(ctx, ticket)
+
+    async def move(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="back"):
+                back_to_ticket(ctx)
+            case Chosen(value=str() as name) if name in {m.value for m in so.Move}:
+                await self._try(ctx, so.Move(name))
+            case _:
+                raise Unexpected("technician.pick_a_button")
+
+    async def where(self, ctx: Context, event: StepEvent) -> None:
+        """Waiting for the position that moving to running needs."""
+        match event:
+            case Location(latitude=latitude, longitude=longitude):
+                if not so.valid_position(latitude, longitude):
+                    raise Unexpected("technician_status.bad_position")
+                ticket = await self._in_hand(ctx)
+                if ticket is not None and self._still_possible(ctx, ticket, so.Move.RUNNING):
+                    await self._send(ctx, ticket, so.Move.RUNNING, (latitude, longitude))
+            case Text():
+                raise Unexpected("technician_status.need_location")
+            case _:
+                raise Unexpected("technician_status.need_location")
+
+    async def check(self, ctx: Context, event: StepEvent) -> None:
+        """After a move whose outcome is unknown and a failed re-read: read again, then tell."""
+        match event:
+            case Chosen(value="check"):
+                ticket = await self._in_hand(ctx)
+                if ticket is not None:
+                    await self._settle(ctx, ticket, so.Move(ctx.data["pending"]))
+            case Chosen(value="back"):
+                back_to_ticket(ctx)
+            case _:
+                raise Unexpected("technician.pick_a_button")
+
+    # ---- internals -----------------------------------------------------------------------------
+    async def _in_hand(self, ctx: Context) -> r.Ticket | None:
+        try:
+            return await ticket_in_hand(ctx)
+        except NotYours:
+            refuse_not_yours(ctx)
+            return None
+
+    def _offer(self, ctx: Context, ticket: r.Ticket, moves: tuple[so.Move, ...] | None = None) -> None:
+        moves = so.allowed_moves(ticket) if moves is None else moves
+        if not moves:
+            ctx.say("technician_status.no_moves", number=ticket.Numero, status=_word(ctx, so.status_name(ticket)))
+            back_to_ticket(ctx)
+            return
+        options = [Option(m.value, key=f"technician_status.button_{m.value}") for m in moves]
+        options.append(Option(BACK, key="technician_status.button_back"))
+        ctx.ask("move", "technician_status.choose", options, columns=2,
+                number=ticket.Numero, status=_word(ctx, so.status_name(ticket)))
+
+    def _still_possible(self, ctx: Context, ticket: r.Ticket, target: so.Move) -> bool:
+        """The fresh ticket allows ``target``; otherwise the technician is told why and offered the rest."""
+        if so.status_name(ticket) == target.value:
+            ctx.say("technician_status.already", number=ticket.Numero, status=_word(ctx, target.value))
+            back_to_ticket(ctx)
+            return False
+        if target not in so.allowed_moves(ticket):
+            ctx.say("technician_status.not_allowed", move=_word(ctx, target.value),
+                    status=_word(ctx, so.status_name(ticket)), allowed=_words(ctx, so.allowed_moves(ticket)))
+            self._offer(ctx, ticket)
+            return False
+        return True
+
+    async def _try(self, ctx: Context, target: so.Move) -> None:
+        ticket = await self._in_hand(ctx)
+        if ticket is None or not self._still_possible(ctx, ticket, target):
+            return
+        if target is so.Move.RUNNING:
+            ctx.ask_location("where", "technician_status.ask_location", number=ticket.Numero)
+            return
+        await self._send(ctx, ticket, target, None)
+
+    async def _send(self, ctx: Context, ticket: r.Ticket, target: so.Move,
+                    position: tuple[float, float] | None) -> None:
+        number = ticket.Numero or 0
+        try:
+            await so.move_order(ctx, number, target, position)
+        except IspApiError as refused:
+            if refused.code != so.OS_NOT_ALLOWED:
+                raise
+            allowed = so.allowed_in_refusal(refused.description)
+            ctx.say("technician_status.refused", move=_word(ctx, target.value), allowed=_words(ctx, allowed))
+            self._offer(ctx, ticket, allowed or None)
+            return
+        except IspTransportError:
+            # The move may have landed: read before anything is offered again.
+            ctx.data["pending"] = target.value
+            try:
+                fresh = await ticket_in_hand(ctx)
+            except NotYours:
+                refuse_not_yours(ctx)
+                return
+            except IspError:
+                options = [Option(CHECK, key="technician_status.button_check"),
+                           Option(BACK, key="technician_status.button_back")]
+                ctx.ask("check", "technician_status.unsure", options, move=_word(ctx, target.value))
+                return
+            await self._settle(ctx, fresh, target)
+            return
+        await self._moved(ctx, ticket, target)
+
+    async def _settle(self, ctx: Context, fresh: r.Ticket, target: so.Move) -> None:
+        """What a re-read after an unknown outcome shows: the move happened, or it did not."""
+        if so.status_name(fresh) == target.value:
+            await self._moved(ctx, fresh, target)
+            return
+        ctx.say("technician_status.not_recorded", move=_word(ctx, target.value))
+        self._offer(ctx, fresh)
+
+    async def _moved(self, ctx: Context, ticket: r.Ticket, target: so.Move) -> None:
+        told = 0
+        if target is so.Move.ON_THE_WAY and ticket.CodigoCliente:
+            told = await ctx.notify_customer(
+                ticket.CodigoCliente, "technician_status.customer_on_the_way",
+                protocol=ticket.Protocolo or ticket.Numero, subject=ticket.Assunto or ticket.Topico or "",
+            )
+        ctx.say("technician_status.moved", number=ticket.Numero, status=_word(ctx, target.value), told=told)
+        back_to_ticket(ctx)
+
+
+def _word(ctx: Context, status: str) -> str:
+    """A status in the technician's language (``none`` when the ticket has no service order)."""
+    return ctx.text(f"technician_status.status_{status}")
+
+
+def _words(ctx: Context, moves: tuple[so.Move, ...]) -> str:
+    return ", ".join(_word(ctx, m.value) for m in moves)

@@ -1,0 +1,210 @@
+"""The service order's status on the ticket in hand: only allowed moves, the subscriber told when the
+technician is on the way, a valid position for running, refusals explained, unknown outcomes checked."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+import pytest
+from bot.app import role_flows
+from bot.isp import IspClient, IspSettings
+from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
+from bot.sandbox.rules import tickets as sandbox_tickets
+from bot.store import ChatStates
+from flows.coordinator import IspCoordinator
+from flows.engine import Engine
+from flows.replies import AskLocation
+
+from tests.flows.harness import Desk, FakeMonotonic, TestChat
+from tests.store.dbtools import ScratchDatabase
+
+OP = "ticket_os_status_update"
+
+
+def ticket(desk: Desk, number: int = D.ticket) -> dict[str, Any]:
+    row = desk.sandbox.store.find("tickets", Numero=number)
+    assert row is not None
+    return row
+
+
+def moves_recorded(desk: Desk, target: str) -> list[dict[str, Any]]:
+    return [o for o in desk.sandbox.store.where("occurrences", Atendimento_Numero=D.ticket)
+            if o["Descricao"] == f"Status da OS alterado para {target}"]
+
+
+async def status_of_70001(desk: Desk) -> TestChat:
+    chat = await desk.technician_chat()
+    await chat.command("agenda")
+    await chat.tap("#70001")
+    await chat.tap("Status da OS")
+    return chat
+
+
+async def test_on_the_way_tells_marias_linked_chat_and_shows_the_card(desk: Desk) -> None:
+    maria = await desk.linked_chat()
+    chat = await status_of_70001(desk)
+    assert "está na fila" in chat.text
+    assert chat.buttons == ["🚗 A caminho", "⛔ Abortar", "✅ Concluída", "↩️ Voltar ao chamado"]
+    await chat.tap("A caminho")
+    assert "OS a caminho" in chat.text and "O cliente foi avisado" in chat.text
+    assert "OS: a caminho" in chat.text  # back on the card, read fresh
+    assert ticket(desk)["Situacao_OS"] == "A"
+    notices = desk.notices_for(maria.chat_id)
+    assert len(notices) == 1 and "técnico está a caminho" in notices[0]
+    assert "2025030970001" in notices[0]  # the protocol Maria knows
+
+
+async def test_running_needs_a_valid_position_and_records_it(desk: Desk) -> None:
+    ticket(desk)["Situacao_OS"] = "A"
+    chat = await status_of_70001(desk)
+    await chat.tap("Em execução")
+    assert isinstance(chat.last(AskLocation), AskLocation)
+    await chat.say("já cheguei")
+    assert "Preciso da localização" in chat.text and isinstance(chat.last(AskLocation), AskLocation)
+    for latitude, longitude in ((0.0, 0.0), (95.0, -46.6), (-23.5, 181.0), (-23.5, 0.0)):
+        await chat.share_location(latitude, longitude)
+        assert "não é válida" in chat.text and isinstance(chat.last(AskLocation), AskLocation)
+    assert ticket(desk)["Situacao_OS"] == "A"
+    assert moves_recorded(desk, "running") == []
+    await chat.share_location(-23.5874162, -46.6345219)
+    assert "OS em execução" in chat.text
+    assert ticket(desk)["Situacao_OS"] == "E"
+    [move] = moves_recorded(desk, "running")
+    assert (move["Latitude"], move["Longitude"]) == (pytest.approx(-23.5874162), pytest.approx(-46.6345219))
+    assert move["Usuario"] != ""  # recorded as the technician's user
+
+
+async def test_a_live_location_counts_for_running(desk: Desk) -> None:
+    ticket(desk)["Situacao_OS"] = "P"
+    chat = await status_of_70001(desk)
+    await chat.tap("Em execução")
+    await chat.share_location(-23.55, -46.63, live=True)
+    assert "OS em execução" in chat.text
+    assert len(moves_recorded(desk, "running")) == 1
+
+
+async def test_a_move_the_fresh_status_does_not_allow_is_explained_with_the_allowed_ones(desk: Desk) -> None:
+    chat = await status_of_70001(desk)
+    ticket(desk)["Situacao_OS"] = "E"  # someone moved it in the ISP system meanwhile
+    await chat.tap("A caminho")
+    assert "De em execução a OS não pode ir para a caminho" in chat.text
+    assert "pausada, concluída, abortada" in chat.text
+    assert chat.buttons == ["⏸️ Pausar", "✅ Concluída", "⛔ Abortar", "↩️ Voltar ao chamado"]
+    assert moves_recorded(desk, "on_the_way") == []
+
+
+async def test_the_isps_error_15_is_explained_with_the_moves_it_lists(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An ISP stricter than the bot's table: from the queue only aborted or completed.
+    monkeypatch.setitem(sandbox_tickets.OS_TRANSITIONS, "F", ("aborted", "completed"))
+    chat = await status_of_70001(desk)
+    await chat.tap("A caminho")
+    assert "não aceitou ir para a caminho" in chat.text
+    assert "pode ir para: abortada, concluída" in chat.text
+    assert chat.buttons == ["⛔ Abortar", "✅ Concluída", "↩️ Voltar ao chamado"]
+    assert ticket(desk)["Situacao_OS"] == "F"
+
+
+async def test_a_ticket_no_longer_assigned_to_the_technician_is_refused(desk: Desk) -> None:
+    chat = await desk.technician_chat()
+    await chat.command("agenda")
+    await chat.tap("#70001")
+    ticket(desk)["Designacao_Usuario"] = "tecnico.maria"  # reassigned meanwhile
+    await chat.tap("Status da OS")
+    assert "não está designado para você" in chat.text
+    assert ticket(desk)["Situacao_OS"] == "F"
+
+
+async def test_someone_elses_ticket_put_in_hand_is_refused(desk: Desk) -> None:
+    other = next(t for t in desk.sandbox.store.rows("tickets")
+                 if t["Designacao_Usuario"] == "tecnico.maria" and not t["Encerramento_DataHora"])
+    chat = await desk.technician_chat()
+    await chat.command("agenda")
+    await chat.tap("#70001")
+    async with desk.database.transaction() as session:  # the ticket in hand swapped under the card
+        states = ChatStates()
+        state = await states.load(session, chat.chat_id)
+        state.current_ticket = other["Numero"]
+        await states.save(session, state)
+    await chat.tap("Status da OS")
+    assert "não está designado para você" in chat.text
+    assert moves_recorded(desk, "on_the_way") == []
+
+
+# ---- writes whose outcome is unknown ------------------------------------------------------------------
+class LoseAnswers(httpx.AsyncBaseTransport):
+    """Passes every call to the sandbox, then loses the answer of the next ``times`` calls of ``operation``
+    (the write landed; the phone never heard back)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, operation: str, times: int = 1) -> None:
+        self.inner, self.operation, self.times = inner, operation, times
+        self.then: Callable[[], object] = lambda: None  # what else goes wrong once the answer is lost
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if self.times and f'"{self.operation}"'.encode() in request.content:
+            self.times -= 1
+            await response.aread()
+            self.then()
+            raise httpx.ReadTimeout("the answer was lost", request=request)
+        return response
+
+
+@pytest.fixture
+def lossy(sandbox: Sandbox) -> LoseAnswers:
+    return LoseAnswers(httpx.ASGITransport(app=sandbox.app), OP)
+
+
+@pytest.fixture
+async def lossy_desk(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, lossy: LoseAnswers,
+) -> AsyncIterator[Desk]:
+    settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
+    client = IspClient(settings, http_transport=lossy)
+    cache_clock = FakeMonotonic()
+    coordinator = IspCoordinator(client, zone=settings.zone, clock=cache_clock, wall_clock=clock)
+    yield Desk(sandbox, database, client, Engine(database, coordinator, role_flows()), cache_clock, clock)
+    await client.aclose()
+
+
+async def test_a_move_whose_answer_was_lost_is_read_back_and_never_sent_twice(lossy_desk: Desk) -> None:
+    desk = lossy_desk
+    maria = await desk.linked_chat()
+    chat = await status_of_70001(desk)
+    await chat.tap("A caminho")
+    assert "OS a caminho" in chat.text  # the re-read shows it landed
+    assert len(moves_recorded(desk, "on_the_way")) == 1
+    assert len(desk.notices_for(maria.chat_id)) == 1
+    assert desk.sandbox.call_count(OP) == 1
+
+
+async def test_a_move_cut_before_it_landed_is_offered_again_only_after_a_read(desk: Desk) -> None:
+    chat = await status_of_70001(desk)
+    desk.sandbox.faults.fail_next(operation=OP)  # HTTP 500: a transport error, nothing written
+    await chat.tap("A caminho")
+    assert "não registrou a caminho" in chat.text
+    assert "🚗 A caminho" in chat.buttons
+    await chat.tap("A caminho")
+    assert "OS a caminho" in chat.text
+    assert len(moves_recorded(desk, "on_the_way")) == 1
+
+
+async def test_when_the_read_back_fails_too_one_tap_checks_before_anything_else(
+    lossy_desk: Desk, lossy: LoseAnswers,
+) -> None:
+    desk = lossy_desk
+    chat = await status_of_70001(desk)
+    lossy.then = lambda: desk.sandbox.faults.go_down(operation="ConsultaAtendimentos")
+    await chat.tap("A caminho")
+    assert "Não sei se o sistema registrou" in chat.text
+    assert chat.buttons == ["🔄 Verificar de novo", "↩️ Voltar ao chamado"]
+    await chat.tap("Verificar")  # still down: said plainly, the same question again
+    assert "Verificar de novo" in " ".join(chat.buttons)
+    desk.sandbox.faults.come_back()
+    await chat.tap("Verificar")
+    assert "OS a caminho" in chat.text
+    assert desk.sandbox.call_count(OP) == 1
