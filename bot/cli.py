@@ -22,7 +22,7 @@ def _demo(args: argparse.Namespace) -> int:
     from bot.channels.console import run_demo  # noqa: PLC0415
 
     try:
-        return run_demo(args.language)
+        return run_demo(args.language, role=args.role)
     except (DatabaseRevisionError, ValidationError) as exc:
         print(f"ispbot demo: {exc}", file=sys.stderr)
         return 1
@@ -46,11 +46,15 @@ def build_parser() -> argparse.ArgumentParser:
     store_cli.register(subparsers)
     invites_cli.register(subparsers)
     demo = subparsers.add_parser(
-        "demo", help="try the bot in this terminal, as a seeded subscriber of the in-process sandbox ISP",
+        "demo", help="try the bot in this terminal, as a seeded subscriber or technician of the in-process sandbox ISP",
     )
     demo.add_argument(
         "--language", choices=LANGUAGES, default=DEFAULT_LANGUAGE,
         help=f"language your (pretend) Telegram client reports (default {DEFAULT_LANGUAGE})",
+    )
+    demo.add_argument(
+        "--as", dest="role", choices=("subscriber", "technician"), default="subscriber",
+        help="whose chat you start in (default subscriber; /technician and /subscriber switch during the demo)",
     )
     demo.set_defaults(func=_demo)
     return parser

@@ -6,12 +6,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 from bot.channels.console import ConsoleChannel, Identity, terminal_text
+from bot.channels.console.demo import Demo
 from bot.sandbox import DEMO_IDENTITIES
+from bot.store import Links, Role
+from flows.engine import Within
 from flows.events import Choice, Command, Contact, Incoming, Location, Start, Text
-from flows.replies import AskContact, AskLocation, Button, Message, Reply
+from flows.replies import AskContact, AskLocation, Button, Message, Notice, Reply
 
 from tests.flows.conftest import clock, desk, sandbox  # noqa: F401
 from tests.flows.harness import Desk
@@ -22,14 +27,17 @@ MARIA = Identity(phone="+55" + D.customer_mobile, latitude=-23.5869, longitude=-
 
 
 class CannedEngine:
-    """Answers every event with the same replies and remembers what it was sent."""
+    """Answers every event with the same replies (and notices to other chats) and remembers what it was sent."""
 
-    def __init__(self, replies: list[Reply]) -> None:
+    def __init__(self, replies: list[Reply], notices: list[Notice] | None = None) -> None:
         self.replies = replies
+        self.notices = notices or []
         self.received: list[Incoming] = []
 
-    async def handle(self, incoming: Incoming) -> list[Reply]:
+    async def handle(self, incoming: Incoming, *, within: Within | None = None) -> list[Reply]:
         self.received.append(incoming)
+        if within is not None:
+            await within(None, self.replies, self.notices)  # type: ignore[arg-type]  # no database here
         return self.replies
 
 
@@ -105,3 +113,80 @@ def test_ispbot_demo_runs_a_scripted_chat_and_exits_cleanly(tmp_path: Path) -> N
     assert "[1]" in done.stdout  # with numbered buttons
     assert "Traceback" not in done.stdout + done.stderr
     assert list(tmp_path.iterdir()) == []  # the demo's database lived in a temporary folder
+
+
+# ---- the technician in the demo, and what other chats are told ---------------------------------------
+async def test_messages_to_other_chats_are_shown_marked_with_the_chat_and_their_buttons_unnumbered() -> None:
+    told = Message("🚗 O técnico está a caminho.", ((Button("Avaliar", "t"),),))
+    engine = CannedEngine([Message("Feito.", ((Button("Menu", "m"),),))], [Notice(7, told), Notice(8, Message("Oi"))])
+    channel = ConsoleChannel(engine, MARIA, chat_id=2, chat_names={7: "Maria's chat"})  # type: ignore[arg-type]
+    shown = await channel.send(Text("a caminho"))
+    assert shown == "Feito.\n   [1] Menu\n\n   [to Maria's chat] 🚗 O técnico está a caminho.\n      [Avaliar]" + (
+        "\n\n   [to chat 8] Oi"
+    )
+    assert [choice.label for choice in channel.choices] == ["Menu"]  # Maria's button is not the technician's
+    assert channel.shown == shown
+
+
+@pytest.fixture
+async def demo(tmp_path: Path) -> AsyncIterator[Demo]:
+    demo = await Demo.open(tmp_path, "pt_BR", bold=False)
+    yield demo
+    await demo.close()
+
+
+async def press(channel: ConsoleChannel, label: str) -> str:
+    """Type the number of the button whose label contains ``label``."""
+    number = next((i for i, action in enumerate(channel.choices, 1) if label in action.label), None)
+    assert number is not None, f"no {label!r} among {[a.label for a in channel.choices]}"
+    shown = await channel.say(str(number))
+    assert shown is not None
+    return shown
+
+
+async def test_the_demo_opens_the_technicians_chat_with_an_invite_and_links_marias(demo: Demo) -> None:
+    intro = demo.introduction()
+    assert D.technician in intro and "/technician" in intro and "--as technician" in intro
+    shown = await demo.command("/technician")
+    assert shown is not None and demo.technician is not None and demo.channel is demo.technician
+    assert f"Olá, {D.technician}" in shown and "Chamado em mãos" in shown  # the technician's menu, numbered
+    assert f"{D.customer_name}, so you see what she is told" in shown
+    assert demo.prompt == f"you ({D.technician})> "
+    async with demo.app.database.transaction() as session:
+        technician = await Links().active(session, demo.technician.chat_id)
+        maria = await Links().active(session, demo.subscriber.chat_id)
+    assert technician is not None and technician.role is Role.TECHNICIAN and technician.system_user == D.technician
+    assert maria is not None and maria.customer_code == D.customer
+
+    back = await demo.command("/assinante")
+    assert back is not None and demo.channel is demo.subscriber and D.customer_name in back  # her menu
+    again = await demo.command("/tecnico")
+    assert again is not None and "Chamado em mãos" in again and demo.channel is demo.technician
+    assert await demo.command("/menu") is None  # the bot's commands go to the bot
+
+
+async def test_in_the_demo_the_subscriber_is_seen_being_told_the_technician_is_on_the_way(demo: Demo) -> None:
+    await demo.play_technician()
+    technician = demo.channel
+    await press(technician, "Agenda")
+    await press(technician, f"#{D.ticket}")
+    await press(technician, "Status")
+    shown = await press(technician, "caminho")
+    told = shown.split("[to Maria's chat] ", 1)
+    assert len(told) == 2, shown
+    assert f"#{D.ticket}" in told[0] and "a caminho" in told[1]  # the technician's answer, then what Maria hears
+    assert demo.channel is technician and not any("Avaliar" in a.label for a in technician.choices)
+
+
+def test_ispbot_demo_as_technician_starts_in_the_technicians_chat(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ISPBOT_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "demo", "--as", "technician", "--language", "en"],
+        input="/subscriber\n\n", capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"you are now {D.technician}" in done.stdout
+    assert f"Hello, {D.technician}" in done.stdout  # the technician's menu, in the chosen language
+    assert f"you ({D.technician})> /subscriber" in done.stdout and D.customer_name in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -4,16 +4,22 @@ No terminal here (the demo loop in ``demo.py`` reads and prints), so tests drive
 Buttons of the last turn are numbered; "share my contact" and "share my location", which Telegram
 shows as a one-time keyboard when a step asks for them, are numbered choices too, and send the
 played identity's own phone (as Telegram would, ``own=True``) and a position near its address.
+
+What a turn sends to other chats (a subscriber told that the technician is on the way) is shown
+after the answer, each message marked with the chat it went to (``[to Maria's chat] …``), from
+``chat_names`` or the chat's id; its buttons are listed, not numbered (they belong to that chat).
 """
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
+from typing import Any
 
 from flows.engine import Engine
 from flows.events import Choice, Command, Contact, Event, Incoming, Location, Start, Text
-from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Reply
+from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply
 
 BOLD, RESET = "\033[1m", "\033[0m"
 QUIT = ("/quit", "/exit")
@@ -37,14 +43,16 @@ class Action:
 class ConsoleChannel:
     def __init__(
         self, engine: Engine, identity: Identity, *, chat_id: int = 1, client_language: str | None = "pt-br",
-        bold: bool = False,
+        bold: bool = False, chat_names: MutableMapping[int, str] | None = None,
     ) -> None:
         self.engine = engine
         self.identity = identity
         self.chat_id = chat_id
         self.client_language = client_language
         self.bold = bold
+        self.chat_names: MutableMapping[int, str] = {} if chat_names is None else chat_names
         self.choices: list[Action] = []  # what typing 1, 2, ... does now
+        self.shown = ""  # the last turn as it was shown (with what went to other chats)
 
     def event_for(self, line: str) -> Event | None:
         """The event a typed line means; None when the person is done (empty line, /quit)."""
@@ -62,32 +70,53 @@ class ConsoleChannel:
         return Text(text)
 
     async def send(self, event: Event) -> str:
-        """Hand the event to the engine; what the bot answered, as terminal text."""
-        replies = await self.engine.handle(Incoming(self.chat_id, event, client_language=self.client_language))
+        """Hand the event to the engine; what the bot answered, then what it sent to other chats."""
+        elsewhere: list[Notice] = []
+
+        async def keep_notices(_: Any, __: list[Reply], notices: list[Notice]) -> None:
+            elsewhere.extend(notices)
+
+        incoming = Incoming(self.chat_id, event, client_language=self.client_language)
+        replies = await self.engine.handle(incoming, within=keep_notices)
         self.choices = self._choices(replies)
-        return self.render(replies)
+        self.shown = "\n\n".join(part for part in (self.render(replies), self.render_notices(elsewhere)) if part)
+        return self.shown
 
     async def say(self, line: str) -> str | None:
         event = self.event_for(line)
         return None if event is None else await self.send(event)
 
-    def render(self, replies: list[Reply]) -> str:
+    def chat_name(self, chat_id: int) -> str:
+        return self.chat_names.get(chat_id, f"chat {chat_id}")
+
+    def render_notices(self, notices: list[Notice]) -> str:
+        """Messages the bot sent on its own; those for other chats are marked with the chat."""
+        blocks: list[str] = []
+        for notice in notices:
+            text = self.render([notice.reply], numbered=False)
+            if text and notice.chat_id != self.chat_id:
+                text = f"   [to {self.chat_name(notice.chat_id)}] " + text.replace("\n", "\n   ")
+            if text:
+                blocks.append(text)
+        return "\n\n".join(blocks)
+
+    def render(self, replies: list[Reply], *, numbered: bool = True) -> str:
         blocks: list[str] = []
         number = 0
+
+        def mark(label: str) -> str:
+            nonlocal number
+            number += 1
+            return f"[{number}] {label}" if numbered else f"[{label}]"
+
         for reply in replies:
             match reply:
                 case Message(text=text, buttons=rows):
                     lines = [terminal_text(text, bold=self.bold)]
-                    for row in rows:
-                        cells = []
-                        for button in row:
-                            number += 1
-                            cells.append(f"[{number}] {button.label}")
-                        lines.append("   " + "   ".join(cells))
+                    lines += ["   " + "   ".join(mark(button.label) for button in row) for row in rows]
                     blocks.append("\n".join(lines))
                 case AskContact(text=text, button=label) | AskLocation(text=text, button=label):
-                    number += 1
-                    blocks.append(f"{terminal_text(text, bold=self.bold)}\n   [{number}] {label}")
+                    blocks.append(f"{terminal_text(text, bold=self.bold)}\n   {mark(label)}")
                 case Document(url=url, caption=caption):
                     blocks.append(f"{terminal_text(caption, bold=self.bold)}\n   📎 {url}")
                 case Handoff(reason=reason):
