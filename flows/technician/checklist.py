@@ -1,0 +1,57 @@
+"""The checklist of the ticket in hand as toggle buttons (✅ checked, ⬜ not), mandatory items marked
+with "*", and "done" back to the ticket.
+
+Each button carries the state it sets (check M or uncheck D), not "toggle": pressing an old button
+again, or retrying after the ISP did not answer, sets the same state and never flips it back. The
+checklist is read again after every change, so what is shown is what the ISP holds.
+"""
+
+from __future__ import annotations
+
+from flows.context import Context
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.technician.tickets import NotYours, back_to_ticket, refuse_not_yours, ticket_in_hand
+from flows.technician.work import checklist, is_checked, is_mandatory, missing_mandatory, set_checklist_item
+
+MAX_LABEL = 60
+
+
+class Checklist(Flow):
+    name = "checklist"
+
+    async def begin(self, ctx: Context) -> None:
+        try:
+            ticket = await ticket_in_hand(ctx)
+        except NotYours:
+            refuse_not_yours(ctx)
+            return
+        number = int(ticket.Numero or 0)
+        items = await checklist(ctx, number)
+        if not items:
+            ctx.say("technician_work.checklist_empty", number=number)
+            back_to_ticket(ctx)
+            return
+        options = []
+        for item in items:
+            mark = "✅" if is_checked(item) else "⬜"
+            star = " *" if is_mandatory(item) else ""
+            label = f"{mark} {item.Checklist_Descricao or item.Checklist_Id}"[: MAX_LABEL - len(star)] + star
+            options.append(Option([item.Checklist_Id, not is_checked(item)], text=label))
+        options.append(Option("done", key="technician_work.button_done"))
+        ctx.ask("toggle", "technician_work.checklist", options, number=number,
+                missing=len(missing_mandatory(items)))
+
+    async def toggle(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="done"):
+                back_to_ticket(ctx)
+            case Chosen(value=[int(item), bool(checked)]):
+                try:
+                    ticket = await ticket_in_hand(ctx)
+                except NotYours:
+                    refuse_not_yours(ctx)
+                    return
+                await set_checklist_item(ctx, int(ticket.Numero or 0), item, checked)
+                await self.begin(ctx)
+            case _:
+                raise Unexpected("technician.pick_a_button")

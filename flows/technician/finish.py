@@ -1,0 +1,149 @@
+"""Finish the ticket in hand: refused while a mandatory checklist item is unchecked; then the closing
+cause (active causes of the ticket's type), the solution, a confirmation and ``ticket_finish``.
+
+After the ticket is closed the customer's linked chats (if any) are told the visit is done, with the
+satisfaction-survey link when the ticket has one; the ticket leaves the technician's hand and the
+agenda comes back (the menu where there is no agenda). Nothing read after the write may fail the
+step: the write already happened.
+
+A timed-out ``ticket_finish`` (outcome unknown) is never sent again blindly: the bot says it is not
+sure and asks to confirm again; confirming first reads the ticket back. Closed with this solution:
+it was this finish, and the bot goes on as if it had answered. Still open: before ``SETTLE`` has passed
+since the try the bot asks to wait (a slow ISP may still be closing it), after that it sends again.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.isp import IspTransportError
+from bot.isp.models import v1_records as r
+
+from flows.context import Context
+from flows.events import Text
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.technician.tickets import (
+    NotYours,
+    back_to_ticket,
+    read_ticket,
+    refuse_not_yours,
+    ticket_in_hand,
+)
+from flows.technician.work import (
+    MAX_TEXT,
+    SETTLE,
+    causes_for,
+    checklist,
+    finish_ticket,
+    missing_mandatory,
+    survey_link,
+)
+
+AGENDA = "agenda"
+
+
+class Finish(Flow):
+    name = "finish"
+
+    async def begin(self, ctx: Context) -> None:
+        try:
+            ticket = await ticket_in_hand(ctx)
+        except NotYours:
+            refuse_not_yours(ctx)
+            return
+        number = int(ticket.Numero or 0)
+        missing = missing_mandatory(await checklist(ctx, number))
+        if missing:
+            ctx.say("technician_work.finish_checklist_missing", number=number,
+                    items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
+            back_to_ticket(ctx)
+            return
+        causes = await causes_for(ctx, ticket)
+        if not causes:
+            ctx.say("technician_work.finish_no_causes")
+            back_to_ticket(ctx)
+            return
+        ctx.data.update(ticket=number, customer=ticket.CodigoCliente)
+        options = [Option(c.Codigo, text=(c.Nome or c.Descricao or str(c.Codigo))[:60]) for c in causes]
+        options.append(Option("back", key="technician_work.button_back"))
+        ctx.ask("cause", "technician_work.finish_cause", options, number=number)
+
+    async def cause(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="back"):
+                back_to_ticket(ctx)
+            case Chosen(value=int(code), label=label):
+                ctx.data.update(cause=code, cause_name=label)
+                ctx.ask("solution", "technician_work.finish_solution")
+            case _:
+                raise Unexpected("technician.pick_a_button")
+
+    async def solution(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Text(text=text) if text.strip():
+                ctx.data["solution"] = text.strip()[:MAX_TEXT]
+                self._ask_confirm(ctx, "technician_work.finish_confirm")
+            case _:
+                raise Unexpected("technician_work.finish_solution_hint")
+
+    async def confirm(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="finish"):
+                await self._finish(ctx)
+            case Chosen(value="back"):
+                back_to_ticket(ctx)
+            case _:
+                raise Unexpected("technician.pick_a_button")
+
+    async def _finish(self, ctx: Context) -> None:
+        number, solution = int(ctx.data["ticket"]), str(ctx.data["solution"])
+        if (tried := ctx.data.get("tried_at")) is not None:
+            ticket = await read_ticket(ctx, number)
+            if ticket is not None and ticket.Encerramento_DataHora is not None and ticket.Solucao == solution:
+                await self._finished(ctx, ticket, [])  # the timed-out finish did close it
+                return
+            if ticket is not None and ticket.Encerramento_DataHora is None \
+                    and ctx.isp.now() - datetime.fromisoformat(tried) < SETTLE:
+                self._ask_confirm(ctx, "technician_work.finish_not_yet")
+                return
+        try:
+            ticket = await ticket_in_hand(ctx)
+        except NotYours:
+            refuse_not_yours(ctx)
+            return
+        missing = missing_mandatory(await checklist(ctx, number))  # unchecked since the question?
+        if missing:
+            ctx.say("technician_work.finish_checklist_missing", number=number,
+                    items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
+            back_to_ticket(ctx)
+            return
+        tried_at = ctx.isp.now()
+        try:
+            new_tickets = await finish_ticket(ctx, number, int(ctx.data["cause"]), solution)
+        except IspTransportError as exc:
+            if not exc.outcome_unknown:
+                raise
+            ctx.data["tried_at"] = tried_at.isoformat()
+            self._ask_confirm(ctx, "technician_work.finish_unsure")
+            return
+        await self._finished(ctx, ticket, new_tickets)
+
+    async def _finished(self, ctx: Context, ticket: r.Ticket, new_tickets: list[int]) -> None:
+        number = int(ticket.Numero or 0)
+        ctx.say("technician_work.finish_done", number=number, new_tickets=new_tickets)
+        if ticket.CodigoCliente is not None:
+            link = await survey_link(ctx, number)
+            await ctx.notify_customer(ticket.CodigoCliente, "technician_work.visit_done",
+                                      number=number, protocol=ticket.Protocolo or number, survey=link or "")
+            ctx.isp.forget(ticket.CodigoCliente)  # the subscriber's ticket list changed
+        ctx.set_current_ticket(None)
+        if any(flow.name == AGENDA for flow in ctx.menu):
+            ctx.switch(AGENDA)
+        else:
+            ctx.to_menu()
+
+    def _ask_confirm(self, ctx: Context, key: str) -> None:
+        options = [Option("finish", key="technician_work.button_finish"),
+                   Option("back", key="technician_work.button_cancel")]
+        ctx.ask("confirm", key, options, columns=2, number=ctx.data["ticket"], cause=ctx.data["cause_name"],
+                solution=ctx.data["solution"])

@@ -1,0 +1,114 @@
+"""An occurrence on the ticket in hand: the technician's note (or a photo's caption), with where
+they are when they shared it lately.
+
+Choices where the spec and the engine leave room:
+
+- The position. A flow's data is emptied when another flow begins, so a position shared in another
+  flow cannot be handed over through the chat's state. Two sources are used instead: a location
+  shared at this flow's question (a live location's later positions update it silently), and the
+  newest position the ISP itself recorded on this ticket (a status move to "running" sent with the
+  phone's location records one). Either counts when it is at most ``POSITION_FRESH`` old; 0,0 or out
+  of range is never sent.
+- A photo counts by its caption (the ticket cannot carry the picture); without one the bot asks for
+  words.
+- A timed-out insert (outcome unknown) is not sent again blindly: the bot says it is not sure and
+  offers "check"; that reads the ticket's occurrences and only sends again when the note is not
+  there and ``SETTLE`` has passed since the try.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.isp import IspTransportError
+
+from flows.context import Context
+from flows.events import Location, Media, Text
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.technician.tickets import NotYours, back_to_ticket, refuse_not_yours, ticket_in_hand
+from flows.technician.work import (
+    MAX_TEXT,
+    SETTLE,
+    add_occurrence,
+    fresh,
+    occurrence_landed,
+    position_record,
+    recorded_position,
+    valid_position,
+)
+
+
+class Occurrence(Flow):
+    name = "occurrence"
+
+    async def begin(self, ctx: Context) -> None:
+        try:
+            ticket = await ticket_in_hand(ctx)
+        except NotYours:
+            refuse_not_yours(ctx)
+            return
+        ctx.data["ticket"] = ticket.Numero
+        ctx.ask_location("note", "technician_work.occurrence_ask", number=ticket.Numero)
+
+    async def note(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Location(latitude=lat, longitude=lon, live=live):
+                if not valid_position(lat, lon):
+                    if live:
+                        return
+                    raise Unexpected("technician_work.position_invalid")
+                ctx.data["position"] = position_record(ctx, lat, lon)
+                if not live:  # a live location's later positions are kept without a word
+                    ctx.ask_location("note", "technician_work.occurrence_position_noted")
+            case Text(text=text) if text.strip():
+                await self._record(ctx, text.strip()[:MAX_TEXT])
+            case Media(caption=caption) if caption.strip():
+                await self._record(ctx, caption.strip()[:MAX_TEXT])
+            case Media():
+                raise Unexpected("technician_work.occurrence_caption_needed")
+            case _:
+                raise Unexpected("technician_work.occurrence_write")
+
+    async def unsure(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="check"):
+                await self._record(ctx, ctx.data["text"])
+            case Chosen(value="back"):
+                back_to_ticket(ctx)
+            case _:
+                raise Unexpected("technician.pick_a_button")
+
+    async def _record(self, ctx: Context, text: str) -> None:
+        number = int(ctx.data["ticket"])
+        try:
+            await ticket_in_hand(ctx)  # still theirs and open (reassigned or closed meanwhile?)
+        except NotYours:
+            refuse_not_yours(ctx)
+            return
+        if (tried := ctx.data.get("tried_at")) is not None and text == ctx.data.get("text"):
+            if await occurrence_landed(ctx, number, text, datetime.fromisoformat(tried)):
+                self._recorded(ctx, number, ctx.data.get("sent_position") is not None)
+                return
+            if ctx.isp.now() - datetime.fromisoformat(tried) < SETTLE:
+                self._ask_unsure(ctx, "technician_work.occurrence_not_yet")
+                return
+        position = fresh(ctx, ctx.data.get("position")) or await recorded_position(ctx, number)
+        tried_at = ctx.isp.now()
+        try:
+            await add_occurrence(ctx, number, text, position)
+        except IspTransportError as exc:
+            if not exc.outcome_unknown:
+                raise
+            ctx.data.update(text=text, sent_position=position, tried_at=tried_at.isoformat())
+            self._ask_unsure(ctx, "technician_work.occurrence_unsure")
+            return
+        self._recorded(ctx, number, position is not None)
+
+    def _recorded(self, ctx: Context, number: int, located: bool) -> None:
+        ctx.say("technician_work.occurrence_recorded", number=number, located=located)
+        back_to_ticket(ctx)
+
+    def _ask_unsure(self, ctx: Context, key: str) -> None:
+        options = [Option("check", key="technician_work.button_check"),
+                   Option("back", key="technician_work.button_back")]
+        ctx.ask("unsure", key, options)

@@ -1,0 +1,179 @@
+"""The ISP reads and writes of the technician's work on the ticket in hand (occurrence, checklist,
+materials, finish), typed, through ``ctx.isp.client`` and ``ctx.isp.now()``. Nothing here is cached:
+a technician acts on what just changed.
+
+Writes whose outcome is unknown (``IspTransportError.outcome_unknown``) are never sent again blindly:
+the flows keep the moment they tried and read back before they offer to send again (see each flow).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from bot.isp import F, IspError
+from bot.isp.models import v1_records as r
+from bot.isp.models import v2_requests as q
+
+from flows.context import Context
+
+# A position shared this recently (by the technician in the occurrence flow, or recorded by the ISP
+# with a status move on this ticket) goes with a new occurrence.
+POSITION_FRESH = timedelta(minutes=15)
+# A write that timed out may still be finishing on a slow ISP: before that long has passed since the
+# try, a read that does not find it is not proof it did not happen.
+SETTLE = timedelta(minutes=2)
+MAX_TEXT = 2000  # occurrence notes, solutions: what a technician types on a phone, capped
+# ticket_item_insert's quantity is Decimal(15.2): up to 13 digits before the point, 2 after.
+MAX_QUANTITY = Decimal("9999999999999.99")
+
+
+# ---- positions -----------------------------------------------------------------------------------
+def valid_position(latitude: float, longitude: float) -> bool:
+    """Within range and not 0 on either axis (the spec refuses 0: a phone without a fix sends 0,0)."""
+    return -90 <= latitude <= 90 and -180 <= longitude <= 180 and latitude != 0 and longitude != 0
+
+
+def position_record(ctx: Context, latitude: float, longitude: float) -> dict[str, Any]:
+    return {"latitude": latitude, "longitude": longitude, "at": ctx.isp.now().isoformat()}
+
+
+def fresh(ctx: Context, record: dict[str, Any] | None) -> tuple[float, float] | None:
+    """The position of ``record`` if it was shared within ``POSITION_FRESH``."""
+    if not record:
+        return None
+    if ctx.isp.now() - datetime.fromisoformat(record["at"]) > POSITION_FRESH:
+        return None
+    return float(record["latitude"]), float(record["longitude"])
+
+
+async def recorded_position(ctx: Context, ticket: int) -> tuple[float, float] | None:
+    """The newest position the ISP recorded on this ticket within ``POSITION_FRESH`` (a status move
+    sent with the phone's location records one), if any."""
+    since = ctx.isp.now().replace(tzinfo=None) - POSITION_FRESH
+    rows = await occurrences(ctx, ticket)
+    located = [
+        o for o in rows
+        if o.Latitude is not None and o.Longitude is not None and o.Data is not None and o.Data >= since
+        and valid_position(float(o.Latitude), float(o.Longitude))
+    ]
+    if not located:
+        return None
+    newest = max(located, key=lambda o: (o.Data or since, o.Id or 0))
+    return float(newest.Latitude or 0), float(newest.Longitude or 0)
+
+
+# ---- occurrences ---------------------------------------------------------------------------------
+async def occurrences(ctx: Context, ticket: int) -> list[r.TicketOccurrence]:
+    return await ctx.isp.client.ConsultaOcorrenciasAtendimentos(F("Atendimento") == ticket)
+
+
+async def add_occurrence(ctx: Context, ticket: int, text: str, position: tuple[float, float] | None) -> None:
+    latitude, longitude = position if position is not None else (None, None)
+    await ctx.isp.client.ticket_occurrence_insert(q.TicketOccurrenceInsert(
+        ticket_id=ticket, user=ctx.system_user, description=text,
+        latitude=Decimal(str(latitude)) if latitude is not None else None,
+        longitude=Decimal(str(longitude)) if longitude is not None else None,
+    ))
+
+
+async def occurrence_landed(ctx: Context, ticket: int, text: str, tried: datetime) -> bool:
+    """Whether an occurrence with this text was recorded on the ticket since shortly before ``tried``."""
+    since = tried.astimezone(ctx.isp.zone).replace(tzinfo=None) - SETTLE
+    return any(o.Descricao == text and (o.Data is None or o.Data >= since) for o in await occurrences(ctx, ticket))
+
+
+# ---- checklist -----------------------------------------------------------------------------------
+async def checklist(ctx: Context, ticket: int) -> list[r.ChecklistItem]:
+    rows = await ctx.isp.client.ConsultaChecklistAtendimentos(F("Atendimento_Numero") == ticket)
+    # The filter is the ISP's; the check here keeps another ticket's items out whatever it does.
+    return sorted((i for i in rows if i.Atendimento_Numero == ticket), key=lambda i: i.Checklist_Id or 0)
+
+
+def is_checked(item: r.ChecklistItem) -> bool:
+    return item.Checklist_Status is r.YesNo.YES
+
+
+def is_mandatory(item: r.ChecklistItem) -> bool:
+    return item.Checklist_Obrigatorio is r.YesNo.YES
+
+
+def missing_mandatory(items: list[r.ChecklistItem]) -> list[r.ChecklistItem]:
+    return [i for i in items if is_mandatory(i) and not is_checked(i)]
+
+
+async def set_checklist_item(ctx: Context, ticket: int, item: int, checked: bool) -> None:
+    """Check (M) or uncheck (D) an item: setting a state, so sending it twice changes nothing."""
+    await ctx.isp.client.ticket_checklist_update(q.TicketChecklistUpdate(
+        ticket_id=ticket, checklist_id=item, checklist_set=q.ChecklistSet.CHECK if checked else q.ChecklistSet.UNCHECK,
+        user=ctx.system_user,
+    ))
+
+
+# ---- materials -----------------------------------------------------------------------------------
+def parse_quantity(text: str) -> Decimal | None:
+    """A quantity as a technician types it ("2", "1,5", "12.25"): > 0, at most 2 decimals, within
+    Decimal(15.2); None otherwise."""
+    cleaned = text.strip().replace(" ", "").replace(",", ".")
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        return None
+    if not value.is_finite() or value <= 0 or value > MAX_QUANTITY or value.as_tuple().exponent < -2:  # type: ignore[operator]
+        return None
+    return value
+
+
+def parse_code(text: str) -> int | None:
+    """A positive code typed as digits (product code, stock location), else None."""
+    cleaned = text.strip().lstrip("#")
+    if not cleaned.isdigit() or len(cleaned) > 12 or int(cleaned) <= 0:
+        return None
+    return int(cleaned)
+
+
+async def add_item(
+    ctx: Context, *, ticket: int, customer: int, operation: q.ItemOperation, item: int, contract: int | None,
+    serial: str | None, location: int | None, quantity: Decimal,
+) -> int | None:
+    """A stock product consumed or lent on the ticket; the ISP's id of the item."""
+    created = await ctx.isp.client.ticket_item_insert(q.TicketItemInsert(
+        ticket_id=ticket, customer_id=customer, type=q.ItemType.PRODUCT, operation=operation,
+        contract_id=contract, item_id=item, serial_number=serial, location_id=location, quantity=quantity,
+    ))
+    return created.item_id
+
+
+async def search_models(ctx: Context, words: str) -> list[r.ProductModel]:
+    """Product models whose description or brand contains the words (quoted by ``F``)."""
+    where = F("Descricao").contains(words) | F("Marca").contains(words)
+    return await ctx.isp.client.ConsultaModelosProduto(where)
+
+
+# ---- finish --------------------------------------------------------------------------------------
+async def causes_for(ctx: Context, ticket: r.Ticket) -> list[r.ClosingCause]:
+    """Active closing causes of the ticket's type (all active ones when the ticket has no type)."""
+    return [
+        c for c in await ctx.isp.closing_causes()
+        if c.Codigo is not None and c.Situacao is r.ActiveStatus.ACTIVE
+        and (ticket.Tipo is None or c.Tipo == ticket.Tipo)
+    ]
+
+
+async def finish_ticket(ctx: Context, ticket: int, cause: int, solution: str) -> list[int]:
+    """Close the ticket; the numbers of the tickets the ISP opened because of it."""
+    result = await ctx.isp.client.ticket_finish(q.TicketFinish(
+        ticket_id=ticket, cause_id=cause, solution=solution, user=ctx.system_user,
+    ))
+    return [t.ticket_id for t in result.new_tickets if t.ticket_id is not None]
+
+
+async def survey_link(ctx: Context, ticket: int) -> str | None:
+    """The ticket's satisfaction-survey link, or None (no survey, or the ISP cannot say now: the
+    ticket is already closed, nothing may fail after that)."""
+    try:
+        links = await ctx.isp.client.generate_questionare_link(q.GenerateQuestionareLink(ticket=ticket))
+    except IspError:
+        return None
+    return next((link.generate_questionare_link for link in links if link.generate_questionare_link), None)
