@@ -1,0 +1,185 @@
+"""The appointment of the ticket in hand: confirm it, or reschedule it (a day, a time, confirmed or not).
+
+Choices where the spec is silent:
+
+- Rescheduling keeps the appointment's duration (an hour when the ISP has none) and asks whether the
+  new time is confirmed with the customer (``appointment_status`` confirmed or to_confirm), since
+  the technician usually agrees it on the phone.
+- A day is picked from the next ``DAYS_OFFERED`` days or typed ``dd/mm``; not before today, not more
+  than ``MAX_AHEAD`` ahead (a typo, not a plan). A time is picked or typed (``14:30``, ``14h``); not
+  in the past, and not over another of the technician's appointments that day
+  (``consult_appointments``; the ticket's own slot does not count).
+- A ticket without an appointment gets one (``ticket_appointment_insert``): ``update`` would fail
+  with error 15.
+- Every write re-reads the ticket first; a write whose answer was lost is read back, and told as done
+  when the ticket shows the new time (sending the same appointment twice changes nothing).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+from bot.isp import IspApiError, IspTransportError
+from bot.isp.models import v1_records as r
+from bot.isp.models import v2_requests as q2
+
+from flows.context import Context
+from flows.events import Text
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.technician import service_orders as so
+from flows.technician.tickets import NotYours, back_to_ticket, refuse_not_yours, ticket_in_hand
+
+DAYS_OFFERED = 6
+MAX_AHEAD = timedelta(days=90)
+TIMES_OFFERED = ("08:00", "10:00", "13:00", "15:00", "17:00")
+CONFIRM, RESCHEDULE, BACK = "confirm", "reschedule", "back"
+NOT_FOUND = 15  # ticket_appointment_update: error searching the ticket (or its appointment)
+
+
+class Appointment(Flow):
+    name = "appointment"
+
+    async def begin(self, ctx: Context) -> None:
+        ticket = await self._in_hand(ctx)
+        if ticket is None:
+            return
+        if not so.has_appointment(ticket):
+            options = [Option(RESCHEDULE, key="technician_appointment.button_schedule"),
+                       Option(BACK, key="technician_appointment.button_back")]
+            ctx.ask("choose", "technician_appointment.none", options, number=ticket.Numero)
+            return
+        options = []
+        if ticket.Situacao_Agendamento != q2.AppointmentStatus.CONFIRMED.value:
+            options.append(Option(CONFIRM, key="technician_appointment.button_confirm"))
+        options += [Option(RESCHEDULE, key="technician_appointment.button_reschedule"),
+                    Option(BACK, key="technician_appointment.button_back")]
+        ctx.ask("choose", "technician_appointment.current", options, number=ticket.Numero,
+                day=ticket.Data_Agendamento, time=ticket.Hora_Agendamento, duration=so.duration_of(ticket),
+                confirmed=ticket.Situacao_Agendamento == q2.AppointmentStatus.CONFIRMED.value)
+
+    async def choose(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="confirm"):
+                ticket = await self._in_hand(ctx)
+                if ticket is None:
+                    return
+                slot = so.slot_of(ticket)
+                if slot is None or not so.has_appointment(ticket):
+                    await self.begin(ctx)  # gone since it was shown: show what there is now
+                    return
+                await self._save(ctx, ticket, slot[0], q2.AppointmentStatus.CONFIRMED)
+            case Chosen(value="reschedule"):
+                self._ask_day(ctx)
+            case Chosen(value="back"):
+                back_to_ticket(ctx)
+            case _:
+                raise Unexpected("technician.pick_a_button")
+
+    async def day(self, ctx: Context, event: StepEvent) -> None:
+        today = ctx.isp.now().date()
+        match event:
+            case Chosen(value="back"):
+                back_to_ticket(ctx)
+                return
+            case Chosen(value=str() as iso):
+                picked: date | None = date.fromisoformat(iso)
+            case Text(text=text):
+                picked = so.parse_day(text, today)
+            case _:
+                raise Unexpected("technician_appointment.bad_day")
+        if picked is None:
+            raise Unexpected("technician_appointment.bad_day")
+        if picked < today:
+            raise Unexpected("technician_appointment.day_past")
+        if picked - today > MAX_AHEAD:
+            raise Unexpected("technician_appointment.day_far", days=MAX_AHEAD.days)
+        ctx.data["day"] = picked.isoformat()
+        self._ask_time(ctx, picked)
+
+    async def hour(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="back"):
+                self._ask_day(ctx)
+                return
+            case Chosen(value=str() as text) | Text(text=text):
+                at = so.parse_time(text)
+            case _:
+                raise Unexpected("technician_appointment.bad_time")
+        if at is None:
+            raise Unexpected("technician_appointment.bad_time")
+        when = datetime.combine(date.fromisoformat(ctx.data["day"]), at)
+        if when <= _now(ctx):
+            raise Unexpected("technician_appointment.time_past")
+        ticket = await self._in_hand(ctx)
+        if ticket is None:
+            return
+        busy = await so.clash(ctx, ticket, when)
+        if busy is not None:
+            raise Unexpected("technician_appointment.clash", start=busy.start_time, end=busy.end_time)
+        ctx.data["when"] = when.isoformat()
+        options = [Option(q2.AppointmentStatus.CONFIRMED.value, key="technician_appointment.button_save_confirmed"),
+                   Option(q2.AppointmentStatus.TO_CONFIRM.value, key="technician_appointment.button_save_to_confirm"),
+                   Option(BACK, key="technician_appointment.button_back")]
+        ctx.ask("save", "technician_appointment.confirm", options, number=ticket.Numero, day=when.date(),
+                time=when.time(), duration=so.duration_of(ticket))
+
+    async def save(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="back"):
+                back_to_ticket(ctx)
+            case Chosen(value=str() as status) if status in {s.value for s in q2.AppointmentStatus}:
+                ticket = await self._in_hand(ctx)
+                if ticket is not None:
+                    when = datetime.fromisoformat(ctx.data["when"])
+                    await self._save(ctx, ticket, when, q2.AppointmentStatus(status))
+            case _:
+                raise Unexpected("technician.pick_a_button")
+
+    # ---- internals -----------------------------------------------------------------------------
+    async def _in_hand(self, ctx: Context) -> r.Ticket | None:
+        try:
+            return await ticket_in_hand(ctx)
+        except NotYours:
+            refuse_not_yours(ctx)
+            return None
+
+    def _ask_day(self, ctx: Context) -> None:
+        today = ctx.isp.now().date()
+        days = [today + timedelta(days=n) for n in range(DAYS_OFFERED)]
+        options = [Option(d.isoformat(), key="technician_appointment.button_day", vars={"day": d}) for d in days]
+        options.append(Option(BACK, key="technician_appointment.button_back"))
+        ctx.ask("day", "technician_appointment.ask_day", options, columns=3)
+
+    def _ask_time(self, ctx: Context, day: date) -> None:
+        now = _now(ctx)
+        offered = [t for t in TIMES_OFFERED if datetime.combine(day, time.fromisoformat(t)) > now]
+        options = [Option(t, text=t) for t in offered]
+        options.append(Option(BACK, key="technician_appointment.button_other_day"))
+        ctx.ask("hour", "technician_appointment.ask_time", options, columns=3, day=day)
+
+    async def _save(self, ctx: Context, ticket: r.Ticket, when: datetime, status: q2.AppointmentStatus) -> None:
+        try:
+            await so.schedule(ctx, ticket, when, status)
+        except IspApiError as refused:
+            if refused.code != NOT_FOUND:
+                raise
+            ctx.say("technician_appointment.not_found", number=ticket.Numero)
+            back_to_ticket(ctx)
+            return
+        except IspTransportError:
+            try:
+                fresh = await ticket_in_hand(ctx)  # a failure here is told and the question asked again
+            except NotYours:
+                refuse_not_yours(ctx)
+                return
+            slot = so.slot_of(fresh)
+            if slot is None or slot[0] != when:
+                raise
+        ctx.say("technician_appointment.saved", number=ticket.Numero, day=when.date(), time=when.time(),
+                confirmed=status is q2.AppointmentStatus.CONFIRMED)
+        back_to_ticket(ctx)
+
+
+def _now(ctx: Context) -> datetime:
+    """The ISP's wall clock, naive (the ISP's dates and times carry no zone)."""
+    return ctx.isp.now().replace(tzinfo=None)

@@ -1,0 +1,93 @@
+"""The appointment of the ticket in hand: confirmed, or rescheduled to a valid day and time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.sandbox import DEMO_IDENTITIES as D
+
+from tests.flows.harness import Desk, TestChat
+
+
+def ticket(desk: Desk) -> dict[str, Any]:
+    row = desk.sandbox.store.find("tickets", Numero=D.ticket)
+    assert row is not None
+    return row
+
+
+async def appointment_of_70001(desk: Desk) -> TestChat:
+    chat = await desk.technician_chat()
+    await chat.command("agenda")
+    await chat.tap("#70001")
+    await chat.tap("Agendamento")
+    return chat
+
+
+async def test_a_reschedule_is_recorded_in_the_isp_keeping_the_duration(desk: Desk) -> None:
+    chat = await appointment_of_70001(desk)
+    assert "agendado para 10/03/2025 às 14:00" in chat.text and "confirmado" in chat.text
+    assert "Confirmar" not in " ".join(chat.buttons)  # already confirmed
+    await chat.tap("Remarcar")
+    assert chat.buttons[:2] == ["seg. 10/03", "ter. 11/03"]
+    await chat.tap("ter. 11/03")
+    await chat.say("10h30")
+    assert "novo horário 11/03/2025 às 10:30" in chat.text
+    await chat.tap("a confirmar")
+    assert "agendado para 11/03/2025 às 10:30, a confirmar" in chat.text
+    assert "Chamado #70001" in chat.text  # back on the card
+    row = ticket(desk)
+    assert (row["Data_Agendamento"], row["Hora_Agendamento"], row["Duracao_Agendamento"],
+            row["Situacao_Agendamento"]) == ("2025-03-11", "10:30:00", "01:30:00", "to_confirm")
+
+
+async def test_a_day_or_time_in_the_past_or_over_another_appointment_is_refused(desk: Desk) -> None:
+    desk.sandbox.store.insert("appointments", {
+        "id": 900, "description": "Reunião", "customer_id": None, "appointment_date": "2025-03-11",
+        "appointment_time": "10:00", "duration": "01:00", "user": D.technician, "recurrence": "no",
+        "period": None, "event_color": None, "reminder": "none", "local": None, "status": "confirmed",
+        "comments": None, "pre_appointment_type": None,
+    })
+    chat = await appointment_of_70001(desk)
+    await chat.tap("Remarcar")
+    await chat.say("01/03")
+    assert "Esse dia já passou" in chat.text
+    await chat.say("31/02")
+    assert "Não entendi essa data" in chat.text
+    await chat.say("10/03")  # today, 09:30 now
+    assert chat.buttons[:2] == ["10:00", "13:00"]  # 08:00 is over
+    await chat.say("08:00")
+    assert "Esse horário já passou" in chat.text
+    await chat.say("14:30")  # over its own appointment only: fine
+    assert "novo horário 10/03/2025 às 14:30" in chat.text
+    await chat.tap("Voltar")
+    await chat.tap("Agendamento")
+    await chat.tap("Remarcar")
+    await chat.tap("11/03")
+    await chat.tap("10:00")
+    assert "já tem um compromisso (10:00–11:00)" in chat.text
+    assert ticket(desk)["Data_Agendamento"] == "2025-03-10"
+
+
+async def test_an_appointment_to_be_confirmed_is_confirmed(desk: Desk) -> None:
+    ticket(desk)["Situacao_Agendamento"] = "to_confirm"
+    chat = await appointment_of_70001(desk)
+    assert "a confirmar" in chat.text
+    await chat.tap("Confirmar")
+    assert "agendado para 10/03/2025 às 14:00, confirmado" in chat.text
+    row = ticket(desk)
+    assert (row["Data_Agendamento"], row["Hora_Agendamento"], row["Situacao_Agendamento"]) == (
+        "2025-03-10", "14:00:00", "confirmed")
+
+
+async def test_a_ticket_without_an_appointment_gets_one(desk: Desk) -> None:
+    ticket(desk).update({"Data_Agendamento": None, "Hora_Agendamento": None, "Duracao_Agendamento": None,
+                         "Situacao_Agendamento": ""})
+    chat = await appointment_of_70001(desk)
+    assert "não tem agendamento" in chat.text
+    await chat.tap("Agendar")
+    await chat.tap("11/03")
+    await chat.tap("15:00")
+    await chat.tap("confirmado com o cliente")
+    row = ticket(desk)
+    assert (row["Data_Agendamento"], row["Hora_Agendamento"], row["Duracao_Agendamento"],
+            row["Situacao_Agendamento"]) == ("2025-03-11", "15:00:00", "01:00:00", "confirmed")
