@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from bot.i18n import Translations, default_translations, plain_text
+from bot.i18n import Translations, default_translations, pick_language, plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
 from bot.store import (
     ChatState,
@@ -149,8 +149,10 @@ class Engine:
             await self.states.lock(session, incoming.chat_id)
             state = await self.states.load(session, incoming.chat_id)
             link = await self.repos.links.active(session, incoming.chat_id)
-            if link is not None and link.role is not state.role:
-                state.role = link.role
+            _follow_link(state, link)
+            if state.language is None and incoming.client_language:
+                # Kept, so that what other chats' turns send this one (notices) is in its language too.
+                state.language = pick_language(incoming.client_language)
             before = copy.deepcopy(state)
             said = _said(state, incoming.event)
             ctx = self._context(state, link, session, incoming)
@@ -286,6 +288,15 @@ class Engine:
         messages = [entry(said, Origin.CUSTOMER)]
         messages += [entry(text, Origin.SYSTEM) for text in map(_reply_text, replies) if text]
         await self.outbox.enqueue(session, messages)
+
+
+def _follow_link(state: ChatState, link: Link | None) -> None:
+    """The chat's role is its link's; a chat whose technician or staff link ended is a stranger again."""
+    role = link.role if link is not None else Role.SUBSCRIBER
+    if role is not state.role:
+        state.role = role
+        state.flow = state.step = None
+        state.current_ticket = None
 
 
 def _is_live_update(event: Event) -> bool:

@@ -59,3 +59,22 @@ async def test_another_deep_link_is_just_the_usual_greeting_and_no_failed_attemp
     chat = desk.chat()
     await chat.start("site")
     assert "titular do cadastro" in chat.text
+
+
+async def test_a_technician_whose_link_ended_is_greeted_as_a_stranger(desk: Desk) -> None:
+    chat = await desk.technician_chat()
+    async with desk.database.transaction() as session:
+        await Links().unlink(session, chat.chat_id)
+    await chat.say("oi")
+    assert "titular do cadastro" in chat.text  # linking, as for any chat nobody vouched for
+
+
+async def test_notices_reach_a_subscriber_in_the_language_of_their_telegram(desk: Desk) -> None:
+    maria = await desk.linked_chat(language="en")  # never chose a language: her Telegram is in English
+    technician = await desk.technician_chat()
+    await technician.command("agenda")
+    await technician.tap("#70001")
+    await technician.tap("Status da OS")
+    await technician.tap("A caminho")
+    [notice] = desk.notices_for(maria.chat_id)
+    assert "technician is on the way" in notice
