@@ -179,6 +179,12 @@ class TelegramChat:
         contact_user = self.chat_id if own else self.chat_id + 1
         return await self.send(tg.contact_message(self.chat_id, phone, contact_user_id=contact_user))
 
+    async def share_location(self, latitude: float, longitude: float) -> list[Sent]:
+        return await self.send(tg.location_message(self.chat_id, latitude, longitude))
+
+    async def send_photo(self, caption: str | None = None) -> list[Sent]:
+        return await self.send(tg.photo_message(self.chat_id, caption))
+
     def button(self, label: str) -> str:
         """The callback data of the newest button whose label contains ``label``."""
         for sent in reversed(self.bot.api.sent(self.chat_id)):

@@ -6,7 +6,7 @@ from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
 from bot.store import Database, Invites, Role
 
-from tests.telegram.harness import running_bot
+from tests.telegram.harness import RunningBot, TelegramChat, running_bot
 
 
 async def test_opening_an_invite_link_makes_a_technician_with_their_own_command_menu(
@@ -25,3 +25,75 @@ async def test_opening_an_invite_link_makes_a_technician_with_their_own_command_
         await other.start(code)  # the same link again, from someone else
         assert "não vale" in other.text
         assert bot.api.commands({"type": "chat", "chat_id": other.chat_id}) == []
+
+
+async def linked_maria(bot: RunningBot, chat_id: int) -> TelegramChat:
+    maria = bot.chat(chat_id)
+    await maria.start()
+    await maria.tap("CPF/CNPJ")
+    await maria.say(D.customer_cpf)
+    await maria.share_contact("+55 11 98765-4321")
+    return maria
+
+
+async def joined_technician(bot: RunningBot, chat_id: int) -> TelegramChat:
+    async with bot.app.database.transaction() as session:
+        code = (await Invites().create(session, Role.TECHNICIAN, D.technician)).code
+    tech = bot.chat(chat_id)
+    await tech.start(code)
+    return tech
+
+
+async def test_a_visit_end_to_end_from_the_invite_to_the_finished_ticket(database: Database, sandbox: Sandbox) -> None:
+    async with running_bot(database, sandbox) as bot:
+        maria = await linked_maria(bot, 8201)
+        tech = await joined_technician(bot, 8202)
+
+        await tech.say("/agenda")
+        assert "Maria Aparecida da Silva" in tech.text
+        await tech.tap("#70001")
+        await tech.tap("Status da OS")
+        maria_before = len(bot.api.sent(maria.chat_id))
+        await tech.tap("A caminho")
+        told = [sent.text or "" for sent in bot.api.sent(maria.chat_id)[maria_before:]]
+        assert any("técnico está a caminho" in text for text in told)
+
+        await tech.tap("Status da OS")
+        await tech.tap("Em execução")
+        assert tech.replies[-1].reply_markup["keyboard"][0][0]["request_location"] is True
+        await tech.share_location(-23.5874162, -46.6345219)
+        ticket = sandbox.store.find("tickets", Numero=D.ticket)
+        assert ticket["Situacao_OS"] == "E"
+        running = [o for o in sandbox.store.where("occurrences", Atendimento_Numero=D.ticket)
+                   if o["Descricao"] == "Status da OS alterado para running"]
+        assert (running[0]["Latitude"], running[0]["Longitude"]) == (-23.5874162, -46.6345219)
+
+        await tech.tap("Ocorrência")
+        await tech.send_photo("Caixa de emenda aberta")
+        notes = [o["Descricao"] for o in sandbox.store.where("occurrences", Atendimento_Numero=D.ticket)]
+        assert "Caixa de emenda aberta" in notes
+
+        await tech.tap("Checklist")
+        await tech.tap("Conferir sinal")
+        await tech.tap("Testar velocidade")
+        await tech.tap("Pronto")
+
+        await tech.tap("Materiais")
+        await tech.tap("Usado")
+        await tech.say("3")
+        await tech.tap("Sem série")
+        await tech.say("12,5")
+        await tech.say("1")
+        await tech.tap("Registrar")
+        assert [i["product_id"] for i in sandbox.store.rows("ticket_items") if i["ticket_id"] == D.ticket] == [3]
+
+        await tech.tap("Encerrar")
+        await tech.tap("ONU travada")
+        await tech.say("ONU reiniciada e sinal conferido")
+        maria_before = len(bot.api.sent(maria.chat_id))
+        await tech.tap("Encerrar")
+        assert "Chamado #70001 encerrado" in tech.text
+        closed = sandbox.store.find("tickets", Numero=D.ticket)
+        assert closed["Encerramento_DataHora"]
+        told = "\n".join(sent.text or "" for sent in bot.api.sent(maria.chat_id)[maria_before:])
+        assert "visita técnica" in told and "https://pesquisa.provedor.example.com.br/q/" in told
