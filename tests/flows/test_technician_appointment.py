@@ -24,6 +24,7 @@ async def appointment_of_70001(desk: Desk) -> TestChat:
 
 
 async def test_a_reschedule_is_recorded_in_the_isp_keeping_the_duration(desk: Desk) -> None:
+    maria = await desk.linked_chat()
     chat = await appointment_of_70001(desk)
     assert "agendado para 10/03/2025 às 14:00" in chat.text and "confirmado" in chat.text
     assert "Confirmar" not in " ".join(chat.buttons)  # already confirmed
@@ -38,6 +39,8 @@ async def test_a_reschedule_is_recorded_in_the_isp_keeping_the_duration(desk: De
     row = ticket(desk)
     assert (row["Data_Agendamento"], row["Hora_Agendamento"], row["Duracao_Agendamento"],
             row["Situacao_Agendamento"]) == ("2025-03-11", "10:30:00", "01:30:00", "to_confirm")
+    [told] = desk.notices_for(maria.chat_id)
+    assert "visita técnica" in told and "11/03/2025 às 10:30" in told
 
 
 async def test_a_day_or_time_in_the_past_or_over_another_appointment_is_refused(desk: Desk) -> None:
