@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from bot import invites_cli
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from bot.isp import cli as isp_cli
+from bot.mirror import cli as mirror_cli
 from bot.sandbox import cli as sandbox_cli
 from bot.store import cli as store_cli
 from bot.store.errors import DatabaseRevisionError
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox_cli.register(subparsers)
     store_cli.register(subparsers)
     invites_cli.register(subparsers)
+    mirror_cli.register(subparsers)
     demo = subparsers.add_parser(
         "demo", help="try the bot in this terminal, as a seeded subscriber or technician of the in-process sandbox ISP",
     )

@@ -29,6 +29,20 @@ TELEGRAM_CALLS = Counter(
 )
 CHATS_IN_FLIGHT = Gauge("ispbot_chats_in_flight", "Chats whose updates are being processed now", registry=REGISTRY)
 
+MIRROR_OUTBOX = Gauge(
+    "ispbot_mirror_outbox_entries", "Entries of the chat_messages outbox by state (pending, sent, dead)",
+    ["state"], registry=REGISTRY,
+)
+MIRROR_LAG = Gauge(
+    "ispbot_mirror_lag_seconds", "Age of the oldest outbox entry not yet delivered to the ISP (0 when none waits)",
+    registry=REGISTRY,
+)
+MIRROR_DELIVERIES = Counter(
+    "ispbot_mirror_deliveries_total",
+    "Outbox entries after a delivery try: sent, retry (the ISP was down or refused for now) or dead",
+    ["outcome"], registry=REGISTRY,
+)
+
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 
 
