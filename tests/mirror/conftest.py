@@ -4,7 +4,7 @@ PostgreSQL), a fake time that the worker and its ISP client share, and workers b
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -19,7 +19,7 @@ from bot.store.models import OutboxRow
 from sqlalchemy import select
 
 from tests.flows.harness import Desk, make_desk
-from tests.store.conftest import database, database_url  # noqa: F401
+from tests.store.conftest import blank_database, database, database_url  # noqa: F401
 from tests.store.dbtools import ScratchDatabase
 
 
@@ -121,3 +121,13 @@ def ticket_missing(sandbox: Sandbox, number: int) -> Iterator[None]:
         yield
     finally:
         sandbox.store.insert("tickets", row)
+
+
+async def until(check: Callable[[], Awaitable[bool] | bool], *, tries: int = 10_000, pause: float = 0.001) -> None:
+    """Let other tasks run until ``check`` holds (a bounded number of times)."""
+    for _ in range(tries):
+        outcome = check()
+        if outcome if isinstance(outcome, bool) else await outcome:
+            return
+        await asyncio.sleep(pause)
+    raise AssertionError("the condition never held")
