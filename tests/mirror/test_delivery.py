@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
+import pytest
 from bot import metrics
+from bot.isp import Generation, IspApiError
+from bot.isp.models.v2_requests import ChatMessages
 from bot.mirror import MAX_CONTENT
 from bot.sandbox import DEMO_IDENTITIES, Sandbox
 from bot.store import NewMessage, Origin, Outbox, OutboxState
@@ -152,3 +155,32 @@ async def test_metrics_show_depth_lag_and_outcomes(
     assert sample("ispbot_mirror_outbox_entries", state="dead") == 1
     assert sample("ispbot_mirror_lag_seconds") == 0
     assert b"ispbot_mirror_lag_seconds" in metrics.exposition()
+
+
+async def test_a_refusal_repeated_is_retried_then_dead_and_the_ticket_goes_on(
+    desk: Desk, make_worker: WorkerFactory, fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async with desk.database.transaction() as session:
+        await Outbox().enqueue(session, [
+            NewMessage(ticket_id=70001, customer=1001, record=datetime.now(UTC), attendant="ispbot",
+                       content=content, origin=Origin.CUSTOMER)
+            for content in ("recusada", "seguinte")
+        ])
+    worker = make_worker(desk.database, per_call=1, refusals_before_dead=3)
+    real_send = worker.client.chat_messages
+
+    async def refuse_one(request: ChatMessages) -> str:
+        if request.messages[0].content == "recusada":
+            raise IspApiError(operation="chat_messages", generation=Generation.V2, code=99, description="erro interno")
+        return await real_send(request)
+
+    monkeypatch.setattr(worker.client, "chat_messages", refuse_one)
+    for _ in range(2):
+        assert await worker.deliver_once() == 0  # refused: waits, and "seguinte" waits behind it
+        fake_time.advance(600)
+    assert [row.state for row in await outbox_rows(desk.database)] == ["pending", "pending"]
+    assert await worker.deliver_once() == 1  # the third refusal: dead, and the ticket goes on
+    rows = await outbox_rows(desk.database)
+    assert [row.state for row in rows] == ["dead", "sent"]
+    assert "code 99" in (rows[0].last_error or "")
+    assert mirrored(desk.sandbox, 70001) == [("C", "seguinte")]
