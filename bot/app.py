@@ -13,6 +13,7 @@ from datetime import datetime
 import httpx
 from flows.coordinator import IspCoordinator
 from flows.engine import Engine, RoleFlows
+from flows.staff import staff_flows
 from flows.subscriber import subscriber_flows
 from flows.technician import technician_flows
 
@@ -23,7 +24,7 @@ from bot.store.migrate import ensure_current
 
 
 def role_flows() -> dict[Role, RoleFlows]:
-    return {Role.SUBSCRIBER: subscriber_flows(), Role.TECHNICIAN: technician_flows()}
+    return {Role.SUBSCRIBER: subscriber_flows(), Role.TECHNICIAN: technician_flows(), Role.STAFF: staff_flows()}
 
 
 @dataclass

@@ -19,6 +19,7 @@ from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, p
 from bot.store import (
     ChatState,
     ChatStates,
+    Handoffs,
     Invites,
     Link,
     LinkAttempts,
@@ -34,13 +35,26 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from flows.coordinator import IspCoordinator
 from flows.flow import Flow, Option
 from flows.policy import Policy
-from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Notice, Reply, RoleMenu
+from flows.replies import (
+    AskContact,
+    AskLocation,
+    Button,
+    Document,
+    Handoff,
+    Message,
+    Notice,
+    Reply,
+    RoleMenu,
+    ToStaff,
+)
 
 # Keys of ChatState.data: the flow's own data, the pending question and its buttons' values.
 FLOW_DATA = "flow"
 PROMPT = "prompt"
 CHOICES = "choices"
 MISSES = "misses"
+RECENT = "recent"  # the person's last few messages, in words: the staff's card shows them
+RECENT_KEPT = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +65,14 @@ class Repositories:
     unblocks: TrustUnblocks
     invites: Invites
     states: ChatStates
+    handoffs: Handoffs
 
 
 class Context:
     def __init__(
         self, *, state: ChatState, link: Link | None, session: AsyncSession, repos: Repositories,
         isp: IspCoordinator, policy: Policy, translations: Translations, client_language: str | None,
-        menu: Sequence[Flow] = (),
+        menu: Sequence[Flow] = (), message_id: int | None = None,
     ) -> None:
         self.state = state
         self.link = link
@@ -68,6 +83,7 @@ class Context:
         self._translations = translations
         self._client_language = client_language
         self.menu = menu  # the flows the menu offers, in order
+        self.message_id = message_id  # the channel's reference of the message being handled
         self.replies: list[Reply] = []
         self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
@@ -140,6 +156,32 @@ class Context:
     def handoff(self, reason: str, **summary: str) -> None:
         """Ask for a person; the staff side (when configured) opens a topic with this summary."""
         self.replies.append(Handoff(reason=reason, ticket=self.state.current_ticket, summary=summary))
+
+    def relay(self, text: str, kind: str | None = None) -> None:
+        """Pass what the person said to the staff member handling the conversation (no reply here);
+        a ``kind`` of media is copied as the person sent it."""
+        self.replies.append(ToStaff(text, self.message_id if kind else None, kind))
+
+    def render_in(self, language: str, key: str, /, **variables: Any) -> str:
+        """A template in a given language (the staff's, say), not the chat's."""
+        return self._translations.render(language, key, **variables)
+
+    def wait(self, step: str) -> None:
+        """Wait in ``step`` without asking anything (a person answers from now on)."""
+        self.state.step = step
+        self.state.data[CHOICES] = {}
+        self.state.data[PROMPT] = None
+
+    @property
+    def recent(self) -> list[str]:
+        """The person's last few messages, oldest first."""
+        return list(self.state.data.get(RECENT, []))
+
+    async def open_handoff(self, ticket: int) -> bool:
+        """Record that the conversation (of ticket ``ticket``) waits for a person; False when it already did."""
+        _, new = await self._repos.handoffs.open(self._session, self.chat_id, ticket_id=ticket,
+                                                 customer_code=self.customer)
+        return new
 
     async def notify_customer(self, customer: int, key: str, /, **variables: Any) -> int:
         """Tell every chat linked to ``customer`` something, each in its own language; how many chats.

@@ -39,6 +39,7 @@ from bot.store import (
     ChatState,
     ChatStates,
     Database,
+    Handoffs,
     Invites,
     Link,
     LinkAttempts,
@@ -54,7 +55,17 @@ from bot.store import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from flows.context import CHOICES, FLOW_DATA, MISSES, PROMPT, Context, Repositories, prompt_reply
+from flows.context import (
+    CHOICES,
+    FLOW_DATA,
+    MISSES,
+    PROMPT,
+    RECENT,
+    RECENT_KEPT,
+    Context,
+    Repositories,
+    prompt_reply,
+)
 from flows.coordinator import IspCoordinator
 from flows.events import Choice, Command, Event, Incoming, Location, Start, describe
 from flows.flow import Chosen, Flow, StepEvent, Unexpected
@@ -106,7 +117,7 @@ class Engine:
         self.translations = translations or default_translations()
         self.states = ChatStates()
         self.repos = Repositories(
-            Links(), LinkAttempts(), OutageWatches(), TrustUnblocks(), Invites(), self.states,
+            Links(), LinkAttempts(), OutageWatches(), TrustUnblocks(), Invites(), self.states, Handoffs(),
         )
         self.outbox = Outbox()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -153,8 +164,10 @@ class Engine:
             if state.language is None and incoming.client_language:
                 # Kept, so that what other chats' turns send this one (notices) is in its language too.
                 state.language = pick_language(incoming.client_language)
-            before = copy.deepcopy(state)
             said = _said(state, incoming.event)
+            if _worth_recalling(link, incoming.event):
+                state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
+            before = copy.deepcopy(state)
             ctx = self._context(state, link, session, incoming)
             try:
                 await self._route(ctx, incoming.event)
@@ -198,7 +211,7 @@ class Engine:
         return Context(
             state=state, link=link, session=session, repos=self.repos, isp=self.isp,
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,
-            menu=self.flows[state.role].menu(),
+            menu=self.flows[state.role].menu(), message_id=incoming.message_id,
         )
 
     # ---- routing ---------------------------------------------------------------------------------
@@ -253,7 +266,8 @@ class Engine:
         ctx.menu = role.menu()  # the role may have changed in this turn (an invite redeemed)
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
-        ctx.state.data = {FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses}
+        recent = ctx.state.data.get(RECENT, [])
+        ctx.state.data = {FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses, RECENT: recent}
         await flow.begin(ctx)
 
     async def _misunderstood(self, ctx: Context, miss: Unexpected) -> None:
@@ -297,6 +311,14 @@ def _follow_link(state: ChatState, link: Link | None) -> None:
         state.role = role
         state.flow = state.step = None
         state.current_ticket = None
+
+
+def _worth_recalling(link: Link | None, event: Event) -> bool:
+    """Whether the staff's card may show this message later. Only a linked subscriber's: before the
+    link, what a person types is proof of identity (a tax id, a PPPoE password), never shown again."""
+    if link is None or link.role is not Role.SUBSCRIBER:
+        return False
+    return not isinstance(event, Choice | Start) and not _is_live_update(event)
 
 
 def _is_live_update(event: Event) -> bool:

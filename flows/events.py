@@ -67,6 +67,8 @@ class Incoming:
     # The language the person's client reports (Telegram's language_code); used until they pick one.
     client_language: str | None = None
     sender_name: str | None = None
+    sender_id: int | None = None  # the person's own id (in a group chat, not the chat's)
+    message_id: int | None = None  # the channel's reference of the message (to copy it to the staff)
 
 
 def describe(event: Event) -> str:

@@ -22,3 +22,6 @@ class Policy:
     unblock_release_minutes: int = 15
     # Misunderstandings in a row before the bot offers a person.
     give_up_after: int = 3
+    # A staff desk answers handoffs live (the Telegram channel turns it on when a staff group is set);
+    # without one, "talk to a person" opens a ticket the staff answer from the ISP system.
+    staff_desk: bool = False

@@ -53,6 +53,16 @@ class Handoff:
 
 
 @dataclass(frozen=True, slots=True)
+class ToStaff:
+    """What the person said while a staff member handles the conversation, for the staff's topic:
+    ``text`` in plain words, and the channel's own reference of the message (a photo is copied as is)."""
+
+    text: str
+    message_id: int | None = None
+    kind: str | None = None  # photo, document, location, ... (None: text)
+
+
+@dataclass(frozen=True, slots=True)
 class RoleMenu:
     """The chat took another role (an invite redeemed): a channel shows that role's commands."""
 
@@ -60,7 +70,7 @@ class RoleMenu:
     language: str
 
 
-Reply = Message | AskLocation | AskContact | Document | Handoff | RoleMenu
+Reply = Message | AskLocation | AskContact | Document | Handoff | ToStaff | RoleMenu
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from bot.store.errors import (
     StoreError,
     UpdateTakenError,
 )
+from bot.store.handoffs import Handoffs, StaffHandoff
 from bot.store.inbox import Inbox, InboxItem
 from bot.store.invites import Invite, Invites, IssuedInvite
 from bot.store.link_attempts import LinkAttempts
@@ -35,6 +36,7 @@ __all__ = [
     "DatabaseAheadError",
     "DatabaseBehindError",
     "DatabaseRevisionError",
+    "Handoffs",
     "Inbox",
     "InboxItem",
     "InboxState",
@@ -59,6 +61,7 @@ __all__ = [
     "ProcessedUpdates",
     "Proof",
     "Role",
+    "StaffHandoff",
     "StaleStateError",
     "StoreError",
     "TrustUnblocks",

@@ -200,3 +200,23 @@ class TrustUnblockRow(Base):
     contract: Mapped[int] = mapped_column(Integer)
     chat_id: Mapped[int] = mapped_column(BigInteger)
     at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class HandoffRow(Base):
+    """A conversation handed to the staff: its forum topic, from the request to the hand-back."""
+
+    __tablename__ = "handoffs"
+    __table_args__ = (
+        Index("ix_handoffs_chat_id_closed_at", "chat_id", "closed_at"),
+        Index("ix_handoffs_topic_id", "topic_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    ticket_id: Mapped[int] = mapped_column(Integer)
+    customer_code: Mapped[int] = mapped_column(Integer)
+    topic_id: Mapped[int | None] = mapped_column(BigInteger)  # set once the forum topic exists
+    opened_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    answered_at: Mapped[datetime | None] = mapped_column(UtcDateTime())  # a staff member's first reply
+    waiting_told_at: Mapped[datetime | None] = mapped_column(UtcDateTime())  # the subscriber told of the wait
+    closed_at: Mapped[datetime | None] = mapped_column(UtcDateTime())

@@ -1,10 +1,33 @@
-"""Talk to a person: the engine hands the conversation to the staff; until a person answers, the
-subscriber knows one will."""
+"""Talk to a person. The conversation gets a ticket (the current one, or a new administrative ticket
+the bot opens), a handoff is recorded, and the staff desk opens a forum topic with a card: who the
+customer is, their contract, online or not, open bills and tickets, their last messages. From then
+on what the subscriber says goes to that topic (``ctx.relay``) and the bot keeps quiet, until a
+staff member hands the chat back (``/bot`` in the topic).
+
+Choices where the spec is silent: the new ticket is administrative (the first active administrative
+topic whose name fits, as for trust unblocks), subject "Atendimento pelo Telegram", and its
+description the subscriber's last messages. The card is in Brazilian Portuguese, the staff's
+language. A subscriber who asks again while a handoff is open is told a person is already coming.
+"""
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
+from bot.i18n import plain_text
+from bot.isp import IspError
+from bot.isp.models import v1_records as r
+
 from flows.context import Context
-from flows.flow import Flow
+from flows.events import Contact, Location, Media, Text
+from flows.flow import Flow, StepEvent
+
+log = logging.getLogger(__name__)
+
+SUBJECT = "Atendimento pelo Telegram"
+STAFF_LANGUAGE = "pt_BR"
+TOPIC_HINTS = ("atendimento", "telegram", "suporte")
 
 
 class Human(Flow):
@@ -13,6 +36,80 @@ class Human(Flow):
     menu_order = 70
 
     async def begin(self, ctx: Context) -> None:
-        ctx.handoff("asked")
+        ticket = ctx.current_ticket or await self._open_ticket(ctx)
+        if ticket is None:
+            ctx.say("human.unavailable")
+            ctx.to_menu()
+            return
+        ctx.set_current_ticket(ticket)
+        if not ctx.policy.staff_desk:
+            ctx.say("human.by_ticket", ticket=ticket)
+            ctx.to_menu()
+            return
+        if not await ctx.open_handoff(ticket):
+            ctx.say("human.already")
+            ctx.wait("with_person")
+            return
+        title, card = await self._card(ctx, ticket)
+        ctx.handoff("asked", title=title, card=card)
         ctx.say("human.requested")
-        ctx.to_menu()
+        ctx.wait("with_person")
+
+    async def with_person(self, ctx: Context, event: StepEvent) -> None:
+        """A person handles the chat: whatever the subscriber sends goes to them, the bot says nothing."""
+        said = ctx.recent[-1] if ctx.recent else ""
+        match event:
+            case Text(text=text):
+                ctx.relay(text)
+            case Media(kind=kind):
+                ctx.relay(said, kind)
+            case Location():
+                ctx.relay(said, "location")
+            case Contact():
+                ctx.relay(said, "contact")
+            case _:
+                ctx.relay(said)
+        ctx.wait("with_person")
+
+    async def _open_ticket(self, ctx: Context) -> int | None:
+        try:
+            topics = await ctx.isp.administrative_topics()
+            topic = next((t for hint in TOPIC_HINTS for t in topics if hint in (t.Nome or "").casefold()),
+                         topics[0] if topics else None)
+            if topic is None:
+                log.warning("no active administrative topic: a handoff cannot open its ticket")
+                return None
+            contract = ctx.link.contract if ctx.link else None
+            return await ctx.isp.open_ticket(
+                customer=ctx.customer, contract=contract, topic=topic, subject=SUBJECT,
+                description="\n".join(ctx.recent) or SUBJECT, mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
+            )
+        except IspError as exc:
+            log.warning("a handoff could not open its ticket: %s", type(exc).__name__)
+            return None
+
+    async def _card(self, ctx: Context, ticket: int) -> tuple[str, str]:
+        """The topic's title and the summary card, from what the ISP says now (best effort)."""
+        facts: dict[str, Any] = {"ticket": ticket, "name": "", "contract": "", "status": "", "online": None,
+                                 "bills": None, "tickets": None, "protocol": ticket}
+        try:
+            customer = await ctx.isp.customer(ctx.customer)
+            facts["name"] = customer.Nome if customer and customer.Nome else ""
+            contracts = await ctx.isp.contracts(ctx.customer)
+            chosen = ctx.link.contract if ctx.link else None
+            contract = next((c for c in contracts if c.Numero == chosen), contracts[0] if contracts else None)
+            if contract is not None:
+                facts["contract"] = f"{contract.Numero} · {contract.Plano_Descricao or ''}".strip(" ·")
+                facts["status"] = contract.Situacao_Codigo.name.lower() if contract.Situacao_Codigo else ""
+            online = await ctx.isp.online(ctx.customer)
+            facts["online"] = online is not None and online.Online is r.YesNo.YES
+            facts["bills"] = len(await ctx.isp.open_documents(ctx.customer))
+            open_tickets = await ctx.isp.open_tickets(ctx.customer)
+            facts["tickets"] = len(open_tickets)
+            facts["protocol"] = next((t.Protocolo for t in open_tickets if t.Numero == ticket), None) or ticket
+        except IspError as exc:  # the card shows what it could read; the handoff goes on
+            log.info("handoff card incomplete: %s", type(exc).__name__)
+        render = ctx.render_in
+        title = plain_text(render(STAFF_LANGUAGE, "human.topic_title", protocol=facts["protocol"], name=facts["name"]))
+        card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, **facts)
+        return title[:128], card

@@ -21,8 +21,8 @@ from flows.flow import Flow
 log = logging.getLogger(__name__)
 
 INVITE_CODE = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16), as bot.store.invites makes them
-# Roles whose flows exist: an invite for another role waits for them (the staff desk, say).
-JOINABLE = (Role.TECHNICIAN,)
+# Roles an invite can make a chat (subscribers prove who they are instead).
+JOINABLE = (Role.TECHNICIAN, Role.STAFF)
 
 
 class Join(Flow):

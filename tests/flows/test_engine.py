@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 
 import pytest
 from bot.sandbox import DEMO_IDENTITIES
@@ -79,6 +80,7 @@ async def test_a_restart_resumes_mid_conversation(desk: Desk) -> None:
 
 
 async def test_repeated_misunderstandings_bring_a_person(desk: Desk) -> None:
+    desk.engine.policy = replace(desk.engine.policy, staff_desk=True)
     chat = await desk.linked_chat()
     await chat.command("idioma")
     for _ in range(Policy().give_up_after - 1):
@@ -87,6 +89,17 @@ async def test_repeated_misunderstandings_bring_a_person(desk: Desk) -> None:
         assert "Escolha um dos idiomas" in chat.text
     await chat.say("klingon")
     assert chat.handoffs and chat.handoffs[0].reason == "asked"
+    assert chat.handoffs[0].ticket is not None  # the conversation got a ticket for the staff to answer on
+    await chat.say("alguém aí?")
+    assert [type(r).__name__ for r in chat.replies] == ["ToStaff"]  # relayed; the bot keeps quiet
+
+
+async def test_without_a_staff_desk_asking_for_a_person_opens_a_ticket(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("atendente")
+    assert "Registrei seu pedido no chamado" in chat.text
+    assert not chat.handoffs
+    assert "Como posso ajudar" in chat.text  # and the bot goes on helping
 
 
 async def test_messages_of_a_conversation_with_a_ticket_are_queued_for_the_mirror(desk: Desk) -> None:

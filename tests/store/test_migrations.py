@@ -18,7 +18,7 @@ from tests.store.dbtools import ScratchDatabase
 
 TABLES = {
     "chats", "links", "link_attempts", "processed_updates", "inbox", "outbox", "invites", "outage_watches",
-    "trust_unblocks",
+    "trust_unblocks", "handoffs",
 }
 
 # A revision newer than this code's head, as a later version of ispbot would ship.

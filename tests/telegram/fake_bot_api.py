@@ -200,6 +200,8 @@ class FakeBotApi:
             "getMyCommands": self._get_my_commands,
             "deleteMyCommands": self._delete_my_commands,
             "createForumTopic": self._create_forum_topic,
+            "closeForumTopic": self._close_forum_topic,
+            "copyMessage": self._copy_message,
             "sendDocument": self._send_document,
             "sendLocation": self._send_location,
             "sendChatAction": self._send_chat_action,
@@ -674,6 +676,27 @@ class FakeBotApi:
             topic["icon_custom_emoji_id"] = emoji
         topics.append(topic)
         return dict(topic)
+
+
+    async def _close_forum_topic(self, params: Json) -> bool:
+        chat_id = _chat_id(params)
+        thread_id = _int(params.get("message_thread_id"), 0)
+        topic = next((t for t in self._state.topics.get(chat_id, []) if t["message_thread_id"] == thread_id), None)
+        if topic is None:
+            raise ApiError(400, "Bad Request: TOPIC_ID_INVALID")
+        topic["is_closed"] = True
+        return True
+
+    async def _copy_message(self, params: Json) -> Json:
+        """A copy of a message the bot can see (any chat's update): recorded with a marker text."""
+        chat_id = _chat_id(params)
+        source, message_id = params.get("from_chat_id"), _int(params.get("message_id"), 0)
+        if source is None or message_id <= 0:
+            raise ApiError(400, "Bad Request: message to copy not found")
+        caption = params.get("caption")
+        text = f"[copy of {source}/{message_id}]" + (f" {caption}" if isinstance(caption, str) else "")
+        sent = self._record("copyMessage", chat_id, params, text=text, content={"text": text})
+        return {"message_id": sent["message_id"]}
 
 
 _DEFAULT_DESCRIPTIONS = {

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -30,6 +31,7 @@ from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.processor import Processor
 from bot.channels.telegram.sender import Sender
 from bot.channels.telegram.settings import TelegramSettings
+from bot.staff import StaffDesk
 from bot.store import Role, utcnow
 from bot.web import Health, create_web_app
 from telegram import Bot
@@ -61,9 +63,16 @@ class TelegramChannel:
         self.settings = settings
         self.bot = bot or make_bot(settings)
         self.sender = Sender(self._call, workers=settings.concurrency, **(sender_limits or {}))
+        self.staff: StaffDesk | None = None
+        if settings.staff_chat_id is not None:
+            # Handoffs go to the staff group's topics, answered live (not only through a ticket).
+            app.engine.policy = replace(app.engine.policy, staff_desk=True)
+            self.staff = StaffDesk(
+                self.bot, app.isp, settings.staff_chat_id, app.engine.policy, app.engine.translations,
+            )
         self.processor = Processor(
             app.engine, app.database, self.bot, self.sender,
-            staff_chat_id=settings.staff_chat_id, concurrency=settings.concurrency,
+            staff_chat_id=settings.staff_chat_id, concurrency=settings.concurrency, staff=self.staff,
         )
         self.intake = Intake(app.database, self.processor.inbox, self.processor.wake, self.processor.acknowledge)
         self.notifier = OutageNotifier(app.database, app.isp)
@@ -132,6 +141,17 @@ class TelegramChannel:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, grace)
 
+    async def _tell_waiting(self) -> None:
+        """Subscribers nobody in the staff answered yet hear their place in the queue (once)."""
+        if self.staff is None:
+            return
+        settings = self.app.settings
+        async with self.app.database.transaction() as session:
+            calls = await self.staff.waiting_calls(
+                session, utcnow(), timedelta(minutes=settings.handoff_wait_minutes), settings.handoff_minutes_each,
+            )
+        await self.sender.submit_all(calls)
+
     async def _housekeeping(self, stop: asyncio.Event) -> None:
         """Outage notices every minute; old inbox rows every hour."""
         pruned_at = 0.0
@@ -139,6 +159,7 @@ class TelegramChannel:
         while not stop.is_set():
             try:
                 await self.processor.send_notices(await self.notifier.check())
+                await self._tell_waiting()
                 if loop.time() - pruned_at >= PRUNE_EVERY:
                     pruned_at = loop.time()
                     async with self.app.database.transaction() as session:

@@ -38,7 +38,8 @@ from bot.channels.telegram.commands import chat_scope_calls
 from bot.channels.telegram.render import ApiCall, render
 from bot.channels.telegram.sender import Sender, chat_ref
 from bot.channels.telegram.updates import Routed, parse, route
-from bot.store import Database, Inbox, InboxItem, Role, UpdateTakenError, utcnow
+from bot.staff import StaffDesk
+from bot.store import Database, Inbox, InboxItem, Role, StaleStateError, UpdateTakenError, utcnow
 from telegram import Bot
 
 log = logging.getLogger(__name__)
@@ -52,13 +53,14 @@ class Processor:
     def __init__(
         self, engine: Engine, database: Database, bot: Bot, sender: Sender, *,
         staff_chat_id: int | None = None, concurrency: int = 32, inbox: Inbox | None = None,
-        max_attempts: int = MAX_ATTEMPTS,
+        max_attempts: int = MAX_ATTEMPTS, staff: StaffDesk | None = None,
     ) -> None:
         self.engine = engine
         self.database = database
         self.bot = bot
         self.sender = sender
         self.staff_chat_id = staff_chat_id
+        self.staff = staff  # the staff desk, when a staff group is configured
         self.inbox = inbox or Inbox(lease=LEASE)
         self.max_attempts = max_attempts
         self._slots = asyncio.Semaphore(concurrency)
@@ -169,14 +171,13 @@ class Processor:
             metrics.UPDATES.labels("unparseable", "skipped").inc()
             return True
         routed = route(update, self.staff_chat_id)
-        if routed is None or routed.staff:
-            # Staff topics are the staff desk's (not built yet); anything else means nothing here.
+        if routed is None or (routed.staff and self.staff is None):
             await self._settle(item)
             metrics.UPDATES.labels("other", "ignored").inc()
             return True
-        kind = type(routed.incoming.event).__name__.lower()
+        kind = ("staff_" if routed.staff else "") + type(routed.incoming.event).__name__.lower()
         try:
-            calls = await self._turn(item, routed)
+            calls = await (self._staff_turn(item, routed) if routed.staff else self._turn(item, routed))
         except UpdateTakenError:
             log.info("update %s was processed by another worker meanwhile", item.update_id)
             metrics.UPDATES.labels(kind, "taken").inc()
@@ -199,6 +200,8 @@ class Processor:
             rendered = [call for reply in replies for call in render(reply, chat_id, message_thread_id=thread)]
             menus = [reply for reply in replies if isinstance(reply, RoleMenu)]
             rendered += [call for menu in menus for call in self._menu(chat_id, menu)]
+            if self.staff is not None:
+                rendered += await self.staff.calls_for(session, routed.incoming, replies)
             rendered += [call for notice in notices for call in render(notice.reply, notice.chat_id)]
             if not await self.inbox.answer(session, item.update_id, [asdict(c) for c in rendered]):
                 raise UpdateTakenError(item.update_id)
@@ -206,6 +209,20 @@ class Processor:
 
         await self.engine.handle(routed.incoming, within=record_answer)
         return calls
+
+    async def _staff_turn(self, item: InboxItem, routed: Routed) -> list[ApiCall]:
+        """A message in a topic of the staff group: the desk's, in one transaction with its answer."""
+        assert self.staff is not None  # noqa: S101 - _process routes here only with a desk
+        for _ in range(3):
+            try:
+                async with self.database.transaction() as session:
+                    calls = await self.staff.handle(session, routed.incoming, routed.thread_id)
+                    if not await self.inbox.answer(session, item.update_id, [asdict(c) for c in calls]):
+                        raise UpdateTakenError(item.update_id)
+                    return calls
+            except StaleStateError:
+                continue  # the subscriber's turn saved their chat meanwhile: act on the fresh state
+        raise RuntimeError("the subscriber's chat kept changing under a staff command")
 
     def _menu(self, chat_id: int, change: RoleMenu) -> list[ApiCall]:
         """The "/" menu of the chat's new role, for this chat only."""

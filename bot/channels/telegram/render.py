@@ -24,7 +24,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
-from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Reply, RoleMenu
+from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Reply, RoleMenu, ToStaff
 
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
@@ -77,7 +77,7 @@ def render(reply: Reply, chat_id: int, *, message_thread_id: int | None = None) 
         return _text_calls(base, reply.text, _request_keyboard(reply.button, "request_contact"))
     if isinstance(reply, Document):
         return _document_calls(base, reply)
-    if isinstance(reply, Handoff | RoleMenu):
+    if isinstance(reply, Handoff | ToStaff | RoleMenu):
         return []  # the staff desk, and the processor (it knows the role's commands), handle these
     raise TypeError(f"not a reply: {type(reply).__name__}")
 

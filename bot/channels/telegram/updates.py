@@ -86,7 +86,8 @@ def route(update: Update, staff_chat_id: int | None = None) -> Routed | None:
         chat = query.message.chat if query.message is not None else None
         if chat is None or chat.type != "private" or not query.data:
             return None
-        incoming = Incoming(chat.id, Choice(query.data), query.from_user.language_code, query.from_user.first_name)
+        by = query.from_user
+        incoming = Incoming(chat.id, Choice(query.data), by.language_code, by.first_name, sender_id=by.id)
         return Routed(incoming)
     message = update.message or update.edited_message
     if message is None:
@@ -102,6 +103,7 @@ def route(update: Update, staff_chat_id: int | None = None) -> Routed | None:
     person = message.from_user
     incoming = Incoming(
         message.chat.id, event, person.language_code if person else None, person.first_name if person else None,
+        sender_id=person.id if person else None, message_id=message.message_id,
     )
     if not private:
         return Routed(incoming, thread_id=message.message_thread_id, staff=True)

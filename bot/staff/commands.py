@@ -1,0 +1,163 @@
+"""Commands a staff member gives in a conversation's topic, on its ticket.
+
+    /assign              the ticket to me (ticket_assign, user)      /assign group 3   to group 3
+    /status in_progress  or on_hold (ticket_update)
+    /note TEXT           an internal occurrence, never relayed to the subscriber
+    /close               lists the closing causes; /close CODE SOLUTION finishes the ticket, tells
+                         the subscriber (with the satisfaction survey when the ticket has one) and
+                         hands the chat back to the bot
+    /bot                 hands the chat back to the bot without closing the ticket
+
+The ticket is assigned with the operator's ticket mode (``ISPBOT_TICKET_MODE``, a code of
+``get_tickets_mode``). An ISP refusal is shown in the topic with the ISP's own words; an outage is
+said so and nothing is changed, so the command can simply be given again.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from flows.events import Command
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.channels.telegram.render import ApiCall
+from bot.i18n import plain_text
+from bot.isp import F, IspApiError, IspError, IspTransportError
+from bot.isp.models import v1_records as r
+from bot.isp.models import v2_requests as q
+from bot.staff.desk import Staff, StaffDesk, Topic
+from bot.store import Origin, StaffHandoff
+
+log = logging.getLogger(__name__)
+
+_CLOSE = re.compile(r"(\d+)\s+(.+)", re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class At:
+    """Where a command is given: the desk, the transaction, the handoff, its topic, who gave it."""
+
+    desk: StaffDesk
+    session: AsyncSession
+    case: StaffHandoff
+    topic: Topic
+    staff: Staff
+
+
+async def run_command(at: At, command: Command) -> list[ApiCall]:
+    desk, topic = at.desk, at.topic
+    handler = _COMMANDS.get(command.name)
+    if handler is None:
+        return [topic.send(desk.text("staff.unknown_command"))]
+    try:
+        return await handler(at, command.args.strip())
+    except IspTransportError:
+        return [topic.send(desk.text("staff.isp_unavailable"))]
+    except IspApiError as refused:
+        return [topic.send(desk.text("staff.isp_refused", reason=refused.description or str(refused.code)))]
+
+
+async def _assign(at: At, args: str) -> list[ApiCall]:
+    desk, session, case, topic, staff = at.desk, at.session, at.case, at.topic, at.staff
+    words = args.split()
+    if len(words) == 2 and words[0] == "group" and words[1].isdigit():
+        target_type, target = q.TargetType.GROUP, words[1]
+    else:
+        target_type, target = q.TargetType.USER, staff.system_user
+    await desk.isp.client.ticket_assign(q.TicketAssign(
+        ticket_id=case.ticket_id, mode_assign=desk.policy.ticket_mode, target_type=target_type, target_id=target,
+    ))
+    await desk.handoffs.answered(session, case.id)
+    return [topic.send(desk.text("staff.assigned", ticket=case.ticket_id, target=target))]
+
+
+async def _status(at: At, args: str) -> list[ApiCall]:
+    desk, case, topic = at.desk, at.case, at.topic
+    try:
+        status = q.TicketStatus(args)
+    except ValueError:
+        status = q.TicketStatus.NONE
+    if status is q.TicketStatus.NONE:
+        return [topic.send(desk.text("staff.status_usage"))]
+    await desk.isp.client.ticket_update(q.TicketUpdate(ticket_id=case.ticket_id, status=status))
+    return [topic.send(desk.text("staff.status_set", ticket=case.ticket_id, status=status.value))]
+
+
+async def _note(at: At, args: str) -> list[ApiCall]:
+    desk, case, topic, staff = at.desk, at.case, at.topic, at.staff
+    if not args:
+        return [topic.send(desk.text("staff.note_usage"))]
+    await desk.isp.add_occurrence(case.ticket_id, args, staff.system_user)
+    return [topic.send(desk.text("staff.noted", ticket=case.ticket_id))]
+
+
+async def _close(at: At, args: str) -> list[ApiCall]:
+    desk, session, case, topic, staff = at.desk, at.session, at.case, at.topic, at.staff
+    causes = await _causes(desk, case.ticket_id)
+    chosen = _CLOSE.fullmatch(args)
+    cause = next((c for c in causes if chosen and c.Codigo == int(chosen.group(1))), None)
+    if chosen is None or cause is None or cause.Codigo is None:
+        listed = [{"code": c.Codigo, "name": c.Nome or c.Descricao or ""} for c in causes]
+        return [topic.send(desk.text("staff.close_usage", ticket=case.ticket_id, causes=listed))]
+    await desk.isp.client.ticket_finish(q.TicketFinish(
+        ticket_id=case.ticket_id, cause_id=cause.Codigo, solution=chosen.group(2).strip(), user=staff.system_user,
+    ))
+    desk.isp.forget(case.customer_code)
+    survey = await _survey(desk, case.ticket_id)
+    protocol = await _protocol(desk, case.ticket_id)
+    language = await desk.language_of(session, case.chat_id)
+    told = desk.translations.render(language, "human.closed", protocol=protocol, survey=survey or "")
+    await desk.mirror(session, case, plain_text(told), Origin.SYSTEM, staff.system_user)
+    await desk.hand_back(session, case, ticket_closed=True)
+    return [
+        ApiCall("sendMessage", {"chat_id": case.chat_id, "text": told, "parse_mode": "HTML"}),
+        topic.send(desk.text("staff.closed", ticket=case.ticket_id, survey=bool(survey))),
+        _close_topic(topic),
+    ]
+
+
+async def _bot(at: At, args: str) -> list[ApiCall]:
+    desk, session, case, topic = at.desk, at.session, at.case, at.topic
+    await desk.hand_back(session, case, ticket_closed=False)
+    language = await desk.language_of(session, case.chat_id)
+    told = desk.translations.render(language, "human.back_to_bot")
+    return [
+        ApiCall("sendMessage", {"chat_id": case.chat_id, "text": told, "parse_mode": "HTML"}),
+        topic.send(desk.text("staff.handed_back")),
+        _close_topic(topic),
+    ]
+
+
+def _close_topic(topic: Topic) -> ApiCall:
+    return ApiCall("closeForumTopic", {"chat_id": topic.chat_id, "message_thread_id": topic.thread_id})
+
+
+async def _causes(desk: StaffDesk, ticket: int) -> list[r.ClosingCause]:
+    rows = await desk.isp.client.ConsultaAtendimentos(F("Numero") == ticket)
+    kind = rows[0].Tipo if rows else None
+    return [
+        c for c in await desk.isp.closing_causes()
+        if c.Codigo is not None and c.Situacao is r.ActiveStatus.ACTIVE and (kind is None or c.Tipo == kind)
+    ]
+
+
+async def _survey(desk: StaffDesk, ticket: int) -> str | None:
+    """The survey link, or None (none, or the ISP cannot say now: the ticket is closed already)."""
+    try:
+        links = await desk.isp.client.generate_questionare_link(q.GenerateQuestionareLink(ticket=ticket))
+    except IspError:
+        return None
+    return next((link.generate_questionare_link for link in links if link.generate_questionare_link), None)
+
+
+async def _protocol(desk: StaffDesk, ticket: int) -> int:
+    try:
+        rows = await desk.isp.client.ConsultaAtendimentos(F("Numero") == ticket)
+    except IspError:
+        return ticket
+    return (rows[0].Protocolo if rows else None) or ticket
+
+
+_COMMANDS = {"assign": _assign, "status": _status, "note": _note, "close": _close, "bot": _bot}

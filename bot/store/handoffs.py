@@ -1,0 +1,81 @@
+"""Conversations handed to the staff. At most one open handoff per chat; each has its forum topic
+once the staff desk created it. Kept in the database, so a restart loses no open handoff."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.store.models import HandoffRow
+from bot.store.sql import execute_rowcount
+from bot.store.types import utcnow
+
+
+@dataclass(frozen=True, slots=True)
+class StaffHandoff:
+    id: int
+    chat_id: int
+    ticket_id: int
+    customer_code: int
+    topic_id: int | None
+    opened_at: datetime
+    answered_at: datetime | None
+    waiting_told_at: datetime | None
+
+
+def _from_row(row: HandoffRow) -> StaffHandoff:
+    return StaffHandoff(
+        id=row.id, chat_id=row.chat_id, ticket_id=row.ticket_id, customer_code=row.customer_code,
+        topic_id=row.topic_id, opened_at=row.opened_at, answered_at=row.answered_at,
+        waiting_told_at=row.waiting_told_at,
+    )
+
+
+_open = HandoffRow.closed_at.is_(None)
+
+
+class Handoffs:
+    async def open(
+        self, session: AsyncSession, chat_id: int, *, ticket_id: int, customer_code: int, at: datetime | None = None,
+    ) -> tuple[StaffHandoff, bool]:
+        """The chat's open handoff, or a new one; True when it is new."""
+        current = await self.of_chat(session, chat_id)
+        if current is not None:
+            return current, False
+        row = HandoffRow(chat_id=chat_id, ticket_id=ticket_id, customer_code=customer_code, opened_at=at or utcnow())
+        session.add(row)
+        await session.flush()
+        return _from_row(row), True
+
+    async def of_chat(self, session: AsyncSession, chat_id: int) -> StaffHandoff | None:
+        statement = select(HandoffRow).where(HandoffRow.chat_id == chat_id, _open).order_by(HandoffRow.id.desc())
+        row = (await session.execute(statement.limit(1))).scalar_one_or_none()
+        return None if row is None else _from_row(row)
+
+    async def of_topic(self, session: AsyncSession, topic_id: int) -> StaffHandoff | None:
+        statement = select(HandoffRow).where(HandoffRow.topic_id == topic_id, _open).order_by(HandoffRow.id.desc())
+        row = (await session.execute(statement.limit(1))).scalar_one_or_none()
+        return None if row is None else _from_row(row)
+
+    async def set_topic(self, session: AsyncSession, handoff_id: int, topic_id: int) -> None:
+        await execute_rowcount(session, update(HandoffRow).where(HandoffRow.id == handoff_id).values(topic_id=topic_id))
+
+    async def answered(self, session: AsyncSession, handoff_id: int, at: datetime | None = None) -> None:
+        statement = update(HandoffRow).where(HandoffRow.id == handoff_id, HandoffRow.answered_at.is_(None))
+        await execute_rowcount(session, statement.values(answered_at=at or utcnow()))
+
+    async def close(self, session: AsyncSession, handoff_id: int, at: datetime | None = None) -> bool:
+        statement = update(HandoffRow).where(HandoffRow.id == handoff_id, _open).values(closed_at=at or utcnow())
+        return await execute_rowcount(session, statement) == 1
+
+    async def unanswered(self, session: AsyncSession) -> list[StaffHandoff]:
+        """Open handoffs no staff member answered yet, oldest first: the queue."""
+        statement = select(HandoffRow).where(_open, HandoffRow.answered_at.is_(None)).order_by(HandoffRow.opened_at)
+        return [_from_row(row) for row in (await session.execute(statement)).scalars()]
+
+    async def told_waiting(self, session: AsyncSession, handoff_id: int, at: datetime | None = None) -> None:
+        statement = update(HandoffRow).where(HandoffRow.id == handoff_id).values(waiting_told_at=at or utcnow())
+        await execute_rowcount(session, statement)

@@ -1,0 +1,13 @@
+"""The staff's own flows in their private chat with the bot. Staff work in the staff group's forum
+topics (``bot/staff/``: the desk); here they only learn that, after joining through an invite."""
+
+from __future__ import annotations
+
+import sys
+
+from flows.engine import RoleFlows
+from flows.flow import discover
+
+
+def staff_flows() -> RoleFlows:
+    return RoleFlows.of(discover(sys.modules[__name__]))

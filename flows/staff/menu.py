@@ -1,0 +1,19 @@
+"""A staff member's private chat: where the work happens (the group's topics) and its commands."""
+
+from __future__ import annotations
+
+from flows.context import Context
+from flows.flow import Flow, StepEvent
+
+
+class Menu(Flow):
+    name = "menu"
+    commands = ("menu", "inicio", "help", "ajuda")
+
+    async def begin(self, ctx: Context) -> None:
+        ctx.say("staff.menu", user=ctx.system_user)
+        ctx.wait("idle")
+
+    async def idle(self, ctx: Context, event: StepEvent) -> None:
+        ctx.say("staff.menu", user=ctx.system_user)
+        ctx.wait("idle")

@@ -1,0 +1,79 @@
+"""A handoff end to end over Telegram: the subscriber asks for a person, the staff answers in a forum
+topic of the staff group, and closes the ticket from there."""
+
+from __future__ import annotations
+
+from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import Sandbox
+from bot.store import Database, Invites, Role
+
+from tests.telegram import fake_bot_api as tg
+from tests.telegram.harness import RunningBot, TelegramChat, running_bot
+
+STAFF_USER = 555  # the staff member's Telegram user id (their private chat with the bot too)
+STRANGER = 556  # someone else in the staff group
+
+
+async def linked_maria(bot: RunningBot, chat_id: int) -> TelegramChat:
+    maria = bot.chat(chat_id)
+    await maria.start()
+    await maria.tap("CPF/CNPJ")
+    await maria.say(D.customer_cpf)
+    await maria.share_contact("+55 11 98765-4321")
+    return maria
+
+
+async def staff_member(bot: RunningBot) -> None:
+    async with bot.app.database.transaction() as session:
+        code = (await Invites().create(session, Role.STAFF, "atendente.carla")).code
+    carla = bot.chat(STAFF_USER)
+    await carla.start(code)
+    assert "atendente.carla" in carla.text and "tópicos" in carla.text
+
+
+def in_topic(bot: RunningBot, thread: int) -> list[str]:
+    return [s.text or "" for s in bot.api.sent(tg.STAFF_GROUP_ID) if s.message_thread_id == thread]
+
+
+async def test_a_handoff_from_the_request_to_the_closed_ticket(database: Database, sandbox: Sandbox) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        await staff_member(bot)
+        maria = await linked_maria(bot, 8301)
+        await maria.say("/atendente")
+        assert "Chamei uma pessoa" in maria.text
+        [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
+        thread = topic["message_thread_id"]
+        assert D.customer_name in topic["name"]
+        [card] = in_topic(bot, thread)
+        assert "Atendimento pedido pelo Telegram" in card and "5001" in card and "Boletos em aberto: 2" in card
+
+        await maria.say("ainda estou sem internet")
+        assert maria.replies == []  # a person handles it now: the bot keeps quiet
+        assert "ainda estou sem internet" in in_topic(bot, thread)[-1]
+
+        heard = len(bot.api.sent(maria.chat_id))
+        await bot.handled(bot.api.push_update(tg.topic_message(thread, "Olá! Vou verificar.", user_id=STAFF_USER)))
+        [told] = bot.api.sent(maria.chat_id)[heard:]
+        assert "Olá! Vou verificar." in (told.text or "") and "Ana" in (told.text or "")
+
+        await bot.handled(bot.api.push_update(tg.topic_message(thread, "oi cliente", user_id=STRANGER)))
+        assert len(bot.api.sent(maria.chat_id)) == heard + 1  # not staff: ignored
+
+        await bot.handled(bot.api.push_update(tg.topic_message(thread, "/note cliente reiniciou a ONU",
+                                                                 user_id=STAFF_USER)))
+        assert "Nota interna" in in_topic(bot, thread)[-1]
+        assert len(bot.api.sent(maria.chat_id)) == heard + 1  # internal: not relayed
+
+        await bot.handled(bot.api.push_update(tg.topic_message(thread, "/close", user_id=STAFF_USER)))
+        listing = in_topic(bot, thread)[-1]
+        assert "/close CÓDIGO SOLUÇÃO" in listing
+        code = listing.split("• ", 1)[1].split(":", 1)[0]
+        await bot.handled(bot.api.push_update(tg.topic_message(thread, f"/close {code} Orientado a reiniciar a ONU",
+                                                                 user_id=STAFF_USER)))
+        assert "encerrado" in in_topic(bot, thread)[-1]
+        assert bot.api.topics(tg.STAFF_GROUP_ID)[0].get("is_closed") is True
+        closing = bot.api.sent(maria.chat_id)[-1].text or ""
+        assert "foi encerrado" in closing
+
+        await maria.say("/menu")  # the bot answers again
+        assert "Como posso ajudar" in maria.text
