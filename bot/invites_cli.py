@@ -1,16 +1,19 @@
-"""``ispbot invite`` and ``ispbot technicians``: the only way a chat becomes a technician's.
+"""``ispbot invite`` and ``ispbot technicians``: the only way a chat becomes a technician's or a
+staff member's.
 
     ispbot invite technician LOGIN [--hours 24] [--bot-username NAME]
+    ispbot invite staff LOGIN [--hours 24] [--bot-username NAME]
     ispbot invite list
     ispbot invite revoke ID
     ispbot technicians [--remove LOGIN_OR_CHAT_ID]
 
-``invite technician`` asks the ISP (``ConsultaUsuarios``) that LOGIN is an active system user, then
-stores a single-use invite and prints its deep link ``https://t.me/<bot>?start=<code>`` once: only a
-hash of the code is kept, so it cannot be shown again (revoke it and issue another). The bot's
-username comes from ``--bot-username`` or from Telegram's ``getMe`` when ``ISPBOT_TELEGRAM_TOKEN`` is
-set; without either the code is printed with the link's pattern. ``invite list`` shows invites that
-can still be used (never their codes); ``invite revoke`` withdraws one.
+``invite technician`` (or ``invite staff``) asks the ISP (``ConsultaUsuarios``) that LOGIN is an
+active system user, then stores a single-use invite and prints its deep link
+``https://t.me/<bot>?start=<code>`` once: only a hash of the code is kept, so it cannot be shown
+again (revoke it and issue another). The bot's username comes from ``--bot-username`` or from
+Telegram's ``getMe`` when ``ISPBOT_TELEGRAM_TOKEN`` is set; without either the code is printed with
+the link's pattern. ``invite list`` shows invites that can still be used (never their codes);
+``invite revoke`` withdraws one.
 
 ``technicians`` lists the chats linked to technicians with their Telegram chat ids (personal data:
 this is the operator's own console; do not paste the list elsewhere). ``--remove`` unlinks every
@@ -72,22 +75,23 @@ class Refused(Exception):
 # ---- the command line --------------------------------------------------------------------------
 def register(subparsers: Any) -> None:
     invite = subparsers.add_parser(
-        "invite", help="issue, list or revoke the single-use links that make a chat a technician's",
+        "invite", help="issue, list or revoke the single-use links that make a chat a technician's or staff's",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = invite.add_subparsers(dest="action", metavar="ACTION")
-    technician = actions.add_parser(
-        "technician", help="check the system user is active and print a single-use deep link for them",
-    )
-    technician.add_argument("system_user", help="login of the technician in the ISP management system")
-    technician.add_argument(
-        "--hours", type=int, default=24, help=f"hours the link stays valid (1-{MAX_HOURS}, default 24)",
-    )
-    technician.add_argument(
-        "--bot-username", default=None,
-        help="the bot's Telegram username for the link (default: asked from Telegram with ISPBOT_TELEGRAM_TOKEN)",
-    )
-    technician.set_defaults(func=run, handler=_invite_technician)
+    for role, who in ((Role.TECHNICIAN, "technician"), (Role.STAFF, "staff member")):
+        issue = actions.add_parser(
+            role.value, help=f"check the system user is active and print a single-use deep link for the {who}",
+        )
+        issue.add_argument("system_user", help=f"login of the {who} in the ISP management system")
+        issue.add_argument(
+            "--hours", type=int, default=24, help=f"hours the link stays valid (1-{MAX_HOURS}, default 24)",
+        )
+        issue.add_argument(
+            "--bot-username", default=None,
+            help="the bot's Telegram username for the link (default: asked from Telegram with ISPBOT_TELEGRAM_TOKEN)",
+        )
+        issue.set_defaults(func=run, handler=_invite, role=role)
     listing = actions.add_parser("list", help="invites that can still be used: id, role, user, expiry (never the code)")
     listing.set_defaults(func=run, handler=_list_invites)
     revoke = actions.add_parser("revoke", help="withdraw an unused invite by its id (see invite list)")
@@ -174,7 +178,9 @@ def _shown(moment: datetime, zone: ZoneInfo) -> str:
 
 
 # ---- invite technician ---------------------------------------------------------------------------
-async def _invite_technician(args: argparse.Namespace) -> None:
+async def _invite(args: argparse.Namespace) -> None:
+    role: Role = args.role
+    who = "technician" if role is Role.TECHNICIAN else "staff member"
     login = str(args.system_user).strip()
     if not 1 <= args.hours <= MAX_HOURS:
         raise Refused(EXIT_INVALID, f"--hours must be between 1 and {MAX_HOURS}")
@@ -186,12 +192,12 @@ async def _invite_technician(args: argparse.Namespace) -> None:
         if username is None:
             username = await _username_from_telegram()
         async with database.transaction() as session:
-            issued = await Invites().create(session, Role.TECHNICIAN, login, ttl=timedelta(hours=args.hours))
+            issued = await Invites().create(session, role, login, ttl=timedelta(hours=args.hours))
     invite = issued.invite
-    print(f"Invite {invite.id} for technician {login}: single use, valid until {_shown(invite.expires_at, isp.zone)}.")
+    print(f"Invite {invite.id} for {who} {login}: single use, valid until {_shown(invite.expires_at, isp.zone)}.")
     if username is not None:
         print(LINK.format(bot=username, code=issued.code))
-        print("Send this link to the technician only; opening it on their phone links that Telegram account.")
+        print(f"Send this link to the {who} only; opening it on their phone links that Telegram account.")
     else:
         print(f"Code: {issued.code}")
         print(f"Link: {LINK.format(bot='<bot username>', code=issued.code)}")

@@ -87,6 +87,18 @@ async def test_the_printed_link_makes_the_chat_the_technicians(
     assert await role_of(desk.database, chat.chat_id) is Role.TECHNICIAN
 
 
+async def test_a_staff_invite_makes_the_chat_a_staff_members(desk: Desk, capsys: pytest.CaptureFixture[str]) -> None:
+    assert await ispbot("invite", "staff", "atendente.carla", "--bot-username", "MeuProvedorBot") == 0
+    out = capsys.readouterr().out
+    found = re.search(rf"\?start=({CODE})(?=\s)", out)
+    assert found, out
+    assert "staff member atendente.carla" in out
+    chat = desk.chat()
+    await chat.start(found.group(1))
+    assert "tópicos do grupo da equipe" in chat.text
+    assert await role_of(desk.database, chat.chat_id) is Role.STAFF
+
+
 async def test_without_a_bot_username_the_code_and_the_link_pattern_are_printed(
     on: ScratchDatabase, capsys: pytest.CaptureFixture[str],
 ) -> None:

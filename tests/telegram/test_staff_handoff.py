@@ -6,6 +6,8 @@ from __future__ import annotations
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
 from bot.store import Database, Invites, Role
+from bot.store.models import HandoffRow
+from sqlalchemy import select
 
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, TelegramChat, running_bot
@@ -29,6 +31,12 @@ async def staff_member(bot: RunningBot) -> None:
     carla = bot.chat(STAFF_USER)
     await carla.start(code)
     assert "atendente.carla" in carla.text and "tópicos" in carla.text
+
+
+async def handoff_ticket(bot: RunningBot, chat_id: int) -> int:
+    async with bot.app.database.session() as session:
+        row = (await session.execute(select(HandoffRow).where(HandoffRow.chat_id == chat_id))).scalar_one()
+    return row.ticket_id
 
 
 def in_topic(bot: RunningBot, thread: int) -> list[str]:
@@ -77,3 +85,20 @@ async def test_a_handoff_from_the_request_to_the_closed_ticket(database: Databas
 
         await maria.say("/menu")  # the bot answers again
         assert "Como posso ajudar" in maria.text
+
+        # The whole exchange is in the ticket's history, in order, with who said each thing.
+        ticket = (await handoff_ticket(bot, maria.chat_id))
+
+        def said() -> list[tuple[str, str]]:
+            return [(m["origin"], m["content"]) for m in sandbox.chat_messages(ticket)]
+
+        await bot.api.wait_until(lambda: any("foi encerrado" in content for _, content in said()), within=15)
+        history = said()
+        position = {text: i for i, (_, text) in enumerate(history)}
+        assert ("C", "ainda estou sem internet") in history
+        assert ("A", "Olá! Vou verificar.") in history
+        assert position["ainda estou sem internet"] < position["Olá! Vou verificar."]
+        assert not any("oi cliente" in text or "reiniciou a ONU" in text for _, text in history)
+        assert any(origin == "S" and "foi encerrado" in text for origin, text in history)
+        attendants = {m["attendant"] for m in sandbox.chat_messages(ticket) if m["origin"] == "A"}
+        assert attendants == {"atendente.carla"}

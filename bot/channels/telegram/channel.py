@@ -1,4 +1,6 @@
-"""The bot on Telegram: python-telegram-bot's ``Bot`` for the Bot API, our own loop around it.
+"""The bot on Telegram: python-telegram-bot's ``Bot`` for the Bot API, our own loop around it, and
+beside it the mirror (``chat_messages``), the staff desk and the housekeeping (outage notices, the
+handoff queue, old inbox rows).
 
 python-telegram-bot's ``Application`` is not used on purpose: its updater confirms updates before
 they are handled and queues ahead without bound, one unparseable update stalls it, its webhook
@@ -31,6 +33,7 @@ from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.processor import Processor
 from bot.channels.telegram.sender import Sender
 from bot.channels.telegram.settings import TelegramSettings
+from bot.mirror import MirrorWorker
 from bot.staff import StaffDesk
 from bot.store import Role, utcnow
 from bot.web import Health, create_web_app
@@ -75,6 +78,7 @@ class TelegramChannel:
             staff_chat_id=settings.staff_chat_id, concurrency=settings.concurrency, staff=self.staff,
         )
         self.intake = Intake(app.database, self.processor.inbox, self.processor.wake, self.processor.acknowledge)
+        self.mirror = MirrorWorker(app.database, app.client)  # chat_messages, from the outbox
         self.notifier = OutageNotifier(app.database, app.isp)
 
     def web_app(self) -> Starlette:
@@ -124,6 +128,7 @@ class TelegramChannel:
             asyncio.create_task(intake, name="intake"),
             asyncio.create_task(self.processor.run(stop), name="processor"),
             asyncio.create_task(self._housekeeping(stop), name="housekeeping"),
+            asyncio.create_task(self.mirror.run(stop), name="mirror"),
         ]
         stopped = asyncio.create_task(stop.wait())
         try:
@@ -137,7 +142,7 @@ class TelegramChannel:
             stopped.cancel()
             # A long poll in flight is dropped (what it brings is not confirmed, so not lost);
             # the chats in hand get time to finish.
-            for task, grace in zip(tasks, (1.0, 30.0, 5.0), strict=True):
+            for task, grace in zip(tasks, (1.0, 30.0, 5.0, 10.0), strict=True):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, grace)
 
