@@ -3,11 +3,13 @@ topic of the staff group, and closes the ticket from there."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
-from bot.store import Database, Invites, Role
+from bot.store import Database, Invites, Role, utcnow
 from bot.store.models import HandoffRow
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, TelegramChat, running_bot
@@ -102,3 +104,33 @@ async def test_a_handoff_from_the_request_to_the_closed_ticket(database: Databas
         assert any(origin == "S" and "foi encerrado" in text for origin, text in history)
         attendants = {m["attendant"] for m in sandbox.chat_messages(ticket) if m["origin"] == "A"}
         assert attendants == {"atendente.carla"}
+
+
+async def test_one_topic_per_conversation_kept_across_a_restart_and_the_wait_told(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        maria = await linked_maria(bot, 8401)
+        await maria.say("/atendente")
+        await maria.say("/atendente")  # asked again while a person is coming
+        assert "já vai falar com você" in maria.text
+        [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
+        thread = topic["message_thread_id"]
+
+        await bot.shutdown(graceful=False)  # the process dies with the handoff open
+        await bot.start()
+        await maria.say("alô?")
+        assert maria.replies == []
+        assert "alô?" in in_topic(bot, thread)[-1]
+        assert len(bot.api.topics(tg.STAFF_GROUP_ID)) == 1
+
+        # Nobody answered for longer than ISPBOT_HANDOFF_WAIT_MINUTES: told once where they are in line.
+        async with database.transaction() as session:
+            await session.execute(update(HandoffRow).values(opened_at=utcnow() - timedelta(minutes=30)))
+        assert bot.channel.staff is not None
+        await bot.channel._tell_waiting()
+        await bot.channel.sender.drain()
+        await bot.channel._tell_waiting()  # a second look tells nothing new
+        await bot.channel.sender.drain()
+        waits = [s.text or "" for s in bot.api.sent(maria.chat_id) if "Espera estimada" in (s.text or "")]
+        assert len(waits) == 1 and "você é o próximo" in waits[0] and "10 minutos" in waits[0]
