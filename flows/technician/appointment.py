@@ -27,7 +27,7 @@ from flows.context import Context
 from flows.events import Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 from flows.technician import service_orders as so
-from flows.technician.tickets import NotYours, back_to_ticket, refuse_not_yours, ticket_in_hand
+from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 
 DAYS_OFFERED = 6
 MAX_AHEAD = timedelta(days=90)
@@ -40,7 +40,7 @@ class Appointment(Flow):
     name = "appointment"
 
     async def begin(self, ctx: Context) -> None:
-        ticket = await self._in_hand(ctx)
+        ticket = await in_hand_or_refuse(ctx)
         if ticket is None:
             return
         if not so.has_appointment(ticket):
@@ -60,7 +60,7 @@ class Appointment(Flow):
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value="confirm"):
-                ticket = await self._in_hand(ctx)
+                ticket = await in_hand_or_refuse(ctx)
                 if ticket is None:
                     return
                 slot = so.slot_of(ticket)
@@ -110,7 +110,7 @@ class Appointment(Flow):
         when = datetime.combine(date.fromisoformat(ctx.data["day"]), at)
         if when <= _now(ctx):
             raise Unexpected("technician_appointment.time_past")
-        ticket = await self._in_hand(ctx)
+        ticket = await in_hand_or_refuse(ctx)
         if ticket is None:
             return
         busy = await so.clash(ctx, ticket, when)
@@ -128,7 +128,7 @@ class Appointment(Flow):
             case Chosen(value="back"):
                 back_to_ticket(ctx)
             case Chosen(value=str() as status) if status in {s.value for s in q2.AppointmentStatus}:
-                ticket = await self._in_hand(ctx)
+                ticket = await in_hand_or_refuse(ctx)
                 if ticket is not None:
                     when = datetime.fromisoformat(ctx.data["when"])
                     await self._save(ctx, ticket, when, q2.AppointmentStatus(status))
@@ -136,13 +136,6 @@ class Appointment(Flow):
                 raise Unexpected("technician.pick_a_button")
 
     # ---- internals -----------------------------------------------------------------------------
-    async def _in_hand(self, ctx: Context) -> r.Ticket | None:
-        try:
-            return await ticket_in_hand(ctx)
-        except NotYours:
-            refuse_not_yours(ctx)
-            return None
-
     def _ask_day(self, ctx: Context) -> None:
         today = ctx.isp.now().date()
         days = [today + timedelta(days=n) for n in range(DAYS_OFFERED)]
@@ -167,10 +160,8 @@ class Appointment(Flow):
             back_to_ticket(ctx)
             return
         except IspTransportError:
-            try:
-                fresh = await ticket_in_hand(ctx)  # a failure here is told and the question asked again
-            except NotYours:
-                refuse_not_yours(ctx)
+            fresh = await in_hand_or_refuse(ctx)  # a failure here is told and the question asked again
+            if fresh is None:
                 return
             slot = so.slot_of(fresh)
             if slot is None or slot[0] != when:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flows.context import Context
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.technician.tickets import NotYours, back_to_ticket, refuse_not_yours, ticket_in_hand
+from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import checklist, is_checked, is_mandatory, missing_mandatory, set_checklist_item
 
 MAX_LABEL = 60
@@ -20,10 +20,8 @@ class Checklist(Flow):
     name = "checklist"
 
     async def begin(self, ctx: Context) -> None:
-        try:
-            ticket = await ticket_in_hand(ctx)
-        except NotYours:
-            refuse_not_yours(ctx)
+        ticket = await in_hand_or_refuse(ctx)
+        if ticket is None:
             return
         number = int(ticket.Numero or 0)
         items = await checklist(ctx, number)
@@ -46,10 +44,8 @@ class Checklist(Flow):
             case Chosen(value="done"):
                 back_to_ticket(ctx)
             case Chosen(value=[int(item), bool(checked)]):
-                try:
-                    ticket = await ticket_in_hand(ctx)
-                except NotYours:
-                    refuse_not_yours(ctx)
+                ticket = await in_hand_or_refuse(ctx)
+                if ticket is None:
                     return
                 await set_checklist_item(ctx, int(ticket.Numero or 0), item, checked)
                 await self.begin(ctx)

@@ -22,13 +22,7 @@ from bot.isp.models import v1_records as r
 from flows.context import Context
 from flows.events import Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.technician.tickets import (
-    NotYours,
-    back_to_ticket,
-    read_ticket,
-    refuse_not_yours,
-    ticket_in_hand,
-)
+from flows.technician.tickets import back_to_ticket, in_hand_or_refuse, read_ticket
 from flows.technician.work import (
     MAX_TEXT,
     SETTLE,
@@ -46,10 +40,8 @@ class Finish(Flow):
     name = "finish"
 
     async def begin(self, ctx: Context) -> None:
-        try:
-            ticket = await ticket_in_hand(ctx)
-        except NotYours:
-            refuse_not_yours(ctx)
+        ticket = await in_hand_or_refuse(ctx)
+        if ticket is None:
             return
         number = int(ticket.Numero or 0)
         missing = missing_mandatory(await checklist(ctx, number))
@@ -106,10 +98,8 @@ class Finish(Flow):
                     and ctx.isp.now() - datetime.fromisoformat(tried) < SETTLE:
                 self._ask_confirm(ctx, "technician_work.finish_not_yet")
                 return
-        try:
-            ticket = await ticket_in_hand(ctx)
-        except NotYours:
-            refuse_not_yours(ctx)
+        ticket = await in_hand_or_refuse(ctx)
+        if ticket is None:
             return
         missing = missing_mandatory(await checklist(ctx, number))  # unchecked since the question?
         if missing:

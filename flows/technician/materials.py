@@ -30,7 +30,7 @@ from bot.isp.models import v2_requests as q
 from flows.context import Context
 from flows.events import Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.technician.tickets import NotYours, back_to_ticket, refuse_not_yours, ticket_in_hand
+from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import add_item, parse_code, parse_quantity, search_models
 
 MAX_SERIAL = 60
@@ -41,10 +41,8 @@ class Materials(Flow):
     name = "materials"
 
     async def begin(self, ctx: Context) -> None:
-        try:
-            ticket = await ticket_in_hand(ctx)
-        except NotYours:
-            refuse_not_yours(ctx)
+        ticket = await in_hand_or_refuse(ctx)
+        if ticket is None:
             return
         if ticket.CodigoCliente is None:
             ctx.say("technician_work.materials_no_customer")
@@ -139,10 +137,8 @@ class Materials(Flow):
                 raise Unexpected("technician.pick_a_button")
 
     async def _send(self, ctx: Context) -> None:
-        try:
-            ticket = await ticket_in_hand(ctx)
-        except NotYours:
-            refuse_not_yours(ctx)
+        ticket = await in_hand_or_refuse(ctx)
+        if ticket is None:
             return
         data = ctx.data
         try:

@@ -25,7 +25,7 @@ from bot.isp import IspTransportError
 from flows.context import Context
 from flows.events import Location, Media, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.technician.tickets import NotYours, back_to_ticket, refuse_not_yours, ticket_in_hand
+from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import (
     MAX_TEXT,
     SETTLE,
@@ -42,10 +42,8 @@ class Occurrence(Flow):
     name = "occurrence"
 
     async def begin(self, ctx: Context) -> None:
-        try:
-            ticket = await ticket_in_hand(ctx)
-        except NotYours:
-            refuse_not_yours(ctx)
+        ticket = await in_hand_or_refuse(ctx)
+        if ticket is None:
             return
         ctx.data["ticket"] = ticket.Numero
         ctx.ask_location("note", "technician_work.occurrence_ask", number=ticket.Numero)
@@ -80,10 +78,7 @@ class Occurrence(Flow):
 
     async def _record(self, ctx: Context, text: str) -> None:
         number = int(ctx.data["ticket"])
-        try:
-            await ticket_in_hand(ctx)  # still theirs and open (reassigned or closed meanwhile?)
-        except NotYours:
-            refuse_not_yours(ctx)
+        if await in_hand_or_refuse(ctx) is None:  # still theirs and open (reassigned or closed meanwhile?)
             return
         if (tried := ctx.data.get("tried_at")) is not None and text == ctx.data.get("text"):
             if await occurrence_landed(ctx, number, text, datetime.fromisoformat(tried)):

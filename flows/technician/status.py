@@ -26,7 +26,7 @@ from flows.context import Context
 from flows.events import Location, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 from flows.technician import service_orders as so
-from flows.technician.tickets import NotYours, back_to_ticket, refuse_not_yours, ticket_in_hand
+from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 
 BACK, CHECK = "back", "check"
 
@@ -35,7 +35,7 @@ class Status(Flow):
     name = "status"
 
     async def begin(self, ctx: Context) -> None:
-        ticket = await self._in_hand(ctx)
+        ticket = await in_hand_or_refuse(ctx)
         if ticket is not None:
             self._offer(ctx, ticket)
 
@@ -54,7 +54,7 @@ class Status(Flow):
             case Location(latitude=latitude, longitude=longitude):
                 if not so.valid_position(latitude, longitude):
                     raise Unexpected("technician_status.bad_position")
-                ticket = await self._in_hand(ctx)
+                ticket = await in_hand_or_refuse(ctx)
                 if ticket is not None and self._still_possible(ctx, ticket, so.Move.RUNNING):
                     await self._send(ctx, ticket, so.Move.RUNNING, (latitude, longitude))
             case Text():
@@ -66,7 +66,7 @@ class Status(Flow):
         """After a move whose outcome is unknown and a failed re-read: read again, then tell."""
         match event:
             case Chosen(value="check"):
-                ticket = await self._in_hand(ctx)
+                ticket = await in_hand_or_refuse(ctx)
                 if ticket is not None:
                     await self._settle(ctx, ticket, so.Move(ctx.data["pending"]))
             case Chosen(value="back"):
@@ -75,13 +75,6 @@ class Status(Flow):
                 raise Unexpected("technician.pick_a_button")
 
     # ---- internals -----------------------------------------------------------------------------
-    async def _in_hand(self, ctx: Context) -> r.Ticket | None:
-        try:
-            return await ticket_in_hand(ctx)
-        except NotYours:
-            refuse_not_yours(ctx)
-            return None
-
     def _offer(self, ctx: Context, ticket: r.Ticket, moves: tuple[so.Move, ...] | None = None) -> None:
         moves = so.allowed_moves(ticket) if moves is None else moves
         if not moves:
@@ -107,7 +100,7 @@ class Status(Flow):
         return True
 
     async def _try(self, ctx: Context, target: so.Move) -> None:
-        ticket = await self._in_hand(ctx)
+        ticket = await in_hand_or_refuse(ctx)
         if ticket is None or not self._still_possible(ctx, ticket, target):
             return
         if target is so.Move.RUNNING:
@@ -131,16 +124,14 @@ class Status(Flow):
             # The move may have landed: read before anything is offered again.
             ctx.data["pending"] = target.value
             try:
-                fresh = await ticket_in_hand(ctx)
-            except NotYours:
-                refuse_not_yours(ctx)
-                return
+                fresh = await in_hand_or_refuse(ctx)
             except IspError:
                 options = [Option(CHECK, key="technician_status.button_check"),
                            Option(BACK, key="technician_status.button_back")]
                 ctx.ask("check", "technician_status.unsure", options, move=_word(ctx, target.value))
                 return
-            await self._settle(ctx, fresh, target)
+            if fresh is not None:
+                await self._settle(ctx, fresh, target)
             return
         await self._moved(ctx, ticket, target)
 

@@ -32,6 +32,15 @@ async def ticket_in_hand(ctx: Context) -> r.Ticket:
     return ticket
 
 
+async def in_hand_or_refuse(ctx: Context) -> r.Ticket | None:
+    """The ticket in hand, read now; ``None`` (and the refusal said, back to the menu) when it is not theirs."""
+    try:
+        return await ticket_in_hand(ctx)
+    except NotYours:
+        refuse_not_yours(ctx)
+        return None
+
+
 def is_theirs(ctx: Context, ticket: r.Ticket) -> bool:
     return ticket.Designacao_Usuario == ctx.system_user and ticket.Encerramento_DataHora is None
 
