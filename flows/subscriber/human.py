@@ -36,7 +36,7 @@ class Human(Flow):
     menu_order = 70
 
     async def begin(self, ctx: Context) -> None:
-        ticket = ctx.current_ticket or await self._open_ticket(ctx)
+        ticket = await self._still_open(ctx, ctx.current_ticket) or await self._open_ticket(ctx)
         if ticket is None:
             ctx.say("human.unavailable")
             ctx.to_menu()
@@ -70,6 +70,16 @@ class Human(Flow):
             case _:
                 ctx.relay(said)
         ctx.wait("with_person")
+
+    async def _still_open(self, ctx: Context, ticket: int | None) -> int | None:
+        """The conversation's ticket if it is still open (a closed one cannot take a handoff)."""
+        if ticket is None:
+            return None
+        try:
+            open_numbers = {t.Numero for t in await ctx.isp.open_tickets(ctx.customer)}
+        except IspError:
+            return ticket  # cannot tell now: keep the conversation's own ticket
+        return ticket if ticket in open_numbers else None
 
     async def _open_ticket(self, ctx: Context) -> int | None:
         try:

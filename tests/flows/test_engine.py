@@ -154,3 +154,17 @@ async def test_a_live_location_moving_where_no_step_wants_one_is_not_answered(de
     assert replies == []  # a live location sends a position every few seconds: no reply to each
     await chat.send(Location(-23.5, -46.6))  # a position shared once is answered like any odd input
     assert chat.text != menu and chat.replies
+
+
+async def test_a_handoff_on_a_conversation_whose_ticket_was_closed_gets_a_new_ticket(desk: Desk) -> None:
+    desk.engine.policy = replace(desk.engine.policy, staff_desk=True)
+    closed = next(t for t in desk.sandbox.store.where("tickets", CodigoCliente=DEMO_IDENTITIES.customer)
+                  if t["Encerramento_DataHora"])
+    chat = await desk.linked_chat()
+    async with desk.database.transaction() as session:
+        state = await ChatStates().load(session, chat.chat_id)
+        state.current_ticket = int(closed["Numero"])
+        await ChatStates().save(session, state)
+    await chat.command("atendente")
+    [handoff] = chat.handoffs
+    assert handoff.ticket is not None and handoff.ticket != int(closed["Numero"])
