@@ -14,6 +14,7 @@ not pass raise instead of rendering as empty text.
 from __future__ import annotations
 
 import html
+import os
 import re
 from collections.abc import Mapping
 from datetime import date, datetime
@@ -27,7 +28,8 @@ from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal
 from jinja2 import Environment, StrictUndefined, Template
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+# Beside the code in a checkout; an installed package (the container) is told where with ISPBOT_LOCALES_DIR.
+LOCALES_DIR = Path(os.environ.get("ISPBOT_LOCALES_DIR") or Path(__file__).resolve().parent.parent / "locales")
 LANGUAGES = ("pt_BR", "en", "es")
 DEFAULT_LANGUAGE = "pt_BR"
 CURRENCY_SYMBOL = "R$"
