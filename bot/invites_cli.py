@@ -31,26 +31,34 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import sys
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
-from pydantic_settings import BaseSettings
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.cli_support import (
+    EXIT_INVALID,
+    EXIT_REFUSED,
+    EXIT_UNREACHABLE,
+    Refused,
+    isp_zone,
+    load,
+    migrated,
+    run_action,
+    settings_problem,
+    usage,
+)
 from bot.isp import IspApiError, IspClient, IspSettings, IspTransportError
 from bot.isp.models.v1_records import UserStatus
 from bot.settings import BotSettings
-from bot.store import ChatStates, Database, DatabaseRevisionError, Invites, Links, Role, StaleStateError
-from bot.store.migrate import ensure_current
+from bot.store import ChatStates, Database, Invites, Links, Role, StaleStateError
 from bot.store.models import LinkRow
 
-EXIT_OK, EXIT_REFUSED, EXIT_INVALID, EXIT_UNREACHABLE = 0, 1, 2, 3
 MAX_HOURS = 24 * 30
 GET_ME_TIMEOUT = 10.0  # seconds for Telegram's getMe, all tries included
 LINK = "https://t.me/{bot}?start={code}"
@@ -58,18 +66,9 @@ LINK = "https://t.me/{bot}?start={code}"
 _USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
 _STATUS_WORDS = {UserStatus.BLOCKED: "blocked", UserStatus.INACTIVE: "inactive"}
 _STATE_ATTEMPTS = 3
-S = TypeVar("S", bound=BaseSettings)
 
 # How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
 open_database: Callable[[str], Database] = Database
-
-
-class Refused(Exception):
-    """One line for stderr and the exit code it means."""
-
-    def __init__(self, code: int, text: str) -> None:
-        super().__init__(text)
-        self.code = code
 
 
 # ---- the command line --------------------------------------------------------------------------
@@ -97,7 +96,7 @@ def register(subparsers: Any) -> None:
     revoke = actions.add_parser("revoke", help="withdraw an unused invite by its id (see invite list)")
     revoke.add_argument("id", type=int, help="the invite's id")
     revoke.set_defaults(func=run, handler=_revoke_invite)
-    invite.set_defaults(func=_usage(invite))
+    invite.set_defaults(func=usage(invite))
 
     technicians = subparsers.add_parser(
         "technicians",
@@ -112,65 +111,17 @@ def register(subparsers: Any) -> None:
     technicians.set_defaults(func=run, handler=_technicians)
 
 
-def _usage(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    def show(_: argparse.Namespace) -> int:
-        parser.print_help()
-        return EXIT_INVALID
-
-    return show
-
-
 def run(args: argparse.Namespace) -> int:
     return asyncio.run(execute(args))
 
 
 async def execute(args: argparse.Namespace) -> int:
     """The sub-command ``args`` names; its exit code. Output on stdout, one-line errors on stderr."""
-    prog = "ispbot invite" if args.command == "invite" else "ispbot technicians"
-    handler: Callable[[argparse.Namespace], Awaitable[None]] = args.handler
-    try:
-        await handler(args)
-    except Refused as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
-        return exc.code
-    return EXIT_OK
+    return await run_action("ispbot invite" if args.command == "invite" else "ispbot technicians", args)
 
 
-# ---- settings and resources ----------------------------------------------------------------------
-def _settings(kind: type[S]) -> S:
-    try:
-        return kind()
-    except ValidationError as exc:
-        raise Refused(EXIT_INVALID, f"configuration: {_settings_problem(exc, kind)}") from None
-
-
-def _settings_problem(exc: ValidationError, kind: type[BaseSettings]) -> str:
-    prefix = str(kind.model_config.get("env_prefix", ""))
-    parts = []
-    for error in exc.errors():
-        name = prefix + "_".join(str(part) for part in error["loc"]).upper() if error["loc"] else "settings"
-        parts.append(f"{name}: {error['msg'].removeprefix('Value error, ')}")
-    return "; ".join(parts)
-
-
-@dataclass
-class _Store:
-    database: Database
-
-    async def __aenter__(self) -> Database:
-        try:
-            await ensure_current(self.database)
-        except DatabaseRevisionError as exc:
-            await self.database.dispose()
-            raise Refused(EXIT_REFUSED, str(exc)) from None
-        return self.database
-
-    async def __aexit__(self, *_: object) -> None:
-        await self.database.dispose()
-
-
-def _store() -> _Store:
-    return _Store(open_database(_settings(BotSettings).database_url))
+def _store() -> AbstractAsyncContextManager[Database]:
+    return migrated(open_database(load(BotSettings).database_url))
 
 
 def _shown(moment: datetime, zone: ZoneInfo) -> str:
@@ -185,7 +136,7 @@ async def _invite(args: argparse.Namespace) -> None:
     if not 1 <= args.hours <= MAX_HOURS:
         raise Refused(EXIT_INVALID, f"--hours must be between 1 and {MAX_HOURS}")
     username = _given_username(args.bot_username)
-    isp = _settings(IspSettings)
+    isp = load(IspSettings)
     store = _store()
     async with store as database:  # a database behind its migrations is refused before anything is asked
         await _check_active(isp, login)
@@ -239,7 +190,7 @@ async def _username_from_telegram() -> str | None:
     except ValidationError as exc:
         if all(e["loc"] == ("telegram_token",) and e["type"] == "missing" for e in exc.errors()):
             return None
-        raise Refused(EXIT_INVALID, f"configuration: {_settings_problem(exc, TelegramSettings)}") from None
+        raise Refused(EXIT_INVALID, f"configuration: {settings_problem(exc, TelegramSettings)}") from None
     # python-telegram-bot loads only when it is asked.
     from telegram.error import InvalidToken, TelegramError  # noqa: PLC0415
     from telegram.request import HTTPXRequest  # noqa: PLC0415
@@ -272,7 +223,7 @@ async def _username_from_telegram() -> str | None:
 
 # ---- invite list / revoke ------------------------------------------------------------------------
 async def _list_invites(_: argparse.Namespace) -> None:
-    zone = _zone()
+    zone = isp_zone()
     async with _store() as database, database.transaction() as session:
         invites = await Invites().list_active(session)
     if not invites:
@@ -292,20 +243,12 @@ async def _revoke_invite(args: argparse.Namespace) -> None:
     print(f"Invite {args.id} revoked: its link no longer works.")
 
 
-def _zone() -> ZoneInfo:
-    """The ISP's time zone for showing dates, without requiring the ISP's address and key."""
-    try:
-        return IspSettings(base_url="http://127.0.0.1", key="unused").zone  # only the time zone is read
-    except ValidationError as exc:
-        raise Refused(EXIT_INVALID, f"configuration: {_settings_problem(exc, IspSettings)}") from None
-
-
 # ---- technicians ---------------------------------------------------------------------------------
 async def _technicians(args: argparse.Namespace) -> None:
     if args.remove is not None:
         await _remove(str(args.remove).strip())
         return
-    zone = _zone()
+    zone = isp_zone()
     async with _store() as database, database.transaction() as session:
         rows = await _technician_links(session)
     if not rows:

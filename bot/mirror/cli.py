@@ -19,32 +19,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from pydantic import ValidationError
-from pydantic_settings import BaseSettings
-
-from bot.isp import IspSettings
+from bot.cli_support import isp_zone, load, migrated, run_action, usage
 from bot.mirror.report import dead_entries, requeue
 from bot.settings import BotSettings
-from bot.store import Database, DatabaseRevisionError, Outbox, OutboxState
-from bot.store.migrate import ensure_current
+from bot.store import Database, Outbox, OutboxState
 
-EXIT_OK, EXIT_REFUSED, EXIT_INVALID = 0, 1, 2
 PROG = "ispbot mirror"
 
 # How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
 open_database: Callable[[str], Database] = Database
-
-
-class Refused(Exception):
-    def __init__(self, code: int, text: str) -> None:
-        super().__init__(text)
-        self.code = code
 
 
 def register(subparsers: Any) -> None:
@@ -60,15 +49,7 @@ def register(subparsers: Any) -> None:
     retry = actions.add_parser("retry", help="put dead entries (all, or one ticket's) back in line for delivery")
     retry.add_argument("--ticket", type=int, default=None, help="only this ticket's dead entries")
     retry.set_defaults(func=run, handler=_retry)
-    mirror.set_defaults(func=_usage(mirror))
-
-
-def _usage(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    def show(_: argparse.Namespace) -> int:
-        parser.print_help()
-        return EXIT_INVALID
-
-    return show
+    mirror.set_defaults(func=usage(mirror))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,48 +58,11 @@ def run(args: argparse.Namespace) -> int:
 
 async def execute(args: argparse.Namespace) -> int:
     """The action ``args`` names; its exit code."""
-    handler: Callable[[argparse.Namespace], Awaitable[None]] = args.handler
-    try:
-        await handler(args)
-    except Refused as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return exc.code
-    return EXIT_OK
+    return await run_action(PROG, args)
 
 
-# ---- settings and the database -------------------------------------------------------------------
-def _problem(exc: ValidationError, kind: type[BaseSettings]) -> str:
-    prefix = str(kind.model_config.get("env_prefix", ""))
-    parts = []
-    for error in exc.errors():
-        name = prefix + "_".join(str(part) for part in error["loc"]).upper() if error["loc"] else "settings"
-        parts.append(f"{name}: {error['msg'].removeprefix('Value error, ')}")
-    return "; ".join(parts)
-
-
-def _database_url() -> str:
-    try:
-        return BotSettings().database_url
-    except ValidationError as exc:
-        raise Refused(EXIT_INVALID, f"configuration: {_problem(exc, BotSettings)}") from None
-
-
-def _zone() -> ZoneInfo:
-    """The ISP's time zone, without requiring the ISP's address and key (nothing is asked of it)."""
-    try:
-        return IspSettings(base_url="http://127.0.0.1", key="unused").zone  # only the time zone is read
-    except ValidationError as exc:
-        raise Refused(EXIT_INVALID, f"configuration: {_problem(exc, IspSettings)}") from None
-
-
-async def _open() -> Database:
-    database = open_database(_database_url())
-    try:
-        await ensure_current(database)
-    except DatabaseRevisionError as exc:
-        await database.dispose()
-        raise Refused(EXIT_REFUSED, str(exc)) from None
-    return database
+def _store() -> AbstractAsyncContextManager[Database]:
+    return migrated(open_database(load(BotSettings).database_url))
 
 
 def _shown(moment: datetime, zone: ZoneInfo) -> str:
@@ -141,14 +85,10 @@ def _duration(age: timedelta) -> str:
 
 # ---- status / retry ------------------------------------------------------------------------------
 async def _status(_: argparse.Namespace) -> None:
-    zone = _zone()
-    database = await _open()
-    try:
-        async with database.transaction() as session:
-            stats = await Outbox().stats(session)
-            dead = await dead_entries(session)
-    finally:
-        await database.dispose()
+    zone = isp_zone()
+    async with _store() as database, database.transaction() as session:
+        stats = await Outbox().stats(session)
+        dead = await dead_entries(session)
     depth = stats.depth
     waiting = (
         f" (the oldest waiting for {_duration(stats.oldest_pending_age)})"
@@ -172,12 +112,8 @@ async def _status(_: argparse.Namespace) -> None:
 
 async def _retry(args: argparse.Namespace) -> None:
     ticket: int | None = args.ticket
-    database = await _open()
-    try:
-        async with database.transaction() as session:
-            count = await requeue(session, ticket)
-    finally:
-        await database.dispose()
+    async with _store() as database, database.transaction() as session:
+        count = await requeue(session, ticket)
     scope = f" of ticket {ticket}" if ticket is not None else ""
     if not count:
         print(f"No dead entry{scope}: nothing to retry.")

@@ -21,6 +21,7 @@ from bot.app import build_app
 from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
+from bot.cli_support import settings_problem
 from bot.isp import IspSettings
 from bot.settings import BotSettings
 from bot.store import Database
@@ -30,15 +31,6 @@ from bot.web import serve
 log = logging.getLogger(__name__)
 
 
-def settings_problem(exc: ValidationError, prefix: str) -> str:
-    """One line naming the variables that are wrong, and why."""
-    parts = []
-    for error in exc.errors():
-        name = prefix + "_".join(str(part) for part in error["loc"]).upper() if error["loc"] else "settings"
-        parts.append(f"{name}: {error['msg'].removeprefix('Value error, ')}")
-    return "; ".join(parts)
-
-
 def load_settings() -> tuple[TelegramSettings, IspSettings, BotSettings]:
     """The three groups of settings; ``ValueError`` with one line naming what is wrong."""
     loaded = []
@@ -46,7 +38,7 @@ def load_settings() -> tuple[TelegramSettings, IspSettings, BotSettings]:
         try:
             loaded.append(kind())
         except ValidationError as exc:
-            raise ValueError(settings_problem(exc, str(kind.model_config.get("env_prefix", "")))) from None
+            raise ValueError(settings_problem(exc, kind)) from None
     telegram, isp, bot_settings = loaded
     assert isinstance(telegram, TelegramSettings) and isinstance(isp, IspSettings)  # noqa: S101 - for mypy
     assert isinstance(bot_settings, BotSettings)  # noqa: S101
