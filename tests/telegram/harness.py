@@ -24,7 +24,7 @@ from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.sender import Rate
 from bot.channels.telegram.settings import TelegramSettings
 from bot.isp import IspClient, IspSettings
-from bot.sandbox import PRODUCTION_KEY, Sandbox
+from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import Database, InboxState
 from bot.store.models import InboxRow
@@ -111,6 +111,16 @@ class RunningBot:
 
     def chat(self, chat_id: int, language: str = "pt-br") -> TelegramChat:
         return TelegramChat(self, chat_id, language)
+
+    async def maria(self, chat_id: int) -> TelegramChat:
+        """A chat the demo customer (Maria) linked with her CPF and her own number."""
+        chat = self.chat(chat_id)
+        await chat.start()
+        await chat.tap("CPF/CNPJ")
+        await chat.say(DEMO_IDENTITIES.customer_cpf)
+        await chat.share_contact("+55 11 98765-4321")
+        assert "cadastro confirmado" in chat.text
+        return chat
 
     async def post(self, update: dict[str, Any], secret: str = WEBHOOK_SECRET) -> httpx.Response:
         assert self.web is not None, "post() is for webhook mode"

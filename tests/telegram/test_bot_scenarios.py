@@ -25,15 +25,6 @@ PRIVATE_SCOPE = {"type": "all_private_chats"}
 OTHER_GROUP = -1009876543210
 
 
-async def link(chat: TelegramChat) -> None:
-    """The demo customer links this chat with CPF and their own number."""
-    await chat.start()
-    await chat.tap("CPF/CNPJ")
-    await chat.say(D.customer_cpf)
-    await chat.share_contact("+55 11 98765-4321")
-    assert "cadastro confirmado" in chat.text
-
-
 def texts(bot: RunningBot, chat_id: int) -> list[str]:
     return [sent.text or "" for sent in bot.api.sent(chat_id)]
 
@@ -65,8 +56,7 @@ async def settled(bot: RunningBot, chat: TelegramChat) -> None:
 # ---- 1. someone else's button ------------------------------------------------------------------
 async def test_a_button_of_another_chat_is_refused_and_reveals_nothing(database: Database, sandbox: Sandbox) -> None:
     async with running_bot(database, sandbox) as bot:
-        owner = bot.chat(7101)
-        await link(owner)
+        owner = await bot.maria(7101)
         await owner.say("/boleto")
         token = owner.button("28/03/2025")
         owner_messages = len(bot.api.sent(owner.chat_id))

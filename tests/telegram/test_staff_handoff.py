@@ -12,19 +12,10 @@ from bot.store.models import HandoffRow
 from sqlalchemy import select, update
 
 from tests.telegram import fake_bot_api as tg
-from tests.telegram.harness import RunningBot, TelegramChat, running_bot
+from tests.telegram.harness import RunningBot, running_bot
 
 STAFF_USER = 555  # the staff member's Telegram user id (their private chat with the bot too)
 STRANGER = 556  # someone else in the staff group
-
-
-async def linked_maria(bot: RunningBot, chat_id: int) -> TelegramChat:
-    maria = bot.chat(chat_id)
-    await maria.start()
-    await maria.tap("CPF/CNPJ")
-    await maria.say(D.customer_cpf)
-    await maria.share_contact("+55 11 98765-4321")
-    return maria
 
 
 async def staff_member(bot: RunningBot) -> None:
@@ -48,7 +39,7 @@ def in_topic(bot: RunningBot, thread: int) -> list[str]:
 async def test_a_handoff_from_the_request_to_the_closed_ticket(database: Database, sandbox: Sandbox) -> None:
     async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
         await staff_member(bot)
-        maria = await linked_maria(bot, 8301)
+        maria = await bot.maria(8301)
         await maria.say("/atendente")
         assert "Chamei uma pessoa" in maria.text
         [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
@@ -110,7 +101,7 @@ async def test_one_topic_per_conversation_kept_across_a_restart_and_the_wait_tol
     database: Database, sandbox: Sandbox,
 ) -> None:
     async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
-        maria = await linked_maria(bot, 8401)
+        maria = await bot.maria(8401)
         await maria.say("/atendente")
         await maria.say("/atendente")  # asked again while a person is coming
         assert "já vai falar com você" in maria.text

@@ -27,15 +27,6 @@ async def test_opening_an_invite_link_makes_a_technician_with_their_own_command_
         assert bot.api.commands({"type": "chat", "chat_id": other.chat_id}) == []
 
 
-async def linked_maria(bot: RunningBot, chat_id: int) -> TelegramChat:
-    maria = bot.chat(chat_id)
-    await maria.start()
-    await maria.tap("CPF/CNPJ")
-    await maria.say(D.customer_cpf)
-    await maria.share_contact("+55 11 98765-4321")
-    return maria
-
-
 async def joined_technician(bot: RunningBot, chat_id: int) -> TelegramChat:
     async with bot.app.database.transaction() as session:
         code = (await Invites().create(session, Role.TECHNICIAN, D.technician)).code
@@ -46,7 +37,7 @@ async def joined_technician(bot: RunningBot, chat_id: int) -> TelegramChat:
 
 async def test_a_visit_end_to_end_from_the_invite_to_the_finished_ticket(database: Database, sandbox: Sandbox) -> None:
     async with running_bot(database, sandbox) as bot:
-        maria = await linked_maria(bot, 8201)
+        maria = await bot.maria(8201)
         tech = await joined_technician(bot, 8202)
 
         await tech.say("/agenda")
