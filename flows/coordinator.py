@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from bot.isp import F, IspApiError, IspClient
+from bot.isp import F, IspApiError, IspClient, IspError
 from bot.isp.errors import ErrorName
 from bot.isp.models import v1_records as r
 from bot.isp.models import v1_requests as q1
@@ -75,6 +75,13 @@ class IspCoordinator:
 
     async def closing_causes(self) -> list[r.ClosingCause]:
         return await _get(self._reference, "causes", self.client.ConsultaCausas)
+
+    async def active_causes(self, kind: r.TicketType | None) -> list[r.ClosingCause]:
+        """The active closing causes of a type of ticket (every active one when the type is unknown)."""
+        return [
+            c for c in await self.closing_causes()
+            if c.Codigo is not None and c.Situacao is r.ActiveStatus.ACTIVE and (kind is None or c.Tipo == kind)
+        ]
 
     # ---- what everybody asks during an outage --------------------------------------------------
     async def open_outages(self) -> list[r.FailoverEvent]:
@@ -194,6 +201,15 @@ class IspCoordinator:
             await self.client.contract_unblock(q2.ContractUnblock(customer_id=customer, contract_id=contract))
         finally:
             self.forget(customer)
+
+    async def survey_link(self, ticket: int) -> str | None:
+        """The ticket's satisfaction-survey link, or None (no survey, or the ISP cannot say now: asked
+        once the ticket is closed, when nothing may fail any more)."""
+        try:
+            links = await self.client.generate_questionare_link(q2.GenerateQuestionareLink(ticket=ticket))
+        except IspError:
+            return None
+        return next((link.generate_questionare_link for link in links if link.generate_questionare_link), None)
 
     def forget(self, customer: int) -> None:
         """Drop what is cached about a customer (after a write, or when told it changed)."""

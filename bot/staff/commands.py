@@ -24,8 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.channels.telegram.render import ApiCall
 from bot.i18n import plain_text
-from bot.isp import F, IspApiError, IspError, IspTransportError
-from bot.isp.models import v1_records as r
+from bot.isp import F, IspApiError, IspTransportError
 from bot.isp.models import v2_requests as q
 from bot.staff.desk import Staff, StaffDesk, Topic
 from bot.store import Origin, StaffHandoff
@@ -95,7 +94,9 @@ async def _note(at: At, args: str) -> list[ApiCall]:
 
 async def _close(at: At, args: str) -> list[ApiCall]:
     desk, session, case, topic, staff = at.desk, at.session, at.case, at.topic, at.staff
-    causes = await _causes(desk, case.ticket_id)
+    rows = await desk.isp.client.ConsultaAtendimentos(F("Numero") == case.ticket_id)
+    ticket = rows[0] if rows else None
+    causes = await desk.isp.active_causes(ticket.Tipo if ticket else None)
     chosen = _CLOSE.fullmatch(args)
     cause = next((c for c in causes if chosen and c.Codigo == int(chosen.group(1))), None)
     if chosen is None or cause is None or cause.Codigo is None:
@@ -105,8 +106,8 @@ async def _close(at: At, args: str) -> list[ApiCall]:
         ticket_id=case.ticket_id, cause_id=cause.Codigo, solution=chosen.group(2).strip(), user=staff.system_user,
     ))
     desk.isp.forget(case.customer_code)
-    survey = await _survey(desk, case.ticket_id)
-    protocol = await _protocol(desk, case.ticket_id)
+    survey = await desk.isp.survey_link(case.ticket_id)
+    protocol = (ticket.Protocolo if ticket else None) or case.ticket_id
     language = await desk.language_of(session, case.chat_id)
     told = desk.translations.render(language, "human.closed", protocol=protocol, survey=survey or "")
     await desk.mirror(session, case, plain_text(told), Origin.SYSTEM, staff.system_user)
@@ -132,32 +133,6 @@ async def _bot(at: At, args: str) -> list[ApiCall]:
 
 def _close_topic(topic: Topic) -> ApiCall:
     return ApiCall("closeForumTopic", {"chat_id": topic.chat_id, "message_thread_id": topic.thread_id})
-
-
-async def _causes(desk: StaffDesk, ticket: int) -> list[r.ClosingCause]:
-    rows = await desk.isp.client.ConsultaAtendimentos(F("Numero") == ticket)
-    kind = rows[0].Tipo if rows else None
-    return [
-        c for c in await desk.isp.closing_causes()
-        if c.Codigo is not None and c.Situacao is r.ActiveStatus.ACTIVE and (kind is None or c.Tipo == kind)
-    ]
-
-
-async def _survey(desk: StaffDesk, ticket: int) -> str | None:
-    """The survey link, or None (none, or the ISP cannot say now: the ticket is closed already)."""
-    try:
-        links = await desk.isp.client.generate_questionare_link(q.GenerateQuestionareLink(ticket=ticket))
-    except IspError:
-        return None
-    return next((link.generate_questionare_link for link in links if link.generate_questionare_link), None)
-
-
-async def _protocol(desk: StaffDesk, ticket: int) -> int:
-    try:
-        rows = await desk.isp.client.ConsultaAtendimentos(F("Numero") == ticket)
-    except IspError:
-        return ticket
-    return (rows[0].Protocolo if rows else None) or ticket
 
 
 _COMMANDS = {"assign": _assign, "status": _status, "note": _note, "close": _close, "bot": _bot}

@@ -30,7 +30,6 @@ from flows.technician.work import (
     checklist,
     finish_ticket,
     missing_mandatory,
-    survey_link,
 )
 
 AGENDA = "agenda"
@@ -122,7 +121,7 @@ class Finish(Flow):
         number = int(ticket.Numero or 0)
         ctx.say("technician_work.finish_done", number=number, new_tickets=new_tickets)
         if ticket.CodigoCliente is not None:
-            link = await survey_link(ctx, number)
+            link = await ctx.isp.survey_link(number)
             await ctx.notify_customer(ticket.CodigoCliente, "technician_work.visit_done",
                                       number=number, protocol=ticket.Protocolo or number, survey=link or "")
             ctx.isp.forget(ticket.CodigoCliente)  # the subscriber's ticket list changed

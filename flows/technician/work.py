@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from bot.isp import F, IspError
+from bot.isp import F
 from bot.isp.models import v1_records as r
 from bot.isp.models import v2_requests as q
 
@@ -154,11 +154,7 @@ async def search_models(ctx: Context, words: str) -> list[r.ProductModel]:
 # ---- finish --------------------------------------------------------------------------------------
 async def causes_for(ctx: Context, ticket: r.Ticket) -> list[r.ClosingCause]:
     """Active closing causes of the ticket's type (all active ones when the ticket has no type)."""
-    return [
-        c for c in await ctx.isp.closing_causes()
-        if c.Codigo is not None and c.Situacao is r.ActiveStatus.ACTIVE
-        and (ticket.Tipo is None or c.Tipo == ticket.Tipo)
-    ]
+    return await ctx.isp.active_causes(ticket.Tipo)
 
 
 async def finish_ticket(ctx: Context, ticket: int, cause: int, solution: str) -> list[int]:
@@ -167,13 +163,3 @@ async def finish_ticket(ctx: Context, ticket: int, cause: int, solution: str) ->
         ticket_id=ticket, cause_id=cause, solution=solution, user=ctx.system_user,
     ))
     return [t.ticket_id for t in result.new_tickets if t.ticket_id is not None]
-
-
-async def survey_link(ctx: Context, ticket: int) -> str | None:
-    """The ticket's satisfaction-survey link, or None (no survey, or the ISP cannot say now: the
-    ticket is already closed, nothing may fail after that)."""
-    try:
-        links = await ctx.isp.client.generate_questionare_link(q.GenerateQuestionareLink(ticket=ticket))
-    except IspError:
-        return None
-    return next((link.generate_questionare_link for link in links if link.generate_questionare_link), None)
