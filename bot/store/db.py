@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from bot.store.urls import DEFAULT_URL, async_url, is_memory_sqlite
+from bot.store.write_gate import WriteGate
 
 # Writers wait this long for SQLite's single write lock before "database is locked".
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -38,6 +39,7 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _tune_sqlite)
+            WriteGate(SQLITE_BUSY_TIMEOUT_MS / 1000).install(self.engine)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 
     @property
