@@ -39,4 +39,4 @@ def update_done(
     }
     if error is not None:
         fields["error"] = type(error).__name__
-    log.log(level, "update %s %s", update_id, outcome, extra=fields)
+    log.log(level, "update handled", extra=fields)
