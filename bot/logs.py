@@ -190,3 +190,16 @@ def configure(level: int | str = logging.INFO, fmt: LogFormat = "auto", *, secre
     numeric = root.level
     for name in QUIET:
         logging.getLogger(name).setLevel(max(numeric, logging.WARNING))
+
+
+def configure_fallback(level: int = logging.WARNING) -> None:
+    """For the short sub-commands (``ispbot call``, ``migrate``, ...): plain ``LEVEL logger: message``
+    lines, scrubbed, unless the process already logs somewhere (``ispbot run`` sets its own up)."""
+    root = logging.getLogger()
+    if root.handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactSecrets())
+    root.addHandler(handler)
+    root.setLevel(level)
