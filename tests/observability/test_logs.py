@@ -3,6 +3,7 @@ chosen by ``ISPBOT_LOG_FORMAT``, and never a tax id, a phone number, a password 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -12,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot import logs
+from bot import cli, logs
 from bot.channels.telegram.settings import TelegramSettings
 from bot.cli_support import settings_problem
 from bot.logs import RedactSecrets, chat_ref
 from pydantic import ValidationError
+
+from tests.telegram.test_settings_and_logs import _migrated, rejecting_bot_api
 
 TOKEN = "7412589630:AAHd-Xq3rJ_9vNc2LmPz8TyKe5WuBg1sQoF"
 ISP_KEY = "3f9c-real-looking-integration-key"
@@ -227,3 +230,41 @@ def test_a_wrong_log_setting_is_named(monkeypatch: pytest.MonkeyPatch, name: str
         TelegramSettings()
     message = settings_problem(caught.value, TelegramSettings)
     assert message.startswith(f"{name}: ") and "\n" not in message
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_the_short_sub_commands_print_plain_scrubbed_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    logging.getLogger().handlers.clear()
+    logs.configure_fallback()
+    logging.getLogger("bot.isp").warning("ConsultaClientes refused for 529.982.247-25")
+    logging.getLogger("bot.isp").info("not at WARNING")
+    assert capsys.readouterr().err == "WARNING bot.isp: ConsultaClientes refused for <tax id>\n"
+    logs.configure_fallback()  # once set up, a second call adds nothing
+    assert len(logging.getLogger().handlers) == 1
+
+
+# ---- ispbot run ----------------------------------------------------------------------------------
+
+@pytest.mark.usefixtures("restore_logging", "telegram_environment")
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_ispbot_run_logs_in_the_format_its_settings_say(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str,
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}"
+    asyncio.run(asyncio.wait_for(_migrated(url), 30))
+    monkeypatch.setenv("ISPBOT_DATABASE_URL", url)
+    monkeypatch.setenv("ISPBOT_ISP_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("ISPBOT_ISP_KEY", ISP_KEY)
+    monkeypatch.setenv("ISPBOT_LOG_FORMAT", fmt)
+    with rejecting_bot_api() as api_url:
+        monkeypatch.setenv("ISPBOT_TELEGRAM_API_URL", api_url)
+        assert cli.main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert TOKEN not in err and ISP_KEY not in err
+    last = err.splitlines()[-1]
+    if fmt == "json":
+        entry = json.loads(last)
+        assert (entry["level"], entry["logger"]) == ("ERROR", "bot.channels.telegram.run")
+        assert "ISPBOT_TELEGRAM_TOKEN" in entry["msg"]
+    else:
+        assert " ERROR bot.channels.telegram.run: Telegram refused the bot token" in last
