@@ -123,6 +123,7 @@ class LeakScanner(logging.Handler):
         self.records = 0
         self.findings: dict[Finding, int] = {}
         self.current_test = "(outside a test)"
+        self.reattached = 0  # times a test had left the root logger without it
         self._filter = logs.RedactSecrets(secrets)
         self._formatter = logs.JsonFormatter()
         self._texts = trie_pattern(n for n in needles if not n.isdigit())
@@ -171,20 +172,33 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     session.config.stash[_SCANNER_KEY] = (scanner, root.level, saved_levels)
     root.addHandler(scanner)
     root.setLevel(logging.DEBUG)
+    _active[:] = [scanner]
     for name in logs.QUIET:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
+_active: list[LeakScanner] = []  # the session's scanner, for the hooks that are not given the config
+
+
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
-    for handler in logging.getLogger().handlers:
-        if isinstance(handler, LeakScanner):
-            handler.current_test = nodeid
+    """Name the test in findings; watch again if a test set logging up its own way and left it so
+    (``logs.configure`` replaces the root logger's handlers)."""
+    if not _active:
+        return
+    scanner, root = _active[0], logging.getLogger()
+    scanner.current_test = nodeid
+    if scanner not in root.handlers:
+        scanner.reattached += 1
+        root.addHandler(scanner)
+    if root.level != logging.DEBUG:
+        root.setLevel(logging.DEBUG)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _SCANNER_KEY not in session.config.stash:
         return
     scanner, level, saved_levels = session.config.stash[_SCANNER_KEY]
+    _active.clear()
     root = logging.getLogger()
     root.removeHandler(scanner)
     root.setLevel(level)
@@ -203,6 +217,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         for line in scanner.report():
             terminalreporter.write_line(line)
     else:
+        again = f" (attached again after {scanner.reattached} tests set logging up)" if scanner.reattached else ""
         terminalreporter.write_line(
-            f"log scan: {scanner.records} log records, no seeded personal data or secret in them"
+            f"log scan: {scanner.records} log records{again}, no seeded personal data or secret in them"
         )

@@ -91,3 +91,12 @@ def test_a_leak_fails_the_pytest_run_it_happens_in(tmp_path: Path) -> None:
     assert "logger 'bot.planted' logged a password (1 records) during test_planted.py::test_logs_a_password" in output
     assert "bot.clean" not in output
     assert D.pppoe_password not in output
+
+
+def test_the_session_scanner_sees_this_tests_debug_records() -> None:
+    """``tests/conftest.py`` loads the plugin for every run of the suite (``make test`` included)."""
+    [scanner] = [h for h in logging.getLogger().handlers if isinstance(h, LeakScanner)]
+    before = scanner.records
+    logging.getLogger("bot.isp").debug("isp %s gen %s answered in %.1f ms", "ConsultaClientes", "1.0", 3.1)
+    assert scanner.records == before + 1
+    assert scanner.current_test.endswith("test_the_session_scanner_sees_this_tests_debug_records")
