@@ -38,7 +38,7 @@ LogFormat = Literal["auto", "json", "text"]
 _TOKEN = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,}")
 _PASSWORD = re.compile(
     r"""(?ix)
-    (\b(?:senha|password|passwd|pwd|chaveintegracao|authentication_key|api_key)\b["']?\s*[:=]\s*["']?)
+    ((?<![a-z])(?:senha|password|passwd|pwd|chaveintegracao|authentication_key|api_key)(?![a-z])["']?\s*[:=]\s*["']?)
     ([^\s"',;&}]+)
     """
 )

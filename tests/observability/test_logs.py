@@ -142,6 +142,8 @@ def test_phone_numbers_are_scrubbed_in_their_usual_shapes(phone: str) -> None:
     ("senha=Fibra@2025 ok", "senha=<password> ok"),
     ('{"Senha": "3b5d22e54c", "Usuario": "maria"}', '{"Senha": "<password>", "Usuario": "maria"}'),
     ("password: hunter2!", "password: <password>"),
+    ("pppoe_password=abc123 user=maria", "pppoe_password=<password> user=maria"),
+    ("passwords: none here", "passwords: none here"),
     ("ChaveIntegracao=abc123&x=1", "ChaveIntegracao=<password>&x=1"),
     ("authentication_key: 'k-123'", "authentication_key: '<password>'"),
 ])
