@@ -17,6 +17,7 @@ from flows.staff import staff_flows
 from flows.subscriber import subscriber_flows
 from flows.technician import technician_flows
 
+from bot import metrics
 from bot.isp import IspClient, IspSettings
 from bot.settings import BotSettings
 from bot.store import Database, Role
@@ -53,6 +54,7 @@ async def build_app(
     settings = settings or BotSettings()
     owns_client = not isinstance(isp, IspClient)
     client = isp if isinstance(isp, IspClient) else IspClient(isp, http_transport=http_transport)
+    metrics.watch_isp(client)
     coordinator = IspCoordinator(client, zone=client.settings.zone, wall_clock=wall_clock)
     engine = Engine(database, coordinator, role_flows(), policy=settings.policy())
     return App(database, client, coordinator, engine, settings, owns_client)

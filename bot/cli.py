@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from bot import invites_cli
+from bot import invites_cli, logs
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from bot.isp import cli as isp_cli
 from bot.mirror import cli as mirror_cli
@@ -63,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure_fallback()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

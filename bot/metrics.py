@@ -6,8 +6,15 @@ closed vocabularies only (an event kind, an outcome), never a chat id or a perso
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from bot.isp import IspClient
+from bot.isp.resilience import CircuitState
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 
@@ -43,7 +50,74 @@ MIRROR_DELIVERIES = Counter(
     ["outcome"], registry=REGISTRY,
 )
 
+STEP_SECONDS = Histogram(
+    "ispbot_step_seconds",
+    "Time of a conversation turn (the engine's step, its database work and ISP calls), "
+    "by the flow the chat is in after it",
+    ["flow"], buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30), registry=REGISTRY,
+)
+ISP_CALLS = Counter(
+    "ispbot_isp_calls_total",
+    "Operations called on the ISP web service: ok, or the error's name "
+    "(IspTimeout, InvalidKeyError, CircuitOpenError, ...)",
+    ["operation", "outcome"], registry=REGISTRY,
+)
+ISP_CALL_SECONDS = Histogram(
+    "ispbot_isp_call_seconds", "Time of one ISP operation, its retries included, by operation",
+    ["operation"], buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60), registry=REGISTRY,
+)
+ISP_CIRCUIT = Gauge(
+    "ispbot_isp_circuit_state",
+    "The ISP circuit breaker: 1 for its current state (closed; open: calls fail fast; half_open: one trial call)",
+    ["state"], registry=REGISTRY,
+)
+HANDOFFS_OPEN = Gauge(
+    "ispbot_handoffs_open", "Conversations handed to the staff and not handed back yet", registry=REGISTRY,
+)
+
 CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+
+@dataclass
+class IspCallTally:
+    """ISP operations called while handling one update (for its log line)."""
+
+    calls: int = 0
+
+
+# The tally of the update being handled in this task; tasks started during it share it (a coalesced
+# read counts once, for the update that made it).
+_tally: ContextVar[IspCallTally | None] = ContextVar("isp_call_tally", default=None)
+
+
+def count_isp_calls() -> IspCallTally:
+    """Start counting the ISP calls made from here on in this task (and the tasks it starts)."""
+    tally = IspCallTally()
+    _tally.set(tally)
+    return tally
+
+
+def isp_call_observed(operation: str, outcome: str, seconds: float | None) -> None:
+    """``IspClient.observer``: one operation ended (``seconds`` is None when no request was sent)."""
+    ISP_CALLS.labels(operation, outcome).inc()
+    if seconds is None:
+        return
+    ISP_CALL_SECONDS.labels(operation).observe(seconds)
+    tally = _tally.get()
+    if tally is not None:
+        tally.calls += 1
+
+
+def watch_isp(client: IspClient) -> None:
+    """Count ``client``'s calls and show its circuit breaker's state (read at each scrape)."""
+    client.observer = isp_call_observed
+    breaker = client.transport.breaker
+
+    def is_in(state: CircuitState) -> Callable[[], float]:
+        return lambda: float(breaker.state is state)
+
+    for state in CircuitState:
+        ISP_CIRCUIT.labels(state.value).set_function(is_in(state))
 
 
 def exposition() -> bytes:

@@ -30,6 +30,7 @@ import logging
 import traceback
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -86,6 +87,16 @@ MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversatio
 # together or not at all. Notices reach other chats only this way (a turn without it sends none).
 Within = Callable[[AsyncSession, list[Reply], list[Notice]], Awaitable[None]]
 
+# The state the last turn in this task worked on (the very object it saved), so that a channel can
+# log where the chat stands after ``handle`` without a query: see ``turn_position``.
+_turn_state: ContextVar[ChatState | None] = ContextVar("turn_state", default=None)
+
+
+def turn_position() -> tuple[str | None, str | None]:
+    """The flow and step the chat of the last ``handle`` in this task stands at (None, None if unknown)."""
+    state = _turn_state.get()
+    return (state.flow, state.step) if state is not None else (None, None)
+
 
 @dataclass(frozen=True)
 class RoleFlows:
@@ -131,6 +142,7 @@ class Engine:
         lock = self._locks.get(incoming.chat_id)
         if lock is None:
             lock = self._locks[incoming.chat_id] = asyncio.Lock()
+        _turn_state.set(None)
         async with lock:
             for _ in range(SAVE_ATTEMPTS):
                 try:
@@ -208,6 +220,7 @@ class Engine:
             return ctx.replies
 
     def _context(self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming) -> Context:
+        _turn_state.set(state)
         return Context(
             state=state, link=link, session=session, repos=self.repos, isp=self.isp,
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,

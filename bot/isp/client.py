@@ -8,6 +8,10 @@ Every operation of both generations has a method named exactly as the spec names
 ``methods_v1.py`` and ``methods_v2.py``); all of them go through ``call``, which encodes and
 validates the request, sends it (identical queries in flight at once are sent once), unwraps the
 envelope and parses the typed result.
+
+``observer``, when set, hears of every operation that ended: its name, ``"ok"`` or the error's class
+name, and its seconds (None when the open circuit refused it before any request): the bot counts
+calls with it (``bot.metrics``) and this package imports nothing of the bot.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -23,6 +27,7 @@ import httpx
 
 from bot.isp.catalog.base import EncodeContext, Kind, Operation
 from bot.isp.envelope import unwrap
+from bot.isp.errors import CircuitOpenError
 from bot.isp.methods_v1 import V1Methods
 from bot.isp.methods_v2 import V2Methods
 from bot.isp.resilience import Clock, SingleFlight, TtlCache
@@ -31,6 +36,7 @@ from bot.isp.transport import Sleep, Transport
 
 Req = TypeVar("Req")
 Res = TypeVar("Res")
+Observer = Callable[[str, str, float | None], None]
 
 
 class IspClient(V1Methods, V2Methods):
@@ -47,6 +53,7 @@ class IspClient(V1Methods, V2Methods):
         self._encode_context = EncodeContext({"tz": settings.zone})
         self._flight = SingleFlight()
         self._clock = clock
+        self.observer: Observer | None = None
 
     async def __aenter__(self) -> IspClient:
         return self
@@ -66,8 +73,18 @@ class IspClient(V1Methods, V2Methods):
         return await self._send(op, payload)
 
     async def _send(self, op: Operation[Any, Res], payload: Any) -> Res:
-        body = await self.transport.send(op.generation, op.name, payload, idempotent=op.kind is Kind.QUERY)
-        return op.parse(unwrap(op, body))
+        started = self._clock()
+        try:
+            body = await self.transport.send(op.generation, op.name, payload, idempotent=op.kind is Kind.QUERY)
+            result = op.parse(unwrap(op, body))
+        except Exception as exc:
+            if self.observer is not None:
+                sent = not isinstance(exc, CircuitOpenError)
+                self.observer(op.name, type(exc).__name__, self._clock() - started if sent else None)
+            raise
+        if self.observer is not None:
+            self.observer(op.name, "ok", self._clock() - started)
+        return result
 
     def ttl_cache(self, ttl: float, *, maxsize: int = 512) -> TtlCache[Any]:
         """A TTL cache on this client's clock, for reference lists the bot reads often."""

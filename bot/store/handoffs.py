@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.models import HandoffRow
@@ -79,3 +79,7 @@ class Handoffs:
     async def told_waiting(self, session: AsyncSession, handoff_id: int, at: datetime | None = None) -> None:
         statement = update(HandoffRow).where(HandoffRow.id == handoff_id).values(waiting_told_at=at or utcnow())
         await execute_rowcount(session, statement)
+
+    async def count_open(self, session: AsyncSession) -> int:
+        """How many conversations are with the staff now (for the ``ispbot_handoffs_open`` gauge)."""
+        return int((await session.execute(select(func.count()).select_from(HandoffRow).where(_open))).scalar_one())

@@ -25,6 +25,7 @@ from typing import Any
 from flows.outages import OutageNotifier
 from starlette.applications import Starlette
 
+from bot import metrics
 from bot.app import App
 from bot.channels.telegram import raw
 from bot.channels.telegram.aiohttp_request import AiohttpRequest
@@ -36,7 +37,7 @@ from bot.channels.telegram.sender import Sender
 from bot.channels.telegram.settings import TelegramSettings
 from bot.mirror import MirrorWorker
 from bot.staff import StaffDesk
-from bot.store import Role, utcnow
+from bot.store import Handoffs, Role, utcnow
 from bot.web import Health, create_web_app
 from telegram import Bot
 
@@ -158,14 +159,20 @@ class TelegramChannel:
             )
         await self.sender.submit_all(calls)
 
+    async def refresh_metrics(self) -> None:
+        """The gauges read from the database: conversations with the staff now."""
+        async with self.app.database.transaction() as session:
+            metrics.HANDOFFS_OPEN.set(await Handoffs().count_open(session))
+
     async def _housekeeping(self, stop: asyncio.Event) -> None:
-        """Outage notices every minute; old inbox rows every hour."""
+        """Outage notices and the gauges every minute; old inbox rows every hour."""
         pruned_at = 0.0
         loop = asyncio.get_running_loop()
         while not stop.is_set():
             try:
                 await self.processor.send_notices(await self.notifier.check())
                 await self._tell_waiting()
+                await self.refresh_metrics()
                 if loop.time() - pruned_at >= PRUNE_EVERY:
                     pruned_at = loop.time()
                     async with self.app.database.transaction() as session:

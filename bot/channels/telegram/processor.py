@@ -28,7 +28,7 @@ from dataclasses import asdict
 from datetime import timedelta
 from typing import Any
 
-from flows.engine import Engine
+from flows.engine import Engine, turn_position
 from flows.replies import Notice, Reply, RoleMenu
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -36,7 +36,8 @@ from bot import metrics
 from bot.channels.telegram import raw
 from bot.channels.telegram.commands import chat_scope_calls
 from bot.channels.telegram.render import ApiCall, render
-from bot.channels.telegram.sender import Sender, chat_ref
+from bot.channels.telegram.sender import Sender
+from bot.channels.telegram.update_log import update_done
 from bot.channels.telegram.updates import Routed, parse, route
 from bot.staff import StaffDesk
 from bot.store import Database, Inbox, InboxItem, Role, StaleStateError, UpdateTakenError, utcnow
@@ -164,32 +165,31 @@ class Processor:
 
     async def _process(self, item: InboxItem) -> bool:
         """Handle one update; False when it must be tried again later."""
-        started = time.perf_counter()
+        started, tally = time.perf_counter(), metrics.count_isp_calls()
         update = parse(item.payload, self.bot)
         if update is None:
             await self._settle(item, failed="could not be parsed")
-            metrics.UPDATES.labels("unparseable", "skipped").inc()
+            update_done(item.update_id, "unparseable", "skipped", chat_id=item.chat_id, started=started, tally=tally)
             return True
         routed = route(update, self.staff_chat_id)
         if routed is None or (routed.staff and self.staff is None):
             await self._settle(item)
-            metrics.UPDATES.labels("other", "ignored").inc()
+            update_done(item.update_id, "other", "ignored", chat_id=item.chat_id, started=started, tally=tally)
             return True
         kind = ("staff_" if routed.staff else "") + type(routed.incoming.event).__name__.lower()
+        chat_id, position = routed.incoming.chat_id, None
         try:
             calls = await (self._staff_turn(item, routed) if routed.staff else self._turn(item, routed))
+            position = None if routed.staff else turn_position()
         except UpdateTakenError:
-            log.info("update %s was processed by another worker meanwhile", item.update_id)
-            metrics.UPDATES.labels(kind, "taken").inc()
+            update_done(item.update_id, kind, "taken", chat_id=chat_id, started=started, tally=tally)
             return True
         except Exception as exc:
-            log.error("update %s for chat %s failed: %s", item.update_id, chat_ref(routed.incoming.chat_id),
-                      type(exc).__name__)
-            metrics.UPDATES.labels(kind, "error").inc()
+            update_done(item.update_id, kind, "error", chat_id=chat_id, started=started, tally=tally, error=exc)
             return False
         await self._deliver(item.update_id, calls)
-        metrics.UPDATES.labels(kind, "answered").inc()
         metrics.UPDATE_SECONDS.observe(time.perf_counter() - started)
+        update_done(item.update_id, kind, "answered", chat_id=chat_id, started=started, tally=tally, position=position)
         return True
 
     async def _turn(self, item: InboxItem, routed: Routed) -> list[ApiCall]:

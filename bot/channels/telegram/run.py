@@ -72,12 +72,17 @@ async def run(telegram: TelegramSettings, isp: IspSettings, bot_settings: BotSet
 
 
 def main() -> int:
-    logs.configure()
     try:
         telegram, isp, bot_settings = load_settings()
     except ValueError as exc:
         print(f"ispbot run: {exc}", file=sys.stderr)
         return 2
+    token = telegram.telegram_token.get_secret_value()
+    secrets = [token, isp.key.get_secret_value()]
+    if telegram.webhook_secret is not None:
+        secrets.append(telegram.webhook_secret.get_secret_value())
+    logs.configure(telegram.log_level, telegram.log_format, secrets=secrets)
+    logs.set_chat_key(token)  # every process of this bot gives a chat the same reference
 
     async def until_signalled() -> None:
         stop = asyncio.Event()

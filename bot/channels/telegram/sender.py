@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dtm
-import hashlib
 import logging
 import re
 import time
@@ -45,6 +44,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from bot import metrics
 from bot.channels.telegram.render import ApiCall
+from bot.logs import chat_ref
 
 log = logging.getLogger(__name__)
 
@@ -53,11 +53,6 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 
 _TOKEN = re.compile(r"\d{5,}:[A-Za-z0-9_-]{20,}")
-
-
-def chat_ref(chat_id: int) -> str:
-    """A short, stable hash of a chat id for logs (the id itself is personal data)."""
-    return hashlib.sha256(str(chat_id).encode()).hexdigest()[:12]
 
 
 def _scrub(text: str) -> str:

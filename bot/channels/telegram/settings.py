@@ -6,6 +6,8 @@
 and a secret (``ISPBOT_WEBHOOK_SECRET``): Telegram sends it back in the
 ``X-Telegram-Bot-Api-Secret-Token`` header, and a hash of it names the path, so neither is
 guessable from the other.
+
+``ISPBOT_LOG_FORMAT`` and ``ISPBOT_LOG_LEVEL`` say how ``ispbot run`` logs (``bot.logs``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Literal, Self
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.logs import LEVELS, LogFormat
 
 _TOKEN = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,}")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
@@ -33,6 +37,8 @@ class TelegramSettings(BaseSettings):
     listen_port: int = Field(default=8080, ge=1, le=65535, description="port of /healthz, /metrics, the webhook")
     staff_chat_id: int | None = Field(default=None, description="the staff supergroup (forum) chat id")
     concurrency: int = Field(default=32, ge=1, le=1024, description="chats processed at the same time")
+    log_format: LogFormat = Field(default="auto", description="json, text, or auto (text on a terminal)")
+    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
 
     @field_validator("telegram_token")
     @classmethod
@@ -49,6 +55,14 @@ class TelegramSettings(BaseSettings):
         value = value.strip().rstrip("/")
         if not value.startswith(("https://", "http://")):
             raise ValueError("must be an http(s) URL")
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _level_name(cls, value: str) -> str:
+        value = value.strip().upper()
+        if value not in LEVELS:
+            raise ValueError(f"must be one of {', '.join(LEVELS)}")
         return value
 
     @field_validator("webhook_secret")
