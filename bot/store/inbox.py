@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import InboxState
@@ -52,6 +52,13 @@ def _from_row(row: InboxRow) -> InboxItem:
 
 _queue = OrderedQueue(
     InboxRow, key="update_id", group="chat_id", due="available_at", pending=InboxState.PENDING,
+)
+
+
+_inbox = InboxRow.metadata.tables[InboxRow.__tablename__]
+# Once per update, in its turn's transaction: built once (see bot.store.chats).
+_ANSWER = update(_inbox).where(
+    _inbox.c.update_id == bindparam("b_update_id"), _inbox.c.state == InboxState.PENDING.value,
 )
 
 
@@ -100,15 +107,11 @@ class Inbox:
         """Mark a pending update done with the calls that answer it; False if it is not pending
         any more (processed by another worker after this one's lease ran out)."""
         now = now or utcnow()
-        statement = (
-            update(InboxRow)
-            .where(InboxRow.update_id == update_id, InboxRow.state == InboxState.PENDING.value)
-            .values(
-                state=InboxState.DONE.value, processed_at=now, last_error=None, answer=calls or None,
-                available_at=now + resend_after,
-            )
-        )
-        return await execute_rowcount(session, statement) == 1
+        values = {
+            "b_update_id": update_id, "state": InboxState.DONE.value, "processed_at": now, "last_error": None,
+            "answer": calls or None, "available_at": now + resend_after,
+        }
+        return await execute_rowcount(session, _ANSWER, values) == 1
 
     async def delivered(self, session: AsyncSession, update_ids: Collection[int]) -> int:
         """Telegram accepted these updates' answers: nothing left to resend."""

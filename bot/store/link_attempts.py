@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.models import LinkAttemptRow
 from bot.store.sql import execute_rowcount
 from bot.store.types import utcnow
+
+_FAILURES = select(func.count()).select_from(LinkAttemptRow).where(
+    LinkAttemptRow.chat_id == bindparam("b_chat_id"), LinkAttemptRow.at >= bindparam("b_since"),
+    LinkAttemptRow.succeeded.is_(False),
+)
 
 
 class LinkAttempts:
@@ -20,11 +25,8 @@ class LinkAttempts:
         await session.flush()
 
     async def failures_since(self, session: AsyncSession, chat_id: int, since: datetime) -> int:
-        statement = select(func.count()).select_from(LinkAttemptRow).where(
-            LinkAttemptRow.chat_id == chat_id, LinkAttemptRow.at >= since,
-            LinkAttemptRow.succeeded.is_(False),
-        )
-        return (await session.execute(statement)).scalar_one()
+        """Asked on every turn of a chat not linked yet (is linking locked?)."""
+        return (await session.execute(_FAILURES, {"b_chat_id": chat_id, "b_since": since})).scalar_one()
 
     async def prune(self, session: AsyncSession, before: datetime) -> int:
         """Forget attempts older than any rate-limit window; returns how many were deleted."""

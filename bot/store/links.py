@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Row, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import Proof, Role
 from bot.store.models import LinkRow
-from bot.store.sql import execute_rowcount, fetch_one
+from bot.store.sql import execute_rowcount
 from bot.store.types import utcnow
 
 
@@ -27,7 +28,7 @@ class Link:
     proved_at: datetime
 
 
-def _from_row(row: LinkRow) -> Link:
+def _from_row(row: LinkRow | Row[Any]) -> Link:
     return Link(
         id=row.id, chat_id=row.chat_id, role=Role(row.role), customer_code=row.customer_code,
         authentication_id=row.authentication_id, contract=row.contract, system_user=row.system_user,
@@ -36,11 +37,14 @@ def _from_row(row: LinkRow) -> Link:
 
 
 _active = LinkRow.unlinked_at.is_(None)
+_links = LinkRow.metadata.tables[LinkRow.__tablename__]
+# Read on every turn: built once (see bot.store.chats).
+_ACTIVE = select(_links).where(_links.c.chat_id == bindparam("b_chat_id"), _links.c.unlinked_at.is_(None))
 
 
 class Links:
     async def active(self, session: AsyncSession, chat_id: int) -> Link | None:
-        row = await fetch_one(session, LinkRow, LinkRow.chat_id == chat_id, _active)
+        row = (await session.execute(_ACTIVE, {"b_chat_id": chat_id})).one_or_none()
         return None if row is None else _from_row(row)
 
     async def link(

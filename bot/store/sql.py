@@ -17,9 +17,11 @@ def dialect_name(session: AsyncSession) -> str:
     return session.get_bind().dialect.name
 
 
-async def execute_rowcount(session: AsyncSession, statement: Executable) -> int:
+async def execute_rowcount(
+    session: AsyncSession, statement: Executable, parameters: dict[str, Any] | None = None,
+) -> int:
     """Run an INSERT/UPDATE/DELETE and return how many rows it touched."""
-    result = await session.execute(statement, execution_options={"synchronize_session": False})
+    result = await session.execute(statement, parameters, execution_options={"synchronize_session": False})
     return cast(CursorResult[Any], result).rowcount
 
 
