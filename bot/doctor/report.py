@@ -1,0 +1,56 @@
+"""What a check finds, one line the operator reads, and the exit code of a whole run."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+
+
+class Status(enum.StrEnum):
+    OK = "ok"
+    WARN = "warn"  # works, but the operator should look: never changes the exit code
+    FAIL = "FAIL"  # the bot cannot work as configured: the text names what to fix
+
+
+@dataclass(frozen=True)
+class Finding:
+    status: Status
+    check: str
+    text: str
+
+    def line(self) -> str:
+        return f"{self.status.value:<5} {self.check:<16} {self.text}"
+
+
+def ok(check: str, text: str) -> Finding:
+    return Finding(Status.OK, check, text)
+
+
+def warn(check: str, text: str) -> Finding:
+    return Finding(Status.WARN, check, text)
+
+
+def fail(check: str, text: str) -> Finding:
+    return Finding(Status.FAIL, check, text)
+
+
+EXIT_HEALTHY, EXIT_FAILED = 0, 1
+
+
+def exit_code(findings: Sequence[Finding]) -> int:
+    """0 when nothing failed (warnings allowed), 1 when any check failed."""
+    return EXIT_FAILED if any(f.status is Status.FAIL for f in findings) else EXIT_HEALTHY
+
+
+async def bounded(check: str, seconds: float, what: str, work: Awaitable[list[Finding]]) -> list[Finding]:
+    """``work``'s findings, or one failure naming ``what`` did not answer within ``seconds``: a check
+    never hangs the run, and one that breaks unexpectedly does not stop the others."""
+    try:
+        async with asyncio.timeout(seconds):
+            return await work
+    except TimeoutError:
+        return [fail(check, f"{what} did not answer within {seconds:g} s (--timeout)")]
+    except Exception as exc:  # the report must go on; the type names the failure without any secret
+        return [fail(check, f"{what}: unexpected {type(exc).__name__}")]
