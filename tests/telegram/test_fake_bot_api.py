@@ -263,11 +263,11 @@ async def test_a_group_set_by_the_test_answers_as_telegram_would(api: FakeBotApi
         await asyncio.wait_for(bot.create_forum_topic(plain, "x"), STEP)
     member = await asyncio.wait_for(bot.get_chat_member(limited, BOT_ID), STEP)
     assert isinstance(member, telegram.ChatMemberAdministrator) and member.can_manage_topics is False
-    with pytest.raises(BadRequest, match="(?i)not enough rights"):
+    with pytest.raises(BadRequest, match=r"(?i)not enough rights"):
         await asyncio.wait_for(bot.create_forum_topic(limited, "x"), STEP)
     with pytest.raises(Forbidden, match="kicked"):
         await asyncio.wait_for(bot.get_chat(gone), STEP)
-    with pytest.raises(BadRequest, match="(?i)chat not found"):
+    with pytest.raises(BadRequest, match=r"(?i)chat not found"):
         await asyncio.wait_for(bot.get_chat(unknown), STEP)
 
 
