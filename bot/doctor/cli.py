@@ -113,7 +113,7 @@ async def _database(database: Database | None, seconds: float) -> tuple[list[Fin
     """The database's findings, and the tickets it recorded (None when it cannot be read)."""
     if database is None:
         return [], None
-    found = await bounded("database", seconds, "the database", database_check.check(database))
+    found = await bounded("database", seconds, "the database", database_check.FIX, database_check.check(database))
     if any(f.status is Status.FAIL for f in found):
         return found, None
     try:

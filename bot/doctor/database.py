@@ -18,6 +18,7 @@ from bot.store.migrate import ensure_current, head_revision
 from bot.store.models import ChatRow, HandoffRow
 from bot.store.urls import is_memory_sqlite
 
+FIX = "check ISPBOT_DATABASE_URL and that the database server is up"
 EVIDENCE = 5  # tickets looked up in the ISP system for the key's environment
 
 
@@ -34,15 +35,15 @@ async def check(database: Database) -> list[Finding]:
     dialect = database.dialect
     absent = missing_file(database)
     if absent is not None:
-        return [fail("database", f"sqlite: no file {absent} (from the working directory {Path.cwd()}): "
-                                 "check ISPBOT_DATABASE_URL, or create it with `ispbot migrate`")]
+        where = "" if absent.is_absolute() else f" (in the working directory {Path.cwd()})"
+        return [fail("database", f"sqlite: no file {absent}{where}: check ISPBOT_DATABASE_URL, or create it "
+                                 "with `ispbot migrate`")]
     try:
         await ensure_current(database)
     except DatabaseRevisionError as exc:
         return [fail("database", f"{dialect}: {exc}")]
     except Exception as exc:  # the driver's own errors: their text may carry the URL, so only the type
-        return [fail("database", f"{dialect}: cannot connect ({type(exc).__name__}): check ISPBOT_DATABASE_URL "
-                                 "and that the database server is up")]
+        return [fail("database", f"{dialect}: cannot connect ({type(exc).__name__}): {FIX}")]
     return [ok("database", f"{dialect}, migrated to {head_revision()}")]
 
 

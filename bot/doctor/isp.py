@@ -34,6 +34,7 @@ from bot.isp.filters import F
 
 INVALID_KEY, NOT_PERMITTED = 97, 96
 WEB_SERVICES = "Company > Parameters > Web Services"
+ISP_FIX = "check ISPBOT_ISP_BASE_URL and the network"
 
 
 @dataclass(frozen=True)
@@ -165,11 +166,11 @@ async def environment(client: IspClient, tickets: Sequence[int] | None) -> list[
 async def isp_findings(settings: IspSettings, seconds: float, tickets: Sequence[int] | None) -> list[Finding]:
     """Each step bounded by ``seconds``; the operations and the environment only once the key is accepted."""
     async with IspClient(doctor_settings(settings, seconds)) as client:
-        found = await bounded("isp", seconds, "the ISP web service", reachable(client))
+        found = await bounded("isp", seconds, "the ISP web service", ISP_FIX, reachable(client))
         if any(f.status is Status.FAIL for f in found):
             return found  # the operations and the environment cannot be asked with this key
-        found += await bounded("isp-operations", seconds, "the ISP web service", permissions(client))
+        found += await bounded("isp-operations", seconds, "the ISP web service", ISP_FIX, permissions(client))
         found += await bounded(
-            "isp-environment", seconds, "the ISP web service", environment(client, tickets),
+            "isp-environment", seconds, "the ISP web service", ISP_FIX, environment(client, tickets),
         )
     return found

@@ -44,13 +44,13 @@ def exit_code(findings: Sequence[Finding]) -> int:
     return EXIT_FAILED if any(f.status is Status.FAIL for f in findings) else EXIT_HEALTHY
 
 
-async def bounded(check: str, seconds: float, what: str, work: Awaitable[list[Finding]]) -> list[Finding]:
-    """``work``'s findings, or one failure naming ``what`` did not answer within ``seconds``: a check
-    never hangs the run, and one that breaks unexpectedly does not stop the others."""
+async def bounded(check: str, seconds: float, what: str, fix: str, work: Awaitable[list[Finding]]) -> list[Finding]:
+    """``work``'s findings, or one failure saying ``what`` did not answer within ``seconds`` and what to
+    ``fix``: a check never hangs the run, and one that breaks unexpectedly does not stop the others."""
     try:
         async with asyncio.timeout(seconds):
             return await work
     except TimeoutError:
-        return [fail(check, f"{what} did not answer within {seconds:g} s (--timeout)")]
+        return [fail(check, f"{what} did not answer within {seconds:g} s: {fix} (or allow more with --timeout)")]
     except Exception as exc:  # the report must go on; the type names the failure without any secret
-        return [fail(check, f"{what}: unexpected {type(exc).__name__}")]
+        return [fail(check, f"{what}: unexpected {type(exc).__name__}: {fix}")]

@@ -20,6 +20,7 @@ from bot.channels.telegram.settings import TelegramSettings
 from bot.doctor.report import Finding, bounded, fail, ok, warn
 from telegram import Bot
 
+TELEGRAM_FIX = "check ISPBOT_TELEGRAM_API_URL and the network"
 PENDING_WARNING = 100  # updates waiting at Telegram beyond which the operator is told
 
 
@@ -29,7 +30,9 @@ def _host(url: str) -> str:
 
 
 def _refusal(exc: TelegramError) -> str:
-    return f"{type(exc).__name__}: {exc.message}"
+    """Telegram's own words, with the kind of refusal (python-telegram-bot keeps "Forbidden:", drops "Bad Request:")."""
+    kind = type(exc).__name__
+    return exc.message if exc.message.startswith(kind) else f"{kind}: {exc.message}"
 
 
 async def telegram_findings(settings: TelegramSettings, seconds: float) -> list[Finding]:
@@ -41,12 +44,12 @@ async def telegram_findings(settings: TelegramSettings, seconds: float) -> list[
     bot = Bot(settings.telegram_token.get_secret_value(), base_url=settings.base_url, request=request)
     try:
         me: dict[str, Any] = {}
-        found = await bounded("telegram", seconds, "the Bot API", _me(bot, settings, me))
+        found = await bounded("telegram", seconds, "the Bot API", TELEGRAM_FIX, _me(bot, settings, me))
         if not me:
             return found
-        found += await bounded("webhook", seconds, "the Bot API", _webhook(bot, settings))
+        found += await bounded("webhook", seconds, "the Bot API", TELEGRAM_FIX, _webhook(bot, settings))
         found += await bounded(
-            "staff-group", seconds, "the Bot API", _staff_group(bot, settings, int(me["id"])),
+            "staff-group", seconds, "the Bot API", TELEGRAM_FIX, _staff_group(bot, settings, int(me["id"])),
         )
         return found
     finally:
@@ -61,7 +64,7 @@ async def _me(bot: Bot, settings: TelegramSettings, me: dict[str, Any]) -> list[
                                  "to the token @BotFather gave this bot")]
     except NetworkError as exc:
         return [fail("telegram", f"cannot reach the Bot API at {_host(settings.telegram_api_url)} "
-                                 f"({type(exc).__name__}): check ISPBOT_TELEGRAM_API_URL and the network")]
+                                 f"({type(exc).__name__}): {TELEGRAM_FIX}")]
     except TelegramError as exc:
         return [fail("telegram", f"getMe refused ({_refusal(exc)}): check ISPBOT_TELEGRAM_TOKEN")]
     return [ok("telegram", f"token accepted: @{me.get('username')} (id {me.get('id')}) "
