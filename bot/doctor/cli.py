@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
 async def execute(args: argparse.Namespace) -> int:
     """Every check's lines on stdout; the exit code."""
     if not args.timeout > 0:
-        print("ispbot doctor: --timeout must be a positive number of seconds")
+        print("ispbot doctor: --timeout must be a positive number of seconds", file=sys.stderr)
         return 2
     findings = await diagnose(args.timeout)
     for finding in findings:

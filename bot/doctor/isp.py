@@ -22,10 +22,9 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from bot.doctor.operations import Need, needed_operations, probe_payload, refuses_empty
-from bot.doctor.report import Finding, Status, bounded, fail, ok, warn
+from bot.doctor.report import Finding, Status, bounded, fail, ok, origin, warn
 from bot.isp import IspClient, IspSettings
 from bot.isp.catalog import Kind
 from bot.isp.envelope import unwrap
@@ -75,11 +74,6 @@ def _first_probe(needs: Sequence[Need], generation: Generation) -> Need | None:
     return mine[0] if mine else None
 
 
-def _address(settings: IspSettings, generation: Generation) -> str:
-    parts = urlsplit(settings.v1_url if generation is Generation.V1 else settings.v2_url)
-    return f"{parts.scheme}://{parts.hostname}{f':{parts.port}' if parts.port else ''}{parts.path}"
-
-
 async def reachable(client: IspClient) -> list[Finding]:
     """One cheap call per generation: the address answers the web service and accepts the key."""
     settings = client.settings
@@ -88,8 +82,9 @@ async def reachable(client: IspClient) -> list[Finding]:
     answers = dict(zip(asked, await asyncio.gather(*(probe(client, n) for n in asked.values())), strict=True))
     problems = []
     for generation, answer in answers.items():
-        where = f"generation {generation} at {_address(settings, generation)}"
-        path = "ISPBOT_ISP_V1_PATH" if generation is Generation.V1 else "ISPBOT_ISP_V2_PATH"
+        v1 = generation is Generation.V1
+        where = f"generation {generation} at {origin(settings.v1_url if v1 else settings.v2_url, path=True)}"
+        path = "ISPBOT_ISP_V1_PATH" if v1 else "ISPBOT_ISP_V2_PATH"
         if answer.transport:
             problems.append(f"{where}: {answer.transport}; check ISPBOT_ISP_BASE_URL, {path} and the network")
     if problems:
@@ -101,9 +96,7 @@ async def reachable(client: IspClient) -> list[Finding]:
         )
         return [fail("isp", refused)]
     generations = " and ".join(f"{g} ({asked[g].name})" for g in answers)
-    host = urlsplit(settings.base_url).hostname
-    scheme = urlsplit(settings.base_url).scheme
-    return [ok("isp", f"{scheme}://{host} answers generation {generations}; the key is accepted")]
+    return [ok("isp", f"{origin(settings.base_url)} answers generation {generations}; the key is accepted")]
 
 
 async def permissions(client: IspClient) -> list[Finding]:

@@ -6,6 +6,7 @@ import asyncio
 import enum
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 
 class Status(enum.StrEnum):
@@ -34,6 +35,14 @@ def warn(check: str, text: str) -> Finding:
 
 def fail(check: str, text: str) -> Finding:
     return Finding(Status.FAIL, check, text)
+
+
+def origin(url: str, *, path: bool = False) -> str:
+    """What of a URL may be printed: scheme, host and port (and the path when asked), never the
+    credentials, query or, for a webhook, the path derived from its secret."""
+    parts = urlsplit(url)
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{parts.hostname}{port}{parts.path if path else ''}"
 
 
 EXIT_HEALTHY, EXIT_FAILED = 0, 1

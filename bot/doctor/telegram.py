@@ -10,23 +10,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.request import HTTPXRequest
 
 from bot.channels.telegram import raw
 from bot.channels.telegram.settings import TelegramSettings
-from bot.doctor.report import Finding, bounded, fail, ok, warn
+from bot.doctor.report import Finding, bounded, fail, ok, origin, warn
 from telegram import Bot
 
 TELEGRAM_FIX = "check ISPBOT_TELEGRAM_API_URL and the network"
 PENDING_WARNING = 100  # updates waiting at Telegram beyond which the operator is told
-
-
-def _host(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.hostname}{f':{parts.port}' if parts.port else ''}"
 
 
 def _refusal(exc: TelegramError) -> str:
@@ -63,12 +57,12 @@ async def _me(bot: Bot, settings: TelegramSettings, me: dict[str, Any]) -> list[
         return [fail("telegram", "token refused by Telegram (401 Unauthorized): set ISPBOT_TELEGRAM_TOKEN "
                                  "to the token @BotFather gave this bot")]
     except NetworkError as exc:
-        return [fail("telegram", f"cannot reach the Bot API at {_host(settings.telegram_api_url)} "
+        return [fail("telegram", f"cannot reach the Bot API at {origin(settings.telegram_api_url)} "
                                  f"({type(exc).__name__}): {TELEGRAM_FIX}")]
     except TelegramError as exc:
         return [fail("telegram", f"getMe refused ({_refusal(exc)}): check ISPBOT_TELEGRAM_TOKEN")]
     return [ok("telegram", f"token accepted: @{me.get('username')} (id {me.get('id')}) "
-                           f"at {_host(settings.telegram_api_url)}")]
+                           f"at {origin(settings.telegram_api_url)}")]
 
 
 async def _webhook(bot: Bot, settings: TelegramSettings) -> list[Finding]:
@@ -80,7 +74,7 @@ async def _webhook(bot: Bot, settings: TelegramSettings) -> list[Finding]:
     if settings.mode == "polling":
         if url:
             found.append(fail("webhook", (
-                f"a webhook is set ({_host(url)}) but ISPBOT_MODE=polling: Telegram refuses getUpdates while it "
+                f"a webhook is set ({origin(url)}) but ISPBOT_MODE=polling: Telegram refuses getUpdates while it "
                 "is, another deployment may be receiving this bot's updates, and `ispbot run` would delete it; "
                 "set ISPBOT_MODE=webhook with ISPBOT_WEBHOOK_URL, or stop the other deployment"
             )))
@@ -90,23 +84,23 @@ async def _webhook(bot: Bot, settings: TelegramSettings) -> list[Finding]:
         expected = f"{settings.webhook_url}{settings.webhook_path}"
         if not url:
             found.append(warn("webhook", (
-                f"none registered yet: `ispbot run` registers {_host(expected)} at start; {waiting}"
+                f"none registered yet: `ispbot run` registers {origin(expected)} at start; {waiting}"
             )))
         elif url != expected:
-            differs = "its path (ISPBOT_WEBHOOK_SECRET changed?)" if _host(url) == _host(expected) else _host(url)
+            differs = "its path (ISPBOT_WEBHOOK_SECRET changed?)" if origin(url) == origin(expected) else origin(url)
             found.append(fail("webhook", (
-                f"Telegram posts this bot's updates to {differs}, not to ISPBOT_WEBHOOK_URL ({_host(expected)}): "
+                f"Telegram posts this bot's updates to {differs}, not to ISPBOT_WEBHOOK_URL ({origin(expected)}): "
                 "another deployment holds the webhook, or ISPBOT_WEBHOOK_URL / ISPBOT_WEBHOOK_SECRET changed "
                 "since `ispbot run` registered it; restart `ispbot run` here or fix the settings"
             )))
         else:
-            found.append(ok("webhook", f"Telegram posts to {_host(expected)} as ISPBOT_WEBHOOK_URL says; {waiting}"))
+            found.append(ok("webhook", f"Telegram posts to {origin(expected)} as ISPBOT_WEBHOOK_URL says; {waiting}"))
         error = info.get("last_error_message")
         if error:
             when = info.get("last_error_date")
             at = f" at {datetime.fromtimestamp(int(when), UTC):%Y-%m-%d %H:%M} UTC" if when else ""
             found.append(warn("webhook", (
-                f"Telegram's last delivery failed{at}: {error}; check that {_host(url or expected)} reaches this "
+                f"Telegram's last delivery failed{at}: {error}; check that {origin(url or expected)} reaches this "
                 "server through the reverse proxy"
             )))
     if pending >= PENDING_WARNING:

@@ -192,6 +192,28 @@ async def test_a_missing_sqlite_file_is_reported_not_created(
     assert not (tmp_path / "nowhere").exists()
 
 
+async def test_a_database_that_does_not_answer_fails_without_printing_its_url(
+    configured: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    configured.setenv("ISPBOT_DATABASE_URL", "postgresql://ispbot:s3cr3t-pw@127.0.0.1:1/ispbot")
+    code, lines = await doctor(capsys)
+    assert code == 1
+    line = only(lines, "database")
+    assert line.startswith("FAIL postgresql: cannot connect (")
+    assert line.endswith("check ISPBOT_DATABASE_URL and that the database server is up")
+    assert "s3cr3t-pw" not in str(lines)
+
+
+async def test_a_wrong_bot_setting_names_the_variable(
+    configured: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    configured.setenv("ISPBOT_DATABASE_URL", "mysql://db/ispbot")
+    code, lines = await doctor(capsys)
+    assert code == 1
+    assert only(lines, "settings").startswith("FAIL configuration: ISPBOT_DATABASE_URL: not a database URL")
+    assert "database" not in lines and only(lines, "telegram").startswith("ok ")
+
+
 # ---- Telegram ------------------------------------------------------------------------------------
 async def test_a_refused_token_fails_and_the_group_is_not_asked(
     env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], api: FakeBotApi,
