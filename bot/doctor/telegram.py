@@ -70,42 +70,41 @@ async def _webhook(bot: Bot, settings: TelegramSettings) -> list[Finding]:
     url = str(info.get("url") or "")
     pending = int(info.get("pending_update_count") or 0)
     waiting = f"{pending} update{'s' if pending != 1 else ''} waiting at Telegram"
-    found: list[Finding] = []
-    if settings.mode == "polling":
-        if url:
-            found.append(fail("webhook", (
-                f"a webhook is set ({origin(url)}) but ISPBOT_MODE=polling: Telegram refuses getUpdates while it "
-                "is, another deployment may be receiving this bot's updates, and `ispbot run` would delete it; "
-                "set ISPBOT_MODE=webhook with ISPBOT_WEBHOOK_URL, or stop the other deployment"
-            )))
-        else:
-            found.append(ok("webhook", f"none set, as polling needs; {waiting}"))
-    else:
-        expected = f"{settings.webhook_url}{settings.webhook_path}"
-        if not url:
-            found.append(warn("webhook", (
-                f"none registered yet: `ispbot run` registers {origin(expected)} at start; {waiting}"
-            )))
-        elif url != expected:
-            differs = "its path (ISPBOT_WEBHOOK_SECRET changed?)" if origin(url) == origin(expected) else origin(url)
-            found.append(fail("webhook", (
-                f"Telegram posts this bot's updates to {differs}, not to ISPBOT_WEBHOOK_URL ({origin(expected)}): "
-                "another deployment holds the webhook, or ISPBOT_WEBHOOK_URL / ISPBOT_WEBHOOK_SECRET changed "
-                "since `ispbot run` registered it; restart `ispbot run` here or fix the settings"
-            )))
-        else:
-            found.append(ok("webhook", f"Telegram posts to {origin(expected)} as ISPBOT_WEBHOOK_URL says; {waiting}"))
-        error = info.get("last_error_message")
-        if error:
-            when = info.get("last_error_date")
-            at = f" at {datetime.fromtimestamp(int(when), UTC):%Y-%m-%d %H:%M} UTC" if when else ""
-            found.append(warn("webhook", (
-                f"Telegram's last delivery failed{at}: {error}; check that {origin(url or expected)} reaches this "
-                "server through the reverse proxy"
-            )))
+    found = [_registered(settings, url, waiting)]
+    error = info.get("last_error_message")
+    if error and settings.mode == "webhook":
+        when = info.get("last_error_date")
+        at = f" at {datetime.fromtimestamp(int(when), UTC):%Y-%m-%d %H:%M} UTC" if when else ""
+        found.append(warn("webhook", (
+            f"Telegram's last delivery failed{at}: {error}; check that {origin(url or str(settings.webhook_url))} "
+            "reaches this server through the reverse proxy"
+        )))
     if pending >= PENDING_WARNING:
         found.append(warn("webhook", f"{waiting}: is `ispbot run` running and keeping up?"))
     return found
+
+
+def _registered(settings: TelegramSettings, url: str, waiting: str) -> Finding:
+    """The webhook Telegram holds (``url``, empty for none) against the mode and address configured."""
+    if settings.mode == "polling":
+        if not url:
+            return ok("webhook", f"none set, as polling needs; {waiting}")
+        return fail("webhook", (
+            f"a webhook is set ({origin(url)}) but ISPBOT_MODE=polling: Telegram refuses getUpdates while it is, "
+            "another deployment may be receiving this bot's updates, and `ispbot run` would delete it; "
+            "set ISPBOT_MODE=webhook with ISPBOT_WEBHOOK_URL, or stop the other deployment"
+        ))
+    expected = f"{settings.webhook_url}{settings.webhook_path}"
+    if not url:
+        return warn("webhook", f"none registered yet: `ispbot run` registers {origin(expected)} at start; {waiting}")
+    if url == expected:
+        return ok("webhook", f"Telegram posts to {origin(expected)} as ISPBOT_WEBHOOK_URL says; {waiting}")
+    differs = "its path (ISPBOT_WEBHOOK_SECRET changed?)" if origin(url) == origin(expected) else origin(url)
+    return fail("webhook", (
+        f"Telegram posts this bot's updates to {differs}, not to ISPBOT_WEBHOOK_URL ({origin(expected)}): "
+        "another deployment holds the webhook, or ISPBOT_WEBHOOK_URL / ISPBOT_WEBHOOK_SECRET changed since "
+        "`ispbot run` registered it; restart `ispbot run` here or fix the settings"
+    ))
 
 
 async def _staff_group(bot: Bot, settings: TelegramSettings, bot_id: int) -> list[Finding]:
