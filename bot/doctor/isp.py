@@ -51,19 +51,31 @@ def doctor_settings(settings: IspSettings, seconds: float) -> IspSettings:
     return settings.model_copy(update=update)
 
 
-async def probe(client: IspClient, need: Need) -> Answer:
-    op = need.operation
-    payload = probe_payload(op)
-    try:
-        body = await client.transport.send(op.generation, op.name, payload, idempotent=op.kind is Kind.QUERY)
-        unwrap(op, body)
-    except IspApiError as exc:
-        if exc.code == INVALID_KEY:
-            return Answer(invalid_key=True)
-        return Answer(permitted=exc.code != NOT_PERMITTED)
-    except IspTransportError as exc:
-        return Answer(transport=str(exc))
-    return Answer(permitted=True)
+class Prober:
+    """Asks each operation's probe once: the key's first calls count among the operations' probes."""
+
+    def __init__(self, client: IspClient) -> None:
+        self.client = client
+        self._answers: dict[str, Answer] = {}
+
+    async def ask(self, need: Need) -> Answer:
+        if need.name not in self._answers:
+            self._answers[need.name] = await self._probe(need)
+        return self._answers[need.name]
+
+    async def _probe(self, need: Need) -> Answer:
+        op = need.operation
+        payload = probe_payload(op)
+        try:
+            body = await self.client.transport.send(op.generation, op.name, payload, idempotent=op.kind is Kind.QUERY)
+            unwrap(op, body)
+        except IspApiError as exc:
+            if exc.code == INVALID_KEY:
+                return Answer(invalid_key=True)
+            return Answer(permitted=exc.code != NOT_PERMITTED)
+        except IspTransportError as exc:
+            return Answer(transport=str(exc))
+        return Answer(permitted=True)
 
 
 def _first_probe(needs: Sequence[Need], generation: Generation) -> Need | None:
@@ -74,12 +86,12 @@ def _first_probe(needs: Sequence[Need], generation: Generation) -> Need | None:
     return mine[0] if mine else None
 
 
-async def reachable(client: IspClient) -> list[Finding]:
+async def reachable(prober: Prober) -> list[Finding]:
     """One cheap call per generation: the address answers the web service and accepts the key."""
-    settings = client.settings
+    settings = prober.client.settings
     calls = {g: _first_probe(needed_operations(), g) for g in Generation}
     asked = {g: need for g, need in calls.items() if need is not None}
-    answers = dict(zip(asked, await asyncio.gather(*(probe(client, n) for n in asked.values())), strict=True))
+    answers = dict(zip(asked, await asyncio.gather(*(prober.ask(n) for n in asked.values())), strict=True))
     problems = []
     for generation, answer in answers.items():
         v1 = generation is Generation.V1
@@ -99,12 +111,12 @@ async def reachable(client: IspClient) -> list[Finding]:
     return [ok("isp", f"{origin(settings.base_url)} answers generation {generations}; the key is accepted")]
 
 
-async def permissions(client: IspClient) -> list[Finding]:
+async def permissions(prober: Prober) -> list[Finding]:
     """Every operation the bot needs, probed without side effects."""
     needs = needed_operations()
     probed = [n for n in needs if probe_payload(n.operation) is not None]
     unprobed = [n for n in needs if probe_payload(n.operation) is None]
-    answers = await asyncio.gather(*(probe(client, need) for need in probed))
+    answers = await asyncio.gather(*(prober.ask(need) for need in probed))
     refused = [
         need for need, answer in zip(probed, answers, strict=True) if not answer.permitted and not answer.transport
     ]
@@ -148,7 +160,7 @@ async def environment(client: IspClient, tickets: Sequence[int] | None) -> list[
     kept = {ticket.Numero for ticket in found} & set(tickets)
     if not kept:
         return [warn(check, (
-            f"HOMOLOGATION KEY: NOTHING IS PERSISTED. None of the {len(tickets)} tickets the bot opened most "
+            f"HOMOLOGATION KEY: NOTHING IS PERSISTED. None of the {len(tickets)} tickets the bot recorded most "
             "recently exists in the ISP system (or this database belongs to another installation); "
             f"set ISPBOT_ISP_KEY to the production key of {WEB_SERVICES} before serving subscribers"
         ))]
@@ -159,10 +171,11 @@ async def environment(client: IspClient, tickets: Sequence[int] | None) -> list[
 async def isp_findings(settings: IspSettings, seconds: float, tickets: Sequence[int] | None) -> list[Finding]:
     """Each step bounded by ``seconds``; the operations and the environment only once the key is accepted."""
     async with IspClient(doctor_settings(settings, seconds)) as client:
-        found = await bounded("isp", seconds, "the ISP web service", ISP_FIX, reachable(client))
+        prober = Prober(client)
+        found = await bounded("isp", seconds, "the ISP web service", ISP_FIX, reachable(prober))
         if any(f.status is Status.FAIL for f in found):
             return found  # the operations and the environment cannot be asked with this key
-        found += await bounded("isp-operations", seconds, "the ISP web service", ISP_FIX, permissions(client))
+        found += await bounded("isp-operations", seconds, "the ISP web service", ISP_FIX, permissions(prober))
         found += await bounded(
             "isp-environment", seconds, "the ISP web service", ISP_FIX, environment(client, tickets),
         )

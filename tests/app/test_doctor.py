@@ -74,8 +74,9 @@ def env(configured: pytest.MonkeyPatch, database: ScratchDatabase) -> pytest.Mon
 
 
 async def doctor(capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, list[str]]]:
-    """``ispbot doctor`` inside the test's loop: its exit code and its lines by check name."""
-    code = await doctor_cli.execute(build_parser().parse_args(["doctor", "--timeout", "5"]))
+    """``ispbot doctor`` inside the test's loop: its exit code and its lines by check name. The timeout is
+    generous: a homologation key's probes each copy the sandbox's data set, slow on a busy machine."""
+    code = await doctor_cli.execute(build_parser().parse_args(["doctor", "--timeout", "30"]))
     out = capsys.readouterr().out
     lines: dict[str, list[str]] = {}
     for line in out.splitlines():
@@ -366,7 +367,7 @@ async def test_a_homologation_key_is_said_loudly(
     code, lines = await doctor(capsys)
     assert code == 0  # the configuration works; the operator is told what it means
     line = only(lines, "isp-environment")
-    assert line.startswith("warn HOMOLOGATION KEY: NOTHING IS PERSISTED. None of the 1 tickets the bot opened")
+    assert line.startswith("warn HOMOLOGATION KEY: NOTHING IS PERSISTED. None of the 1 tickets the bot recorded")
     assert "set ISPBOT_ISP_KEY to the production key" in line
 
 
@@ -386,10 +387,10 @@ async def test_a_production_key_is_said_once_its_tickets_are_found(
 async def test_a_check_that_hangs_is_cut_at_the_timeout(
     env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], api: FakeBotApi,
 ) -> None:
-    api.latency = 3.0
-    code = await doctor_cli.execute(build_parser().parse_args(["doctor", "--timeout", "0.5"]))
-    out = capsys.readouterr().out
+    api.latency = 4.0
+    code = await doctor_cli.execute(build_parser().parse_args(["doctor", "--timeout", "1.5"]))
+    out = capsys.readouterr().out.splitlines()
     assert code == 1
-    telegram = next(line for line in out.splitlines() if line.split()[1] == "telegram")
-    assert telegram.startswith("FAIL  telegram") and "ISPBOT_TELEGRAM_API_URL" in telegram
-    assert any(line.startswith("ok    isp ") for line in out.splitlines())
+    telegram = next(line for line in out if line.split()[1] == "telegram")
+    assert telegram.startswith("FAIL  telegram") and "check ISPBOT_TELEGRAM_API_URL and the network" in telegram
+    assert any(line.startswith("ok    database ") for line in out)  # the other checks went on
