@@ -136,6 +136,20 @@ class _Webhook:
     secret_token: str | None = None
     allowed_updates: list[str] | None = None
     max_connections: int = 40
+    last_error_date: int | None = None
+    last_error_message: str | None = None
+
+
+@dataclass
+class Group:
+    """A group chat as the bot sees it (``FakeBotApi.set_group``). Any negative chat id the test did
+    not set is a forum supergroup where the bot is an administrator that can manage topics."""
+
+    chat_type: str = "supergroup"  # or "group" (a basic group, never a forum)
+    is_forum: bool = True
+    title: str = "Suporte"
+    bot_status: str = "administrator"  # "member", "left" or "kicked" (getChat is then refused)
+    can_manage_topics: bool = True
 
 
 @dataclass
@@ -151,6 +165,7 @@ class _State:
     topics: dict[int | str, list[Json]] = field(default_factory=dict)
     failures: list[_Failure] = field(default_factory=list)
     webhook: _Webhook = field(default_factory=_Webhook)
+    groups: dict[int | str, Group | None] = field(default_factory=dict)
 
 
 class FakeBotApi:
@@ -193,6 +208,8 @@ class FakeBotApi:
             "setWebhook": self._set_webhook,
             "deleteWebhook": self._delete_webhook,
             "getWebhookInfo": self._get_webhook_info,
+            "getChat": self._get_chat,
+            "getChatMember": self._get_chat_member,
             "sendMessage": self._send_message,
             "editMessageText": self._edit_message_text,
             "answerCallbackQuery": self._answer_callback_query,
@@ -330,6 +347,15 @@ class FakeBotApi:
     @property
     def webhook_secret(self) -> str | None:
         return self._state.webhook.secret_token
+
+    def set_group(self, chat_id: int, group: Group | None) -> None:
+        """How the bot sees a group chat from now on; None: a chat the bot does not know ("chat not found")."""
+        self._state.groups[chat_id] = group
+
+    def webhook_delivery_failed(self, message: str, at: int | None = None) -> None:
+        """Telegram could not post an update to the webhook: getWebhookInfo reports it from now on."""
+        self._state.webhook.last_error_date = int(time.time()) if at is None else at
+        self._state.webhook.last_error_message = message
 
     def fail_next(
         self,
@@ -495,7 +521,67 @@ class FakeBotApi:
             info["max_connections"] = hook.max_connections
             if hook.allowed_updates is not None:
                 info["allowed_updates"] = hook.allowed_updates
+        if hook.last_error_date is not None:
+            info["last_error_date"] = hook.last_error_date
+            info["last_error_message"] = hook.last_error_message or ""
         return info
+
+    def _group(self, chat_id: int | str) -> Group:
+        """The group as the bot sees it; Telegram's refusals for one it does not know or was removed from."""
+        group = self._state.groups[chat_id] if chat_id in self._state.groups else Group()
+        if group is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        kind = group.chat_type
+        if group.bot_status == "kicked":
+            raise ApiError(403, f"Forbidden: bot was kicked from the {kind} chat")
+        if group.bot_status == "left":
+            raise ApiError(403, f"Forbidden: bot is not a member of the {kind} chat")
+        return group
+
+    async def _get_chat(self, params: Json) -> Json:
+        """A ChatFullInfo: the fields every chat has, and those of its type."""
+        chat_id = _chat_id(params)
+        info: Json = {**_chat(chat_id), "accent_color_id": 0, "max_reaction_count": 11,
+                      "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False,
+                                              "unique_gifts": False, "premium_subscription": False,
+                                              "gifts_from_channels": False}}
+        if _is_group(chat_id):
+            group = self._group(chat_id)
+            info.update(type=group.chat_type, title=group.title)
+            info.pop("is_forum", None)
+            if group.chat_type == "supergroup" and group.is_forum:
+                info["is_forum"] = True
+        return info
+
+    async def _get_chat_member(self, params: Json) -> Json:
+        chat_id = _chat_id(params)
+        user_id = _int(params.get("user_id"), 0)
+        if user_id <= 0:
+            raise ApiError(400, "Bad Request: invalid user_id specified")
+        if user_id != self.bot_user["id"]:
+            return {"status": "member", "user": {"id": user_id, "is_bot": False, "first_name": "Membro"}}
+        user = {k: self.bot_user[k] for k in ("id", "is_bot", "first_name", "username")}
+        if not _is_group(chat_id):
+            return {"status": "member", "user": user}
+        group = self._group(chat_id)
+        if group.bot_status != "administrator":
+            return {"status": group.bot_status, "user": user}
+        rights = dict.fromkeys((
+            "can_manage_chat", "can_delete_messages", "can_manage_video_chats", "can_restrict_members",
+            "can_change_info", "can_invite_users", "can_post_stories", "can_edit_stories", "can_delete_stories",
+            "can_pin_messages",
+        ), True)
+        return {"status": "administrator", "user": user, "can_be_edited": False, "is_anonymous": False,
+                "can_promote_members": False, **rights, "can_manage_topics": group.can_manage_topics}
+
+    def _check_topic_rights(self, chat_id: int | str, action: str) -> None:
+        if not _is_group(chat_id):
+            raise ApiError(400, "Bad Request: the chat is not a forum")
+        group = self._group(chat_id)
+        if group.chat_type != "supergroup" or not group.is_forum:
+            raise ApiError(400, "Bad Request: the chat is not a forum")
+        if group.bot_status != "administrator" or not group.can_manage_topics:
+            raise ApiError(400, f"Bad Request: not enough rights to {action} a topic in the chat")
 
     async def _send_message(self, params: Json) -> Json:
         chat_id = _chat_id(params)
@@ -658,8 +744,7 @@ class FakeBotApi:
 
     async def _create_forum_topic(self, params: Json) -> Json:
         chat_id = _chat_id(params)
-        if not _is_group(chat_id):
-            raise ApiError(400, "Bad Request: the chat is not a forum")
+        self._check_topic_rights(chat_id, "create")
         name = params.get("name")
         if not isinstance(name, str) or not 1 <= len(name) <= MAX_TOPIC_NAME:
             raise ApiError(400, "Bad Request: TOPIC_TITLE_EMPTY" if not name else "Bad Request: TOPIC_TITLE_INVALID")
@@ -680,6 +765,7 @@ class FakeBotApi:
 
     async def _close_forum_topic(self, params: Json) -> bool:
         chat_id = _chat_id(params)
+        self._check_topic_rights(chat_id, "close")
         thread_id = _int(params.get("message_thread_id"), 0)
         topic = next((t for t in self._state.topics.get(chat_id, []) if t["message_thread_id"] == thread_id), None)
         if topic is None:

@@ -13,8 +13,10 @@ from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, RetryA
 import telegram
 from telegram import BotCommand, BotCommandScopeAllPrivateChats, InlineKeyboardButton, InlineKeyboardMarkup
 from tests.telegram.fake_bot_api import (
+    BOT_ID,
     DEFAULT_TOKEN,
     FakeBotApi,
+    Group,
     callback_query,
     contact_message,
     group_reply,
@@ -230,6 +232,43 @@ async def test_webhook_set_info_conflict_and_delete(api: FakeBotApi, bot: telegr
     await asyncio.wait_for(bot.delete_webhook(drop_pending_updates=True), STEP)
     assert api.webhook_url == "" and api.pending_updates == []
     assert await asyncio.wait_for(bot.get_updates(timeout=0), STEP) == ()
+
+
+async def test_webhook_info_reports_the_last_delivery_error(api: FakeBotApi, bot: telegram.Bot) -> None:
+    await asyncio.wait_for(bot.set_webhook("https://bot.example/telegram/abc"), STEP)
+    assert (await asyncio.wait_for(bot.get_webhook_info(), STEP)).last_error_message is None
+    api.webhook_delivery_failed("Wrong response from the webhook: 503 Service Unavailable", at=1_790_000_000)
+    info = await asyncio.wait_for(bot.get_webhook_info(), STEP)
+    assert info.last_error_message == "Wrong response from the webhook: 503 Service Unavailable"
+    assert info.last_error_date is not None and int(info.last_error_date.timestamp()) == 1_790_000_000
+
+
+async def test_get_chat_and_chat_member_parse_as_telegrams_types(api: FakeBotApi, bot: telegram.Bot) -> None:
+    group = -1001234567890
+    chat = await asyncio.wait_for(bot.get_chat(group), STEP)
+    assert chat.type == "supergroup" and chat.is_forum is True
+    member = await asyncio.wait_for(bot.get_chat_member(group, BOT_ID), STEP)
+    assert isinstance(member, telegram.ChatMemberAdministrator) and member.can_manage_topics is True
+    assert (await asyncio.wait_for(bot.get_chat(42), STEP)).type == "private"
+
+
+async def test_a_group_set_by_the_test_answers_as_telegram_would(api: FakeBotApi, bot: telegram.Bot) -> None:
+    plain, limited, gone, unknown = -1001, -1002, -1003, -1004
+    api.set_group(plain, Group(is_forum=False))
+    api.set_group(limited, Group(can_manage_topics=False))
+    api.set_group(gone, Group(bot_status="kicked"))
+    api.set_group(unknown, None)
+    assert (await asyncio.wait_for(bot.get_chat(plain), STEP)).is_forum is not True
+    with pytest.raises(BadRequest, match="not a forum"):
+        await asyncio.wait_for(bot.create_forum_topic(plain, "x"), STEP)
+    member = await asyncio.wait_for(bot.get_chat_member(limited, BOT_ID), STEP)
+    assert isinstance(member, telegram.ChatMemberAdministrator) and member.can_manage_topics is False
+    with pytest.raises(BadRequest, match=r"(?i)not enough rights"):
+        await asyncio.wait_for(bot.create_forum_topic(limited, "x"), STEP)
+    with pytest.raises(Forbidden, match="kicked"):
+        await asyncio.wait_for(bot.get_chat(gone), STEP)
+    with pytest.raises(BadRequest, match=r"(?i)chat not found"):
+        await asyncio.wait_for(bot.get_chat(unknown), STEP)
 
 
 async def test_a_malformed_update_is_returned_raw(api: FakeBotApi) -> None:

@@ -1,0 +1,125 @@
+"""``ispbot doctor``: the configuration checked against reality, one line per check.
+
+    ispbot doctor [--timeout SECONDS]
+
+    ok    database         postgresql, migrated to 0004
+    FAIL  telegram         token refused by Telegram (401 Unauthorized): set ISPBOT_TELEGRAM_TOKEN ...
+    warn  isp-environment  UNKNOWN: the web service cannot say whether this key is HOMOLOGATION ...
+
+Checks: the settings (each ``ISPBOT_*`` variable, as ``ispbot run`` reads them); the database
+reachable and at this version's migrations; the Telegram token (``getMe``); the webhook against
+``ISPBOT_MODE`` / ``ISPBOT_WEBHOOK_URL`` (``getWebhookInfo``: a webhook set in polling mode, another
+address, updates waiting, Telegram's last delivery error); the staff group when
+``ISPBOT_STAFF_CHAT_ID`` is set (a forum supergroup where the bot is an administrator that can manage
+topics); the ISP web service reachable over HTTPS (plain http only on loopback, as the client
+itself requires), the key accepted by both generations, every operation the bot's code calls
+permitted (``bot.doctor.operations``: probes that cannot change anything), and the key's environment,
+homologation said loudly (``bot.doctor.isp``: how it is found out).
+
+Every check is bounded by ``--timeout`` (default 10 s); one failing does not stop the others, except
+those it makes meaningless (no Telegram check without a token Telegram accepts, no operation
+without a key the ISP accepts). Nothing is written anywhere, in the database or in the ISP system,
+and no secret or personal data is printed. Exit codes: 0 when no check failed (warnings allowed);
+1 when any check failed; 2 for invalid arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+from pydantic_settings import BaseSettings
+
+from bot.channels.telegram.settings import TelegramSettings
+from bot.cli_support import settings_problem
+from bot.doctor import database as database_check
+from bot.doctor.isp import isp_findings
+from bot.doctor.report import Finding, Status, bounded, exit_code, fail
+from bot.doctor.telegram import telegram_findings
+from bot.isp import IspSettings
+from bot.settings import BotSettings
+from bot.store import Database
+
+DEFAULT_TIMEOUT = 10.0
+S = TypeVar("S", bound=BaseSettings)
+
+# How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
+open_database: Callable[[str], Database] = Database
+
+
+def register(subparsers: Any) -> None:
+    doctor = subparsers.add_parser(
+        "doctor", help="check the configuration against reality: database, Telegram, webhook, staff group, ISP key",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    doctor.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT,
+        help=f"seconds each check may take (default {DEFAULT_TIMEOUT:g})",
+    )
+    doctor.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    return asyncio.run(execute(args))
+
+
+async def execute(args: argparse.Namespace) -> int:
+    """Every check's lines on stdout; the exit code."""
+    if not args.timeout > 0:
+        print("ispbot doctor: --timeout must be a positive number of seconds", file=sys.stderr)
+        return 2
+    findings = await diagnose(args.timeout)
+    for finding in findings:
+        print(finding.line(), flush=True)
+    return exit_code(findings)
+
+
+def _load(kind: type[S], check: str, found: list[Finding]) -> S | None:
+    try:
+        return kind()
+    except ValidationError as exc:
+        found.append(fail(check, f"configuration: {settings_problem(exc, kind)}"))
+        return None
+
+
+async def diagnose(seconds: float) -> list[Finding]:
+    """The findings in a fixed order: settings, database, Telegram, ISP."""
+    settings_found: list[Finding] = []
+    bot_settings = _load(BotSettings, "settings", settings_found)
+    telegram = _load(TelegramSettings, "telegram", settings_found)
+    isp = _load(IspSettings, "isp", settings_found)
+    database = open_database(bot_settings.database_url) if bot_settings is not None else None
+    try:
+        stored, on_telegram = await asyncio.gather(
+            _database(database, seconds),
+            telegram_findings(telegram, seconds) if telegram is not None else _nothing(),
+        )
+        found_in_database, tickets = stored
+        on_isp = await isp_findings(isp, seconds, tickets) if isp is not None else []
+    finally:
+        if database is not None:
+            await database.dispose()
+    return [*settings_found, *found_in_database, *on_telegram, *on_isp]
+
+
+async def _nothing() -> list[Finding]:
+    return []
+
+
+async def _database(database: Database | None, seconds: float) -> tuple[list[Finding], Sequence[int] | None]:
+    """The database's findings, and the tickets it recorded (None when it cannot be read)."""
+    if database is None:
+        return [], None
+    found = await bounded("database", seconds, "the database", database_check.FIX, database_check.check(database))
+    if any(f.status is Status.FAIL for f in found):
+        return found, None
+    try:
+        async with asyncio.timeout(seconds):
+            tickets = await database_check.recent_tickets(database)
+    except Exception:  # the environment check says it could not read them
+        return found, None
+    return found, tickets
