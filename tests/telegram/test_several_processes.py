@@ -21,7 +21,6 @@ import os
 import random
 import subprocess
 import sys
-import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -36,10 +35,9 @@ from bot.sandbox.server import SandboxServer, free_port
 from bot.store import Database, InboxState, OutboxState
 from bot.store.models import InboxRow, OutboxRow
 from prometheus_client.parser import text_string_to_metric_families
-from sqlalchemy import select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import select
 
-from tests.store.dbtools import ENV_URL, postgresql_url
+from tests.store.dbtools import ENV_URL, postgresql_url, separate_database
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi
 from tests.telegram.harness import WEBHOOK_SECRET
@@ -66,23 +64,13 @@ async def fresh_database() -> AsyncIterator[str]:
     """A new database on the test PostgreSQL, migrated with ``ispbot migrate``; its URL. Dropped after."""
     base = postgresql_url()
     assert base is not None
-    name = f"ispbot_multi_{uuid.uuid4().hex[:12]}"
-    admin = Database(base)
-    autocommit = admin.engine.execution_options(isolation_level="AUTOCOMMIT")
-    async with autocommit.connect() as connection:
-        await connection.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(base).set(database=name).render_as_string(hide_password=False)
-    try:
+    async with separate_database(base) as url:
         migrated = await asyncio.to_thread(
             subprocess.run, [sys.executable, "-m", "bot.cli", "migrate"], env=bot_env({"ISPBOT_DATABASE_URL": url}),
             capture_output=True, text=True, timeout=120, check=False,
         )
         assert migrated.returncode == 0, migrated.stderr
         yield url
-    finally:
-        async with autocommit.connect() as connection:
-            await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        await admin.dispose()
 
 
 def bot_env(settings: dict[str, str]) -> dict[str, str]:
