@@ -160,10 +160,11 @@ class StaffDesk:
         for ahead, case in enumerate(await self.handoffs.unanswered(session)):
             if case.waiting_told_at is not None or now - case.opened_at < wait:
                 continue
+            if not await self.handoffs.told_waiting(session, case.id, now):
+                continue  # another process told them meanwhile
             language = await self.language_of(session, case.chat_id)
             text = self.translations.render(language, "human.waiting", ahead=ahead, minutes=minutes_each * (ahead + 1))
             calls.append(ApiCall("sendMessage", {"chat_id": case.chat_id, "text": text, "parse_mode": "HTML"}))
-            await self.handoffs.told_waiting(session, case.id, now)
         return calls
 
     # ---- shared with the commands ------------------------------------------------------------------

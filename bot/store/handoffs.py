@@ -76,9 +76,14 @@ class Handoffs:
         statement = select(HandoffRow).where(_open, HandoffRow.answered_at.is_(None)).order_by(HandoffRow.opened_at)
         return [_from_row(row) for row in (await session.execute(statement)).scalars()]
 
-    async def told_waiting(self, session: AsyncSession, handoff_id: int, at: datetime | None = None) -> None:
-        statement = update(HandoffRow).where(HandoffRow.id == handoff_id).values(waiting_told_at=at or utcnow())
-        await execute_rowcount(session, statement)
+    async def told_waiting(self, session: AsyncSession, handoff_id: int, at: datetime | None = None) -> bool:
+        """Mark the subscriber told their place in line; False when another process already did."""
+        statement = (
+            update(HandoffRow)
+            .where(HandoffRow.id == handoff_id, HandoffRow.waiting_told_at.is_(None))
+            .values(waiting_told_at=at or utcnow())
+        )
+        return await execute_rowcount(session, statement) == 1
 
     async def count_open(self, session: AsyncSession) -> int:
         """How many conversations are with the staff now (for the ``ispbot_handoffs_open`` gauge)."""

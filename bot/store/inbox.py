@@ -8,7 +8,9 @@ Answers: ``answer`` marks an update done *inside the conversation step's own tra
 with the Bot API calls that answer it, and only if the update is still pending (a worker whose lease
 ran out loses the race and its step is rolled back: each update is processed once). Once Telegram
 accepted the calls, ``delivered`` clears them; calls still there when ``available_at`` passes belong
-to a process that died before sending, and ``undelivered`` hands them out again.
+to a process that died before sending, and ``undelivered`` hands them out again. Until its answer is
+cleared, an update holds back its chat's later updates, so the chat reads its answers in order
+whichever process sends them.
 """
 
 from __future__ import annotations
@@ -50,8 +52,10 @@ def _from_row(row: InboxRow) -> InboxItem:
     )
 
 
+# A chat's next update waits until Telegram accepted the answers of the ones before: another process
+# would otherwise send its answer first while this one's is held back (flood control, a slow send).
 _queue = OrderedQueue(
-    InboxRow, key="update_id", group="chat_id", due="available_at", pending=InboxState.PENDING,
+    InboxRow, key="update_id", group="chat_id", due="available_at", pending=InboxState.PENDING, holds="answer",
 )
 
 

@@ -11,6 +11,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import text
 from sqlalchemy.engine import URL, Connection
 
 from bot.store.db import Database
@@ -18,6 +19,7 @@ from bot.store.errors import DatabaseAheadError, DatabaseBehindError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 FIX = "run `ispbot migrate`"
+MIGRATION_LOCK = 0x15B07_0001  # PostgreSQL advisory lock held while migrating (any number, ispbot's own)
 
 
 def alembic_config() -> Config:
@@ -53,6 +55,10 @@ async def upgrade(target: str | URL | Database, revision: str = "head") -> None:
         command.upgrade(config, revision)
 
     async with _opened(target) as database, database.engine.begin() as connection:
+        if database.dialect == "postgresql":
+            # Processes started together (a scaled deployment, each migrating as it starts) take
+            # turns: the later ones then find the schema current instead of creating it again.
+            await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         await connection.run_sync(run)
 
 

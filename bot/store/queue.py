@@ -8,7 +8,8 @@ them by moving their due time ``lease`` into the future with a conditional UPDAT
 SQLite, which has no row locks but only one writer at a time), then fills the batch with the
 group's following entries that are due, in order, stopping at the first that is not. While a head
 is leased its group has no due head, so no other worker touches the group until the lease ends or
-the head leaves the pending state.
+the head leaves the pending state. With ``holds``, an entry that left the pending state keeps
+holding its group while that column is set.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import exists, select, update
+from sqlalchemy import exists, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute, aliased
 
@@ -35,6 +36,9 @@ class OrderedQueue(Generic[RowT]):
     group: str
     due: str  # lease end or retry time of a pending entry
     pending: str  # value of the ``state`` column while the entry waits
+    # A column that, while set on an entry no longer pending, still holds its group's later entries
+    # back (the inbox: an answer Telegram has not accepted yet).
+    holds: str | None = None
 
     def _column(self, name: str, entity: Any = None) -> InstrumentedAttribute[Any]:
         column: InstrumentedAttribute[Any] = getattr(entity if entity is not None else self.model, name)
@@ -61,6 +65,9 @@ class OrderedQueue(Generic[RowT]):
     async def _due_heads(self, session: AsyncSession, limit: int, now: datetime) -> list[int]:
         key, group, state, due = (self._column(name) for name in (self.key, self.group, "state", self.due))
         older = aliased(self.model)
+        waiting = self._column("state", older) == self.pending
+        if self.holds is not None:
+            waiting = or_(waiting, self._column(self.holds, older).is_not(None))
         statement = (
             select(key)
             .where(
@@ -68,7 +75,7 @@ class OrderedQueue(Generic[RowT]):
                 due <= now,
                 ~exists().where(
                     self._column(self.group, older) == group,
-                    self._column("state", older) == self.pending,
+                    waiting,
                     self._column(self.key, older) < key,
                 ),
             )

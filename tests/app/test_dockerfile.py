@@ -9,6 +9,10 @@ from pathlib import Path
 import yaml
 from bot.channels.telegram.settings import TelegramSettings
 from bot.cli import build_parser
+from bot.isp import IspSettings
+from bot.isp.settings import is_loopback_host
+from bot.sandbox import PRODUCTION_KEY, Sandbox
+from bot.sandbox.cli import run as serve_sandbox
 from bot.settings import BotSettings
 from bot.web import create_web_app
 
@@ -86,3 +90,27 @@ def test_compose_sets_only_settings_the_bot_knows() -> None:
         assert name.startswith("ISPBOT_") and name.removeprefix("ISPBOT_").lower() in fields
     assert bot["depends_on"]["db"]["condition"] == "service_healthy"
     assert compose["services"]["db"]["environment"]["POSTGRES_DB"] in bot["environment"]["ISPBOT_DATABASE_URL"]
+
+
+def test_the_sandbox_service_is_optional_and_serves_the_isp_where_the_bot_may_use_plain_http() -> None:
+    text = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    services = yaml.safe_load(text)["services"]
+    sandbox = services["sandbox"]
+    assert sandbox["profiles"] == ["try"]  # `docker compose up` alone never starts it
+    assert sandbox["build"] == services["bot"]["build"]  # the bot's own image
+    assert "sandbox" not in services["bot"].get("depends_on", {})
+    # The image's entry point is migrate-and-run: the sandbox replaces it with its own command.
+    command = sandbox["entrypoint"]
+    assert command[0] == "ispbot"
+    args = build_parser().parse_args(command[1:])
+    assert args.func is serve_sandbox
+    # In the bot's network namespace, on loopback: the one place the bot accepts plain http.
+    assert sandbox["network_mode"] == "service:bot"
+    assert is_loopback_host(args.host)
+    assert f"127.0.0.1', {args.port})" in " ".join(sandbox["healthcheck"]["test"])
+    # What compose.yaml tells the operator to put in .env is accepted by the bot and by the sandbox.
+    base_url = f"http://127.0.0.1:{args.port}"
+    assert f"ISPBOT_ISP_BASE_URL={base_url}" in text and f"ISPBOT_ISP_KEY={PRODUCTION_KEY}" in text
+    assert IspSettings(base_url=base_url, key=PRODUCTION_KEY).base_url == base_url
+    key = Sandbox.seeded().keys.get(PRODUCTION_KEY)
+    assert key is not None and key.permits("chat_messages")

@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.store import Database
 from bot.store.migrate import upgrade
 from bot.store.urls import async_url
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 ENV_URL = "ISPBOT_TEST_DATABASE_URL"
 
@@ -66,3 +69,22 @@ async def make_database(url: str, *, migrated: bool = True) -> ScratchDatabase:
             await database.destroy()
             raise
     return database
+
+
+@contextlib.asynccontextmanager
+async def separate_database(url: str) -> AsyncIterator[str]:
+    """A new, empty database on the PostgreSQL server of ``url``, for other processes (whose URL cannot
+    name a schema); its URL. Dropped afterwards, whoever is still connected."""
+    name = f"ispbot_test_{uuid.uuid4().hex[:12]}"
+    admin = Database(url)
+    autocommit = admin.engine.execution_options(isolation_level="AUTOCOMMIT")
+    try:
+        async with autocommit.connect() as connection:
+            await connection.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield make_url(url).set(database=name).render_as_string(hide_password=False)
+        finally:
+            async with autocommit.connect() as connection:
+                await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        await admin.dispose()

@@ -184,3 +184,16 @@ async def test_prune_forgets_only_finished_old_updates(database: ScratchDatabase
         assert await inbox.pending_count(session) == 2
     assert left == [5, 7]
     # A pruned update that Telegram posts again would be a new one: prune only past redelivery.
+
+
+async def test_a_chats_next_update_waits_until_the_answer_before_it_was_accepted(database: ScratchDatabase) -> None:
+    """Another process would otherwise answer it while this answer is still held back (flood control)."""
+    await store(database, (1, 100), (2, 200))
+    assert await claim_all(database) == [1, 2]
+    assert await answer(database, 1, calls("Olá"))
+    assert await answer(database, 2, [])  # nothing to send: holds nothing back
+    await store(database, (3, 100), (4, 200))
+    assert await claim_all(database) == [4]  # chat 100 waits for its answer
+    async with database.transaction() as session:
+        await inbox.delivered(session, [1])
+    assert await claim_all(database) == [3]

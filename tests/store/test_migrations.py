@@ -1,7 +1,11 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +18,7 @@ from bot.store.urls import async_url
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from tests.store.dbtools import ScratchDatabase
+from tests.store.dbtools import ENV_URL, ScratchDatabase, postgresql_url, separate_database
 
 TABLES = {
     "chats", "links", "link_attempts", "processed_updates", "inbox", "outbox", "invites", "outage_watches",
@@ -54,6 +58,23 @@ async def test_upgrade_brings_a_fresh_database_to_head(
     async with blank_database.engine.connect() as connection:
         tables = await connection.run_sync(lambda sync: set(inspect(sync).get_table_names()))
     assert tables >= TABLES
+
+
+async def test_processes_started_together_migrate_one_after_the_other() -> None:
+    """Each container of a scaled deployment runs ``ispbot migrate`` as it starts: on PostgreSQL they
+    take turns (the later ones find the schema current) instead of failing on each other's tables."""
+    base = postgresql_url()
+    if base is None:
+        pytest.skip(f"several processes share one PostgreSQL: set {ENV_URL}")
+    async with separate_database(base) as url:
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith("ISPBOT_")}, "ISPBOT_DATABASE_URL": url}
+        runs = await asyncio.gather(*(
+            asyncio.to_thread(subprocess.run, [sys.executable, "-m", "bot.cli", "migrate"], env=env,
+                              capture_output=True, text=True, timeout=120, check=False)
+            for _ in range(4)
+        ))
+        assert [run.returncode for run in runs] == [0] * 4, [run.stderr[-600:] for run in runs]
+        assert await migrate.current_revision(url) == migrate.head_revision()
 
 
 async def test_migrated_schema_matches_the_models(database: ScratchDatabase) -> None:

@@ -132,10 +132,13 @@ class RunningBot:
 @contextlib.asynccontextmanager
 async def running_bot(
     database: Database, sandbox: Sandbox, *, mode: str = "polling", sender_limits: dict[str, Any] | None = None,
-    staff_chat_id: int | None = None, concurrency: int = 32, poll_timeout: int = 1,
+    staff_chat_id: int | None = None, concurrency: int = 32, poll_timeout: int = 1, api: FakeBotApi | None = None,
 ) -> AsyncIterator[RunningBot]:
-    # Long polls end after a quarter second without updates, so stopping the bot never waits long.
-    async with FakeBotApi(max_poll_timeout=0.25) as api:
+    """``api``: another bot's fake Telegram, for a second worker of the same bot (webhook mode)."""
+    async with contextlib.AsyncExitStack() as stack:
+        if api is None:
+            # Long polls end after a quarter second without updates, so stopping the bot never waits long.
+            api = await stack.enter_async_context(FakeBotApi(max_poll_timeout=0.25))
         isp = IspClient(
             IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0),
             http_transport=httpx.ASGITransport(app=sandbox.app),

@@ -276,6 +276,7 @@ class Processor:
             remaining -= 1
             if remaining == 0:
                 self._delivered.append(update_id)
+                self._wake.set()  # record it soon: the chat's next update waits for it (``bot.store.inbox``)
 
         for future in futures:
             future.add_done_callback(sent)
