@@ -54,10 +54,7 @@ async def measure(url: str | None, subscribers: int, seconds: float, within: flo
             sandbox.reset_calls()
             pushed, replied, elapsed = await _surge(bot, chats, seconds, within)
             calls = dict(sandbox.calls)
-            told = sum(
-                1 for sent in bot.api.outgoing()
-                if sent.chat_id in pushed and any(WATCH_LABEL in str(b.get("text")) for r in sent.button_rows() for b in r)
-            )
+            told = sum(1 for sent in bot.api.outgoing() if sent.chat_id in pushed and _offers_watch(sent))
     latencies = [replied[chat] - pushed[chat] for chat in replied]
     total_calls = sum(calls.values())
     return figure(
@@ -107,6 +104,11 @@ async def _surge(
         pusher.cancel()
     last = max(replied.values(), default=started)
     return pushed, replied, last - started
+
+
+def _offers_watch(sent: tg.Sent) -> bool:
+    """Whether the message is the outage answer (it has the "tell me when it's back" button)."""
+    return any(WATCH_LABEL in str(button.get("text")) for row in sent.button_rows() for button in row)
 
 
 def main() -> int:

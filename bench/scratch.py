@@ -80,7 +80,7 @@ def add_offline_customers(sandbox: Sandbox, count: int, nas: str, first_code: in
     """``count`` more customers in the sandbox ISP, copies of a seeded one, each with one PPPoE
     authentication set on ``nas`` and no session (offline: what a NAS that is down leaves); their codes."""
     model = sandbox.store.find("customers", Codigo=DEMO_IDENTITIES.customer)
-    assert model is not None  # noqa: S101 - the seeded data set always has the demo customer
+    assert model is not None, "the seeded data set always has the demo customer"
     auth_model = sandbox.store.rows("authentications")[0]
     next_auth = sandbox.store.next_id("authentications", "Id")
     codes = []
