@@ -9,9 +9,10 @@ store's repositories add one row per flush, which would make seeding 100,000 cha
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import tempfile
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,3 +94,13 @@ def add_offline_customers(sandbox: Sandbox, count: int, nas: str, first_code: in
         })
         codes.append(code)
     return codes
+
+
+async def until(check: Callable[[], Awaitable[bool]], *, every: float, within: float) -> None:
+    """Ask ``check`` every ``every`` seconds until it holds (another task writes what it reads);
+    TimeoutError after ``within`` seconds."""
+    async with asyncio.timeout(within):
+        while True:
+            if await check():
+                return
+            await asyncio.sleep(every)
