@@ -5,8 +5,8 @@ not multiply calls. So, like a Home Assistant coordinator in front of a device:
 
 - reference lists (topics, ticket modes, causes) are kept ``REFERENCE_TTL`` seconds;
 - what many subscribers ask at the same moment (open outages, the customers on a failed NAS, NAS
-  status) is kept a few seconds and fetched once however many ask (``TtlCache`` loads each key once; the client also coalesces
-  identical queries in flight);
+  status) is kept a few seconds and fetched once however many ask (``TtlCache`` loads each key
+  once; the client also coalesces identical queries in flight);
 - per-customer reads (contracts, bills, tickets, online status) are kept briefly and dropped as
   soon as the bot itself changes that customer (a ticket opened, a contract unblocked);
 - secrets (``ConsultaAutenticacaoSenha``) are never cached.
