@@ -3,7 +3,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test lint typecheck unit demo bench clean
+.PHONY: install test lint typecheck unit demo bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -32,6 +32,16 @@ demo: $(STAMP)
 ## Benchmarks: one JSON line per figure (see bench/ and the README).
 bench: $(STAMP)
 	$(BIN)/python -m bench.bot_throughput
+	$(BIN)/python -m bench.outage_surge
+	$(BIN)/python -m bench.mirror_drain
+	$(BIN)/python -m bench.memory
+
+## The same at small sizes, a few minutes in all: to try a change, not to quote (see bench/RESULTS.md).
+bench-quick: $(STAMP)
+	$(BIN)/python -m bench.bot_throughput --updates 500 --chats 50
+	$(BIN)/python -m bench.outage_surge --subscribers 500 --seconds 5
+	$(BIN)/python -m bench.mirror_drain --entries 2000 --backlog 500 --outage-seconds 5
+	$(BIN)/python -m bench.memory --chats 5000 --conversations 1000 --sample 100
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

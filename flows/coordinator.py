@@ -4,9 +4,9 @@ The ISP server is fragile and a surge (an outage: thousands of subscribers writi
 not multiply calls. So, like a Home Assistant coordinator in front of a device:
 
 - reference lists (topics, ticket modes, causes) are kept ``REFERENCE_TTL`` seconds;
-- what many subscribers ask at the same moment (open outages, NAS status) is kept a few seconds
-  and fetched once however many ask (``TtlCache`` loads each key once; the client also coalesces
-  identical queries in flight);
+- what many subscribers ask at the same moment (open outages, the customers on a failed NAS, NAS
+  status) is kept a few seconds and fetched once however many ask (``TtlCache`` loads each key
+  once; the client also coalesces identical queries in flight);
 - per-customer reads (contracts, bills, tickets, online status) are kept briefly and dropped as
   soon as the bot itself changes that customer (a ticket opened, a contract unblocked);
 - secrets (``ConsultaAutenticacaoSenha``) are never cached.
@@ -99,10 +99,30 @@ class IspCoordinator:
     async def outage_for(self, customer: int, nas_hosts: frozenset[str] = frozenset()) -> r.FailoverEvent | None:
         """The open failover event that affects this customer (named in it, or on its NAS), if any."""
         for event in await self.open_outages():
-            affected = {code.strip() for code in (event.AffectedCustomers or "").split(",")}
-            if str(customer) in affected or (event.Host and event.Host in nas_hosts):
+            if str(customer) in _named(event) or (event.Host and event.Host in nas_hosts):
                 return event
         return None
+
+    async def outage_on_record(self, customer: int) -> r.FailoverEvent | None:
+        """The open failover event that affects this customer as the ISP's records say, without a read
+        about the customer: named in the event, or with a PPPoE authentication set on the event's NAS.
+
+        During an outage every subscriber on the failed NAS asks at once; per-customer reads (online
+        status, authentications) would cost the ISP two calls each. This costs one read of the open
+        events and one per failed NAS, shared by everybody for ``SURGE_TTL`` seconds."""
+        for event in await self.open_outages():
+            if str(customer) in _named(event) or (event.Host and customer in await self.customers_on_nas(event.Host)):
+                return event
+        return None
+
+    async def customers_on_nas(self, host: str) -> frozenset[int]:
+        """Codes of the customers with a PPPoE authentication set on this NAS (its internal IP)."""
+
+        async def load() -> frozenset[int]:
+            rows = await self.client.ConsultaAutenticacao(F("NAS") == host)
+            return frozenset(row.Cliente for row in rows if row.Cliente is not None)
+
+        return await _get(self._surge, ("on_nas", host), load)
 
     async def outage(self, event_id: int) -> r.FailoverEvent | None:
         """One failover event, open or closed (for telling the watchers it ended)."""
@@ -218,6 +238,11 @@ class IspCoordinator:
 
     async def _per_customer(self, customer: int, what: str, load: Callable[[], Awaitable[T]]) -> T:
         return await _get(self._customer, (customer, what), load)
+
+
+def _named(event: r.FailoverEvent) -> set[str]:
+    """The customer codes the event names itself."""
+    return {code.strip() for code in (event.AffectedCustomers or "").split(",")}
 
 
 async def _get(cache: TtlCache[Any], key: Hashable, load: Callable[[], Awaitable[T]]) -> T:

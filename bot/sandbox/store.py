@@ -19,6 +19,10 @@ FORMAT_VERSION = 1
 class Store:
     def __init__(self, tables: dict[str, list[Record]] | None = None) -> None:
         self.tables: dict[str, list[Record]] = tables if tables is not None else {}
+        # (table, field) -> (rows then, highest id then): a table that grew by insert() alone keeps its
+        # highest id without a scan, so filling a table (100,000 chat messages) is not quadratic. Any
+        # other change (a delete, a row appended by hand) changes the count and makes it scan again.
+        self._highest: dict[tuple[str, str], tuple[int, int | None]] = {}
 
     def rows(self, table: str) -> list[Record]:
         return self.tables.get(table, [])  # reading never creates a table (homologation compares stores)
@@ -34,14 +38,28 @@ class Store:
         return next(self.where(table, **match), None)
 
     def next_id(self, table: str, field: str, start: int = 1) -> int:
-        ids = [row[field] for row in self.rows(table) if isinstance(row.get(field), int)]
-        return max(ids, default=start - 1) + 1
+        highest = self._highest_id(table, field)
+        return (start - 1 if highest is None else highest) + 1
 
     def insert(self, table: str, record: Record, id_field: str | None = None) -> Record:
         if id_field is not None and record.get(id_field) is None:
             record[id_field] = self.next_id(table, id_field)
-        self.tables.setdefault(table, []).append(record)
+        rows = self.tables.setdefault(table, [])
+        known = self._highest.get((table, id_field or ""))
+        rows.append(record)
+        value = record.get(id_field or "")
+        if known is not None and known[0] == len(rows) - 1 and isinstance(value, int):
+            self._highest[(table, id_field or "")] = (len(rows), value if known[1] is None else max(known[1], value))
         return record
+
+    def _highest_id(self, table: str, field: str) -> int | None:
+        rows = self.rows(table)
+        known = self._highest.get((table, field))
+        if known is None or known[0] != len(rows):
+            ids = [row[field] for row in rows if isinstance(row.get(field), int)]
+            known = (len(rows), max(ids, default=None))
+            self._highest[(table, field)] = known
+        return known[1]
 
     def delete(self, table: str, record: Record) -> None:
         self.rows(table).remove(record)

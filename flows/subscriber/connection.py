@@ -8,6 +8,10 @@ Choices where the spec is silent:
   it ends" and the menu; the ticket button is left out there, because the ticket flow would tell the
   same outage again (it offers "open anyway" itself). ``look_at_network``, ``offer_outage`` and
   ``answer_outage`` are shared with the ticket flow so both say it the same way.
+- An outage on record (the customer named in an open event, or one of its authentications set on the
+  event's NAS) is found without any read about the customer: in a surge everybody on the failed NAS
+  asks at once, and the open events and the customers on each failed NAS are read once for all of them.
+  A customer with one access on the failed NAS hears of the outage even if another access is online.
 - A NAS that is down without a failover event is told plainly as a problem on our side.
 - A NAS missing from ``ConsultaStatusNAS`` counts as up: the bot never invents a failure.
 """
@@ -24,13 +28,16 @@ from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 
 @dataclass(frozen=True, slots=True)
 class Network:
-    online: bool
-    hosts: frozenset[str]  # internal IPs of the customer's NAS
+    online: bool | None  # None: not asked, an outage on record already answers
+    hosts: frozenset[str]  # internal IPs of the customer's NAS (empty when not asked)
     outage: FailoverEvent | None
 
 
 async def look_at_network(ctx: Context) -> Network:
     customer = ctx.customer
+    known = await ctx.isp.outage_on_record(customer)
+    if known is not None:  # what the customer's own reads would add does not change the answer
+        return Network(None, frozenset(), known)
     status = await ctx.isp.online(customer)
     online = status is not None and status.Online is YesNo.YES
     hosts = frozenset(h.strip() for h in ((status.NasConectados or "") if status else "").split(",") if h.strip())

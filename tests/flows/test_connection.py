@@ -1,5 +1,6 @@
 """Connection: an outage is said first with "tell me when it ends", otherwise online/offline with
-next steps and a ticket button; a surge of subscribers costs the ISP one outage and one NAS read."""
+next steps and a ticket button; a surge of subscribers costs the ISP one outage and one NAS read, and
+a surge on a failed NAS no read about each customer."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ def open_events(sandbox: Sandbox) -> list[dict[str, Any]]:
 
 
 def customers(sandbox: Sandbox, keep: Callable[[int, list[str], bool], bool]) -> list[int]:
-    """Customers not named in an open event, filtered by ``keep(code, their NAS, online)``."""
+    """Customers not named in an open event, filtered by ``keep(code, their NAS, online)``: the NAS
+    an online customer is connected to and those its authentications are set on, or only the latter."""
     named = {code for e in open_events(sandbox) for code in e["AffectedCustomers"].split(",")}
     online = {s["customer_id"]: s["nas_ip_address"] for s in sandbox.store.rows("sessions")}
     found = []
@@ -27,7 +29,7 @@ def customers(sandbox: Sandbox, keep: Callable[[int, list[str], bool], bool]) ->
         code = customer["Codigo"]
         nas = [a["NAS"] for a in sandbox.store.where("authentications", Cliente=code)]
         connected = code in online
-        if str(code) not in named and nas and keep(code, [online[code]] if connected else nas, connected):
+        if str(code) not in named and nas and keep(code, [online[code], *nas] if connected else nas, connected):
             found.append(code)
     return found
 
@@ -116,3 +118,27 @@ async def test_fifty_subscribers_at_once_cost_one_outage_read_and_one_nas_read(d
     assert all("Sua conexão está ativa" in chat.text for chat in chats)
     assert desk.sandbox.call_count("FailOverEvents") == 1
     assert desk.sandbox.call_count("ConsultaStatusNAS") == 1
+
+
+async def test_a_surge_on_the_failed_nas_costs_no_read_about_each_customer(desk: Desk) -> None:
+    hosts = on_host(desk.sandbox)
+    affected = customers(desk.sandbox, lambda _, nas, online: bool(set(nas) & hosts))
+    assert len(affected) >= 10
+    chats = [await desk.linked_chat(code) for code in affected]
+    desk.expire_caches()
+    desk.sandbox.reset_calls()
+    await asyncio.gather(*(chat.command("conexao") for chat in chats))
+    assert all("falha na nossa rede que afeta a sua conexão" in chat.text for chat in chats)
+    # The open events, and the customers on the failed NAS, each read once for everybody.
+    assert desk.sandbox.call_count() == desk.sandbox.call_count("FailOverEvents") + len(hosts) == 1 + len(hosts)
+
+
+async def test_a_customer_online_elsewhere_with_an_access_on_the_failed_nas_hears_of_the_outage(
+    desk: Desk,
+) -> None:
+    hosts = on_host(desk.sandbox)
+    # nas[0] is where an online customer is connected; the others are where its accesses are set.
+    customer = customers(desk.sandbox, lambda _, nas, on: on and nas[0] not in hosts and bool(set(nas) & hosts))[0]
+    chat = await desk.linked_chat(customer)
+    await chat.command("conexao")
+    assert "falha na nossa rede que afeta a sua conexão" in chat.text

@@ -1,0 +1,69 @@
+"""Each benchmark, at a tiny size, still runs from its command line and prints one JSON line per
+figure with its figures and the machine and versions (never a timing asserted: only that the
+benchmarks have not rotted)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.store.dbtools import postgresql_url
+
+ROOT = Path(__file__).resolve().parents[2]
+ENVIRONMENT = {"machine", "processor", "cpus", "python", "versions"}
+DATABASES = ["sqlite", *(["postgresql"] if postgresql_url() else [])]
+
+
+def run(module: str, *options: str, database: str) -> list[dict[str, object]]:
+    command = [sys.executable, "-m", f"bench.{module}", *options]
+    if database == "postgresql":
+        command += ["--database", str(postgresql_url())]
+    done = subprocess.run(  # noqa: S603 - this project's modules, with options written here
+        command, cwd=ROOT, capture_output=True, text=True, timeout=240, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    for line in lines:
+        assert set(line) >= ENVIRONMENT, line
+        assert line["database"] == database
+        assert "sqlalchemy" in str(line["versions"])
+    return lines
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_outage_surge(database: str) -> None:
+    [line] = run("outage_surge", "--subscribers", "20", "--seconds", "0", "--within", "120", database=database)
+    assert line["figure"] == "outage_surge"
+    assert line["replied"] == line["told_the_outage"] == 20
+    assert {"replies_per_second", "latency_p99_ms", "isp_calls_per_update", "isp_calls_by_operation"} <= set(line)
+    # Everybody is on the failed NAS: the open events and that NAS's customers, read once for all.
+    assert line["isp_calls_by_operation"] == {"FailOverEvents": 1, "ConsultaAutenticacao": 1}
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_mirror(database: str) -> None:
+    throughput, drain = run(
+        "mirror_drain", "--entries", "150", "--backlog", "30", "--outage-seconds", "0", "--within", "120",
+        database=database,
+    )
+    assert throughput["figure"] == "mirror_throughput"
+    assert throughput["delivered"] == throughput["recorded_by_the_isp"] == 150
+    assert {"entries_per_second", "calls_per_entry"} <= set(throughput)
+    assert drain["figure"] == "mirror_drain_after_outage"
+    assert drain["delivered"] == 30
+    assert {"drain_seconds", "backoff_wait_seconds", "delivery_seconds"} <= set(drain)
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_memory(database: str) -> None:
+    [line] = run("memory", "--chats", "300", "--conversations", "60", "--sample", "10", database=database)
+    assert line["figure"] == "memory"
+    assert line["linked_chats"] == 300 and line["sample_answered"] == 10
+    assert 0 < line["rss_idle_mib"] <= line["peak_rss_mib"]  # type: ignore[operator]
+    assert {"rss_after_mib", "rss_growth_per_chat_kib"} <= set(line)
