@@ -3,7 +3,7 @@ the ISP's failover event for that NAS is open.
 
     .venv/bin/python -m bench.outage_surge [--subscribers 10000] [--seconds 60] [--database URL]
 
-The whole bot runs as in ``bench.bot_throughput`` (python-telegram-bot polling the fake Bot API over
+The whole bot runs as in ``bench.full_bot`` (python-telegram-bot polling the fake Bot API over
 loopback HTTP, the engine with state in the database, the sandbox ISP in-process). The sandbox gets
 ``--subscribers`` more customers, each with a PPPoE authentication on the NAS of the seeded open
 failover event (10.0.2.1) and no session (offline); each is linked to its own chat, waiting at the

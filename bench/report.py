@@ -19,7 +19,10 @@ from importlib import metadata
 from typing import Any
 
 # The libraries whose speed the figures depend on.
-LIBRARIES = ("python-telegram-bot", "httpx", "sqlalchemy", "aiosqlite", "asyncpg", "pydantic", "uvicorn", "starlette")
+LIBRARIES = (
+    "python-telegram-bot", "aiohttp", "aiogram", "httpx", "sqlalchemy", "aiosqlite", "asyncpg", "pydantic", "uvicorn",
+    "starlette",
+)
 
 
 @lru_cache(maxsize=1)

@@ -19,7 +19,8 @@ ENVIRONMENT = {"machine", "processor", "cpus", "python", "versions"}
 DATABASES = ["sqlite", *(["postgresql"] if postgresql_url() else [])]
 
 
-def run(module: str, *options: str, database: str) -> list[dict[str, object]]:
+def run(module: str, *options: str, database: str | None) -> list[dict[str, object]]:
+    """The benchmark's lines; ``database`` None for one that picks its databases itself."""
     command = [sys.executable, "-m", f"bench.{module}", *options]
     if database == "postgresql":
         command += ["--database", str(postgresql_url())]
@@ -31,7 +32,7 @@ def run(module: str, *options: str, database: str) -> list[dict[str, object]]:
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     for line in lines:
         assert set(line) >= ENVIRONMENT, line
-        assert line["database"] == database
+        assert database is None or line["database"] == database
         assert "sqlalchemy" in str(line["versions"])
     return lines
 
@@ -67,3 +68,21 @@ def test_memory(database: str) -> None:
     assert line["linked_chats"] == 300 and line["sample_answered"] == 10
     assert 0 < line["rss_idle_mib"] <= line["peak_rss_mib"]  # type: ignore[operator]
     assert {"rss_after_mib", "rss_growth_per_chat_kib"} <= set(line)
+
+
+def test_overhead() -> None:
+    """The whole bot and python-telegram-bot's echo bot answer the same burst from the same fake
+    Telegram (each in a process of its own); the ratio line compares them."""
+    lines = run(
+        "overhead", "--updates", "40", "--chats", "8", "--only", "fast", "--contenders", "ptb_echo,ispbot_sqlite",
+        "--postgresql", "", database=None,
+    )
+    echo, bot, ratios = lines
+    assert [echo["contender"], bot["contender"], ratios["figure"]] == ["ptb_echo", "ispbot_sqlite", "overhead_ratios"]
+    for line in (echo, bot):
+        assert line["figure"] == "overhead" and line["complete"] is True, line
+        assert {"updates_per_second", "cpu_ms_per_update", "peak_rss_mb"} <= set(line)
+    # Two messages for each /ajuda of a chat not linked yet: the help, then how to link (rounding aside).
+    assert abs(bot["sends_per_second"] - 2 * bot["updates_per_second"]) < 0.5  # type: ignore[operator]
+    assert "update_p99_ms_at_most" in bot
+    assert "ispbot_sqlite_vs_ptb_echo" in ratios

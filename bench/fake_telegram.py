@@ -1,0 +1,63 @@
+"""The fake Bot API in a process of its own, preloaded with a burst of updates, for the overhead
+benchmark: every contender polls the same kind of server, and the server's CPU is not the bot's.
+
+    python -m bench.fake_telegram --updates 5000 --chats 500 --expect-sends 5000 [--latency 0.02]
+
+Prints ``{"port": N}`` once serving, then ``{"first_poll": t, "last_send": t, ...}`` (monotonic
+seconds of this process) when ``--expect-sends`` messages were sent, or after ``--within`` seconds
+with what it saw; it exits when its standard input closes. The clock starts at the first
+``getUpdates`` (which brings updates at once), so the contenders' start-up (migrations, seeding the
+sandbox) is not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+
+from tests.telegram import fake_bot_api as tg
+from tests.telegram.fake_bot_api import FakeBotApi
+
+TEXT = "/ajuda"  # the full bot answers it without the ISP; an echo bot echoes it
+
+
+async def serve(updates: int, chats: int, expect_sends: int, latency: float, within: float) -> None:
+    async with FakeBotApi(max_poll_timeout=0.25) as api:
+        for n in range(updates):
+            api.push_update(tg.text_message(10_000 + n % chats, TEXT))
+        api.latency = latency
+        print(json.dumps({"port": int(api.base_url.rsplit(":", 1)[1])}), flush=True)
+        first_poll = last_send = None
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            if first_poll is None and api.calls["getUpdates"]:
+                first_poll = time.monotonic()  # the first poll brings the first batch at once
+            if api.calls["sendMessage"] >= expect_sends:
+                last_send = time.monotonic()
+                break
+            await asyncio.sleep(0.002)
+        print(json.dumps({
+            "first_poll": first_poll or 0.0, "last_send": last_send or 0.0,
+            "sends": api.calls["sendMessage"], "complete": last_send is not None,
+        }), flush=True)
+        # Serve on until the driver lets go (closes stdin), so that the contender stops first.
+        await asyncio.to_thread(sys.stdin.read)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--updates", type=int, default=5000)
+    parser.add_argument("--chats", type=int, default=500)
+    parser.add_argument("--expect-sends", type=int, required=True)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each Bot API answer")
+    parser.add_argument("--within", type=float, default=300.0)
+    args = parser.parse_args()
+    asyncio.run(serve(args.updates, args.chats, args.expect_sends, args.latency, args.within))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""The whole bot as a contender of the overhead benchmark, in a process of its own: python-telegram-bot's
+``Bot`` polling the given Bot API, the engine with state in a scratch database, templates, and the
+sandbox ISP in-process (with ``--isp-latency`` before each of its answers).
+
+    python -m bench.full_bot --api http://127.0.0.1:PORT --token T [--database URL] [--isp-latency 0.05]
+
+Runs until SIGTERM, then prints ``{"updates": n, "update_p99_ms_at_most": x}``: the 99th percentile
+of the time from claiming an update to its answer being queued for Telegram (``ispbot_update_seconds``,
+read to its bucket bound), that is the bot's own time per update without the wait in the inbox.
+Telegram's send limits are lifted: the fake server has none. Logs are JSON lines on stderr, as in
+production (one per update).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+import tempfile
+from pathlib import Path
+
+import httpx
+from bot import logs, metrics
+from bot.app import build_app
+from bot.channels.telegram.channel import TelegramChannel
+from bot.channels.telegram.settings import TelegramSettings
+from bot.isp import IspClient, IspSettings
+from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
+from bot.settings import BotSettings
+from tests.store.dbtools import make_database
+from tests.telegram.harness import fast_sender_limits
+
+
+async def run(api: str, token: str, url: str, isp_latency: float, concurrency: int) -> dict[str, object]:
+    # As in production: JSON lines on stderr (the driver keeps them in a file), one per update.
+    logs.configure(logging.INFO, "json", secrets=[token])
+    database = await make_database(url)
+    sandbox = Sandbox.seeded(clock=FixedClock())
+    if isp_latency > 0:
+        sandbox.faults.add_latency(isp_latency)
+    isp = IspClient(
+        IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0),
+        http_transport=httpx.ASGITransport(app=sandbox.app),
+    )
+    app = await build_app(database, isp, BotSettings(), wall_clock=sandbox.clock)
+    settings = TelegramSettings(telegram_token=token, telegram_api_url=api, concurrency=concurrency)
+    channel = TelegramChannel(app, settings, sender_limits=fast_sender_limits())
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    try:
+        await channel.start()
+        await channel.run_polling(stop, poll_timeout=1)
+        await channel.stop()
+    finally:
+        await isp.aclose()
+        await database.destroy()
+    return {"updates": _answered(), "update_p99_ms_at_most": _p99_ms()}
+
+
+def _answered() -> int:
+    return int(sum(
+        sample.value for family in metrics.UPDATES.collect() for sample in family.samples
+        if sample.name.endswith("_total") and sample.labels.get("outcome") == "answered"
+    ))
+
+
+def _p99_ms() -> float | None:
+    buckets = [
+        (float(sample.labels["le"]), sample.value)
+        for family in metrics.UPDATE_SECONDS.collect() for sample in family.samples if sample.name.endswith("_bucket")
+    ]
+    total = buckets[-1][1] if buckets else 0
+    for bound, count in buckets:
+        if total and count >= 0.99 * total:
+            return round(bound * 1000, 1)
+    return None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--api", required=True)
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--database", default=None, help="default: a SQLite file in a temporary folder")
+    parser.add_argument("--isp-latency", type=float, default=0.0)
+    parser.add_argument("--concurrency", type=int, default=32)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.database or f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"
+        result = asyncio.run(run(args.api, args.token, url, args.isp_latency, args.concurrency))
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""Benchmark 1, overhead: the whole bot against bare echo bots, each polling the same fake Bot API
+(a process of its own) that holds the same burst of updates, in the same run.
+
+    python -m bench.overhead [--updates 5000] [--chats 500] [--postgresql URL] [--only fast|realistic]
+
+Two settings: ``fast`` (the Bot API and the sandbox ISP answer at once) and ``realistic`` (the Bot
+API answers each call after 20 ms, the sandbox ISP after 50 ms). Contenders: python-telegram-bot's
+echo bot, updates one after another and with ``concurrent_updates(32)``; aiogram's echo bot (when
+aiogram is installed: ``pip install -e '.[bench]'``); the whole bot on SQLite and, with
+``--postgresql`` (or ISPBOT_TEST_DATABASE_URL), on PostgreSQL. Each contender runs in its own process,
+so its peak resident memory is its own.
+
+Prints one JSON line per contender and setting: updates per second from the first ``getUpdates`` to
+the last answer the server received, peak memory, and for the whole bot the 99th percentile of its
+own time per update. Then one line per setting with the ratios the issue's targets speak of. Every
+run is bounded (``--within`` seconds per contender) and talks to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib.util import find_spec
+from typing import Any
+
+from tests.telegram.fake_bot_api import DEFAULT_TOKEN as TOKEN
+
+from bench.report import emit, figure
+
+SETTINGS = {"fast": (0.0, 0.0), "realistic": (0.020, 0.050)}  # Bot API latency, ISP latency (seconds)
+FULL_BOT_SENDS_PER_UPDATE = 2  # /ajuda from a chat not linked yet: the help, then how to link
+
+
+@dataclass(frozen=True)
+class Contender:
+    name: str
+    command: list[str]
+    sends_per_update: int = 1
+
+
+def contenders(postgresql: str | None, isp_latency: float) -> list[Contender]:
+    python = [sys.executable, "-m"]
+    echo = [*python, "bench.echo_bots"]
+    full = [*python, "bench.full_bot", "--isp-latency", str(isp_latency)]
+    chosen = [Contender("ptb_echo", [*echo, "ptb"]), Contender("ptb_echo_concurrent", [*echo, "ptb-concurrent"])]
+    if find_spec("aiogram") is not None:
+        chosen.append(Contender("aiogram_echo", [*echo, "aiogram"]))
+    chosen.append(Contender("ispbot_sqlite", full, FULL_BOT_SENDS_PER_UPDATE))
+    if postgresql:
+        chosen.append(Contender("ispbot_postgresql", [*full, "--database", postgresql], FULL_BOT_SENDS_PER_UPDATE))
+    return chosen
+
+
+@contextlib.contextmanager
+def process(command: list[str], **options: Any) -> Iterator[subprocess.Popen[str]]:
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, **options)  # noqa: S603
+    try:
+        yield child
+    finally:
+        if child.stdin is not None:
+            child.stdin.close()
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+def measure(contender: Contender, updates: int, chats: int, api_latency: float, within: float) -> dict[str, object]:
+    server_command = [
+        sys.executable, "-m", "bench.fake_telegram", "--updates", str(updates), "--chats", str(chats),
+        "--expect-sends", str(updates * contender.sends_per_update), "--latency", str(api_latency),
+        "--within", str(within),
+    ]
+    with process(server_command, stdin=subprocess.PIPE) as server:
+        assert server.stdout is not None
+        port = json.loads(server.stdout.readline())["port"]
+        api = f"http://127.0.0.1:{port}"
+        with tempfile.TemporaryFile("w+") as errors, process(
+            [*contender.command, "--api", api, "--token", TOKEN], stderr=errors,
+        ) as bot:
+            seen = _outcome(server, bot)
+            out, usage = _stop(bot)
+            if not seen["complete"]:  # say why, from the end of what the contender said
+                errors.seek(0)
+                print(f"{contender.name} did not finish:", *errors.readlines()[-15:], sep="\n", file=sys.stderr)
+    elapsed = seen["last_send"] - seen["first_poll"]
+    result: dict[str, object] = {
+        "contender": contender.name, "complete": seen["complete"],
+        "updates_per_second": round(updates / elapsed, 1) if seen["complete"] and elapsed > 0 else None,
+        "sends_per_second": round(seen["sends"] / elapsed, 1) if elapsed > 0 else None,
+        "cpu_ms_per_update": round(1000 * seen["cpu_seconds"] / updates, 2) if seen["complete"] else None,
+    }
+    result["peak_rss_mb"] = round(usage.ru_maxrss / 1024, 1)
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    if last.startswith("{"):
+        result.update({k: v for k, v in json.loads(last).items() if k != "updates"})
+    return result
+
+
+def _stop(bot: subprocess.Popen[str]) -> tuple[str, resource.struct_rusage]:
+    """SIGTERM, what it printed, and its resource usage (peak memory), reaped here for ``wait4``."""
+    assert bot.stdout is not None
+    bot.send_signal(signal.SIGTERM)
+    deadline = threading.Timer(60, bot.kill)  # a contender that does not stop is killed
+    deadline.start()
+    try:
+        out = bot.stdout.read()
+        _, status, usage = os.wait4(bot.pid, 0)
+    finally:
+        deadline.cancel()
+    bot.returncode = os.waitstatus_to_exitcode(status)
+    return out, usage
+
+
+def _outcome(server: subprocess.Popen[str], bot: subprocess.Popen[str]) -> dict[str, Any]:
+    """The server's closing line, with the contender's CPU time over the burst (sampled from /proc
+    meanwhile: CPU per update holds up on a busy machine where updates per second do not); early
+    (as incomplete) if the contender died first."""
+    assert server.stdout is not None
+    samples: list[tuple[float, float]] = []  # (monotonic time, the contender's CPU seconds)
+    with selectors.DefaultSelector() as selector:
+        selector.register(server.stdout, selectors.EVENT_READ)
+        while not selector.select(timeout=0.02):
+            if bot.poll() is not None:
+                return {"first_poll": 0.0, "last_send": 0.0, "sends": 0, "complete": False, "died": True}
+            samples.append((time.monotonic(), _cpu_seconds(bot.pid)))
+    line: dict[str, Any] = json.loads(server.stdout.readline())
+    line["cpu_seconds"] = _cpu_at(samples, line["last_send"]) - _cpu_at(samples, line["first_poll"])
+    return line
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def _cpu_at(samples: list[tuple[float, float]], when: float) -> float:
+    """The CPU time of the last sample taken before ``when`` (monotonic clocks are system-wide)."""
+    before = [cpu for at, cpu in samples if at <= when]
+    return before[-1] if before else 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--updates", type=int, default=5000)
+    parser.add_argument("--chats", type=int, default=500)
+    parser.add_argument("--postgresql", default=os.environ.get("ISPBOT_TEST_DATABASE_URL"))
+    parser.add_argument("--only", choices=tuple(SETTINGS), default=None)
+    parser.add_argument("--contenders", default="", help="comma-separated names to run (default: all)")
+    parser.add_argument("--within", type=float, default=240.0, help="seconds at most per contender")
+    args = parser.parse_args()
+    for setting, (api_latency, isp_latency) in SETTINGS.items():
+        if args.only not in (None, setting):
+            continue
+        rates: dict[str, float] = {}
+        wanted = set(filter(None, args.contenders.split(",")))
+        for contender in contenders(args.postgresql, isp_latency):
+            if wanted and contender.name not in wanted:
+                continue
+            result = measure(contender, args.updates, args.chats, api_latency, args.within)
+            if isinstance(rate := result.get("updates_per_second"), float):
+                rates[contender.name] = rate
+            emit(figure("overhead", setting=setting, updates=args.updates, chats=args.chats,
+                        api_latency_ms=api_latency * 1000, isp_latency_ms=isp_latency * 1000, **result))
+        emit(figure("overhead_ratios", setting=setting, **{
+            f"{bot}_vs_{echo}": round(rates[bot] / rates[echo], 2)
+            for bot in ("ispbot_sqlite", "ispbot_postgresql") for echo in ("ptb_echo", "aiogram_echo")
+            if bot in rates and echo in rates
+        }))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
