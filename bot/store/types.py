@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -45,8 +46,45 @@ class UtcDateTime(TypeDecorator[datetime]):
 
 
 def json_type(*, none_as_null: bool = False) -> TypeEngine[Any]:
-    """JSON everywhere, JSONB on PostgreSQL (smaller, and indexable if a later issue needs it).
+    """JSON everywhere, JSONB on PostgreSQL (smaller, and indexable if a later issue needs it), with
+    strings made storable on the way in (``storable``).
 
     ``none_as_null``: Python ``None`` is stored as SQL NULL (testable with ``IS NULL``), not JSON null.
     """
-    return JSON(none_as_null=none_as_null).with_variant(postgresql.JSONB(none_as_null=none_as_null), "postgresql")
+    return StorableJson(none_as_null=none_as_null)
+
+
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
+
+
+def storable(value: Any) -> Any:
+    """``value`` with each NUL character and lone surrogate in its strings (keys too) replaced by U+FFFD.
+
+    PostgreSQL's JSONB refuses both, and a person's text may hold them (a client's odd bytes, a
+    terminal decoding with surrogateescape): one such message must not make a turn or an update
+    fail again and again. SQLite would take them; they are replaced there too, so both behave alike.
+    """
+    if isinstance(value, str):
+        return _UNSTORABLE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {storable(key): storable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [storable(item) for item in value]
+    return value
+
+
+class StorableJson(TypeDecorator[Any]):
+    impl = JSON
+    cache_ok = True
+
+    def __init__(self, *, none_as_null: bool = False) -> None:
+        super().__init__(none_as_null=none_as_null)
+        self.none_as_null = none_as_null
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(postgresql.JSONB(none_as_null=self.none_as_null))
+        return dialect.type_descriptor(JSON(none_as_null=self.none_as_null))
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        return storable(value)

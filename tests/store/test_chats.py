@@ -141,3 +141,15 @@ async def test_lock_serialises_a_chat_on_postgresql(database: ScratchDatabase) -
     await tasks
     if database.dialect == "postgresql":
         assert order == ["first saved", "second locked"]
+
+
+async def test_a_nul_or_a_lone_surrogate_in_what_a_person_typed_is_kept_as_a_replacement_character(
+    database: ScratchDatabase,
+) -> None:
+    """PostgreSQL's JSONB refuses both: saved as U+FFFD, the chat's turn goes on (alike on SQLite)."""
+    state = ChatState(chat_id=77, flow="menu", data={"recent": ["a\x00b", "½\udefd"], "k\ud800": "v"})
+    async with database.transaction() as session:
+        await chats.save(session, state)
+    async with database.session() as session:
+        loaded = await chats.load(session, 77)
+    assert loaded.data == {"recent": ["a\ufffdb", "½\ufffd"], "k\ufffd": "v"}

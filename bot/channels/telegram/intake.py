@@ -4,8 +4,8 @@ Both ways in use it: polling stores a ``getUpdates`` batch before the next call 
 and the webhook stores the posted update before answering 200. An update already in the inbox
 (Telegram redelivers after a restart or a lost answer) is kept once. What has no ``update_id`` is
 logged and dropped: nothing could deduplicate it, and Telegram never sends one. A NUL character or
-a lone surrogate, which PostgreSQL's JSONB refuses, is kept as U+FFFD: one such update must not make
-the whole batch fail again and again.
+a lone surrogate, which PostgreSQL's JSONB refuses, is kept as U+FFFD (the store's JSON columns see to
+it): one such update must not make the whole batch fail again and again.
 
 Button presses are acknowledged (``on_button``) as soon as they are stored, not when their chat's
 turn comes: the person's spinner stops at once even while their chat waits on a slow ISP, and a
@@ -15,7 +15,6 @@ press the bot will ignore (a group's, an unparseable update's) is acknowledged t
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,8 +23,6 @@ from bot.channels.telegram.updates import chat_of, update_id_of
 from bot.store import Database, Inbox
 
 log = logging.getLogger(__name__)
-
-_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 
 
 class Intake:
@@ -49,7 +46,7 @@ class Intake:
                     log.warning("an update without an update_id was dropped (%s)", type(raw).__name__)
                     metrics.INBOX_RECEIVED.labels(mode, "invalid").inc()
                     continue
-                stored = await self.inbox.store(session, update_id, chat_of(raw), _storable(raw))
+                stored = await self.inbox.store(session, update_id, chat_of(raw), raw)
                 metrics.INBOX_RECEIVED.labels(mode, "new" if stored else "duplicate").inc()
                 new += stored
                 if stored and (press := _callback_id(raw)) is not None:
@@ -66,14 +63,3 @@ def _callback_id(raw: dict[str, Any]) -> str | None:
     query = raw.get("callback_query")
     press = query.get("id") if isinstance(query, dict) else None
     return press if isinstance(press, str) and press else None
-
-
-def _storable(value: Any) -> Any:
-    """``value`` with each NUL character and lone surrogate in its strings replaced by U+FFFD."""
-    if isinstance(value, str):
-        return _UNSTORABLE.sub("\ufffd", value)
-    if isinstance(value, dict):
-        return {_storable(key): _storable(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_storable(item) for item in value]
-    return value
