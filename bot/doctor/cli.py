@@ -2,7 +2,7 @@
 
     ispbot doctor [--timeout SECONDS]
 
-    ok    database         postgresql, migrated to 0004
+    ok    database         postgresql, migrated to 0005
     FAIL  telegram         token refused by Telegram (401 Unauthorized): set ISPBOT_TELEGRAM_TOKEN ...
     warn  isp-environment  UNKNOWN: the web service cannot say whether this key is HOMOLOGATION ...
 

@@ -134,6 +134,8 @@ class OutboxRow(Base):
         CheckConstraint(check_in("origin", Origin), name="origin"),
         Index("ix_outbox_state_next_attempt_at", "state", "next_attempt_at"),
         Index("ix_outbox_ticket_id_id", "ticket_id", "id"),
+        # A ticket's pending entries, without walking its sent ones (the mirror's claim).
+        Index("ix_outbox_ticket_id_state_id", "ticket_id", "state", "id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
