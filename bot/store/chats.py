@@ -51,6 +51,7 @@ def _columns(state: ChatState, now: datetime) -> dict[str, Any]:
 # half as much per call as building and compiling them each time.
 _chats = ChatRow.metadata.tables[ChatRow.__tablename__]
 _LOAD = select(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"))
+_LOCK = select(_chats.c.chat_id).where(_chats.c.chat_id == bindparam("b_chat_id")).with_for_update()
 _SAVE = update(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"), _chats.c.version == bindparam("b_version"))
 
 
@@ -86,9 +87,11 @@ class ChatStates:
         """
         if dialect_name(session) != "postgresql":
             return
+        if (await session.execute(_LOCK, {"b_chat_id": chat_id})).first() is not None:
+            return  # a chat seen before: the common case, one statement
         now = utcnow()
         default = ChatState(chat_id=chat_id)
         await insert_ignore(
             session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(default, now)},
         )
-        await session.execute(select(ChatRow.chat_id).where(ChatRow.chat_id == chat_id).with_for_update())
+        await session.execute(_LOCK, {"b_chat_id": chat_id})
