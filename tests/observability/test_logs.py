@@ -8,7 +8,6 @@ import io
 import json
 import logging
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,11 @@ from bot.cli_support import settings_problem
 from bot.logs import RedactSecrets, chat_ref
 from pydantic import ValidationError
 
-from tests.telegram.test_settings_and_logs import _migrated, rejecting_bot_api
+from tests.telegram.test_settings_and_logs import (  # noqa: F401 - restore_logging is a fixture
+    _migrated,
+    rejecting_bot_api,
+    restore_logging,
+)
 
 TOKEN = "7412589630:AAHd-Xq3rJ_9vNc2LmPz8TyKe5WuBg1sQoF"
 ISP_KEY = "3f9c-real-looking-integration-key"
@@ -95,18 +98,6 @@ def test_auto_is_text_on_a_terminal_and_json_otherwise() -> None:
     assert isinstance(logs.formatter("auto", io.StringIO()), logs.JsonFormatter)
     assert isinstance(logs.formatter("json", Tty()), logs.JsonFormatter)
     assert isinstance(logs.formatter("text", io.StringIO()), logs.TextFormatter)
-
-
-@pytest.fixture
-def restore_logging() -> Iterator[None]:
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    levels = {name: logging.getLogger(name).level for name in logs.QUIET}
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
-    for name, saved in levels.items():
-        logging.getLogger(name).setLevel(saved)
 
 
 @pytest.mark.usefixtures("restore_logging")

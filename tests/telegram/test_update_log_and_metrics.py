@@ -40,12 +40,7 @@ async def test_each_update_logs_one_line_with_the_chat_hashed_and_the_isp_calls_
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot.updates")
     async with running_bot(database, sandbox) as bot:
-        chat = bot.chat(CHAT)
-        await chat.start()
-        await chat.tap("CPF/CNPJ")
-        await chat.say(D.customer_cpf)
-        await chat.share_contact("+55 11 98765-4321")
-        assert "cadastro confirmado" in chat.text
+        await bot.maria(CHAT)
 
     lines = update_lines(caplog)
     assert [(line["kind"], line["outcome"]) for line in lines] == [
