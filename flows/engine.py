@@ -169,8 +169,7 @@ class Engine:
     # ---- one turn --------------------------------------------------------------------------------
     async def _turn(self, incoming: Incoming, within: Within | None) -> list[Reply]:
         async with self.database.transaction() as session:
-            await self.states.lock(session, incoming.chat_id)
-            state = await self.states.load(session, incoming.chat_id)
+            state = await self.states.load_locked(session, incoming.chat_id)
             link = await self.repos.links.active(session, incoming.chat_id)
             _follow_link(state, link)
             if state.language is None and incoming.client_language:

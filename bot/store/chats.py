@@ -51,7 +51,7 @@ def _columns(state: ChatState, now: datetime) -> dict[str, Any]:
 # half as much per call as building and compiling them each time.
 _chats = ChatRow.metadata.tables[ChatRow.__tablename__]
 _LOAD = select(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"))
-_LOCK = select(_chats.c.chat_id).where(_chats.c.chat_id == bindparam("b_chat_id")).with_for_update()
+_LOAD_LOCKED = _LOAD.with_for_update()
 _SAVE = update(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"), _chats.c.version == bindparam("b_version"))
 
 
@@ -78,20 +78,22 @@ class ChatStates:
                 raise StaleStateError(state.chat_id, state.version)
         return replace(state, version=state.version + 1)
 
-    async def lock(self, session: AsyncSession, chat_id: int) -> None:
-        """Serialise this chat's updates across bot processes until the transaction ends.
+    async def load_locked(self, session: AsyncSession, chat_id: int) -> ChatState:
+        """``load``, holding the chat against other bot processes until the transaction ends.
 
-        PostgreSQL: a row lock, after creating the default row if the chat is new (there is nothing
-        to lock otherwise). SQLite: nothing to do, it lets one writer at a time in anyway, and the
-        version check catches what slips between a read and that write.
+        PostgreSQL: the row is read ``FOR UPDATE``, after creating the default row if the chat is new
+        (there is nothing to lock otherwise; it then loads as version 1). SQLite: a plain load, as it
+        lets one writer at a time in anyway, and the version check catches what slips between a read
+        and that write.
         """
         if dialect_name(session) != "postgresql":
-            return
-        if (await session.execute(_LOCK, {"b_chat_id": chat_id})).first() is not None:
-            return  # a chat seen before: the common case, one statement
-        now = utcnow()
-        default = ChatState(chat_id=chat_id)
-        await insert_ignore(
-            session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(default, now)},
-        )
-        await session.execute(_LOCK, {"b_chat_id": chat_id})
+            return await self.load(session, chat_id)
+        row = (await session.execute(_LOAD_LOCKED, {"b_chat_id": chat_id})).one_or_none()
+        if row is None:  # a new chat: its default row first
+            now = utcnow()
+            default = ChatState(chat_id=chat_id)
+            await insert_ignore(
+                session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(default, now)},
+            )
+            row = (await session.execute(_LOAD_LOCKED, {"b_chat_id": chat_id})).one()
+        return _from_row(row)

@@ -116,10 +116,9 @@ async def test_lock_serialises_a_chat_on_postgresql(database: ScratchDatabase) -
 
     async def first() -> None:
         async with database.transaction() as session:
-            await chats.lock(session, 9)
+            state = await chats.load_locked(session, 9)
             first_locked.set()
             await release.wait()
-            state = await chats.load(session, 9)
             state.step = "first"
             await chats.save(session, state)
             order.append("first saved")
@@ -127,9 +126,8 @@ async def test_lock_serialises_a_chat_on_postgresql(database: ScratchDatabase) -
     async def second() -> None:
         await first_locked.wait()
         async with database.transaction() as session:
-            await chats.lock(session, 9)
+            state = await chats.load_locked(session, 9)
             order.append("second locked")
-            state = await chats.load(session, 9)
             if database.dialect == "postgresql":
                 assert state.step == "first"  # it waited, so it sees the first step's result
 
