@@ -39,7 +39,7 @@ def _from_row(row: LinkRow | Row[Any]) -> Link:
 _active = LinkRow.unlinked_at.is_(None)
 _links = LinkRow.metadata.tables[LinkRow.__tablename__]
 # Read on every turn: built once (see bot.store.chats).
-_ACTIVE = select(_links).where(_links.c.chat_id == bindparam("b_chat_id"), _links.c.unlinked_at.is_(None))
+_ACTIVE = select(_links).where(_links.c.chat_id == bindparam("b_chat_id"), _active)
 
 
 class Links:

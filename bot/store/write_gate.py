@@ -4,8 +4,8 @@ SQLite lets one transaction write at a time. A second writer meets the lock insi
 and SQLite's busy handler puts its thread to sleep in growing steps (1, 2, 5 … 100 ms) before
 trying again; with a few dozen chats side by side most of a turn was spent asleep there, although
 the lock had long been free (~50 updates a second). Here a transaction's first write waits on an
-``asyncio.Lock`` instead, which hands over the moment the holder commits or rolls back, in FIFO
-order. SQLite's own busy timeout still covers other processes on the same file.
+``asyncio.Lock`` instead, which hands over, in FIFO order, as soon as the holder's connection goes
+back to the pool after its COMMIT or ROLLBACK. SQLite's own busy timeout still covers other processes on the same file.
 
 Transactions that only read never take the gate: the pysqlite driver begins a transaction only at
 its first INSERT/UPDATE/DELETE, and that is where the gate is taken too (from inside SQLAlchemy's
