@@ -15,18 +15,19 @@ whichever process sends them.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import InboxState
 from bot.store.models import InboxRow
 from bot.store.queue import OrderedQueue
-from bot.store.sql import execute_rowcount, insert_ignore
+from bot.store.sql import dialect_name, execute_rowcount
 from bot.store.types import utcnow
 
 DEFAULT_LEASE = timedelta(minutes=1)
@@ -61,6 +62,12 @@ _queue = OrderedQueue(
 
 _inbox = InboxRow.metadata.tables[InboxRow.__tablename__]
 # Once per update, in its turn's transaction: built once (see bot.store.chats).
+# Once per getUpdates batch: one multi-row INSERT (SQLAlchemy's "insertmanyvalues"), skipping what is
+# there already and returning what was not.
+_STORE = {
+    "postgresql": postgresql.insert(_inbox).on_conflict_do_nothing().returning(_inbox.c.update_id),
+    "sqlite": sqlite.insert(_inbox).on_conflict_do_nothing().returning(_inbox.c.update_id),
+}
 _ANSWER = update(_inbox).where(
     _inbox.c.update_id == bindparam("b_update_id"), _inbox.c.state == InboxState.PENDING.value,
 )
@@ -75,12 +82,23 @@ class Inbox:
         now: datetime | None = None,
     ) -> bool:
         """Keep the update; False when it was stored already (Telegram redelivers)."""
+        return update_id in await self.store_many(session, [(update_id, chat_id, payload)], now)
+
+    async def store_many(
+        self, session: AsyncSession, updates: Sequence[tuple[int, int | None, dict[str, Any]]],
+        now: datetime | None = None,
+    ) -> set[int]:
+        """Keep a batch of ``(update_id, chat_id, payload)`` in one statement; the ids that were new."""
+        if not updates:
+            return set()
         now = now or utcnow()
-        values = {
-            "update_id": update_id, "chat_id": chat_id, "payload": payload, "received_at": now,
-            "state": InboxState.PENDING.value, "attempts": 0, "available_at": now,
-        }
-        return await insert_ignore(session, InboxRow, values)
+        rows = [
+            {"update_id": update_id, "chat_id": chat_id, "payload": payload, "received_at": now,
+             "state": InboxState.PENDING.value, "attempts": 0, "available_at": now}
+            for update_id, chat_id, payload in updates
+        ]
+        result = await session.execute(_STORE[dialect_name(session)], rows)
+        return set(result.scalars())
 
     async def claim_pending(
         self, session: AsyncSession, limit: int, now: datetime | None = None,

@@ -42,6 +42,18 @@ async def test_the_inbox_stores_an_update_once(database: ScratchDatabase) -> Non
     assert item.update_id == 10 and item.payload == {"message": {"text": "oi"}} and item.attempts == 1
 
 
+async def test_a_batch_is_stored_in_one_go_and_says_which_updates_were_new(database: ScratchDatabase) -> None:
+    async with database.transaction() as session:
+        await inbox.store(session, 20, 1, {"first": True}, now=T0)
+    batch = [(20, 1, {"first": False}), (21, 2, {"n": 21}), (21, 2, {"n": "again"}), (22, None, {"n": 22})]
+    async with database.transaction() as session:
+        assert await inbox.store_many(session, batch, now=T0) == {21, 22}
+        assert await inbox.store_many(session, [], now=T0) == set()
+        items = await inbox.claim_pending(session, 10, now=T0)
+    # What was there stays as it was; an update twice in the batch is kept once, as first seen.
+    assert [(i.update_id, i.payload) for i in items] == [(20, {"first": True}), (21, {"n": 21}), (22, {"n": 22})]
+
+
 async def test_the_inbox_hands_out_each_chat_in_order_and_leases_claims(database: ScratchDatabase) -> None:
     async with database.transaction() as session:
         for update_id, chat_id in [(1, 100), (2, 200), (3, 100), (4, None), (5, 100)]:

@@ -37,20 +37,24 @@ class Intake:
 
     async def store(self, updates: Sequence[Any], mode: str) -> int:
         """Keep the updates (one transaction); how many were new. Raises if the database is down."""
-        new = 0
-        presses: list[str] = []
+        batch: list[tuple[int, int | None, dict[str, Any]]] = []
+        for raw in updates:
+            update_id = update_id_of(raw)
+            if update_id is None:
+                log.warning("an update without an update_id was dropped (%s)", type(raw).__name__)
+                metrics.INBOX_RECEIVED.labels(mode, "invalid").inc()
+                continue
+            batch.append((update_id, chat_of(raw), raw))
         async with self.database.transaction() as session:
-            for raw in updates:
-                update_id = update_id_of(raw)
-                if update_id is None:
-                    log.warning("an update without an update_id was dropped (%s)", type(raw).__name__)
-                    metrics.INBOX_RECEIVED.labels(mode, "invalid").inc()
-                    continue
-                stored = await self.inbox.store(session, update_id, chat_of(raw), raw)
-                metrics.INBOX_RECEIVED.labels(mode, "new" if stored else "duplicate").inc()
-                new += stored
-                if stored and (press := _callback_id(raw)) is not None:
-                    presses.append(press)
+            stored = await self.inbox.store_many(session, batch)
+        new, presses = 0, []
+        for update_id, _, raw in batch:
+            fresh = update_id in stored
+            stored.discard(update_id)  # the same update twice in one batch is new once
+            metrics.INBOX_RECEIVED.labels(mode, "new" if fresh else "duplicate").inc()
+            new += fresh
+            if fresh and (press := _callback_id(raw)) is not None:
+                presses.append(press)
         if new:
             self.on_stored()
         if self.on_button is not None:
