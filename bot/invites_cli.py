@@ -293,8 +293,8 @@ async def _forget_role(database: Database, chat_id: int) -> None:
     for _ in range(_STATE_ATTEMPTS):
         try:
             async with database.transaction() as session:
-                state = await states.load_locked(session, chat_id)
-                if state.version == 0 or await Links().active(session, chat_id) is not None:
+                state, link = await states.load_locked(session, chat_id)
+                if state.version == 0 or link is not None:
                     return  # never spoke, or linked again meanwhile
                 state.role, state.flow, state.step, state.data = Role.SUBSCRIBER, None, None, {}
                 state.current_ticket = None

@@ -169,8 +169,7 @@ class Engine:
     # ---- one turn --------------------------------------------------------------------------------
     async def _turn(self, incoming: Incoming, within: Within | None) -> list[Reply]:
         async with self.database.transaction() as session:
-            state = await self.states.load_locked(session, incoming.chat_id)
-            link = await self.repos.links.active(session, incoming.chat_id)
+            state, link = await self.states.load_locked(session, incoming.chat_id)
             _follow_link(state, link)
             if state.language is None and incoming.client_language:
                 # Kept, so that what other chats' turns send this one (notices) is in its language too.

@@ -181,7 +181,7 @@ class StaffDesk:
     async def hand_back(self, session: AsyncSession, case: StaffHandoff, *, ticket_closed: bool) -> None:
         """End the handoff: the subscriber's next message is the bot's again."""
         await self.handoffs.close(session, case.id)
-        state = await self.states.load_locked(session, case.chat_id)
+        state, _ = await self.states.load_locked(session, case.chat_id)
         state.flow = state.step = None
         if ticket_closed:
             state.current_ticket = None

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import Role
 from bot.store.errors import StaleStateError
+from bot.store.links import Link, Links, link_in, with_active_link
 from bot.store.models import ChatRow
 from bot.store.sql import dialect_name, execute_rowcount, insert_ignore
 from bot.store.types import utcnow
@@ -51,7 +52,8 @@ def _columns(state: ChatState, now: datetime) -> dict[str, Any]:
 # half as much per call as building and compiling them each time.
 _chats = ChatRow.metadata.tables[ChatRow.__tablename__]
 _LOAD = select(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"))
-_LOAD_LOCKED = _LOAD.with_for_update()
+_LOAD_LINKED = with_active_link(select(_chats), _chats.c.chat_id).where(_chats.c.chat_id == bindparam("b_chat_id"))
+_LOAD_LINKED_LOCKED = _LOAD_LINKED.with_for_update(of=_chats)
 _SAVE = update(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"), _chats.c.version == bindparam("b_version"))
 
 
@@ -78,22 +80,25 @@ class ChatStates:
                 raise StaleStateError(state.chat_id, state.version)
         return replace(state, version=state.version + 1)
 
-    async def load_locked(self, session: AsyncSession, chat_id: int) -> ChatState:
-        """``load``, holding the chat against other bot processes until the transaction ends.
+    async def load_locked(self, session: AsyncSession, chat_id: int) -> tuple[ChatState, Link | None]:
+        """``load`` and the chat's active link (one statement), holding the chat against other bot
+        processes until the transaction ends.
 
         PostgreSQL: the row is read ``FOR UPDATE``, after creating the default row if the chat is new
-        (there is nothing to lock otherwise; it then loads as version 1). SQLite: a plain load, as it
+        (there is nothing to lock otherwise; it then loads as version 1). SQLite: a plain read, as it
         lets one writer at a time in anyway, and the version check catches what slips between a read
         and that write.
         """
-        if dialect_name(session) != "postgresql":
-            return await self.load(session, chat_id)
-        row = (await session.execute(_LOAD_LOCKED, {"b_chat_id": chat_id})).one_or_none()
-        if row is None:  # a new chat: its default row first
+        locking = dialect_name(session) == "postgresql"
+        statement = _LOAD_LINKED_LOCKED if locking else _LOAD_LINKED
+        row = (await session.execute(statement, {"b_chat_id": chat_id})).one_or_none()
+        if row is None and locking:  # a new chat: its default row first
             now = utcnow()
             default = ChatState(chat_id=chat_id)
             await insert_ignore(
                 session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(default, now)},
             )
-            row = (await session.execute(_LOAD_LOCKED, {"b_chat_id": chat_id})).one()
-        return _from_row(row)
+            row = (await session.execute(statement, {"b_chat_id": chat_id})).one()
+        if row is None:  # a chat never saved (SQLite): linked only if an invite tool linked it first
+            return ChatState(chat_id=chat_id), await Links().active(session, chat_id)
+        return _from_row(row), link_in(row)

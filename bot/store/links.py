@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, func, select, update
+from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import Proof, Role
@@ -28,18 +28,33 @@ class Link:
     proved_at: datetime
 
 
-def _from_row(row: LinkRow | Row[Any]) -> Link:
+def _from_row(row: LinkRow | Row[Any], prefix: str = "") -> Link:
+    def value(name: str) -> Any:
+        return getattr(row, prefix + name)
+
     return Link(
-        id=row.id, chat_id=row.chat_id, role=Role(row.role), customer_code=row.customer_code,
-        authentication_id=row.authentication_id, contract=row.contract, system_user=row.system_user,
-        proof=Proof(row.proof), proved_at=row.proved_at,
+        id=value("id"), chat_id=value("chat_id"), role=Role(value("role")), customer_code=value("customer_code"),
+        authentication_id=value("authentication_id"), contract=value("contract"),
+        system_user=value("system_user"), proof=Proof(value("proof")), proved_at=value("proved_at"),
     )
 
 
 _active = LinkRow.unlinked_at.is_(None)
 _links = LinkRow.metadata.tables[LinkRow.__tablename__]
-# Read on every turn: built once (see bot.store.chats).
 _ACTIVE = select(_links).where(_links.c.chat_id == bindparam("b_chat_id"), _active)
+_PREFIX = "link_"
+
+
+def with_active_link(statement: Select[Any], chat_id: ColumnElement[int]) -> Select[Any]:
+    """``statement`` with the active link of the chat ``chat_id`` beside each row (an outer join, its
+    columns named ``link_…``): a turn reads its chat and its link in one statement. ``link_in`` reads it."""
+    labels = [column.label(_PREFIX + column.name) for column in _links.c]
+    return statement.add_columns(*labels).outerjoin(_links, and_(_links.c.chat_id == chat_id, _active))
+
+
+def link_in(row: Row[Any]) -> Link | None:
+    """The link a ``with_active_link`` row carries; None for a chat not linked."""
+    return None if getattr(row, _PREFIX + "id") is None else _from_row(row, _PREFIX)
 
 
 class Links:

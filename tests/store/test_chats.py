@@ -4,7 +4,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from bot.store import ChatState, ChatStates, Role, StaleStateError
+from bot.store import ChatState, ChatStates, Links, Proof, Role, StaleStateError
 from bot.store.models import ChatRow
 from sqlalchemy import select
 from sqlalchemy.exc import StatementError
@@ -109,6 +109,25 @@ async def test_concurrent_saves_exactly_one_wins(database: ScratchDatabase, exis
     assert final.version == (2 if existing else 1) and final.step in {"a", "b"}
 
 
+async def test_a_locked_load_brings_the_chats_active_link_along(database: ScratchDatabase) -> None:
+    links = Links()
+    async with database.transaction() as session:
+        # Linked before the chat was ever saved (an invite tool can do that): the link is found.
+        first = await links.link(session, 31, role=Role.SUBSCRIBER, proof=Proof.CONTACT_PHONE, customer_code=700)
+        state, link = await chats.load_locked(session, 31)
+        assert link == first and state.chat_id == 31
+        await chats.save(session, state)
+        await chats.save(session, ChatState(chat_id=32))  # another chat, never linked
+    async with database.transaction() as session:
+        # Linked again: only the active link comes, once, beside the saved state.
+        second = await links.link(session, 31, role=Role.SUBSCRIBER, proof=Proof.PPPOE_PASSWORD, customer_code=701)
+        state, link = await chats.load_locked(session, 31)
+        assert link == second and state.version >= 1
+        assert (await chats.load_locked(session, 32))[1] is None
+        await links.unlink(session, 31)
+        assert (await chats.load_locked(session, 31))[1] is None
+
+
 async def test_lock_serialises_a_chat_on_postgresql(database: ScratchDatabase) -> None:
     order: list[str] = []
     first_locked = asyncio.Event()
@@ -116,7 +135,7 @@ async def test_lock_serialises_a_chat_on_postgresql(database: ScratchDatabase) -
 
     async def first() -> None:
         async with database.transaction() as session:
-            state = await chats.load_locked(session, 9)
+            state, _ = await chats.load_locked(session, 9)
             first_locked.set()
             await release.wait()
             state.step = "first"
@@ -126,7 +145,7 @@ async def test_lock_serialises_a_chat_on_postgresql(database: ScratchDatabase) -
     async def second() -> None:
         await first_locked.wait()
         async with database.transaction() as session:
-            state = await chats.load_locked(session, 9)
+            state, _ = await chats.load_locked(session, 9)
             order.append("second locked")
             if database.dialect == "postgresql":
                 assert state.step == "first"  # it waited, so it sees the first step's result
