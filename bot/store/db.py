@@ -11,6 +11,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from bot.store.inline_sqlite import inline_creator
 from bot.store.urls import DEFAULT_URL, async_url, is_memory_sqlite
 from bot.store.write_gate import WriteGate
 
@@ -36,6 +37,8 @@ class Database:
             options["poolclass"] = StaticPool
         elif self.url.get_backend_name() == "postgresql":
             options["pool_pre_ping"] = True
+        if self.url.get_backend_name() == "sqlite":
+            options["async_creator"] = inline_creator(self.url)
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _tune_sqlite)
