@@ -1,13 +1,14 @@
 """The fake Bot API in a process of its own, preloaded with a burst of updates, for the overhead
 benchmark: every contender polls the same kind of server, and the server's CPU is not the bot's.
 
-    python -m bench.fake_telegram --updates 5000 --chats 500 --expect-sends 5000 [--latency 0.02]
+    python -m bench.fake_telegram --updates 5000 --chats 500 --expect-sends 5000 [--latency 0.02] [--rate 100]
 
 Prints ``{"port": N}`` once serving, then ``{"first_poll": t, "last_send": t, ...}`` (monotonic
 seconds of this process) when ``--expect-sends`` messages were sent, or after ``--within`` seconds
 with what it saw; it exits when its standard input closes. The clock starts at the first
 ``getUpdates`` (which brings updates at once), so the contenders' start-up (migrations, seeding the
-sandbox) is not counted.
+sandbox) is not counted. With ``--rate`` the updates are not there at once but arrive steadily, that
+many a second from the first ``getUpdates`` on: the bot's latency when it is not swamped.
 """
 
 from __future__ import annotations
@@ -24,10 +25,16 @@ from tests.telegram.fake_bot_api import FakeBotApi
 TEXT = "/ajuda"  # the full bot answers it without the ISP; an echo bot echoes it
 
 
-async def serve(updates: int, chats: int, expect_sends: int, latency: float, within: float) -> None:
+async def serve(
+    updates: int, chats: int, expect_sends: int, latency: float, within: float, *, rate: float | None,
+) -> None:
+    burst = [tg.text_message(10_000 + n % chats, TEXT) for n in range(updates)]
+    pushed = 0
     async with FakeBotApi(max_poll_timeout=0.25) as api:
-        for n in range(updates):
-            api.push_update(tg.text_message(10_000 + n % chats, TEXT))
+        if rate is None:
+            for update in burst:
+                api.push_update(update)
+            pushed = updates
         api.latency = latency
         print(json.dumps({"port": int(api.base_url.rsplit(":", 1)[1])}), flush=True)
         first_poll = last_send = None
@@ -35,6 +42,11 @@ async def serve(updates: int, chats: int, expect_sends: int, latency: float, wit
         while time.monotonic() < deadline:
             if first_poll is None and api.calls["getUpdates"]:
                 first_poll = time.monotonic()  # the first poll brings the first batch at once
+            if rate is not None and first_poll is not None:
+                due = min(updates, int((time.monotonic() - first_poll) * rate) + 1)
+                for update in burst[pushed:due]:
+                    api.push_update(update)
+                pushed = max(pushed, due)
             if api.calls["sendMessage"] >= expect_sends:
                 last_send = time.monotonic()
                 break
@@ -54,8 +66,9 @@ def main() -> int:
     parser.add_argument("--expect-sends", type=int, required=True)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each Bot API answer")
     parser.add_argument("--within", type=float, default=300.0)
+    parser.add_argument("--rate", type=float, default=None, help="updates a second, arriving steadily")
     args = parser.parse_args()
-    asyncio.run(serve(args.updates, args.chats, args.expect_sends, args.latency, args.within))
+    asyncio.run(serve(args.updates, args.chats, args.expect_sends, args.latency, args.within, rate=args.rate))
     return 0
 
 

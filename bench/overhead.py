@@ -1,10 +1,13 @@
 """Benchmark 1, overhead: the whole bot against bare echo bots, each polling the same fake Bot API
 (a process of its own) that holds the same burst of updates, in the same run.
 
-    python -m bench.overhead [--updates 5000] [--chats 500] [--postgresql URL] [--only fast|realistic]
+    python -m bench.overhead [--updates 5000] [--chats 500] [--postgresql URL] [--only fast|steady|realistic]
 
-Two settings: ``fast`` (the Bot API and the sandbox ISP answer at once) and ``realistic`` (the Bot
-API answers each call after 20 ms, the sandbox ISP after 50 ms). Contenders: python-telegram-bot's
+Three settings: ``fast`` (the Bot API and the sandbox ISP answer at once, all updates waiting at the
+start), ``steady`` (the same, but the updates arrive steadily at the rate the issue's target asks for:
+half the sequential echo bot's rate measured in ``fast``, or ``--steady-rate``; the whole bot only, for
+its latency when not swamped) and ``realistic`` (the Bot API answers each call after 20 ms, the sandbox
+ISP after 50 ms). Contenders: python-telegram-bot's
 echo bot, updates one after another and with ``concurrent_updates(32)``; aiogram's echo bot (when
 aiogram is installed: ``pip install -e '.[bench]'``); the whole bot on SQLite and, with
 ``--postgresql`` (or ISPBOT_TEST_DATABASE_URL), on PostgreSQL. Each contender runs in its own process,
@@ -39,7 +42,17 @@ from tests.telegram.fake_bot_api import DEFAULT_TOKEN as TOKEN
 
 from bench.report import emit, figure
 
-SETTINGS = {"fast": (0.0, 0.0), "realistic": (0.020, 0.050)}  # Bot API latency, ISP latency (seconds)
+
+@dataclass(frozen=True)
+class Setting:
+    api_latency: float  # seconds before each Bot API answer
+    isp_latency: float  # seconds before each sandbox ISP answer
+    steady: bool = False  # updates arrive at a steady rate instead of all at once; the whole bot only
+
+
+SETTINGS = {
+    "fast": Setting(0.0, 0.0), "steady": Setting(0.0, 0.0, steady=True), "realistic": Setting(0.020, 0.050),
+}
 FULL_BOT_SENDS_PER_UPDATE = 2  # /ajuda from a chat not linked yet: the help, then how to link
 
 
@@ -48,6 +61,7 @@ class Contender:
     name: str
     command: list[str]
     sends_per_update: int = 1
+    whole_bot: bool = False  # reports its own latency per update (an echo bot does not)
 
 
 def contenders(postgresql: str | None, isp_latency: float) -> list[Contender]:
@@ -57,9 +71,11 @@ def contenders(postgresql: str | None, isp_latency: float) -> list[Contender]:
     chosen = [Contender("ptb_echo", [*echo, "ptb"]), Contender("ptb_echo_concurrent", [*echo, "ptb-concurrent"])]
     if find_spec("aiogram") is not None:
         chosen.append(Contender("aiogram_echo", [*echo, "aiogram"]))
-    chosen.append(Contender("ispbot_sqlite", full, FULL_BOT_SENDS_PER_UPDATE))
+    chosen.append(Contender("ispbot_sqlite", full, FULL_BOT_SENDS_PER_UPDATE, whole_bot=True))
     if postgresql:
-        chosen.append(Contender("ispbot_postgresql", [*full, "--database", postgresql], FULL_BOT_SENDS_PER_UPDATE))
+        chosen.append(Contender(
+            "ispbot_postgresql", [*full, "--database", postgresql], FULL_BOT_SENDS_PER_UPDATE, whole_bot=True,
+        ))
     return chosen
 
 
@@ -78,11 +94,13 @@ def process(command: list[str], **options: Any) -> Iterator[subprocess.Popen[str
             child.wait()
 
 
-def measure(contender: Contender, updates: int, chats: int, api_latency: float, within: float) -> dict[str, object]:
+def measure(
+    contender: Contender, updates: int, chats: int, api_latency: float, within: float, *, rate: float | None = None,
+) -> dict[str, object]:
     server_command = [
         sys.executable, "-m", "bench.fake_telegram", "--updates", str(updates), "--chats", str(chats),
         "--expect-sends", str(updates * contender.sends_per_update), "--latency", str(api_latency),
-        "--within", str(within),
+        "--within", str(within), *(["--rate", str(rate)] if rate else []),
     ]
     with process(server_command, stdin=subprocess.PIPE) as server:
         assert server.stdout is not None
@@ -162,25 +180,33 @@ def main() -> int:
     parser.add_argument("--only", choices=tuple(SETTINGS), default=None)
     parser.add_argument("--contenders", default="", help="comma-separated names to run (default: all)")
     parser.add_argument("--within", type=float, default=240.0, help="seconds at most per contender")
+    parser.add_argument("--steady-rate", type=float, default=100.0,
+                        help="updates a second in the steady setting when the echo bot was not measured first")
     args = parser.parse_args()
-    for setting, (api_latency, isp_latency) in SETTINGS.items():
-        if args.only not in (None, setting):
+    wanted = set(filter(None, args.contenders.split(",")))
+    target_rate = args.steady_rate
+    for name, setting in SETTINGS.items():
+        if args.only not in (None, name):
             continue
         rates: dict[str, float] = {}
-        wanted = set(filter(None, args.contenders.split(",")))
-        for contender in contenders(args.postgresql, isp_latency):
-            if wanted and contender.name not in wanted:
+        rate = target_rate if setting.steady else None
+        for contender in contenders(args.postgresql, setting.isp_latency):
+            if (wanted and contender.name not in wanted) or (setting.steady and not contender.whole_bot):
                 continue
-            result = measure(contender, args.updates, args.chats, api_latency, args.within)
-            if isinstance(rate := result.get("updates_per_second"), float):
-                rates[contender.name] = rate
-            emit(figure("overhead", setting=setting, updates=args.updates, chats=args.chats,
-                        api_latency_ms=api_latency * 1000, isp_latency_ms=isp_latency * 1000, **result))
-        emit(figure("overhead_ratios", setting=setting, **{
-            f"{bot}_vs_{echo}": round(rates[bot] / rates[echo], 2)
-            for bot in ("ispbot_sqlite", "ispbot_postgresql") for echo in ("ptb_echo", "aiogram_echo")
-            if bot in rates and echo in rates
-        }))
+            result = measure(contender, args.updates, args.chats, setting.api_latency, args.within, rate=rate)
+            if isinstance(measured := result.get("updates_per_second"), float):
+                rates[contender.name] = measured
+            emit(figure("overhead", setting=name, updates=args.updates, chats=args.chats,
+                        api_latency_ms=setting.api_latency * 1000, isp_latency_ms=setting.isp_latency * 1000,
+                        **({"offered_updates_per_second": rate} if rate else {}), **result))
+        if name == "fast" and "ptb_echo" in rates:
+            target_rate = round(rates["ptb_echo"] / 2, 1)  # the issue's target: half the echo bot's rate
+        if not setting.steady:
+            emit(figure("overhead_ratios", setting=name, **{
+                f"{bot}_vs_{echo}": round(rates[bot] / rates[echo], 2)
+                for bot in ("ispbot_sqlite", "ispbot_postgresql") for echo in ("ptb_echo", "aiogram_echo")
+                if bot in rates and echo in rates
+            }))
     return 0
 
 
