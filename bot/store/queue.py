@@ -96,6 +96,10 @@ class OrderedQueue(Generic[RowT]):
             select(key, group, due)
             .where(group.in_(head_groups), state == self.pending, key.not_in(heads))
             .order_by(key)
+            # In key order, the first ``room`` rows hold a prefix of each group: enough to fill the
+            # claim unless some wait for a retry (the claim is then smaller, never out of order), and
+            # a group with a long backlog is not read (and locked) whole at every claim.
+            .limit(room)
             .with_for_update(of=self.model)
         )
         taken: list[int] = []
