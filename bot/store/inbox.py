@@ -61,13 +61,13 @@ _queue = OrderedQueue(
 
 
 _inbox = InboxRow.metadata.tables[InboxRow.__tablename__]
-# Once per update, in its turn's transaction: built once (see bot.store.chats).
 # Once per getUpdates batch: one multi-row INSERT (SQLAlchemy's "insertmanyvalues"), skipping what is
 # there already and returning what was not.
 _STORE = {
     "postgresql": postgresql.insert(_inbox).on_conflict_do_nothing().returning(_inbox.c.update_id),
     "sqlite": sqlite.insert(_inbox).on_conflict_do_nothing().returning(_inbox.c.update_id),
 }
+# Once per update, in its turn's transaction: built once (see bot.store.chats).
 _ANSWER = update(_inbox).where(
     _inbox.c.update_id == bindparam("b_update_id"), _inbox.c.state == InboxState.PENDING.value,
 )
