@@ -8,7 +8,9 @@ seconds of this process) when ``--expect-sends`` messages were sent, or after ``
 with what it saw; it exits when its standard input closes. The clock starts at the first
 ``getUpdates`` (which brings updates at once), so the contenders' start-up (migrations, seeding the
 sandbox) is not counted. With ``--rate`` the updates are not there at once but arrive steadily, that
-many a second from the first ``getUpdates`` on: the bot's latency when it is not swamped.
+many a second from the first ``getUpdates`` on: the bot's latency when it is not swamped. The
+closing line also says what a person waited, end to end: ``answer_p50_ms`` and ``answer_p99_ms``, from
+an update being offered to the last of its answers (``--expect-sends`` / ``--updates`` of them).
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ import asyncio
 import json
 import sys
 import time
+from collections import defaultdict, deque
+from collections.abc import Iterable
 
 from tests.telegram import fake_bot_api as tg
-from tests.telegram.fake_bot_api import FakeBotApi
+from tests.telegram.fake_bot_api import FakeBotApi, Sent
 
 TEXT = "/ajuda"  # the full bot answers it without the ISP; an echo bot echoes it
 
@@ -28,11 +32,12 @@ TEXT = "/ajuda"  # the full bot answers it without the ISP; an echo bot echoes i
 async def serve(
     updates: int, chats: int, expect_sends: int, latency: float, within: float, *, rate: float | None,
 ) -> None:
-    burst = [tg.text_message(10_000 + n % chats, TEXT) for n in range(updates)]
+    burst = [(10_000 + n % chats, tg.text_message(10_000 + n % chats, TEXT)) for n in range(updates)]
+    answers = Answers(expect_sends // updates)
     pushed = 0
     async with FakeBotApi(max_poll_timeout=0.25) as api:
         if rate is None:
-            for update in burst:
+            for _, update in burst:
                 api.push_update(update)
             pushed = updates
         api.latency = latency
@@ -40,23 +45,61 @@ async def serve(
         first_poll = last_send = None
         deadline = time.monotonic() + within
         while time.monotonic() < deadline:
+            now = time.monotonic()
             if first_poll is None and api.calls["getUpdates"]:
-                first_poll = time.monotonic()  # the first poll brings the first batch at once
+                first_poll = now  # the first poll brings the first batch at once
+                answers.offered(chat_id for chat_id, _ in burst[:pushed])
             if rate is not None and first_poll is not None:
-                due = min(updates, int((time.monotonic() - first_poll) * rate) + 1)
-                for update in burst[pushed:due]:
+                due = min(updates, int((now - first_poll) * rate) + 1)
+                for _, update in burst[pushed:due]:
                     api.push_update(update)
+                answers.offered(chat_id for chat_id, _ in burst[pushed:due])
                 pushed = max(pushed, due)
+            answers.seen(api.outgoing_since(answers.followed), now)
             if api.calls["sendMessage"] >= expect_sends:
-                last_send = time.monotonic()
+                last_send = now
                 break
             await asyncio.sleep(0.002)
         print(json.dumps({
             "first_poll": first_poll or 0.0, "last_send": last_send or 0.0,
-            "sends": api.calls["sendMessage"], "complete": last_send is not None,
+            "sends": api.calls["sendMessage"], "complete": last_send is not None, **answers.percentiles(),
         }), flush=True)
         # Serve on until the driver lets go (closes stdin), so that the contender stops first.
         await asyncio.to_thread(sys.stdin.read)
+
+
+class Answers:
+    """When each update was offered and when its last answer came: what a person waits, end to end
+    (polling, the inbox, the turn, the send), to the resolution of the serving loop (about 2 ms)."""
+
+    def __init__(self, sends_per_update: int) -> None:
+        self.sends_per_update = max(1, sends_per_update)
+        self.followed = 0  # outgoing calls looked at so far
+        self._offered: dict[int | str, deque[float]] = defaultdict(deque)
+        self._sends: dict[int | str, int] = defaultdict(int)
+        self._waits: list[float] = []
+
+    def offered(self, chat_ids: Iterable[int]) -> None:
+        now = time.monotonic()
+        for chat_id in chat_ids:
+            self._offered[chat_id].append(now)
+
+    def seen(self, sent: list[Sent], now: float) -> None:
+        self.followed += len(sent)
+        for call in sent:
+            self._sends[call.chat_id] += 1
+            if self._sends[call.chat_id] % self.sends_per_update == 0 and self._offered[call.chat_id]:
+                self._waits.append(now - self._offered[call.chat_id].popleft())
+
+    def percentiles(self) -> dict[str, float]:
+        if not self._waits:
+            return {}
+        waits = sorted(self._waits)
+
+        def at(share: float) -> float:
+            return round(1000 * waits[min(len(waits) - 1, int(share * len(waits)))], 1)
+
+        return {"answer_p50_ms": at(0.50), "answer_p99_ms": at(0.99)}
 
 
 def main() -> int:

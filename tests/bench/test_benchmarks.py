@@ -86,3 +86,17 @@ def test_overhead() -> None:
     assert abs(bot["sends_per_second"] - 2 * bot["updates_per_second"]) < 0.5  # type: ignore[operator]
     assert "update_p99_ms_at_most" in bot
     assert "ispbot_sqlite_vs_ptb_echo" in ratios
+    # What a person waited, end to end: the median no longer than the slowest.
+    assert 0 < bot["answer_p50_ms"] <= bot["answer_p99_ms"]  # type: ignore[operator]
+
+
+def test_overhead_steady_offers_updates_at_a_rate_to_the_whole_bot_only() -> None:
+    [bot] = run(
+        "overhead", "--updates", "30", "--chats", "6", "--only", "steady", "--steady-rate", "30",
+        "--contenders", "ptb_echo,ispbot_sqlite", "--postgresql", "", database=None,
+    )
+    assert bot["contender"] == "ispbot_sqlite" and bot["setting"] == "steady" and bot["complete"] is True
+    assert bot["offered_updates_per_second"] == 30.0
+    # Offered over about a second, so it cannot have gone much faster than offered.
+    assert bot["updates_per_second"] <= 45  # type: ignore[operator]
+    assert 0 < bot["answer_p50_ms"] <= bot["answer_p99_ms"]  # type: ignore[operator]

@@ -324,6 +324,10 @@ class FakeBotApi:
         """Every successful outgoing call (sends and edits), optionally for one chat, in order."""
         return [s for s in self._state.outgoing if chat_id is None or s.chat_id == chat_id]
 
+    def outgoing_since(self, index: int) -> list[Sent]:
+        """The outgoing calls after the first ``index`` (to follow them as they come without copying all)."""
+        return self._state.outgoing[index:]
+
     def message(self, chat_id: int | str, message_id: int) -> Sent | None:
         """The current state of a message the bot sent (text after edits)."""
         return self._state.messages.get((chat_id, message_id))
