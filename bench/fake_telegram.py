@@ -8,7 +8,7 @@ seconds of this process) when ``--expect-sends`` messages were sent, or after ``
 with what it saw; it exits when its standard input closes. The clock starts at the first
 ``getUpdates`` (which brings updates at once), so the contenders' start-up (migrations, seeding the
 sandbox) is not counted. With ``--rate`` the updates are not there at once but arrive steadily, that
-many a second from the first ``getUpdates`` on: the bot's latency when it is not swamped. The
+many a second from the first ``getUpdates`` on: the bot's latency at a given load. The
 closing line also says what a person waited, end to end: ``answer_p50_ms`` and ``answer_p99_ms``, from
 an update being offered to the last of its answers (``--expect-sends`` / ``--updates`` of them).
 """

@@ -6,7 +6,7 @@
 Three settings: ``fast`` (the Bot API and the sandbox ISP answer at once, all updates waiting at the
 start), ``steady`` (the same, but the updates arrive steadily at the rate the issue's target asks for:
 half the sequential echo bot's rate measured in ``fast``, or ``--steady-rate``; the whole bot only, for
-its latency when not swamped) and ``realistic`` (the Bot API answers each call after 20 ms, the sandbox
+its latency at that rate) and ``realistic`` (the Bot API answers each call after 20 ms, the sandbox
 ISP after 50 ms). Contenders: python-telegram-bot's
 echo bot, updates one after another and with ``concurrent_updates(32)``; aiogram's echo bot (when
 aiogram is installed: ``pip install -e '.[bench]'``); the whole bot on SQLite and, with
