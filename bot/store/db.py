@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, exc
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
@@ -17,6 +18,9 @@ from bot.store.write_gate import WriteGate
 
 # Writers wait this long for SQLite's single write lock before "database is locked".
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+# A pooled PostgreSQL connection idle this long is pinged before use (see ``ping_after_idle``).
+PING_AFTER_IDLE_S = 1.0
 
 
 class Database:
@@ -35,11 +39,11 @@ class Database:
         if is_memory_sqlite(self.url):
             # Each connection to ":memory:" would be a new empty database: share a single one.
             options["poolclass"] = StaticPool
-        elif self.url.get_backend_name() == "postgresql":
-            options["pool_pre_ping"] = True
         if self.url.get_backend_name() == "sqlite":
             options["async_creator"] = inline_creator(self.url)
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
+        if self.dialect == "postgresql":
+            ping_after_idle(self.engine, PING_AFTER_IDLE_S)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _tune_sqlite)
             WriteGate(SQLITE_BUSY_TIMEOUT_MS / 1000).install(self.engine)
@@ -70,6 +74,35 @@ class Database:
 
     def __repr__(self) -> str:
         return f"Database({self.url.render_as_string(hide_password=True)!r})"
+
+
+def ping_after_idle(engine: AsyncEngine, idle_seconds: float) -> None:
+    """Ping a pooled connection before use only when it has been idle ``idle_seconds`` or more.
+
+    What dies while a connection waits in the pool (a server restart, an idle timeout, a firewall
+    forgetting the flow) is found by the ping, and the pool replaces the connection (and every
+    connection pooled before it) instead of failing a turn. SQLAlchemy's ``pool_pre_ping`` pings at
+    every checkout: three round trips with asyncpg (BEGIN, the ping, ROLLBACK), as many as the rest
+    of a turn's statements together. A connection checked in a moment ago is used as is: if the
+    server went away in that moment, the first statement fails, SQLAlchemy invalidates the pool, and
+    the failed work is retried (a turn goes back to the inbox) on a new connection.
+    """
+    dialect = engine.sync_engine.dialect
+
+    @event.listens_for(engine.sync_engine, "checkin")
+    def _idle_from(_dbapi_connection: Any, record: Any) -> None:
+        if record is not None:
+            record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _ping_if_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.pop("idle_since", None)
+        if idle_since is None or time.monotonic() - idle_since < idle_seconds:
+            return  # just connected, or back from use a moment ago
+        try:
+            dialect.do_ping(dbapi_connection)
+        except Exception as error:
+            raise exc.InvalidatePoolError(f"a pooled connection failed its ping: {type(error).__name__}") from error
 
 
 def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
