@@ -19,6 +19,17 @@ from bot.store.write_gate import WriteGate
 # Writers wait this long for SQLite's single write lock before "database is locked".
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 
+# A turn holds its connection until it commits, ISP calls included, so a process needs one connection
+# per chat in flight (ISPBOT_CONCURRENCY, 32 by default) plus a few for the intake, the claims, the
+# sender's records and the mirror. All of them stay open: with SQLAlchemy's default (5 kept open, 10
+# more while busy) connections were opened and closed all the time under load (connect, TLS,
+# authentication, statements prepared again), a third of the throughput on PostgreSQL, and the 15 at
+# most held chats back while the ISP was slow.
+SPARE_CONNECTIONS = 4
+DEFAULT_POOL_SIZE = 32 + SPARE_CONNECTIONS
+# Above the pool, for a peak (a doctor run, an operator's tool in the same process): opened and closed.
+POOL_OVERFLOW = 8
+
 # A pooled PostgreSQL connection idle this long is pinged before use (see ``ping_after_idle``).
 PING_AFTER_IDLE_S = 1.0
 
@@ -27,18 +38,21 @@ class Database:
     """``Database(url)``: SQLite by default, PostgreSQL with ``postgresql://…`` (asyncpg).
 
     ``connect_args`` go to the driver as is, e.g. ``{"server_settings": {"search_path": "x"}}``
-    for asyncpg to work inside one PostgreSQL schema.
+    for asyncpg to work inside one PostgreSQL schema. Up to ``pool_size`` connections stay open (see
+    ``DEFAULT_POOL_SIZE``); they are opened as needed, not at start.
     """
 
     def __init__(
         self, url: str | URL = DEFAULT_URL, *, connect_args: Mapping[str, Any] | None = None,
-        echo: bool = False,
+        echo: bool = False, pool_size: int = DEFAULT_POOL_SIZE,
     ) -> None:
         self.url = async_url(url)
         options: dict[str, Any] = {"echo": echo, "connect_args": dict(connect_args or {})}
         if is_memory_sqlite(self.url):
             # Each connection to ":memory:" would be a new empty database: share a single one.
             options["poolclass"] = StaticPool
+        else:
+            options.update(pool_size=pool_size, max_overflow=POOL_OVERFLOW)
         if self.url.get_backend_name() == "sqlite":
             options["async_creator"] = inline_creator(self.url)
         self.engine: AsyncEngine = create_async_engine(self.url, **options)

@@ -1,0 +1,33 @@
+"""The pool keeps a connection per chat in flight: a busy bot does not open and close connections at
+every turn (each a connect, TLS and authentication on PostgreSQL, and its statements prepared again)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.store.db import DEFAULT_POOL_SIZE, SPARE_CONNECTIONS
+from sqlalchemy import event, text
+
+from tests.store.dbtools import ScratchDatabase
+
+
+async def test_connections_stay_open_from_one_burst_of_turns_to_the_next(database: ScratchDatabase) -> None:
+    in_flight = DEFAULT_POOL_SIZE - SPARE_CONNECTIONS  # the processor's default chats at once
+    opened: list[object] = []
+    event.listen(database.engine.sync_engine, "connect", lambda connection, _record: opened.append(connection))
+
+    async def burst() -> None:
+        everyone_in = asyncio.Barrier(in_flight)
+
+        async def turn() -> None:
+            async with database.transaction() as session:
+                await session.execute(text("SELECT 1"))
+                await everyone_in.wait()  # all of them hold a connection at once
+
+        await asyncio.gather(*(turn() for _ in range(in_flight)))
+
+    await burst()  # opens what the migrations' connection does not cover
+    after_the_first = len(opened)
+    for _ in range(3):
+        await burst()
+    assert len(opened) == after_the_first
