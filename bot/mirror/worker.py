@@ -96,6 +96,8 @@ class MirrorWorker:
         self._slots = asyncio.Semaphore(concurrency)
         self._wake = asyncio.Event()
         self._stop: asyncio.Event | None = None
+        # Tickets this worker put off because the ISP was unreachable, with the time each waits for.
+        self._outage_waits: dict[int, datetime] = {}
 
     # ---- the loop ---------------------------------------------------------------------------------
     def wake(self) -> None:
@@ -214,9 +216,11 @@ class MirrorWorker:
                     await self._dead(ticket, call.ids, _error_text(exc), tally)
                     continue
                 except IspError as exc:  # an outage: unreachable, timed out, a 5xx, an open circuit
-                    await self._retry(ticket, waiting, call, _error_text(exc), tally)
+                    self._outage_waits[ticket] = await self._retry(ticket, waiting, call, _error_text(exc), tally)
                     return
                 await self._mark(tally, "sent", call.ids)
+                self._outage_waits.pop(ticket, None)
+                await self._end_outage_waits()
 
     # ---- outcomes ---------------------------------------------------------------------------------
     async def _mark(self, tally: _Tally, outcome: str, ids: Collection[int], error: str = "",
@@ -238,10 +242,31 @@ class MirrorWorker:
         if outcome != "released":
             metrics.MIRROR_DELIVERIES.labels(outcome=outcome).inc(len(ids))
 
-    async def _retry(self, ticket: int, ids: Collection[int], call: Call, error: str, tally: _Tally) -> None:
+    async def _retry(
+        self, ticket: int, ids: Collection[int], call: Call, error: str, tally: _Tally,
+    ) -> datetime:
+        """Put these entries off by the backoff; the time they wait for."""
         delay = retry_delay(_attempts(call), cap=self.backoff_cap)
         log.info("mirror: ticket %s: %d entries wait %.0f s: %s", ticket, len(ids), delay.total_seconds(), error)
-        await self._mark(tally, "retry", ids, error, retry_at=self.clock() + delay)
+        retry_at = self.clock() + delay
+        await self._mark(tally, "retry", ids, error, retry_at=retry_at)
+        return retry_at
+
+    async def _end_outage_waits(self) -> None:
+        """The ISP accepted a call: the tickets put off while it was unreachable need not wait out
+        their backoff (which, doubling, had grown as long as the outage): they are due now.
+
+        Without this a 10,000-entry backlog took 73 s to drain after a 60 s outage, most of it the
+        tickets' retry times coming due one by one (bench/mirror_drain.py). Refusals keep their wait.
+        """
+        if not self._outage_waits:
+            return
+        waits, self._outage_waits = self._outage_waits, {}
+        async with self.database.transaction() as session:
+            due = await self.outbox.retry_now(session, waits, self.clock())
+        if due:
+            log.info("mirror: the ISP answers again: %d entries of %d tickets are due now", due, len(waits))
+            self.wake()
 
     async def _dead(self, ticket: int, ids: Collection[int], error: str, tally: _Tally) -> None:
         log.warning("mirror: ticket %s: %d entries dead (ispbot mirror status): %s", ticket, len(ids), error)

@@ -8,17 +8,17 @@ and the batch is handed out again. Choose a lease longer than a delivery can tak
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import Origin, OutboxState
 from bot.store.models import OutboxRow
 from bot.store.queue import OrderedQueue
-from bot.store.sql import fetch_one
+from bot.store.sql import execute_rowcount, fetch_one
 from bot.store.types import utcnow
 
 DEFAULT_LEASE = timedelta(minutes=2)
@@ -113,6 +113,23 @@ class Outbox:
     ) -> int:
         """Try again from ``next_attempt_at``; the ticket's later entries wait behind these."""
         return await _queue.set(session, ids, next_attempt_at=next_attempt_at, last_error=error)
+
+    async def retry_now(self, session: AsyncSession, waits: Mapping[int, datetime], now: datetime) -> int:
+        """Make due at ``now`` the entries of each ticket still waiting for the retry time given for it
+        (``{ticket_id: next_attempt_at}``); how many entries. An entry whose time has changed since (sent,
+        leased by another worker, retried again) is left alone."""
+        changed = 0
+        for ticket, retry_at in waits.items():
+            statement = (
+                update(OutboxRow)
+                .where(
+                    OutboxRow.ticket_id == ticket, OutboxRow.state == OutboxState.PENDING.value,
+                    OutboxRow.next_attempt_at == retry_at,
+                )
+                .values(next_attempt_at=now)
+            )
+            changed += await execute_rowcount(session, statement)
+        return changed
 
     async def mark_dead(self, session: AsyncSession, ids: Collection[int], error: str) -> int:
         """Give up on these entries; their ticket's later entries go ahead without them."""

@@ -104,3 +104,36 @@ async def test_the_idle_loop_stops_at_once_and_wakes_when_told(
         stop.set()
         await task  # an hour's pause cut short
     assert mirrored(desk.sandbox, 70001) == [("C", "chegou agora")]
+
+
+async def test_once_the_isp_answers_again_tickets_put_off_by_the_outage_are_sent_without_waiting_out_their_backoff(
+    desk: Desk, make_worker: WorkerFactory, fake_time: FakeTime,
+) -> None:
+    first, second = [(t["Numero"], t["CodigoCliente"]) for t in desk.sandbox.store.rows("tickets")[:2]]
+    async with desk.database.transaction() as session:
+        await Outbox().enqueue(session, [
+            NewMessage(ticket_id=ticket, customer=customer, record=datetime.now(UTC), attendant="ispbot",
+                       content=f"mensagem {n}", origin=Origin.CUSTOMER)
+            for ticket, customer in (first, second) for n in range(2)
+        ], now=fake_time.now - timedelta(seconds=1))
+    worker = make_worker(desk.database)
+    desk.sandbox.faults.go_down("chat_messages")
+    for _ in range(2):  # two failed tries each: the next waits 4-5 s (fewer than the breaker's 5 failures)
+        assert await worker.deliver_once() == 0
+        fake_time.now = max(await heads_retry_at(desk, first[0], second[0]))
+
+    desk.sandbox.faults.come_back()
+    first_due, second_due = await heads_retry_at(desk, first[0], second[0])
+    fake_time.now = min(first_due, second_due)  # one ticket's retry time comes; the other's is later
+    assert max(first_due, second_due) > fake_time.now
+    await worker.deliver_once()  # the earlier ticket goes, and the ISP has answered
+    await worker.deliver_once()  # at the same time: the other ticket does not wait out its backoff
+    for ticket, _ in (first, second):
+        assert [content for _, content in mirrored(desk.sandbox, ticket)][-2:] == ["mensagem 0", "mensagem 1"]
+
+
+async def heads_retry_at(desk: Desk, *tickets: int) -> list[datetime]:
+    return [
+        next(row.next_attempt_at for row in await outbox_rows(desk.database, ticket) if row.state == "pending")
+        for ticket in tickets
+    ]
