@@ -262,8 +262,12 @@ class MirrorWorker:
         if not self._outage_waits:
             return
         waits, self._outage_waits = self._outage_waits, {}
-        async with self.database.transaction() as session:
-            due = await self.outbox.retry_now(session, waits, self.clock())
+        try:
+            async with self.database.transaction() as session:
+                due = await self.outbox.retry_now(session, waits, self.clock())
+        except Exception as error:  # only a shortcut: the tickets wait out their backoff after all
+            log.warning("mirror: could not bring forward the tickets put off by the outage: %s", type(error).__name__)
+            return
         if due:
             log.info("mirror: the ISP answers again: %d entries of %d tickets are due now", due, len(waits))
             self.wake()
