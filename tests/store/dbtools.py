@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from bot.store import Database
@@ -35,6 +35,16 @@ class ScratchDatabase(Database):
     def reopen(self) -> Database:
         """A second handle on the same data, as a restarted process would have."""
         return Database(self.url, connect_args=self.connect_args)
+
+    async def terminate_server_processes(self, pids: Iterable[int]) -> None:
+        """PostgreSQL ends these connections' server processes, as a restart or a failover would."""
+        admin = self.reopen()
+        try:
+            async with admin.engine.begin() as connection:
+                for pid in pids:
+                    await connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        finally:
+            await admin.dispose()
 
     async def destroy(self) -> None:
         await self.dispose()

@@ -56,21 +56,11 @@ async def backend_pids(database: Database, connections: int) -> set[int]:
     return pids
 
 
-async def terminate(database: ScratchDatabase, pids: set[int]) -> None:
-    other = database.reopen()
-    try:
-        async with other.engine.begin() as connection:
-            for pid in pids:
-                await connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
-    finally:
-        await other.dispose()
-
-
 async def test_connections_killed_while_idle_in_the_pool_are_replaced_before_use(
     postgresql: ScratchDatabase,
 ) -> None:
     killed = await backend_pids(postgresql, 3)
-    await terminate(postgresql, killed)
+    await postgresql.terminate_server_processes(killed)
     await asyncio.sleep(0.1)  # past the idle time after which a pooled connection is pinged
 
     async def use() -> int:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from bot.sandbox import Sandbox
-from sqlalchemy import event, text
+from sqlalchemy import event
 
 from tests.store.dbtools import ScratchDatabase, make_database, postgresql_url
 from tests.telegram import fake_bot_api as tg
@@ -41,16 +41,6 @@ def server_pids(database: ScratchDatabase) -> list[int]:
     return pids
 
 
-async def drop_connections(database: ScratchDatabase, pids: list[int]) -> None:
-    admin = database.reopen()
-    try:
-        async with admin.engine.begin() as connection:
-            for pid in pids:
-                await connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
-    finally:
-        await admin.dispose()
-
-
 async def test_every_update_is_answered_once_when_postgresql_drops_the_bots_connections(
     postgresql: ScratchDatabase, sandbox: Sandbox,
 ) -> None:
@@ -60,7 +50,7 @@ async def test_every_update_is_answered_once_when_postgresql_drops_the_bots_conn
             await bot.chat(chat_id).say("/idioma")
         dropped = list(pids)
 
-        await drop_connections(postgresql, dropped)
+        await postgresql.terminate_server_processes(dropped)
         later = [bot.api.push_update(tg.text_message(chat_id, "/idioma")) for _ in range(3) for chat_id in CHATS]
 
         def asked(chat_id: int) -> int:
