@@ -66,10 +66,10 @@ class Contender:
     whole_bot: bool = False  # reports its own latency per update (an echo bot does not)
 
 
-def contenders(postgresql: str | None, isp_latency: float) -> list[Contender]:
+def contenders(postgresql: str | None, isp_latency: float, concurrency: int) -> list[Contender]:
     python = [sys.executable, "-m"]
     echo = [*python, "bench.echo_bots"]
-    full = [*python, "bench.full_bot", "--isp-latency", str(isp_latency)]
+    full = [*python, "bench.full_bot", "--isp-latency", str(isp_latency), "--concurrency", str(concurrency)]
     chosen = [Contender("ptb_echo", [*echo, "ptb"]), Contender("ptb_echo_concurrent", [*echo, "ptb-concurrent"])]
     if find_spec("aiogram") is not None:
         chosen.append(Contender("aiogram_echo", [*echo, "aiogram"]))
@@ -182,6 +182,7 @@ def main() -> int:
     parser.add_argument("--postgresql", default=os.environ.get("ISPBOT_TEST_DATABASE_URL"))
     parser.add_argument("--only", choices=tuple(SETTINGS), default=None)
     parser.add_argument("--contenders", default="", help="comma-separated names to run (default: all)")
+    parser.add_argument("--concurrency", type=int, default=32, help="the whole bot's ISPBOT_CONCURRENCY")
     parser.add_argument("--within", type=float, default=240.0, help="seconds at most per contender")
     parser.add_argument("--steady-rate", type=float, default=100.0,
                         help="updates a second in the steady setting when the echo bot was not measured first")
@@ -193,7 +194,7 @@ def main() -> int:
             continue
         rates: dict[str, float] = {}
         rate = target_rate if setting.steady else None
-        for contender in contenders(args.postgresql, setting.isp_latency):
+        for contender in contenders(args.postgresql, setting.isp_latency, args.concurrency):
             if (wanted and contender.name not in wanted) or (setting.steady and not contender.whole_bot):
                 continue
             result = measure(contender, args.updates, args.chats, setting.api_latency, args.within, rate=rate)

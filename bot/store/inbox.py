@@ -118,6 +118,11 @@ class Inbox:
     ) -> int:
         return await _queue.set(session, update_ids, available_at=available_at, last_error=error)
 
+    async def release(self, session: AsyncSession, update_ids: Collection[int], now: datetime | None = None) -> int:
+        """Hand back claimed updates that were not processed (a worker stopping): due at once, and
+        the claim not counted as an attempt."""
+        return await _queue.release(session, update_ids, now or utcnow())
+
     async def mark_failed(self, session: AsyncSession, update_ids: Collection[int], error: str) -> int:
         """Give up on these updates; the chat's later updates go ahead without them."""
         return await _queue.set(session, update_ids, state=InboxState.FAILED.value, last_error=error)

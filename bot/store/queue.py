@@ -131,6 +131,19 @@ class OrderedQueue(Generic[RowT]):
         result = await session.execute(statement, execution_options={"synchronize_session": False})
         return sorted(result.scalars())
 
+    async def release(self, session: AsyncSession, keys: Collection[int], now: datetime) -> int:
+        """End the lease of claimed entries that were not worked on: due at ``now``, the claim not
+        counted in ``attempts``; entries no longer pending (another worker's by now) are left alone."""
+        if not keys:
+            return 0
+        attempts = self._column("attempts")
+        statement = (
+            update(self.model)
+            .where(self._column(self.key).in_(keys), self._column("state") == self.pending)
+            .values({self._column(self.due): now, attempts: attempts - 1})
+        )
+        return await execute_rowcount(session, statement)
+
     async def set(self, session: AsyncSession, keys: Collection[int], **values: Any) -> int:
         """Update the given entries (state changes, retry times); how many rows changed."""
         if not keys:

@@ -73,3 +73,19 @@ async def test_the_inbox_hands_out_each_chat_in_order_and_leases_claims(database
         await inbox.mark_failed(session, [3], error="gave up")
         (again,) = await inbox.claim_pending(session, 10, now=later)
     assert again.update_id == 5 and again.attempts == 2
+
+
+async def test_released_claims_are_due_again_at_once_and_the_claim_is_not_counted(database: ScratchDatabase) -> None:
+    async with database.transaction() as session:
+        for update_id, chat_id in [(1, 100), (2, 100), (3, 200)]:
+            await inbox.store(session, update_id, chat_id, {"n": update_id}, now=T0)
+        assert [i.update_id for i in await inbox.claim_pending(session, 10, now=T0)] == [1, 2, 3]
+        # Meanwhile 3 was answered (by another worker, its lease having ended): a release leaves it alone.
+        assert await inbox.answer(session, 3, [{"method": "sendMessage", "params": {}}], now=T0)
+        assert await inbox.release(session, [1, 2, 3], now=T0) == 2
+
+    async with database.transaction() as session:
+        again = await inbox.claim_pending(session, 10, now=T0)  # no lease to wait for
+        undelivered = await inbox.undelivered(session, 10, now=T0 + timedelta(minutes=1))
+    assert [(i.update_id, i.attempts) for i in again] == [(1, 1), (2, 1)]
+    assert undelivered == []  # 3's answer keeps its own resend time, not the release's

@@ -1,0 +1,97 @@
+"""How the processor takes updates from the inbox: in batches while its slots are busy, and what it
+took but did not start is handed back when it stops, for another process to answer at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from bot.channels.telegram.processor import Processor
+from bot.sandbox import Sandbox
+from bot.store import Database, Inbox, InboxItem, InboxState, utcnow
+
+from tests.telegram import fake_bot_api as tg
+from tests.telegram.harness import RunningBot, running_bot
+
+HELP = "Eu sou o assistente virtual do seu provedor"
+
+
+async def store(bot: RunningBot, chat_ids: list[int], first_update: int) -> list[int]:
+    updates = [
+        {"update_id": first_update + n, **tg.text_message(chat_id, "/ajuda")} for n, chat_id in enumerate(chat_ids)
+    ]
+    assert await bot.channel.intake.store(updates, "polling") == len(updates)
+    return [update["update_id"] for update in updates]
+
+
+def count_claims(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The size of every claim that brought something, in order."""
+    sizes: list[int] = []
+    claim = Inbox.claim_pending
+
+    async def counted(self: Inbox, *args: object, **kwargs: object) -> list[InboxItem]:
+        items = await claim(self, *args, **kwargs)  # type: ignore[arg-type]
+        if items:
+            sizes.append(len(items))
+        return items
+
+    monkeypatch.setattr(Inbox, "claim_pending", counted)
+    return sizes
+
+
+async def test_a_backlog_is_claimed_in_one_go_even_with_two_slots(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async with running_bot(database, sandbox, concurrency=2) as bot:
+        await bot.shutdown()
+        update_ids = await store(bot, list(range(7301, 7313)), first_update=3000)
+        claims = count_claims(monkeypatch)
+
+        await bot.start()
+        await bot.handled_all(update_ids)
+
+    assert claims == [12]  # not one claim per freed slot
+    for chat_id in range(7301, 7313):
+        assert [HELP in (sent.text or "") for sent in bot.api.sent(chat_id)][:1] == [True]
+
+
+async def test_updates_taken_but_not_started_are_handed_back_when_the_bot_stops(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async with running_bot(database, sandbox, concurrency=1) as bot:
+        await bot.shutdown()
+        first, *others = await store(bot, [7321, 7322, 7323], first_update=3100)
+        started, go_on, handed_back = asyncio.Event(), asyncio.Event(), asyncio.Event()
+        process, release = Processor._process, Processor._release
+
+        async def held(self: Processor, item: InboxItem) -> bool:
+            started.set()
+            await go_on.wait()
+            return await process(self, item)
+
+        async def released(self: Processor, runs: list[list[InboxItem]]) -> None:
+            await release(self, runs)
+            handed_back.set()
+
+        monkeypatch.setattr(Processor, "_process", held)
+        monkeypatch.setattr(Processor, "_release", released)
+        await bot.start()
+        async with asyncio.timeout(5):
+            await started.wait()  # the first chat holds the only slot; the two others wait, claimed
+        stopping = asyncio.create_task(bot.shutdown())
+        async with asyncio.timeout(5):
+            await handed_back.wait()  # before the chat in hand is finished: stopping must not wait to
+        go_on.set()
+        await stopping
+
+        for update_id in others:  # due now, for whichever process looks next; no attempt spent
+            row = await bot.inbox_row(update_id)
+            assert row is not None and row.state == InboxState.PENDING.value and row.attempts == 0
+            assert row.available_at <= utcnow()
+        assert (await bot.inbox_row(first)).state == InboxState.DONE.value  # type: ignore[union-attr]
+
+        monkeypatch.undo()
+        await bot.start()
+        await bot.handled_all(others)
+    for chat_id in (7321, 7322, 7323):
+        assert sum(HELP in (sent.text or "") for sent in bot.api.sent(chat_id)) == 1
