@@ -24,8 +24,9 @@ async def test_messages_uploads_and_refusals_go_through_as_with_any_transport() 
     async with FakeBotApi() as api:
         bot = bot_at(api.base_url, api.token)
         async with bot:
-            message = await bot.send_message(42, "olá <b>mundo</b>", parse_mode="HTML")
-            assert message.text == "olá <b>mundo</b>" and message.chat.id == 42
+            text = "olá <b>mundo</b> & 1+1=2; 100% 🙂"  # each a character form encoding must escape
+            message = await bot.send_message(42, text, parse_mode="HTML")
+            assert message.text == text and message.chat.id == 42
             document = await bot.send_document(42, io.BytesIO(b"%PDF-1.4 boleto"), filename="boleto.pdf")
             assert document.document is not None and document.document.file_size == len(b"%PDF-1.4 boleto")
             assert api.sent(42)[-1].params["_filename"] == "boleto.pdf"

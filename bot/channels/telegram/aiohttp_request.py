@@ -15,12 +15,15 @@ wait there). aiohttp has no write timeout; a stalled upload is caught by the rea
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+
+FORM_URLENCODED = "application/x-www-form-urlencoded"
 
 
 class AiohttpRequest(BaseRequest):
@@ -82,7 +85,11 @@ def _body(request_data: RequestData | None) -> Any:
     if request_data is None:
         return None
     if not request_data.multipart_data:
-        return request_data.json_parameters
+        # What aiohttp would make of the dict, without its FormData (which builds a multipart
+        # writer, boundary and all, for every request): a fifth of the CPU of a call.
+        return aiohttp.payload.BytesPayload(
+            urlencode(request_data.json_parameters, doseq=True).encode(), content_type=FORM_URLENCODED,
+        )
     form = aiohttp.FormData()
     for name, value in request_data.json_parameters.items():
         form.add_field(name, value)

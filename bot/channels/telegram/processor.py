@@ -31,7 +31,6 @@ import logging
 import time
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import asdict
 from datetime import timedelta
 from typing import Any
 
@@ -158,7 +157,7 @@ class Processor:
         async with self.database.transaction() as session:
             items = await self.inbox.undelivered(session, limit=1000)
         for item in items:
-            await self._deliver(item.update_id, [ApiCall(c["method"], c["params"]) for c in item.answer or []])
+            await self._deliver(item.update_id, [ApiCall.from_json(c) for c in item.answer or []])
         if items:
             log.warning("sending again the answers of %d updates a stopped process had not sent", len(items))
         return len(items)
@@ -230,7 +229,7 @@ class Processor:
             if self.staff is not None:
                 rendered += await self.staff.calls_for(session, routed.incoming, replies)
             rendered += [call for notice in notices for call in render(notice.reply, notice.chat_id)]
-            if not await self.inbox.answer(session, item.update_id, [asdict(c) for c in rendered]):
+            if not await self.inbox.answer(session, item.update_id, [c.as_json() for c in rendered]):
                 raise UpdateTakenError(item.update_id)
             calls[:] = rendered
 
@@ -244,7 +243,7 @@ class Processor:
             try:
                 async with self.database.transaction() as session:
                     calls = await self.staff.handle(session, routed.incoming, routed.thread_id)
-                    if not await self.inbox.answer(session, item.update_id, [asdict(c) for c in calls]):
+                    if not await self.inbox.answer(session, item.update_id, [c.as_json() for c in calls]):
                         raise UpdateTakenError(item.update_id)
                     return calls
             except StaleStateError:

@@ -44,6 +44,15 @@ class ApiCall:
     method: str
     params: dict[str, Any] = field(default_factory=dict)
 
+    def as_json(self) -> dict[str, Any]:
+        """As kept in the inbox until Telegram accepted it (``params`` shared, not copied: nothing
+        changes a rendered call, and storing it copies it anyway)."""
+        return {"method": self.method, "params": self.params}
+
+    @classmethod
+    def from_json(cls, kept: dict[str, Any]) -> ApiCall:
+        return cls(kept["method"], kept["params"])
+
     @property
     def chat_id(self) -> int:
         """The chat the call is about (``setMyCommands`` names it in its scope)."""
