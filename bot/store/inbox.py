@@ -55,7 +55,7 @@ def _from_row(row: InboxRow) -> InboxItem:
 
 # A chat's next update waits until Telegram accepted the answers of the ones before: another process
 # would otherwise send its answer first while this one's is held back (flood control, a slow send).
-_queue = OrderedQueue(
+queue = OrderedQueue(
     InboxRow, key="update_id", group="chat_id", due="available_at", pending=InboxState.PENDING, holds="answer",
 )
 
@@ -103,29 +103,29 @@ class Inbox:
     async def claim_pending(
         self, session: AsyncSession, limit: int, now: datetime | None = None,
     ) -> list[InboxItem]:
-        rows = await _queue.claim(session, limit, now or utcnow(), self.lease)
+        rows = await queue.claim(session, limit, now or utcnow(), self.lease)
         return [_from_row(row) for row in rows]
 
     async def mark_done(
         self, session: AsyncSession, update_ids: Collection[int], now: datetime | None = None,
     ) -> int:
-        return await _queue.set(
+        return await queue.set(
             session, update_ids, state=InboxState.DONE.value, processed_at=now or utcnow(), last_error=None,
         )
 
     async def mark_retry(
         self, session: AsyncSession, update_ids: Collection[int], available_at: datetime, error: str,
     ) -> int:
-        return await _queue.set(session, update_ids, available_at=available_at, last_error=error)
+        return await queue.set(session, update_ids, available_at=available_at, last_error=error)
 
     async def release(self, session: AsyncSession, update_ids: Collection[int], now: datetime | None = None) -> int:
         """Hand back claimed updates that were not processed (a worker stopping): due at once, and
         the claim not counted as an attempt."""
-        return await _queue.release(session, update_ids, now or utcnow())
+        return await queue.release(session, update_ids, now or utcnow())
 
     async def mark_failed(self, session: AsyncSession, update_ids: Collection[int], error: str) -> int:
         """Give up on these updates; the chat's later updates go ahead without them."""
-        return await _queue.set(session, update_ids, state=InboxState.FAILED.value, last_error=error)
+        return await queue.set(session, update_ids, state=InboxState.FAILED.value, last_error=error)
 
     async def answer(
         self, session: AsyncSession, update_id: int, calls: list[dict[str, Any]], now: datetime | None = None,
@@ -142,7 +142,7 @@ class Inbox:
 
     async def delivered(self, session: AsyncSession, update_ids: Collection[int]) -> int:
         """Telegram accepted these updates' answers: nothing left to resend."""
-        return await _queue.set(session, update_ids, answer=None)
+        return await queue.set(session, update_ids, answer=None)
 
     async def undelivered(
         self, session: AsyncSession, limit: int, now: datetime | None = None,

@@ -13,6 +13,10 @@ from bot.store.enums import InboxState, Origin, OutboxState, Proof, Role, check_
 from bot.store.types import UtcDateTime, json_type, utcnow
 
 # Named constraints let later migrations drop or alter them (and SQLite batch mode needs the names).
+# The inbox rows that hold their chat's later updates back (``bot.store.inbox``), as SQL: the partial
+# index's condition, which the claim's query repeats word for word so that the planner uses it.
+INBOX_WAITING = f"state = '{InboxState.PENDING.value}' OR answer IS NOT NULL"
+
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -107,6 +111,12 @@ class InboxRow(Base):
         CheckConstraint(check_in("state", InboxState), name="state"),
         Index("ix_inbox_state_available_at", "state", "available_at"),
         Index("ix_inbox_chat_id_update_id", "chat_id", "update_id"),
+        # A chat's updates that still hold its later ones back (``bot.store.queue``'s NOT EXISTS):
+        # only those, so a claim looks one up instead of walking the chat's day of finished updates.
+        Index(
+            "ix_inbox_waiting", "chat_id", "update_id",
+            sqlite_where=text(INBOX_WAITING), postgresql_where=text(INBOX_WAITING),
+        ),
     )
 
     update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)

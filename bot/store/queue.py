@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import exists, or_, select, update
+from sqlalchemy import Select, exists, literal, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute, aliased
 
@@ -63,12 +63,18 @@ class OrderedQueue(Generic[RowT]):
         return list(rows.scalars())
 
     async def _due_heads(self, session: AsyncSession, limit: int, now: datetime) -> list[int]:
+        return list((await session.execute(self.due_heads_statement(limit, now))).scalars())
+
+    def due_heads_statement(self, limit: int, now: datetime) -> Select[Any]:
+        """The oldest due entry of each group none of whose older entries is waiting."""
         key, group, state, due = (self._column(name) for name in (self.key, self.group, "state", self.due))
         older = aliased(self.model)
-        waiting = self._column("state", older) == self.pending
+        # The pending state as a literal, not a parameter: PostgreSQL's generic plans (and SQLite)
+        # use a partial index on the waiting rows (the inbox's) only for a condition they can read.
+        waiting = self._column("state", older) == literal(self.pending, literal_execute=True)
         if self.holds is not None:
             waiting = or_(waiting, self._column(self.holds, older).is_not(None))
-        statement = (
+        return (
             select(key)
             .where(
                 state == self.pending,
@@ -83,7 +89,6 @@ class OrderedQueue(Generic[RowT]):
             .limit(limit)
             .with_for_update(skip_locked=True, of=self.model)
         )
-        return list((await session.execute(statement)).scalars())
 
     async def _due_followers(
         self, session: AsyncSession, heads: Sequence[int], now: datetime, room: int,

@@ -4,6 +4,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 from bot.store import Inbox, ProcessedUpdates
+from bot.store.inbox import queue as inbox_queue
+from sqlalchemy import text
 
 from tests.store.dbtools import ScratchDatabase
 
@@ -89,3 +91,18 @@ async def test_released_claims_are_due_again_at_once_and_the_claim_is_not_counte
         undelivered = await inbox.undelivered(session, 10, now=T0 + timedelta(minutes=1))
     assert [(i.update_id, i.attempts) for i in again] == [(1, 1), (2, 1)]
     assert undelivered == []  # 3's answer keeps its own resend time, not the release's
+
+
+async def test_a_claim_looks_up_the_chats_waiting_updates_in_their_own_index(database: ScratchDatabase) -> None:
+    """Whether a chat's head is free is one lookup in ``ix_inbox_waiting`` (only the rows still
+    waiting), not a walk through everything the chat sent that day."""
+    statement = inbox_queue.due_heads_statement(10, T0)
+    async with database.transaction() as session:
+        dialect = session.get_bind().dialect
+        sql = str(statement.compile(dialect=dialect, compile_kwargs={"literal_binds": True}))
+        if dialect.name == "postgresql":
+            await session.execute(text("SET LOCAL enable_seqscan = off"))  # a near empty table
+            plan = (await session.execute(text(f"EXPLAIN {sql}"))).scalars().all()
+        else:
+            plan = [row[-1] for row in (await session.execute(text(f"EXPLAIN QUERY PLAN {sql}"))).all()]
+    assert any("ix_inbox_waiting" in line for line in plan), plan
