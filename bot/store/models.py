@@ -12,11 +12,12 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from bot.store.enums import InboxState, Origin, OutboxState, Proof, Role, check_in
 from bot.store.types import UtcDateTime, json_type, utcnow
 
-# Named constraints let later migrations drop or alter them (and SQLite batch mode needs the names).
 # The inbox rows that hold their chat's later updates back (``bot.store.inbox``), as SQL: the partial
-# index's condition, which the claim's query repeats word for word so that the planner uses it.
+# index's condition. The claim (``bot.store.queue``) states the same condition, the pending state as a
+# literal, so that the planner can match it; tests/store/test_updates.py checks it does.
 INBOX_WAITING = f"state = '{InboxState.PENDING.value}' OR answer IS NOT NULL"
 
+# Named constraints let later migrations drop or alter them (and SQLite batch mode needs the names).
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",

@@ -75,7 +75,6 @@ class Processor:
         self.max_attempts = max_attempts
         self._concurrency = concurrency
         self._waiting: deque[tuple[float, list[InboxItem]]] = deque()  # (claimed at, a chat's run)
-        self._waiting_updates = 0
         self._wake = asyncio.Event()
         self._progress = asyncio.Event()  # set whenever an update is finished: fetching may go on
         self._tasks: set[asyncio.Task[None]] = set()  # one per chat run in hand
@@ -110,13 +109,12 @@ class Processor:
     async def step(self) -> int:
         """Claim a batch when few runs wait, then start runs while slots are free; how many updates
         were claimed or started (0: nothing to do until a run finishes or updates arrive)."""
-        claimed = 0
-        if self._waiting_updates < self._concurrency:
-            claimed = await self._claim(max(CLAIM_SIZE, 2 * self._concurrency) - self._waiting_updates)
+        claimed, waiting = 0, sum(len(run) for _, run in self._waiting)
+        if waiting < self._concurrency:
+            claimed = await self._claim(max(CLAIM_SIZE, 2 * self._concurrency) - waiting)
         started = 0
         while self._waiting and len(self._tasks) < self._concurrency:
             claimed_at, run = self._waiting.popleft()
-            self._waiting_updates -= len(run)
             task = asyncio.create_task(self._run_chat(run, claimed_at))
             self._tasks.add(task)
             task.add_done_callback(self._finished)
@@ -137,7 +135,6 @@ class Processor:
             runs.setdefault(key, []).append(item)
         now = time.monotonic()
         self._waiting.extend((now, run) for run in runs.values())
-        self._waiting_updates += len(items)
         return len(items)
 
     async def drain(self) -> None:
@@ -145,7 +142,6 @@ class Processor:
         if self._waiting:
             runs = [run for _, run in self._waiting]
             self._waiting.clear()
-            self._waiting_updates = 0
             await self._release(runs)
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
