@@ -27,6 +27,7 @@ from bot import logs, metrics
 from bot.app import build_app
 from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.settings import TelegramSettings
+from bot.heap import freeze_startup_objects
 from bot.isp import IspClient, IspSettings
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.settings import BotSettings
@@ -87,6 +88,7 @@ def main() -> int:
     parser.add_argument("--isp-latency", type=float, default=0.0)
     parser.add_argument("--concurrency", type=int, default=32)
     args = parser.parse_args()
+    freeze_startup_objects()  # as ``ispbot run`` does
     with tempfile.TemporaryDirectory() as folder:
         url = args.database or f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"
         result = asyncio.run(run(args.api, args.token, url, args.isp_latency, args.concurrency))

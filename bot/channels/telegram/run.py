@@ -22,6 +22,7 @@ from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
 from bot.cli_support import settings_problem
+from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
 from bot.settings import BotSettings
 from bot.store import Database
@@ -93,6 +94,7 @@ def main() -> int:
                 loop.add_signal_handler(sig, stop.set)
         await run(telegram, isp, bot_settings, stop)
 
+    freeze_startup_objects()  # the imports are done: what is alive now lives as long as the process
     try:
         asyncio.run(until_signalled())
     except (DatabaseRevisionError, FatalPollingError) as exc:

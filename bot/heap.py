@@ -1,0 +1,20 @@
+"""The process's own objects, kept out of Python's full garbage collections.
+
+A full collection walks every object the cyclic collector tracks. In a running bot most of them
+were made at start (modules, classes, SQLAlchemy's tables and compiled statements, the flows and
+their templates: about 150,000) and live as long as the process, so each walk was wasted work that
+stopped the event loop for 50-70 ms, a few times a minute under load: every update in flight at that
+moment waited for it. ``gc.freeze`` moves them to a generation the collector never walks; what the
+bot makes later (updates, turns, replies) is collected as before.
+"""
+
+from __future__ import annotations
+
+import gc
+
+
+def freeze_startup_objects() -> None:
+    """Call once, at start, before serving. Garbage made so far is collected first, so that only
+    live objects are frozen (a frozen object is never collected, even when it later becomes garbage)."""
+    gc.collect()
+    gc.freeze()
