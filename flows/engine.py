@@ -25,7 +25,6 @@ check, so a step that is run again re-reads before it writes.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import traceback
 import weakref
@@ -177,7 +176,7 @@ class Engine:
             said = _said(state, incoming.event)
             if _worth_recalling(link, incoming.event):
                 state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
-            before = copy.deepcopy(state)
+            before = state.snapshot()
             ctx = self._context(state, link, session, incoming)
             try:
                 await self._route(ctx, incoming.event)

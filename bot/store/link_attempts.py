@@ -11,9 +11,12 @@ from bot.store.models import LinkAttemptRow
 from bot.store.sql import execute_rowcount
 from bot.store.types import utcnow
 
-_FAILURES = select(func.count()).select_from(LinkAttemptRow).where(
-    LinkAttemptRow.chat_id == bindparam("b_chat_id"), LinkAttemptRow.at >= bindparam("b_since"),
-    LinkAttemptRow.succeeded.is_(False),
+# Every turn of a chat not linked yet asks it: on the table (Core), not the mapped class, so that
+# it skips the ORM's result machinery (see bot.store.chats).
+_attempts = LinkAttemptRow.metadata.tables[LinkAttemptRow.__tablename__]
+_FAILURES = select(func.count()).select_from(_attempts).where(
+    _attempts.c.chat_id == bindparam("b_chat_id"), _attempts.c.at >= bindparam("b_since"),
+    _attempts.c.succeeded.is_(False),
 )
 
 

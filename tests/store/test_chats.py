@@ -170,3 +170,17 @@ async def test_a_nul_or_a_lone_surrogate_in_what_a_person_typed_is_kept_as_a_rep
     async with database.session() as session:
         loaded = await chats.load(session, 77)
     assert loaded.data == {"recent": ["a\ufffdb", "½\ufffd"], "k\ufffd": "v"}
+
+
+def test_a_snapshot_keeps_the_state_a_failed_step_goes_back_to() -> None:
+    state = ChatState(chat_id=7, flow="bills", step="pick", data={
+        "choices": {"t1": [1, "Contrato 1"]}, "recent": ["oi"], "flow_data": {"nested": {"x": [1, 2]}},
+    })
+    before = state.snapshot()
+    state.step = "done"
+    state.data["choices"]["t2"] = [2, "Contrato 2"]
+    state.data["recent"].append("segunda via")
+    state.data["flow_data"]["nested"]["x"].append(3)
+    assert before == ChatState(chat_id=7, flow="bills", step="pick", data={
+        "choices": {"t1": [1, "Contrato 1"]}, "recent": ["oi"], "flow_data": {"nested": {"x": [1, 2]}},
+    })
