@@ -9,8 +9,8 @@ pieces here fix each (see their modules): ``Intake`` stores updates first, ``Pro
 side by side and each chat in order, ``Sender`` keeps Telegram's rate limits per chat.
 
 HTTP goes through aiohttp (``aiohttp_request``: a seventh of httpx's CPU per call), with one
-connection pool sized to the real concurrency and a separate one-connection pool for the long
-poll, as python-telegram-bot does.
+connection pool for the sender's workers (and button acknowledgements) and a separate
+one-connection pool for the long poll, as python-telegram-bot does.
 """
 
 from __future__ import annotations
@@ -46,10 +46,15 @@ log = logging.getLogger(__name__)
 NOTICE_EVERY = 60.0  # seconds between looks for ended outages to tell the watchers about
 PRUNE_EVERY = 3600.0
 KEEP_INBOX_FOR = 2  # days: Telegram never redelivers an update that old
+# Bot API calls in flight at once. They wait on the network, not on this process's work, so they
+# are not tied to ``ISPBOT_CONCURRENCY``: with as many workers as chats in hand (16), a Bot API that
+# answers in 20 ms capped the bot at 800 calls a second and a third of its rate went waiting there.
+# Telegram's own limit (about 30 messages a second) is the sender's to keep, not the pool's.
+SEND_WORKERS = 32
 
 
 def make_bot(settings: TelegramSettings) -> Bot:
-    pool = max(4, settings.concurrency)
+    pool = SEND_WORKERS + 4  # and button acknowledgements, which do not queue behind the sends
     return Bot(
         settings.telegram_token.get_secret_value(),
         base_url=settings.base_url,
@@ -67,7 +72,7 @@ class TelegramChannel:
         self.app = app
         self.settings = settings
         self.bot = bot or make_bot(settings)
-        self.sender = Sender(self._call, workers=settings.concurrency, **(sender_limits or {}))
+        self.sender = Sender(self._call, workers=SEND_WORKERS, **(sender_limits or {}))
         self.staff: StaffDesk | None = None
         if settings.staff_chat_id is not None:
             # Handoffs go to the staff group's topics, answered live (not only through a ticket).
