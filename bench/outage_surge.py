@@ -25,6 +25,7 @@ import sys
 import time
 from typing import Any
 
+from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.sandbox import FixedClock, Sandbox
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, running_bot
@@ -116,7 +117,7 @@ def main() -> int:
     parser.add_argument("--subscribers", type=int, default=10_000)
     parser.add_argument("--seconds", type=float, default=60.0, help="arrivals paced over this long (0: all at once)")
     parser.add_argument("--database", default=None, help="default: a SQLite file in a temporary folder")
-    parser.add_argument("--concurrency", type=int, default=32, help="chats the bot processes at once")
+    parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY, help="chats the bot processes at once")
     parser.add_argument("--within", type=float, default=600.0, help="give up after this many seconds")
     args = parser.parse_args()
     emit(asyncio.run(measure(args.database, args.subscribers, args.seconds, args.within, args.concurrency)))

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from importlib.util import find_spec
 from typing import Any
 
+from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from tests.telegram.fake_bot_api import DEFAULT_TOKEN as TOKEN
 
 from bench.report import emit, figure
@@ -182,7 +183,8 @@ def main() -> int:
     parser.add_argument("--postgresql", default=os.environ.get("ISPBOT_TEST_DATABASE_URL"))
     parser.add_argument("--only", choices=tuple(SETTINGS), default=None)
     parser.add_argument("--contenders", default="", help="comma-separated names to run (default: all)")
-    parser.add_argument("--concurrency", type=int, default=32, help="the whole bot's ISPBOT_CONCURRENCY")
+    parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY,
+                        help="the whole bot's ISPBOT_CONCURRENCY")
     parser.add_argument("--within", type=float, default=240.0, help="seconds at most per contender")
     parser.add_argument("--steady-rate", type=float, default=100.0,
                         help="updates a second in the steady setting when the echo bot was not measured first")

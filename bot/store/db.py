@@ -20,13 +20,13 @@ from bot.store.write_gate import WriteGate
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 # A turn holds its connection until it commits, ISP calls included, so a process needs one connection
-# per chat in flight (ISPBOT_CONCURRENCY, 32 by default) plus a few for the intake, the claims, the
+# per chat in flight (ISPBOT_CONCURRENCY, 12 by default) plus a few for the intake, the claims, the
 # sender's records and the mirror. All of them stay open: with SQLAlchemy's default (5 kept open, 10
 # more while busy) connections were opened and closed all the time under load (connect, TLS,
 # authentication, statements prepared again), a third of the throughput on PostgreSQL, and the 15 at
 # most held chats back while the ISP was slow.
 SPARE_CONNECTIONS = 4
-DEFAULT_POOL_SIZE = 32 + SPARE_CONNECTIONS
+DEFAULT_POOL_SIZE = 12 + SPARE_CONNECTIONS
 # Above the pool, for a peak (a doctor run, an operator's tool in the same process): opened and closed.
 POOL_OVERFLOW = 8
 

@@ -79,7 +79,7 @@ def test_polling_is_the_default_with_only_a_token(monkeypatch: pytest.MonkeyPatc
     assert settings.base_url == "https://api.telegram.org/bot"
     assert (settings.listen_host, settings.listen_port) == ("127.0.0.1", 8080)
     assert settings.webhook_url is None and settings.webhook_secret is None and settings.staff_chat_id is None
-    assert settings.concurrency == 32
+    assert settings.concurrency == 12
     assert TOKEN not in repr(settings) and TOKEN not in str(settings)
 
 

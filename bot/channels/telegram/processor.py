@@ -43,6 +43,7 @@ from bot.channels.telegram import raw
 from bot.channels.telegram.commands import chat_scope_calls
 from bot.channels.telegram.render import ApiCall, render
 from bot.channels.telegram.sender import Sender
+from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.channels.telegram.update_log import update_done
 from bot.channels.telegram.updates import Routed, parse, route
 from bot.staff import StaffDesk
@@ -62,7 +63,7 @@ CLAIM_SIZE = 128
 class Processor:
     def __init__(
         self, engine: Engine, database: Database, bot: Bot, sender: Sender, *,
-        staff_chat_id: int | None = None, concurrency: int = 32, inbox: Inbox | None = None,
+        staff_chat_id: int | None = None, concurrency: int = DEFAULT_CONCURRENCY, inbox: Inbox | None = None,
         max_attempts: int = MAX_ATTEMPTS, staff: StaffDesk | None = None,
     ) -> None:
         self.engine = engine

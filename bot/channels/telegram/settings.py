@@ -24,6 +24,12 @@ from bot.logs import LEVELS, LogFormat
 _TOKEN = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,}")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
 
+# Chats processed at once. A turn costs this process 2-2.5 ms of CPU and the turns side by side
+# share one core, so each takes about that many times as long: measured (bench/RESULTS.md), the
+# 99th percentile of a turn's own time was 27-41 ms at 12, 35-53 ms at 16 and 64-104 ms at 32, for
+# 10% more updates a second at 32. More slots pay only while turns wait on a slow ISP, and the
+# calls to it are bounded anyway (ISPBOT_ISP_MAX_CONCURRENCY, 8).
+DEFAULT_CONCURRENCY = 12
 
 class TelegramSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore")
@@ -36,7 +42,9 @@ class TelegramSettings(BaseSettings):
     listen_host: str = Field(default="127.0.0.1", description="address the web server listens on")
     listen_port: int = Field(default=8080, ge=1, le=65535, description="port of /healthz, /metrics, the webhook")
     staff_chat_id: int | None = Field(default=None, description="the staff supergroup (forum) chat id")
-    concurrency: int = Field(default=32, ge=1, le=1024, description="chats processed at the same time")
+    concurrency: int = Field(
+        default=DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time",
+    )
     log_format: LogFormat = Field(default="auto", description="json, text, or auto (text on a terminal)")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
 
