@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import ColumnElement, CursorResult, Executable, select
+from sqlalchemy import ColumnElement, CursorResult, Executable, Insert, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -32,9 +33,18 @@ async def insert_ignore(session: AsyncSession, model: type[Base], values: dict[s
     (PostgreSQL) or for the write lock (SQLite) and then does nothing, instead of failing and, on
     PostgreSQL, poisoning the caller's transaction.
     """
-    dialect = postgresql if dialect_name(session) == "postgresql" else sqlite
-    statement = dialect.insert(model).values(**values).on_conflict_do_nothing()
-    return await execute_rowcount(session, statement) == 1
+    table = model.metadata.tables[model.__tablename__]
+    return await execute_rowcount(session, _insert_ignore(dialect_name(session), table), values) == 1
+
+
+@functools.cache
+def _insert_ignore(dialect: str, table: Table) -> Insert:
+    # Built once per table, on the table rather than the mapped class, and given its values as
+    # parameters: a new chat's first save no longer goes through the ORM's bulk-insert path or
+    # builds and hashes a fresh statement.
+    if dialect == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return sqlite.insert(table).on_conflict_do_nothing()
 
 
 async def fetch_one(session: AsyncSession, model: type[RowT], *criteria: ColumnElement[bool]) -> RowT | None:
