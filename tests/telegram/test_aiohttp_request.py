@@ -12,7 +12,7 @@ import pytest
 from bot.channels.telegram.aiohttp_request import AiohttpRequest
 from telegram.error import BadRequest, InvalidToken, NetworkError, TimedOut
 
-from telegram import Bot
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from tests.telegram.fake_bot_api import FakeBotApi
 
 
@@ -24,9 +24,13 @@ async def test_messages_uploads_and_refusals_go_through_as_with_any_transport() 
     async with FakeBotApi() as api:
         bot = bot_at(api.base_url, api.token)
         async with bot:
-            text = "olá <b>mundo</b> & 1+1=2; 100% 🙂"  # each a character form encoding must escape
-            message = await bot.send_message(42, text, parse_mode="HTML")
+            text = "olá <b>mundo</b> & 1+1=2; 100% \"🙂\""  # each a character an encoding must escape
+            keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("2ª via", callback_data="bill:1")]])
+            message = await bot.send_message(42, text, parse_mode="HTML", reply_markup=keyboard)
             assert message.text == text and message.chat.id == 42
+            assert api.sent(42)[-1].params["reply_markup"] == {
+                "inline_keyboard": [[{"text": "2ª via", "callback_data": "bill:1"}]],
+            }
             document = await bot.send_document(42, io.BytesIO(b"%PDF-1.4 boleto"), filename="boleto.pdf")
             assert document.document is not None and document.document.file_size == len(b"%PDF-1.4 boleto")
             assert api.sent(42)[-1].params["_filename"] == "boleto.pdf"
