@@ -24,7 +24,7 @@ async def test_messages_uploads_and_refusals_go_through_as_with_any_transport() 
     async with FakeBotApi() as api:
         bot = bot_at(api.base_url, api.token)
         async with bot:
-            text = "olá <b>mundo</b> & 1+1=2; 100% \"🙂\""  # each a character an encoding must escape
+            text = "olá <b>mundo</b> & 1+1=2; 100% \"🙂\" \\"  # each a character an encoding must escape
             keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("2ª via", callback_data="bill:1")]])
             message = await bot.send_message(42, text, parse_mode="HTML", reply_markup=keyboard)
             assert message.text == text and message.chat.id == 42

@@ -88,9 +88,10 @@ def _body(request_data: RequestData | None) -> Any:
         # Not python-telegram-bot's form fields: percent-encoding every character of a message in
         # Python (``urlencode``) cost more than the rest of building the request, and aiohttp's
         # FormData builds a multipart writer, boundary and all, for each call. ``parameters`` are
-        # already JSON values (a keyboard as an object, not a string of JSON).
-        body = json.dumps(request_data.parameters, ensure_ascii=False, separators=(",", ":"))
-        return aiohttp.payload.BytesPayload(body.encode(), content_type=JSON)
+        # already JSON values (a keyboard as an object, not a string of JSON). ASCII with escapes:
+        # a little larger, faster to make, and a lone surrogate cannot fail the encoding.
+        body = json.dumps(request_data.parameters, separators=(",", ":"))
+        return aiohttp.payload.BytesPayload(body.encode("ascii"), content_type=JSON)
     form = aiohttp.FormData()
     for name, value in request_data.json_parameters.items():
         form.add_field(name, value)

@@ -27,9 +27,10 @@ _SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
 # Chats processed at once. A turn costs this process 2-2.5 ms of CPU and the turns side by side
 # share one core, so each takes about that many times as long: measured (bench/RESULTS.md), the
 # 99th percentile of a turn's own time was 27-41 ms at 12, 35-53 ms at 16 and 64-104 ms at 32, for
-# 10% more updates a second at 32. More slots pay only while turns wait on a slow ISP, and the
-# calls to it are bounded anyway (ISPBOT_ISP_MAX_CONCURRENCY, 8).
+# at most an eighth more updates a second at 32. More slots pay only while turns wait on a slow
+# ISP, and the calls to it are bounded anyway (ISPBOT_ISP_MAX_CONCURRENCY, 8).
 DEFAULT_CONCURRENCY = 12
+
 
 class TelegramSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore")
