@@ -34,7 +34,7 @@ from urllib.parse import parse_qsl
 
 import uvicorn
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
@@ -184,6 +184,7 @@ class FakeBotApi:
         self.start_timeout = start_timeout
         self.latency = 0.0
         self.calls: Counter[str] = Counter()
+        self.abandoned: Counter[str] = Counter()  # calls whose caller went away before its body arrived
         self.bot_user: Json = {
             "id": int(token.split(":", 1)[0]) if token.split(":", 1)[0].isdigit() else BOT_ID,
             "is_bot": True,
@@ -425,6 +426,11 @@ class FakeBotApi:
             result = await handler(params)
         except ApiError as error:
             return JSONResponse(error.body(), status_code=error.code)
+        except ClientDisconnect:
+            # The caller went away before its body arrived (a benchmark stopping a contender while
+            # it sends): there is nobody to answer, and it is not the server's failure to report.
+            self.abandoned[canonical] += 1
+            return JSONResponse({"ok": False, "error_code": 499, "description": "client gone"}, status_code=499)
         finally:
             self._notify()
         return JSONResponse({"ok": True, "result": result})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
@@ -350,3 +351,24 @@ async def test_latency_delays_answers_and_counters_count(api: FakeBotApi, bot: t
 async def test_wait_for_sent_is_bounded(api: FakeBotApi) -> None:
     with pytest.raises(TimeoutError):
         await api.wait_for_sent(42, count=1, within=0.05)
+
+
+async def test_a_caller_gone_mid_body_is_dropped_quietly(
+    api: FakeBotApi, bot: telegram.Bot, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A benchmark stops a contender while it sends: the server records nothing and logs no error."""
+    caplog.set_level(logging.WARNING)
+    port = int(api.base_url.rsplit(":", 1)[1])
+    _, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        f"POST /bot{api.token}/sendMessage HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+        '{"chat_id": 42, "te'.encode()
+    )
+    await writer.drain()
+    await api.wait_until(lambda: api.calls["sendMessage"] == 1, within=STEP)
+    writer.close()
+    await api.wait_until(lambda: api.abandoned["sendMessage"] == 1, within=STEP)
+    assert api.sent(42) == []
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []
+    assert (await asyncio.wait_for(bot.send_message(42, "oi"), STEP)).text == "oi"
