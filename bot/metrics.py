@@ -23,7 +23,7 @@ UPDATES = Counter(
     ["kind", "outcome"], registry=REGISTRY,
 )
 UPDATE_SECONDS = Histogram(
-    "ispbot_update_seconds", "Time from claiming an update to its answer being queued for Telegram",
+    "ispbot_update_seconds", "Time from starting an update to its answer being queued for Telegram",
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30), registry=REGISTRY,
 )
 INBOX_RECEIVED = Counter(

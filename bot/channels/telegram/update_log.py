@@ -2,9 +2,10 @@
 
 Fields: ``update_id``, ``kind`` (the event: text, choice, contact, staff_text, ...), ``outcome``
 (answered, ignored, skipped, taken, error), ``chat`` (``chat_ref``, never the id), ``flow`` and
-``step`` where the chat stands after the turn, ``latency_ms`` from claiming the update to its answer
-being queued, ``isp_calls`` made during the turn, and ``error`` (the exception's class) on a failure.
-Everything comes from what the processor already holds: writing the line costs no query.
+``step`` where the chat stands after the turn, ``latency_ms`` from starting the update (claims come in
+batches, so not from its claim) to its answer being queued, ``isp_calls`` made during the turn, and
+``error`` (the exception's class) on a failure. Everything comes from what the processor already
+holds: writing the line costs no query.
 """
 
 from __future__ import annotations
