@@ -368,6 +368,7 @@ async def test_a_caller_gone_mid_body_is_dropped_quietly(
     await writer.drain()
     await api.wait_until(lambda: api.calls["sendMessage"] == 1, within=STEP)
     writer.close()
+    await writer.wait_closed()
     await api.wait_until(lambda: api.abandoned["sendMessage"] == 1, within=STEP)
     assert api.sent(42) == []
     assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []
