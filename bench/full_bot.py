@@ -32,6 +32,7 @@ from bot.heap import freeze_startup_objects
 from bot.isp import IspClient, IspSettings
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.settings import BotSettings
+from bot.store.db import pool_size_for
 from tests.store.dbtools import make_database
 from tests.telegram.harness import fast_sender_limits
 
@@ -42,7 +43,7 @@ async def run(api: str, token: str, url: str, isp_latency: float, concurrency: i
     # As in production: JSON lines on stderr (the driver keeps them in a file), one per update.
     logs.configure(logging.INFO, "json", secrets=[token])
     kept = _keep_update_seconds()
-    database = await make_database(url)
+    database = await make_database(url, pool_size=pool_size_for(concurrency))  # as ``ispbot run`` sizes it
     sandbox = Sandbox.seeded(clock=FixedClock())
     if isp_latency > 0:
         sandbox.faults.add_latency(isp_latency)

@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.sandbox import FixedClock, Sandbox
+from bot.store.db import pool_size_for
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, running_bot
 
@@ -47,7 +48,7 @@ async def measure(url: str | None, subscribers: int, seconds: float, within: flo
         raise RuntimeError("the seeded data set no longer has an open failover event on " + FAILED_NAS)
     customers = add_offline_customers(sandbox, subscribers, FAILED_NAS, FIRST_CUSTOMER)
     chats = [FIRST_CHAT + n for n in range(subscribers)]
-    async with scratch_database(url) as database:
+    async with scratch_database(url, pool_size=pool_size_for(concurrency)) as database:
         await link_chats(database, list(zip(chats, customers, strict=True)))
         await park_chats(database, chats, "menu", "choose")
         async with running_bot(database, sandbox, concurrency=concurrency) as bot:

@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.sandbox import DEMO_IDENTITIES, Sandbox
 from bot.store import Proof, Role, utcnow
+from bot.store.db import DEFAULT_POOL_SIZE
 from bot.store.models import Base, ChatRow, LinkRow
 from sqlalchemy import insert
 from tests.store.dbtools import ScratchDatabase, make_database
@@ -26,9 +27,10 @@ CHUNK = 5_000  # rows per INSERT: well under PostgreSQL's 32,767 bind parameters
 
 
 @contextlib.asynccontextmanager
-async def scratch_database(url: str | None) -> AsyncIterator[ScratchDatabase]:
+async def scratch_database(url: str | None, *, pool_size: int = DEFAULT_POOL_SIZE) -> AsyncIterator[ScratchDatabase]:
     with tempfile.TemporaryDirectory(prefix="ispbot-bench-") as folder:
-        database = await make_database(url or f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}")
+        sqlite = f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"
+        database = await make_database(url or sqlite, pool_size=pool_size)
         try:
             yield database
         finally:

@@ -26,7 +26,14 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 # authentication, statements prepared again), a third of the throughput on PostgreSQL, and the 15 at
 # most held chats back while the ISP was slow.
 SPARE_CONNECTIONS = 4
-DEFAULT_POOL_SIZE = 12 + SPARE_CONNECTIONS
+
+
+def pool_size_for(chats_at_once: int) -> int:
+    """Connections to keep open for a process that runs this many chats' turns at once."""
+    return chats_at_once + SPARE_CONNECTIONS
+
+
+DEFAULT_POOL_SIZE = pool_size_for(12)  # ISPBOT_CONCURRENCY's default (the store cannot import it)
 # Above the pool, for a peak (a doctor run, an operator's tool in the same process): opened and closed.
 POOL_OVERFLOW = 8
 

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from bot.store import Database
+from bot.store.db import DEFAULT_POOL_SIZE
 from bot.store.migrate import upgrade
 from bot.store.urls import async_url
 from sqlalchemy import text
@@ -25,16 +26,17 @@ def postgresql_url() -> str | None:
 class ScratchDatabase(Database):
     """A Database that knows how to open itself again (a restart) and how to vanish."""
 
-    def __init__(self, url: str, schema: str | None = None) -> None:
+    def __init__(self, url: str, schema: str | None = None, *, pool_size: int = DEFAULT_POOL_SIZE) -> None:
         self.schema = schema
+        self.pool_size = pool_size
         self.connect_args: dict[str, Any] = (
             {} if schema is None else {"server_settings": {"search_path": schema}}
         )
-        super().__init__(url, connect_args=self.connect_args)
+        super().__init__(url, connect_args=self.connect_args, pool_size=pool_size)
 
     def reopen(self) -> Database:
         """A second handle on the same data, as a restarted process would have."""
-        return Database(self.url, connect_args=self.connect_args)
+        return Database(self.url, connect_args=self.connect_args, pool_size=self.pool_size)
 
     async def terminate_server_processes(self, pids: Iterable[int]) -> None:
         """PostgreSQL ends these connections' server processes, as a restart or a failover would."""
@@ -62,8 +64,9 @@ async def _admin(url: str, statement: str) -> None:
         await admin.dispose()
 
 
-async def make_database(url: str, *, migrated: bool = True) -> ScratchDatabase:
-    """A fresh database at ``url`` (in a new schema on PostgreSQL), migrated to head unless told not to.
+async def make_database(url: str, *, migrated: bool = True, pool_size: int = DEFAULT_POOL_SIZE) -> ScratchDatabase:
+    """A fresh database at ``url`` (in a new schema on PostgreSQL), migrated to head unless told not to;
+    ``pool_size`` as ``ispbot run`` would size it (``pool_size_for``) when the bot runs other than 12 chats at once.
 
     Call ``destroy()`` when done.
     """
@@ -71,7 +74,7 @@ async def make_database(url: str, *, migrated: bool = True) -> ScratchDatabase:
     if async_url(url).get_backend_name() == "postgresql":
         schema = f"ispbot_test_{uuid.uuid4().hex[:12]}"
         await _admin(url, f'CREATE SCHEMA "{schema}"')
-    database = ScratchDatabase(url, schema)
+    database = ScratchDatabase(url, schema, pool_size=pool_size)
     if migrated:
         try:
             await upgrade(database)

@@ -26,7 +26,7 @@ from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
 from bot.settings import BotSettings
 from bot.store import Database
-from bot.store.db import SPARE_CONNECTIONS
+from bot.store.db import pool_size_for
 from bot.store.errors import DatabaseRevisionError
 from bot.web import serve
 
@@ -50,7 +50,7 @@ def load_settings() -> tuple[TelegramSettings, IspSettings, BotSettings]:
 async def run(telegram: TelegramSettings, isp: IspSettings, bot_settings: BotSettings,
               stop: asyncio.Event | None = None) -> None:
     stop = stop or asyncio.Event()
-    database = Database(bot_settings.database_url, pool_size=telegram.concurrency + SPARE_CONNECTIONS)
+    database = Database(bot_settings.database_url, pool_size=pool_size_for(telegram.concurrency))
     app = await build_app(database, isp, bot_settings)
     channel = TelegramChannel(app, telegram)
     try:
