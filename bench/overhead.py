@@ -17,7 +17,11 @@ Prints one JSON line per contender and setting: updates per second from the firs
 the last answer the server received, peak memory, what a person waits end to end (``answer_p50_ms``,
 ``answer_p99_ms``: from the update being offered to its last answer reaching the server; in ``fast``
 that is mostly the wait behind the burst), and for the whole bot the 99th percentile of its own time
-per update. Then one line per setting with the ratios the issue's targets speak of. Every
+per update. CPU per update is given three times: the contender's own, the fake Bot API's and the whole
+machine's (PostgreSQL's server and this driver included); the last gives
+``machine_bound_updates_per_second``, the most the machine's cores could carry at that cost, however
+many processes shared it. Then one line per setting with the ratios the issue's targets speak of, and
+the whole bot's machine bound against aiogram's rate (below 1: out of this machine's reach). Every
 run is bounded (``--within`` seconds per contender) and talks to 127.0.0.1 only.
 """
 
@@ -122,7 +126,7 @@ def measure(
         "contender": contender.name, "complete": seen["complete"],
         "updates_per_second": round(updates / elapsed, 1) if seen["complete"] and elapsed > 0 else None,
         "sends_per_second": round(seen["sends"] / elapsed, 1) if elapsed > 0 else None,
-        "cpu_ms_per_update": round(1000 * seen["cpu_seconds"] / updates, 2) if seen["complete"] else None,
+        **_cpu_figures(seen, updates),
         **{key: seen[key] for key in ("answer_p50_ms", "answer_p99_ms") if key in seen},
     }
     result["peak_rss_mb"] = round(usage.ru_maxrss / 1024, 1)
@@ -130,6 +134,21 @@ def measure(
     if last.startswith("{"):
         result.update({k: v for k, v in json.loads(last).items() if k != "updates"})
     return result
+
+
+def _cpu_figures(seen: dict[str, Any], updates: int) -> dict[str, float | None]:
+    """CPU milliseconds per update: the contender's own, the fake Bot API's, the whole machine's; and
+    the most updates a second the machine's cores could carry at that cost, whatever the latencies
+    and however many processes shared the work."""
+    if not seen["complete"]:
+        return {"cpu_ms_per_update": None}
+    machine = 1000 * seen["machine_cpu_seconds"] / updates
+    return {
+        "cpu_ms_per_update": round(1000 * seen["cpu_seconds"] / updates, 2),
+        "server_cpu_ms_per_update": round(1000 * seen["server_cpu_seconds"] / updates, 2),
+        "machine_cpu_ms_per_update": round(machine, 2),
+        "machine_bound_updates_per_second": round(1000 * (os.cpu_count() or 1) / machine, 1) if machine else None,
+    }
 
 
 def _stop(bot: subprocess.Popen[str]) -> tuple[str, resource.struct_rusage]:
@@ -148,20 +167,31 @@ def _stop(bot: subprocess.Popen[str]) -> tuple[str, resource.struct_rusage]:
 
 
 def _outcome(server: subprocess.Popen[str], bot: subprocess.Popen[str]) -> dict[str, Any]:
-    """The server's closing line, with the contender's CPU time over the burst (sampled from /proc
-    meanwhile: CPU per update holds up on a busy machine where updates per second do not); early
-    (as incomplete) if the contender died first."""
+    """The server's closing line, with the CPU time spent over the burst (sampled from /proc
+    meanwhile: CPU per update holds up on a busy machine where updates per second do not) by the
+    contender, by the fake Bot API and by the whole machine (PostgreSQL's server included); early (as
+    incomplete) if the contender died first."""
     assert server.stdout is not None
-    samples: list[tuple[float, float]] = []  # (monotonic time, the contender's CPU seconds)
+    samples: list[tuple[float, Cpu]] = []  # (monotonic time, CPU seconds so far)
     with selectors.DefaultSelector() as selector:
         selector.register(server.stdout, selectors.EVENT_READ)
         while not selector.select(timeout=0.02):
             if bot.poll() is not None:
                 return {"first_poll": 0.0, "last_send": 0.0, "sends": 0, "complete": False, "died": True}
-            samples.append((time.monotonic(), _cpu_seconds(bot.pid)))
+            samples.append((time.monotonic(), Cpu(_cpu_seconds(bot.pid), _cpu_seconds(server.pid), _machine_busy())))
     line: dict[str, Any] = json.loads(server.stdout.readline())
-    line["cpu_seconds"] = _cpu_at(samples, line["last_send"]) - _cpu_at(samples, line["first_poll"])
+    start, end = _cpu_at(samples, line["first_poll"]), _cpu_at(samples, line["last_send"])
+    line["cpu_seconds"] = end.contender - start.contender
+    line["server_cpu_seconds"] = end.server - start.server
+    line["machine_cpu_seconds"] = end.machine - start.machine
     return line
+
+
+@dataclass(frozen=True)
+class Cpu:
+    contender: float
+    server: float  # the fake Bot API's process
+    machine: float  # every core's busy time
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -170,10 +200,18 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
-def _cpu_at(samples: list[tuple[float, float]], when: float) -> float:
-    """The CPU time of the last sample taken before ``when`` (monotonic clocks are system-wide)."""
+def _machine_busy() -> float:
+    """Seconds all cores spent on anything but idling and waiting for disks since boot."""
+    with open("/proc/stat", encoding="ascii") as stat:
+        ticks = [int(field) for field in stat.readline().split()[1:9]]  # the "cpu" line, guests excluded
+    idle, iowait = ticks[3], ticks[4]
+    return (sum(ticks) - idle - iowait) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_at(samples: list[tuple[float, Cpu]], when: float) -> Cpu:
+    """The CPU times of the last sample taken before ``when`` (monotonic clocks are system-wide)."""
     before = [cpu for at, cpu in samples if at <= when]
-    return before[-1] if before else 0.0
+    return before[-1] if before else Cpu(0.0, 0.0, 0.0)
 
 
 def main() -> int:
@@ -195,6 +233,7 @@ def main() -> int:
         if args.only not in (None, name):
             continue
         rates: dict[str, float] = {}
+        bounds: dict[str, float] = {}  # the most the machine's cores could carry at each one's cost
         rate = target_rate if setting.steady else None
         for contender in contenders(args.postgresql, setting.isp_latency, args.concurrency):
             if (wanted and contender.name not in wanted) or (setting.steady and not contender.whole_bot):
@@ -202,6 +241,8 @@ def main() -> int:
             result = measure(contender, args.updates, args.chats, setting.api_latency, args.within, rate=rate)
             if isinstance(measured := result.get("updates_per_second"), float):
                 rates[contender.name] = measured
+            if isinstance(bound := result.get("machine_bound_updates_per_second"), float):
+                bounds[contender.name] = bound
             emit(figure("overhead", setting=name, updates=args.updates, chats=args.chats,
                         api_latency_ms=setting.api_latency * 1000, isp_latency_ms=setting.isp_latency * 1000,
                         **({"offered_updates_per_second": rate} if rate else {}), **result))
@@ -212,6 +253,10 @@ def main() -> int:
                 f"{bot}_vs_{echo}": round(rates[bot] / rates[echo], 2)
                 for bot in ("ispbot_sqlite", "ispbot_postgresql") for echo in ("ptb_echo", "aiogram_echo")
                 if bot in rates and echo in rates
+            }, **{
+                # Below 1, no number of bot processes on this machine could reach the echo bot's rate.
+                f"{bot}_machine_bound_vs_aiogram_echo": round(bounds[bot] / rates["aiogram_echo"], 2)
+                for bot in ("ispbot_sqlite", "ispbot_postgresql") if bot in bounds and "aiogram_echo" in rates
             }))
     return 0
 
