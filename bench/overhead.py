@@ -201,11 +201,11 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _machine_busy() -> float:
-    """Seconds all cores spent on anything but idling and waiting for disks since boot."""
+    """Seconds all cores spent running something since boot: user, nice, system, irq and softirq
+    time; not idle, waiting for disks, or stolen by the hypervisor (other machines' work)."""
     with open("/proc/stat", encoding="ascii") as stat:
-        ticks = [int(field) for field in stat.readline().split()[1:9]]  # the "cpu" line, guests excluded
-    idle, iowait = ticks[3], ticks[4]
-    return (sum(ticks) - idle - iowait) / os.sysconf("SC_CLK_TCK")
+        user, nice, system, _idle, _iowait, irq, softirq = (int(f) for f in stat.readline().split()[1:8])
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
 def _cpu_at(samples: list[tuple[float, Cpu]], when: float) -> Cpu:
