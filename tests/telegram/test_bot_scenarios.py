@@ -7,6 +7,8 @@ import asyncio
 from datetime import timedelta
 from typing import Any
 
+import pytest
+from bot.channels.telegram import polling
 from bot.channels.telegram.processor import LEASE
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import PRODUCTION_KEY, Sandbox
@@ -336,3 +338,25 @@ async def test_stopping_does_not_wait_for_the_long_poll_in_flight(database: Data
         await bot.chat(7951).say("/ajuda")
         async with asyncio.timeout(5):
             await bot.shutdown()
+
+
+@pytest.mark.parametrize("timedelta_form", ["false", "true"])
+async def test_polling_waits_as_long_as_flood_control_asks_then_goes_on(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch, timedelta_form: str,
+) -> None:
+    """A 429 on getUpdates: the next poll waits Telegram's retry_after, in either form
+    python-telegram-bot gives it (seconds, or a timedelta with PTB_TIMEDELTA set)."""
+    monkeypatch.setenv("PTB_TIMEDELTA", timedelta_form)
+    asked: list[float] = []
+    pause = polling._pause
+
+    async def recorded(stop: asyncio.Event, seconds: float) -> None:
+        asked.append(seconds)
+        await pause(stop, 0.05)  # the wait itself is not what this test is about
+
+    monkeypatch.setattr(polling, "_pause", recorded)
+    async with running_bot(database, sandbox) as bot:
+        bot.api.fail_next("getUpdates", 429, retry_after=7)
+        await bot.chat(7961).say("/ajuda")
+        assert HELP in "\n".join(texts(bot, 7961))
+    assert asked == [7.0]

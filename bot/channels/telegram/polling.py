@@ -61,7 +61,7 @@ class Poller:
                           "run one polling process per bot (or use ISPBOT_MODE=webhook)")
                 await _pause(stop, min(2.0 ** failures, 60.0))
             except RetryAfter as exc:
-                await _pause(stop, float(exc.retry_after if isinstance(exc.retry_after, int) else 5))
+                await _pause(stop, raw.retry_after_seconds(exc))
             except (NetworkError, TelegramError) as exc:
                 failures += 1
                 log.warning("getUpdates failed (%s); trying again", type(exc).__name__)

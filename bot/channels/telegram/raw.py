@@ -4,13 +4,17 @@ The sender delivers calls rendered as data (``render.ApiCall``), and polling wan
 unparsed (one update python-telegram-bot cannot parse must not fail the batch), so both go through
 this rather than the typed ``Bot`` methods. python-telegram-bot warns on each such call of a method
 it has a typed form for; that advice does not apply here, so the warning is silenced once.
+
+Both also wait out Telegram's flood control: ``retry_after_seconds`` reads a 429's wait in either form.
 """
 
 from __future__ import annotations
 
+import datetime as dtm
 import warnings
 from typing import Any
 
+from telegram.error import RetryAfter
 from telegram.warnings import PTBUserWarning
 
 from telegram import Bot
@@ -21,3 +25,14 @@ warnings.filterwarnings("ignore", message=r"Please use 'Bot\.", category=PTBUser
 async def call(bot: Bot, method: str, params: dict[str, Any], *, read_timeout: float | None = None) -> Any:
     """The call's ``result`` as JSON; Telegram's errors as python-telegram-bot's exceptions."""
     return await bot.do_api_request(method, api_kwargs=params, read_timeout=read_timeout)
+
+
+def retry_after_seconds(exc: RetryAfter) -> float:
+    """How long a 429 asks to wait. python-telegram-bot 22 gives whole seconds (and a deprecation
+    warning) or, when ``PTB_TIMEDELTA`` is set, a ``timedelta``, its only form from the next major."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = exc.retry_after
+    if isinstance(value, dtm.timedelta):
+        return value.total_seconds()
+    return float(value)

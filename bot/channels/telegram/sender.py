@@ -30,11 +30,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dtm
 import logging
 import re
 import time
-import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -43,6 +41,7 @@ from typing import Any
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from bot import metrics
+from bot.channels.telegram import raw
 from bot.channels.telegram.render import ApiCall
 from bot.logs import chat_ref
 
@@ -57,15 +56,6 @@ _TOKEN = re.compile(r"\d{5,}:[A-Za-z0-9_-]{20,}")
 
 def _scrub(text: str) -> str:
     return _TOKEN.sub("<token>", text)[:200]
-
-
-def _retry_after_seconds(exc: RetryAfter) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # PTB 22 deprecates the int form; both forms are handled
-        value = exc.retry_after
-    if isinstance(value, dtm.timedelta):
-        return value.total_seconds()
-    return float(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +297,7 @@ class Sender:
         except RetryAfter as exc:
             item.floods += 1
             self._count("RetryAfter")
-            delay = max(_retry_after_seconds(exc), 0.0)
+            delay = max(raw.retry_after_seconds(exc), 0.0)
             if item.floods > self._max_flood_retries:
                 log.error("telegram %s to chat %s: still flooded after %d retries, dropped", method, ref, item.floods)
                 self._skip(item)
