@@ -304,7 +304,7 @@ async def test_update_builders_parse_as_python_telegram_bot_expects(api: FakeBot
     assert contact.message is not None and contact.message.contact is not None
     assert contact.message.contact.user_id == contact.message.from_user.id  # type: ignore[union-attr]
     assert location.message is not None and location.message.location is not None
-    assert location.message.location.live_period == 900
+    assert location.message.location.live_period in (900, timedelta(seconds=900))  # PTB 22 or PTB_TIMEDELTA
     assert live.edited_message is not None and live.edited_message.message_id == 77
     assert live.edited_message.location is not None and live.edited_message.location.latitude == -23.56
     assert photo.message is not None and photo.message.caption == "foto do roteador" and len(photo.message.photo) == 3
