@@ -290,26 +290,7 @@ def _save(ctx: Context, p: Params, table: str, creating: bool) -> dict[str, Any]
             if row is not None:
                 row.update(fields)
         else:
-            ctx.store.insert(
-                "contacts",
-                {
-                    "id": None,
-                    "Nome": "",
-                    "CPF": "",
-                    "Email": "",
-                    "Telefone1": "",
-                    "Telefone2": "",
-                    "Telefone3": "",
-                    "Aniversario": "",
-                    "Tipo": "G",
-                    "Situacao": "A",
-                    "Cliente": current["Codigo"],
-                    "tipo_pessoa": "P" if market else "C",
-                    "complemento": None,
-                    **fields,
-                },
-                "id",
-            )
+            _new_contact(ctx, current["Codigo"], "P" if market else "C", fields)
     for extra in extras:
         existing = (
             ctx.store.find("additional_values", Id=extra["Id"])
@@ -393,6 +374,17 @@ def _contact_values(ctx: Context, p: Params, creating: bool) -> dict[str, Any]:
     return out
 
 
+def _new_contact(ctx: Context, owner: int, person_type: str, fields: dict[str, Any]) -> Record:
+    """A contact of a customer (``person_type`` "C") or a market ("P"): what ``fields`` leaves out
+    is blank, a general ("G") and active ("A") contact."""
+    blank = {
+        "id": None, "Nome": "", "CPF": "", "Email": "", "Telefone1": "", "Telefone2": "", "Telefone3": "",
+        "Aniversario": "", "Tipo": "G", "Situacao": "A", "Cliente": owner, "tipo_pessoa": person_type,
+        "complemento": None,
+    }
+    return ctx.store.insert("contacts", {**blank, **fields}, "id")
+
+
 @operation("contact_create", missing_code=12, invalid_code=12)
 def contact_create(ctx: Context, p: Params) -> dict[str, int]:
     person_type = p.req_choice("person_type", ("C", "P"))
@@ -400,26 +392,7 @@ def contact_create(ctx: Context, p: Params) -> dict[str, int]:
     values = _contact_values(ctx, p, True)
     if ctx.store.find("customers" if person_type == "C" else "markets", Codigo=person) is None:
         raise p.invalid("person_id", "cliente ou mercado não encontrado")
-    row = ctx.store.insert(
-        "contacts",
-        {
-            "id": None,
-            "Nome": "",
-            "CPF": "",
-            "Email": "",
-            "Telefone1": "",
-            "Telefone2": "",
-            "Telefone3": "",
-            "Aniversario": "",
-            "Tipo": "G",
-            "Situacao": "A",
-            "Cliente": person,
-            "tipo_pessoa": person_type,
-            "complemento": None,
-            **values,
-        },
-        "id",
-    )
+    row = _new_contact(ctx, person, person_type, values)
     return {"id": row["id"]}
 
 
