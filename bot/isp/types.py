@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, time
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo
 
@@ -127,13 +127,34 @@ Money = Annotated[
 ]
 """Decimal(15.2)."""
 PositiveMoney = Annotated[Money, Field(gt=0)]
+NonNegativeMoney = Annotated[Money, Field(ge=0)]
+"""A discount, interest or fine: ``0`` is a value (the vendor's examples send a zero discount)."""
+def _coordinate(value: Any) -> Any:
+    """A GPS reading carries more decimals than the service stores (Decimal(16.13)): round to 13
+    places (a tenth of a micrometre) rather than refuse it."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float | str | Decimal):
+        try:
+            number = Decimal(str(value).strip())
+        except ArithmeticError:
+            return value
+        if number.is_finite():
+            return number.quantize(_COORDINATE_STEP, rounding=ROUND_HALF_EVEN)
+    return value
+
+
+_COORDINATE_STEP = Decimal("1e-13")
+
 Latitude = Annotated[
     Decimal,
+    BeforeValidator(_coordinate),
     Field(ge=-90, le=90, max_digits=16, decimal_places=13),
     PlainSerializer(_float, return_type=float, when_used="json"),
 ]
 Longitude = Annotated[
     Decimal,
+    BeforeValidator(_coordinate),
     Field(ge=-180, le=180, max_digits=16, decimal_places=13),
     PlainSerializer(_float, return_type=float, when_used="json"),
 ]

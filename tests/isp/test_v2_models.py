@@ -167,7 +167,7 @@ REJECTED: list[tuple[str, type[Request], Any, str]] = [
      with_(ITEM, location_id=...) | {"serial_number": "ZTE1", "quantity": "2"}, "quantity"),
     ("quantity 0", q.TicketItemInsert, ITEM | {"quantity": "0"}, "quantity"),
     ("discount outside sale", q.TicketItemInsert, ITEM | {"discount_amount": "5"}, "discount_amount"),
-    ("discount 0", q.TicketItemInsert, SALE | {"discount_amount": "0"}, "discount_amount"),
+    ("discount below 0", q.TicketItemInsert, SALE | {"discount_amount": "-1"}, "discount_amount"),
     ("discount above quantity x price", q.TicketItemInsert,
      SALE | {"sale_price": "10", "discount_amount": "11"}, "discount_amount"),
     ("sale without installments_quantity", q.TicketItemInsert, with_(SALE, installments_quantity=...),

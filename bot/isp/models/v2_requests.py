@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import ipaddress
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Self
@@ -31,6 +31,7 @@ from bot.isp.types import (
     HourMinute,
     Mac,
     Money,
+    NonNegativeMoney,
     Password,
     PositiveInt,
     PositiveMoney,
@@ -42,7 +43,6 @@ from bot.isp.types import Longitude as LongitudeValue
 NonEmpty = Annotated[str, Field(min_length=1)]
 NonNegativeInt = Annotated[int, Field(ge=0)]
 Priority = Annotated[int, Field(ge=0, le=99)]
-NonNegativeMoney = Annotated[Money, Field(ge=0)]
 Number = Annotated[Decimal, PlainSerializer(float, return_type=float, when_used="json")]
 """A plain JSON number with decimals (tax rates and bases of inventory_insert)."""
 
@@ -530,7 +530,7 @@ class TicketItemInsert(Request):
     serial_number: NonEmpty | None = None
     location_id: PositiveInt | None = None
     quantity: PositiveMoney
-    discount_amount: PositiveMoney | None = None
+    discount_amount: NonNegativeMoney | None = None
     installments_quantity: PositiveInt | None = None
     installments_detail: Annotated[list[ItemInstallment], Field(min_length=1)] | None = None
     dealer_id: PositiveInt | None = None
@@ -566,7 +566,7 @@ class TicketItemInsert(Request):
                              "(serial_number for serial ones)")
         if self.serial_number is not None and self.quantity != 1:
             raise ValueError("quantity must be exactly 1 for serial-controlled items")
-        if self.discount_amount is not None and not sale:
+        if self.discount_amount and not sale:  # a zero discount is no discount
             raise ValueError("discount_amount is allowed only for sale")
         total = self.item_total()
         if total is not None and total < 0:
@@ -610,7 +610,7 @@ class ChatMessage(Request):
 
 class ChatMessages(Request):
     """chat_messages: the operation's value is a list, not an object. Built from a list too
-    (``ChatMessages.model_validate([...])``) or from ``messages=[...]``."""
+    (``ChatMessages.model_validate([...])``), from one message alone, or from ``messages=[...]``."""
 
     messages: Annotated[list[ChatMessage], Field(min_length=1)]
 
@@ -619,6 +619,8 @@ class ChatMessages(Request):
     def _from_list(cls, data: Any) -> Any:
         if isinstance(data, Sequence) and not isinstance(data, str | bytes):
             return {"messages": list(data)}
+        if isinstance(data, Mapping) and "messages" not in data:
+            return {"messages": [data]}
         return data
 
     def to_payload(self, context: dict[str, Any] | None = None) -> Any:

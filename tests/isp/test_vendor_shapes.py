@@ -1,0 +1,181 @@
+"""Requests shaped as the vendor's own published examples are sent, not refused before sending.
+
+Strict about meaning, lenient about representation: ``""`` (or an optional group of empty fields) is
+"not given", ``0`` is a value, a coordinate is rounded to the 13 decimals the service stores, one
+object where a repeatable group is expected is a list of one. The first tests are the shapes seen in
+the vendor's examples; the last ones audit every request model of the catalog for the same class of
+refusal, starting from each operation's valid sample request.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from bot.isp.catalog import OPERATIONS
+from bot.isp.cli import build_request
+from bot.isp.errors import InvalidRequestError
+from bot.isp.models.base import Empty, Request
+from pydantic import BaseModel, ValidationError
+
+from tests.isp.samples import Sample
+from tests.isp.samples_v1 import SAMPLES as V1
+from tests.isp.samples_v2 import SAMPLES as V2
+
+SAMPLES: dict[str, Sample] = V1 | V2
+WITH_FIELDS = sorted(name for name, op in OPERATIONS.items()
+                     if op.request_model is not None and op.request_model is not Empty)
+
+
+def payload_of(name: str) -> dict[str, Any]:
+    """The sample request's payload as an object (chat_messages, whose value is a list, as ``messages``)."""
+    request = SAMPLES[name].request
+    assert isinstance(request, Request)
+    payload = request.to_payload()
+    return {"messages": payload} if isinstance(payload, list) else payload
+
+
+def resent(name: str, params: dict[str, Any]) -> Any:
+    model = OPERATIONS[name].request_model
+    assert model is not None and issubclass(model, Request)
+    payload = model.model_validate(params).to_payload()
+    return {"messages": payload} if isinstance(payload, list) else payload
+
+
+def build(name: str, params: dict[str, Any]) -> Any:
+    """The request ``ispbot call NAME --json PARAMS`` builds (generation 1.0: inside its group)."""
+    op = OPERATIONS[name]
+    return build_request(op, {op.group: params} if op.group else params, None)
+
+
+def sent(name: str, params: dict[str, Any]) -> Any:
+    """What ``ispbot call NAME --json PARAMS`` would send."""
+    request = build(name, params)
+    assert isinstance(request, Request)
+    return request.to_payload()
+
+
+# ---- the shapes of the vendor's examples ---------------------------------------------------------
+def test_an_empty_optional_code_is_not_given() -> None:
+    params = payload_of("AtendimentoCadastro") | {"Contato": "", "Contrato": ""}
+    body = sent("AtendimentoCadastro", params)
+    assert "Contato" not in body and "Contrato" not in body
+
+
+def test_an_optional_group_of_empty_fields_is_not_given() -> None:
+    params = payload_of("PedidoCadastro")
+    params["Adesao"] = {"TipoPlano": "", "CodigoPlano": "", "NroParcelas": "", "FormaPagto": "", "Cobranca": "",
+                        "Conta": "", "Historico": "", "Banco": "", "Convenio": ""}
+    assert "Adesao" not in sent("PedidoCadastro", params)
+
+
+def test_an_empty_optional_phone_is_not_given() -> None:
+    params = payload_of("contact_create") | {"phone_2": "", "phone_3": "", "birthday": ""}
+    body = sent("contact_create", params)
+    assert not {"phone_2", "phone_3", "birthday"} & set(body)
+
+
+def test_a_zero_discount_is_a_value() -> None:
+    params = payload_of("ticket_item_insert") | {"discount_amount": 0}
+    assert sent("ticket_item_insert", params)["discount_amount"] == 0
+
+
+def test_a_gps_reading_with_more_decimals_is_rounded_to_what_the_service_stores() -> None:
+    gps = {"latitude": -23.55052123456789, "longitude": "-46.63330812345678"}
+    body = sent("ticket_os_status_update", payload_of("ticket_os_status_update") | {"coordinates": gps})
+    assert Decimal(str(body["coordinates"]["latitude"])) == Decimal("-23.5505212345679")
+    assert Decimal(str(body["coordinates"]["longitude"])) == Decimal("-46.6333081234568")
+
+
+def test_one_invoice_where_a_list_is_expected_is_a_list_of_one() -> None:
+    params = payload_of("NotasFiscaisCadastro")
+    (invoice,) = params["Nota"][:1]
+    body = sent("NotasFiscaisCadastro", params | {"Nota": invoice})
+    assert body["Nota"] == [invoice]
+
+
+def test_what_changes_meaning_is_still_refused() -> None:
+    with pytest.raises(InvalidRequestError, match="Cliente"):
+        build("AtendimentoCadastro", payload_of("AtendimentoCadastro") | {"Cliente": ""})
+    with pytest.raises(InvalidRequestError, match="discount_amount"):
+        build("ticket_item_insert", payload_of("ticket_item_insert") | {"discount_amount": -1})
+    with pytest.raises(InvalidRequestError, match="latitude"):
+        build("ticket_os_status_update", payload_of("ticket_os_status_update")
+              | {"coordinates": {"latitude": 91.00000000000001, "longitude": -46.6}})
+
+
+# ---- every request model, audited ----------------------------------------------------------------
+def blanked(model: type[BaseModel], payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload with every optional field it leaves out sent as ``""``, in nested groups too."""
+    out = dict(payload)
+    for name, info in model.model_fields.items():
+        if info.exclude:
+            continue
+        wire = info.alias or name
+        if wire not in out and not info.is_required():
+            out[wire] = ""
+        sub = _nested_model(info.annotation)
+        if sub is not None and isinstance(out.get(wire), dict):
+            out[wire] = blanked(sub, out[wire])
+        elif sub is not None and isinstance(out.get(wire), list):
+            out[wire] = [blanked(sub, item) if isinstance(item, dict) else item for item in out[wire]]
+    return out
+
+
+def _nested_model(annotation: Any) -> type[BaseModel] | None:
+    for arg in (annotation, *getattr(annotation, "__args__", ()), *getattr(annotation, "__metadata__", ())):
+        if isinstance(arg, type) and issubclass(arg, Request):
+            return arg
+        if arg is not annotation:
+            found = _nested_model(arg)
+            if found is not None:
+                return found
+    return None
+
+
+@pytest.mark.parametrize("name", WITH_FIELDS)
+def test_every_optional_field_may_come_as_an_empty_string(name: str) -> None:
+    model = OPERATIONS[name].request_model
+    assert model is not None
+    payload = payload_of(name)
+    assert resent(name, blanked(model, payload)) == payload
+
+
+def group_paths(value: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Where the payload holds a list of groups (objects), at any depth."""
+    found: list[tuple[str, ...]] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, list) and item and isinstance(item[0], dict):
+                found.append((*path, key))
+            found += group_paths(item, (*path, key))
+    return found
+
+
+def replaced(payload: dict[str, Any], path: tuple[str, ...], new: Any) -> dict[str, Any]:
+    head, *rest = path
+    return payload | {head: replaced(payload[head], tuple(rest), new) if rest else new}
+
+
+def at(payload: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        payload = payload[key]
+    return payload
+
+
+@pytest.mark.parametrize("name", WITH_FIELDS)
+def test_every_repeatable_group_may_come_as_one_object(name: str) -> None:
+    payload = payload_of(name)
+    for path in group_paths(payload):
+        first = at(payload, path)[0]
+        try:
+            expected = resent(name, replaced(payload, path, [first]))
+        except ValidationError:
+            continue  # the sample's rules need all its entries (installments adding up): nothing to compare
+        assert resent(name, replaced(payload, path, first)) == expected, path
+
+
+def test_the_audit_reads_every_operation_that_takes_parameters() -> None:
+    assert all(isinstance(SAMPLES[name].request, Request) for name in WITH_FIELDS)
+    assert len(WITH_FIELDS) >= 55
