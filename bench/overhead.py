@@ -65,7 +65,7 @@ SETTINGS = {
 }
 #: Whom the whole bot's rate is set against in the ratio line: the echo bots, then the stateful peers.
 PEERS = ("ptb_echo", "aiogram_echo", "aiogram_redis", "aiogram_redis_postgresql")
-FULL_BOT_SENDS_PER_UPDATE = 2  # /ajuda from a chat not linked yet: the help, then how to link
+FULL_BOT_SENDS_PER_UPDATE = 1  # /ajuda from a chat not linked yet: the help and how to link, in one message
 
 
 @dataclass(frozen=True)
