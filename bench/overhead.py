@@ -9,7 +9,9 @@ half the sequential echo bot's rate measured in ``fast``, or ``--steady-rate``; 
 its latency at that rate) and ``realistic`` (the Bot API answers each call after 20 ms, the sandbox
 ISP after 50 ms). Contenders: python-telegram-bot's
 echo bot, updates one after another and with ``concurrent_updates(32)``; aiogram's echo bot (when
-aiogram is installed: ``pip install -e '.[bench]'``); the whole bot on SQLite and, with
+aiogram is installed: ``pip install -e '.[bench]'``); a typical stateful aiogram bot (FSM in Redis, a
+Jinja2 reply: ``bench/stateful_bots.py``) when Redis answers on 127.0.0.1:6379, and with PostgreSQL the
+same plus one insert per update; the whole bot on SQLite and, with
 ``--postgresql`` (or ISPBOT_TEST_DATABASE_URL), on PostgreSQL. Each contender runs in its own process,
 so its peak resident memory is its own.
 
@@ -34,6 +36,7 @@ import os
 import resource
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -60,7 +63,9 @@ class Setting:
 SETTINGS = {
     "fast": Setting(0.0, 0.0), "steady": Setting(0.0, 0.0, steady=True), "realistic": Setting(0.020, 0.050),
 }
-FULL_BOT_SENDS_PER_UPDATE = 2  # /ajuda from a chat not linked yet: the help, then how to link
+#: Whom the whole bot's rate is set against in the ratio line: the echo bots, then the stateful peers.
+PEERS = ("ptb_echo", "aiogram_echo", "aiogram_redis", "aiogram_redis_postgresql")
+FULL_BOT_SENDS_PER_UPDATE = 1  # /ajuda from a chat not linked yet: the help and how to link, in one message
 
 
 @dataclass(frozen=True)
@@ -78,12 +83,34 @@ def contenders(postgresql: str | None, isp_latency: float, concurrency: int) -> 
     chosen = [Contender("ptb_echo", [*echo, "ptb"]), Contender("ptb_echo_concurrent", [*echo, "ptb-concurrent"])]
     if find_spec("aiogram") is not None:
         chosen.append(Contender("aiogram_echo", [*echo, "aiogram"]))
+    if (missing := _stateful_peer_missing()) is None:
+        stateful = [*python, "bench.stateful_bots"]
+        chosen.append(Contender("aiogram_redis", [*stateful, "redis"]))
+        if postgresql:
+            chosen.append(Contender("aiogram_redis_postgresql",
+                                    [*stateful, "redis-postgresql", "--database", postgresql]))
+    else:
+        print(f"overhead: the stateful aiogram peers are skipped: {missing}", file=sys.stderr)
     chosen.append(Contender("ispbot_sqlite", full, FULL_BOT_SENDS_PER_UPDATE, whole_bot=True))
     if postgresql:
         chosen.append(Contender(
             "ispbot_postgresql", [*full, "--database", postgresql], FULL_BOT_SENDS_PER_UPDATE, whole_bot=True,
         ))
     return chosen
+
+
+def _stateful_peer_missing() -> str | None:
+    """Why the stateful aiogram peers cannot run here, or None."""
+    if find_spec("aiogram") is None or find_spec("redis") is None:
+        return "aiogram and redis are not installed (pip install -e '.[bench]')"
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1) as connection:
+            connection.sendall(b"PING\r\n")
+            if not connection.recv(16).startswith(b"+PONG"):
+                return "what answers on 127.0.0.1:6379 is not Redis"
+    except OSError as exc:
+        return f"no Redis on 127.0.0.1:6379 ({exc.strerror or exc}); start one with redis-server"
+    return None
 
 
 @contextlib.contextmanager
@@ -251,7 +278,7 @@ def main() -> int:
         if not setting.steady:
             emit(figure("overhead_ratios", setting=name, **{
                 f"{bot}_vs_{echo}": round(rates[bot] / rates[echo], 2)
-                for bot in ("ispbot_sqlite", "ispbot_postgresql") for echo in ("ptb_echo", "aiogram_echo")
+                for bot in ("ispbot_sqlite", "ispbot_postgresql") for echo in PEERS
                 if bot in rates and echo in rates
             }, **{
                 # Below 1, no number of bot processes on this machine could reach the echo bot's rate.

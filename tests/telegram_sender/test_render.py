@@ -6,7 +6,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from bot.channels.telegram.render import MAX_TEXT, ApiCall, render, split_html, utf16_len
+from bot.channels.telegram.render import MAX_TEXT, ApiCall, render, render_turn, split_html, utf16_len
 from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message
 
 
@@ -190,3 +190,32 @@ def test_short_and_blank_texts() -> None:
     assert split_html("oi") == ["oi"]
     assert split_html("  \n ") == []
     assert render(Message(""), 1) == []
+
+
+# ---- one message per turn ---------------------------------------------------------------------
+MENU = ((Button("Menu", "t:menu"),),)
+
+
+def test_the_texts_of_a_turn_go_as_one_message_with_the_last_buttons() -> None:
+    calls = render_turn([Message("<b>Ajuda</b>"), Message("Para começar, vincule.", MENU)], 5)
+    assert [call.method for call in calls] == ["sendMessage"]
+    assert calls[0].params["text"] == "<b>Ajuda</b>\n\nPara começar, vincule."
+    assert calls[0].params["reply_markup"] == {"inline_keyboard": [[{"text": "Menu", "callback_data": "t:menu"}]]}
+
+
+def test_a_text_with_buttons_keeps_them_and_its_own_message() -> None:
+    calls = render_turn([Message("Escolha a fatura", MENU), Message("Algo mais?")], 5)
+    assert [call.params["text"] for call in calls] == ["Escolha a fatura", "Algo mais?"]
+    assert "reply_markup" in calls[0].params
+
+
+def test_a_question_for_the_location_takes_the_text_before_it() -> None:
+    calls = render_turn([Message("Vou registrar."), AskLocation("Envie sua localização", "📍 Enviar")], 5)
+    assert len(calls) == 1 and calls[0].params["reply_markup"]["keyboard"][0][0]["request_location"] is True
+
+
+def test_texts_that_do_not_fit_one_message_stay_apart_and_documents_end_a_run() -> None:
+    long = "a" * (MAX_TEXT - 10)
+    assert len(render_turn([Message(long), Message("b" * 20)], 5)) == 2
+    calls = render_turn([Message("x"), Document("https://isp.example/b.pdf", ""), Message("y")], 5)
+    assert [call.method for call in calls] == ["sendMessage", "sendDocument", "sendMessage"]

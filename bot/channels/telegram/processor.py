@@ -41,7 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import metrics
 from bot.channels.telegram import raw
 from bot.channels.telegram.commands import chat_scope_calls
-from bot.channels.telegram.render import ApiCall, render
+from bot.channels.telegram.render import ApiCall, render, render_turn
 from bot.channels.telegram.sender import Sender
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.channels.telegram.update_log import update_done
@@ -220,7 +220,7 @@ class Processor:
 
         async def record_answer(session: AsyncSession, replies: list[Reply], notices: list[Notice]) -> None:
             chat_id, thread = routed.incoming.chat_id, routed.thread_id
-            rendered = [call for reply in replies for call in render(reply, chat_id, message_thread_id=thread)]
+            rendered = render_turn(replies, chat_id, message_thread_id=thread)
             menus = [reply for reply in replies if isinstance(reply, RoleMenu)]
             rendered += [call for menu in menus for call in self._menu(chat_id, menu)]
             if self.staff is not None:

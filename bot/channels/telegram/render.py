@@ -91,6 +91,31 @@ def render(reply: Reply, chat_id: int, *, message_thread_id: int | None = None) 
     raise TypeError(f"not a reply: {type(reply).__name__}")
 
 
+def render_turn(replies: list[Reply], chat_id: int, *, message_thread_id: int | None = None) -> list[ApiCall]:
+    """The calls of one turn, with its texts joined: under Telegram's ~30 messages a second a second
+    message costs every other chat a slot. Consecutive texts to the same place become one message
+    (a blank line between them) while the earlier ones carry no keyboard (their buttons must stay
+    where they were) and the whole fits in one message; documents, photos and keyboards end a run."""
+    calls: list[ApiCall] = []
+    for reply in replies:
+        for call in render(reply, chat_id, message_thread_id=message_thread_id):
+            if calls and _joinable(calls[-1], call):
+                joined = f"{calls[-1].params['text']}\n\n{call.params['text']}"
+                calls[-1] = ApiCall("sendMessage", {**call.params, "text": joined})
+            else:
+                calls.append(call)
+    return calls
+
+
+def _joinable(earlier: ApiCall, later: ApiCall) -> bool:
+    if earlier.method != "sendMessage" or later.method != "sendMessage" or "reply_markup" in earlier.params:
+        return False
+    place = ("chat_id", "message_thread_id")
+    if any(earlier.params.get(key) != later.params.get(key) for key in place):
+        return False
+    return utf16_len(earlier.params["text"]) + 2 + utf16_len(later.params["text"]) <= MAX_TEXT
+
+
 def inline_keyboard(rows: tuple[tuple[Button, ...], ...]) -> dict[str, Any]:
     """An InlineKeyboardMarkup whose callback data is each button's opaque token, checked for size."""
     keyboard: list[list[dict[str, str]]] = []
