@@ -56,7 +56,8 @@ Choices where the spec is silent (codes in ``bot.sandbox.codes``):
 - Queries under a homologation key read the same records; writes run on a copy that is thrown away.
 - The generation-2.0 finance group (third document) is ``rules.billing``: its docstring lists its
   choices. Its temporary PDF links are the one route besides the two service paths
-  (``/temp/<token>.pdf``, 404 once ``*_available`` minutes of the sandbox's clock have passed).
+  (``/temp/<token>.pdf``, 404 once ``*_available`` minutes of the sandbox's clock have passed;
+  ``sb.call_count("temporary_file")`` counts the downloads).
   The company's bills for contract ``DEMO_IDENTITIES.no_pix_contract`` come from a bank with no PIX.
 """
 

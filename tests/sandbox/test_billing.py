@@ -176,7 +176,7 @@ async def test_barcode_by_sms_needs_phone_and_placeholder(api: Api, sb: Sandbox)
 
 
 async def test_slip_pdf_names_the_amount_and_its_link_expires(
-    api: Api, http: httpx.AsyncClient, clock: FixedClock
+    api: Api, http: httpx.AsyncClient, clock: FixedClock, sb: Sandbox
 ) -> None:
     slip = ok2(await api.v2("get_banking_billet", {"document_id": D.overdue_document}))
     assert slip["banking_billet_available"] == 15
@@ -195,6 +195,7 @@ async def test_slip_pdf_names_the_amount_and_its_link_expires(
     clock.advance(minutes=2)
     assert (await http.get(link.path)).status_code == 404
     assert (await http.get("/temp/not-a-token.pdf")).status_code == 404
+    assert sb.call_count("temporary_file") == 4
 
 
 async def test_slip_refusals_and_a_second_new_due_date(api: Api) -> None:
