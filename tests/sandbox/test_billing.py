@@ -318,6 +318,10 @@ async def test_document_insert_delete_and_reversal_codes(api: Api) -> None:
     assert (bill["value_init"], bill["value_discount"], bill["value_up"]) == (60.5, 5.0, 55.5)
     assert await api.rows("ConsultaDocumentosAbertos", f"Sequencia = {new}")
     fail2(await api.v2("document_insert", {**insert, "id": 424242}), 7)
+    fail2(await api.v2("document_insert", {**insert, "bank": 33}), 10)
+    fail2(await api.v2("document_insert", {**insert, "contract_id": [D.blocked_contract]}), 10)
+    (sicoob,) = ok2(await api.v2("document_insert", {**insert, "bank": 756, "account_id": 3}))
+    fail2(await api.v2("get_pix_copia_cola", {"banking_billet_id": sicoob}), 16)
     assert ok2(await api.v2("document_delete", {"document_id": new, "reason_id": 1}))
     assert await api.rows("ConsultaDocumentosAbertos", f"Sequencia = {new}") == []
     fail2(await api.v2("document_delete", {"document_id": new, "reason_id": 1}), 29)
