@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
+from babel.dates import get_day_names
 from bot.isp import F
 from bot.isp.models import v1_records as r
 from bot.isp.models import v2_requests as q2
@@ -228,17 +230,61 @@ _DAY = re.compile(r"^\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})(?:\s*[/.-]\s*(\d{2}|\d{4})
 _TIME = re.compile(r"^\s*(\d{1,2})\s*(?:[:h.]\s*(\d{2})?)?\s*(?:h|hs|min)?\s*$", re.IGNORECASE)
 
 
+# Days said instead of written, in the three languages (accents and case do not matter): how many
+# days from today. Weekday names come from Babel's locales (each language's long and short names).
+_RELATIVE = {
+    "hoje": 0, "amanha": 1, "ontem": -1, "depois de amanha": 2, "anteontem": -2,
+    "today": 0, "tomorrow": 1, "yesterday": -1, "day after tomorrow": 2,
+    "hoy": 0, "manana": 1, "ayer": -1, "pasado manana": 2, "anteayer": -2,
+}
+_LEADING = re.compile(r"^(?:(?:na|no|nesta|neste|proxima|proximo|on|this|next|el|la|este|esta)\s+)+")
+
+
+def _plain(text: str) -> str:
+    """Lower case, no accents, no dots, single spaces: "Amanhã" and "amanha" are one word."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.replace(".", " ").replace(",", " ").split())
+
+
+def _weekdays() -> dict[str, int]:
+    names: dict[str, int] = {}
+    for babel_locale in ("pt_BR", "en_US", "es_419"):
+        for width in ("wide", "abbreviated"):
+            for weekday, name in get_day_names(width, locale=babel_locale).items():
+                plain = _plain(name)
+                names[plain] = weekday
+                names[plain.split("-")[0]] = weekday  # "segunda" for "segunda-feira"
+                names[plain.replace("-", " ")] = weekday
+    return names
+
+
+_WEEKDAYS = _weekdays()
+
+
 def parse_day(text: str, today: date) -> date | None:
-    """``dd/mm`` (the nearest such day to today) or ``dd/mm/yyyy``; None when it is not a date."""
+    """``dd/mm`` (the nearest such day to today), ``dd/mm/yyyy``, a relative day ("hoje", "amanhã",
+    "tomorrow", "pasado mañana") or a weekday's name (the next such day, today included); None when
+    it is not a day."""
     match = _DAY.match(text)
     if match is None:
-        return None
+        return _said_day(text, today)
     day, month, year = int(match[1]), int(match[2]), match[3]
     if year is not None:
         full = int(year) + (2000 if len(year) == 2 else 0)
         return _date(full, month, day)
     candidates = [d for d in (_date(today.year + k, month, day) for k in (-1, 0, 1)) if d is not None]
     return min(candidates, key=lambda d: abs((d - today).days)) if candidates else None
+
+
+def _said_day(text: str, today: date) -> date | None:
+    words = _plain(text)
+    if words in _RELATIVE:
+        return today + timedelta(days=_RELATIVE[words])
+    weekday = _WEEKDAYS.get(_LEADING.sub("", words))
+    if weekday is None:
+        return None
+    return today + timedelta(days=(weekday - today.weekday()) % 7)
 
 
 def parse_time(text: str) -> time | None:
