@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from urllib.parse import quote_plus
 
 from babel.dates import get_day_names
 from bot.isp import F
@@ -57,6 +58,7 @@ TRANSITIONS: dict[r.OsStatus | None, tuple[Move, ...]] = {
 }
 OS_NOT_ALLOWED = 15  # ticket_os_status_update: invalid OS status (the move is not allowed)
 DEFAULT_DURATION = "01:00"
+MAPS = "https://www.google.com/maps?q="  # opens the map app on a phone, the browser elsewhere
 _WORD = re.compile(r"[a-z_]+")
 
 
@@ -175,6 +177,40 @@ def address(customer: r.Customer | None) -> str:
         return ""
     street = ", ".join(str(part) for part in (customer.Endereco, customer.Numero, customer.Complemento) if part)
     return " · ".join(part for part in (street, customer.Bairro, customer.Cidade) if part)
+
+
+def phones(customer: r.Customer | None) -> list[str]:
+    """The customer's phones as Telegram makes them tappable (+55 11 98765-4321), mobile first."""
+    if customer is None:
+        return []
+    found = [_dialable(raw) for raw in (customer.TelCelular, customer.TelResidencial, customer.TelComercial) if raw]
+    return list(dict.fromkeys(phone for phone in found if phone))
+
+
+def _dialable(raw: str) -> str | None:
+    digits = re.sub(r"\D", "", raw)
+    if len(digits) in (12, 13) and digits.startswith("55"):
+        digits = digits[2:]
+    if len(digits) in (11, 12) and digits.startswith("0"):
+        digits = digits[1:]  # the trunk prefix of a national call
+    if len(digits) in (10, 11):
+        return f"+55 {digits[:2]} {digits[2:-4]}-{digits[-4:]}"
+    if len(digits) in (8, 9):  # no area code on record: still dialable from the same area
+        return f"{digits[:-4]}-{digits[-4:]}"
+    return None
+
+
+def map_link(customer: r.Customer | None) -> str:
+    """A map of the customer's place: the coordinates the ISP holds, else the address ("" without either).
+    One query parameter (no "&"), so the link survives Telegram's HTML as it is."""
+    if customer is None:
+        return ""
+    lat, lng = customer.MapsMarkLat, customer.MapsMarkLng
+    if lat is not None and lng is not None and valid_position(float(lat), float(lng)):
+        return f"{MAPS}{float(lat):.6f},{float(lng):.6f}"
+    street = ", ".join(str(part) for part in (customer.Endereco, customer.Numero) if part)
+    place = ", ".join(part for part in (street, customer.Bairro, customer.Cidade, customer.UF) if part)
+    return f"{MAPS}{quote_plus(place)}" if customer.Endereco and customer.Cidade else ""
 
 
 # ---- appointments of a ticket ----------------------------------------------------------------------

@@ -29,6 +29,23 @@ async def test_choosing_a_ticket_puts_it_in_hand_and_shows_its_card(desk: Desk) 
     assert any("Status da OS" in label for label in chat.buttons)
 
 
+async def test_the_card_gives_the_customers_phone_to_call_and_a_map_link(desk: Desk) -> None:
+    chat = await desk.technician_chat()
+    await chat.command("agenda")
+    await chat.tap("#70001")
+    assert "📞 +55 11 98765-4321" in chat.text  # Telegram makes a +55 number tappable to call
+    card = chat.replies[-1].text
+    assert '<a href="https://www.google.com/maps?q=-23.586900,-46.635300">abrir no mapa</a>' in card
+    maria = desk.sandbox.store.find("customers", Codigo=D.customer)
+    assert maria is not None
+    maria.update(MapsMarkLat=None, MapsMarkLng=None, TelCelular="", TelResidencial="1133334444")
+    desk.expire_caches()
+    await chat.command("os")
+    assert "📞 +55 11 3333-4444" in chat.text and "98765" not in chat.text
+    card = chat.replies[-1].text
+    assert "https://www.google.com/maps?q=Rua+das+Flores%2C+120%2C+Vila+Mariana%2C+S%C3%A3o+Paulo%2C+SP" in card
+
+
 async def test_another_day_by_button_and_typed_and_an_empty_day_said_plainly(desk: Desk) -> None:
     chat = await desk.technician_chat()
     await chat.command("agenda")

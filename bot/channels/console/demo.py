@@ -47,6 +47,7 @@ AS_SUBSCRIBER = ("/subscriber", "/assinante")
 ROLES = ("subscriber", "technician")
 SUBSCRIBER_CHAT, TECHNICIAN_CHAT = 1, 2
 TECHNICIAN_PHONE = "+5511955550100"  # fictitious: what "share my contact" sends from the technician's phone
+TECHNICIAN_NAME = "João"  # the first name on the technician's Telegram account
 
 
 @dataclass
@@ -102,7 +103,8 @@ class Demo:
         note = await self._link_maria()
         subscriber = self.subscriber
         technician = ConsoleChannel(
-            self.app.engine, replace(subscriber.identity, phone=TECHNICIAN_PHONE), chat_id=TECHNICIAN_CHAT,
+            self.app.engine, replace(subscriber.identity, phone=TECHNICIAN_PHONE, name=TECHNICIAN_NAME),
+            chat_id=TECHNICIAN_CHAT,
             client_language=subscriber.client_language, bold=subscriber.bold, chat_names=subscriber.chat_names,
         )
         async with self.app.database.transaction() as session:
