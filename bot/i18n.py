@@ -151,7 +151,7 @@ def _environment(language: str) -> Environment:
     rules = Locale.parse(babel_locale)
 
     def plural(count: int | Decimal, one: str, other: str) -> str:
-        return one if rules.plural_form(Decimal(abs(count))) == "one" else other
+        return one if rules.plural_form(abs(Decimal(count))) == "one" else other
 
     env.filters.update(money=money, number=number, date=day, datetime=moment, time=clock, plural=plural)
     return env
