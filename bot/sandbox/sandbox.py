@@ -100,5 +100,16 @@ class Sandbox:
     def export(self) -> dict[str, Any]:
         return self.store.export()
 
+    def stock_catalog(self) -> dict[str, list[dict[str, Any]]]:
+        """Its products and stock locations in the shape of the bot's ``ISPBOT_STOCK_FILE``
+        (``flows.stock``): what an operator would copy from the ISP system."""
+        return {
+            "products": [
+                {"code": p["code"], "id": p["id"], "name": p["description"], "serial": bool(p["serial_controlled"])}
+                for p in self.store.rows("products")
+            ],
+            "locations": [{"id": x["id"], "name": x["name"]} for x in self.store.rows("stock_locations")],
+        }
+
     def save(self, path: str | Path) -> None:
         fixtures.dump(self.store, path)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -33,6 +32,7 @@ from bot.isp.models import v2_requests as q2
 from bot.isp.models import v2_results as v2r
 
 from flows.context import Context
+from flows.intents import normalise
 from flows.technician.tickets import OPEN_OS
 
 Move = q2.OsStatus
@@ -277,10 +277,8 @@ _LEADING = re.compile(r"^(?:(?:na|no|nesta|neste|proxima|proximo|on|this|next|el
 
 
 def _plain(text: str) -> str:
-    """Lower case, no accents, no dots, single spaces: "Amanhã" and "amanha" are one word."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.replace(".", " ").replace(",", " ").split())
+    """Lower case, no accents or punctuation: "Amanhã" and "amanha" are one word, "sexta-feira" two."""
+    return " ".join(normalise(text))
 
 
 def _weekdays() -> dict[str, int]:
@@ -290,8 +288,7 @@ def _weekdays() -> dict[str, int]:
             for weekday, name in get_day_names(width, locale=babel_locale).items():
                 plain = _plain(name)
                 names[plain] = weekday
-                names[plain.split("-")[0]] = weekday  # "segunda" for "segunda-feira"
-                names[plain.replace("-", " ")] = weekday
+                names[plain.split()[0]] = weekday  # "segunda" for "segunda-feira"
     return names
 
 

@@ -24,6 +24,7 @@ from flows.engine import Engine
 from flows.events import Choice, Command, Contact, Event, Incoming, Location, Media, Start, Text
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply
+from flows.stock import StockCatalog
 
 from tests.store.dbtools import ScratchDatabase
 
@@ -177,5 +178,6 @@ def make_desk(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, po
     client = IspClient(settings, http_transport=httpx.ASGITransport(app=sandbox.app))
     cache_clock = FakeMonotonic()
     coordinator = IspCoordinator(client, zone=settings.zone, clock=cache_clock, wall_clock=clock)
-    engine = Engine(database, coordinator, role_flows(), policy=policy or Policy())
+    stock = StockCatalog.from_mapping(sandbox.stock_catalog())
+    engine = Engine(database, coordinator, role_flows(), policy=policy or Policy(stock=stock))
     return Desk(sandbox, database, client, engine, cache_clock, clock)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TextIO
 
 import httpx
+import yaml
 from flows.events import Command, Start
 from flows.outages import OutageNotifier
 
@@ -69,8 +70,11 @@ class Demo:
             base_url="http://127.0.0.1", key=PRODUCTION_KEY, v1_path=V1_PATH, v2_path=V2_PATH,
             timezone="America/Sao_Paulo", retries=0,
         )
+        stock = folder / "stock.yaml"  # the sandbox's products and locations, as an operator would list them
+        stock.write_text(yaml.safe_dump(sandbox.stock_catalog(), allow_unicode=True, sort_keys=False), encoding="utf-8")
+        settings = BotSettings(database_url=str(database.url), ticket_mode=D.telegram_mode, stock_file=stock)
         app = await build_app(
-            database, isp, BotSettings(database_url=str(database.url), ticket_mode=D.telegram_mode),
+            database, isp, settings,
             http_transport=httpx.ASGITransport(app=sandbox.app),
         )
         names = {SUBSCRIBER_CHAT: "the subscriber's chat", TECHNICIAN_CHAT: f"{D.technician}'s chat"}
