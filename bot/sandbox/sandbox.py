@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import yaml
 from starlette.applications import Starlette
 
 from bot.sandbox import fixtures
@@ -110,6 +111,11 @@ class Sandbox:
             ],
             "locations": [{"id": x["id"], "name": x["name"]} for x in self.store.rows("stock_locations")],
         }
+
+    def write_stock_file(self, path: str | Path) -> None:
+        """``stock_catalog`` as the YAML file ``ISPBOT_STOCK_FILE`` names."""
+        text = yaml.safe_dump(self.stock_catalog(), allow_unicode=True, sort_keys=False)
+        Path(path).write_text(text, encoding="utf-8")
 
     def save(self, path: str | Path) -> None:
         fixtures.dump(self.store, path)

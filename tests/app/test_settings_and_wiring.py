@@ -6,7 +6,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import yaml
 from bot.app import build_app
 from bot.isp import IspSettings
 from bot.sandbox import PRODUCTION_KEY, Sandbox
@@ -40,7 +39,7 @@ def test_a_wrong_setting_is_refused_naming_it(monkeypatch: pytest.MonkeyPatch, v
 
 def test_the_stock_file_is_the_technicians_catalog(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     stock = tmp_path / "stock.yaml"
-    stock.write_text(yaml.safe_dump(Sandbox.seeded().stock_catalog(), allow_unicode=True), encoding="utf-8")
+    Sandbox.seeded().write_stock_file(stock)  # as ispbot sandbox --stock-file writes it
     monkeypatch.setenv("ISPBOT_STOCK_FILE", str(stock))
     catalog = BotSettings(_env_file=None).policy().stock  # type: ignore[call-arg]
     drop = catalog.product(2001)

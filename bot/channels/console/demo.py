@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import TextIO
 
 import httpx
-import yaml
 from flows.events import Command, Start
 from flows.outages import OutageNotifier
 
@@ -71,7 +70,7 @@ class Demo:
             timezone="America/Sao_Paulo", retries=0,
         )
         stock = folder / "stock.yaml"  # the sandbox's products and locations, as an operator would list them
-        stock.write_text(yaml.safe_dump(sandbox.stock_catalog(), allow_unicode=True, sort_keys=False), encoding="utf-8")
+        sandbox.write_stock_file(stock)
         settings = BotSettings(database_url=str(database.url), ticket_mode=D.telegram_mode, stock_file=stock)
         app = await build_app(
             database, isp, settings,
