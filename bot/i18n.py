@@ -7,8 +7,9 @@ language must have exactly its keys (the locale tests check it).
 
 Output is Telegram HTML: autoescaping is on, so a customer's name or a topic typed in the ISP system
 can never inject markup. Dates, money and numbers are formatted per language with Babel
-(``{{ value | money }}`` is ``R$ 1.234,56`` in pt_BR). Variables a template uses but the caller did
-not pass raise instead of rendering as empty text.
+(``{{ value | money }}`` is ``R$ 1.234,56`` in pt_BR), and a count picks its word by the language's
+plural rule (``{{ n | plural("item", "itens") }}``, CLDR's rule from Babel). Variables a template
+uses but the caller did not pass raise instead of rendering as empty text.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal
 from jinja2 import Environment, StrictUndefined, Template
@@ -146,5 +148,10 @@ def _environment(language: str) -> Environment:
     def clock(value: Any, style: str = "short") -> str:
         return "" if value is None else format_time(value, style, locale=babel_locale)
 
-    env.filters.update(money=money, number=number, date=day, datetime=moment, time=clock)
+    rules = Locale.parse(babel_locale)
+
+    def plural(count: int | Decimal, one: str, other: str) -> str:
+        return one if rules.plural_form(abs(Decimal(count))) == "one" else other
+
+    env.filters.update(money=money, number=number, date=day, datetime=moment, time=clock, plural=plural)
     return env

@@ -12,8 +12,11 @@ as the ISP refusing the first ticket, which the operator sees in the log with th
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
+import yaml
 from flows.policy import Policy
+from flows.stock import StockCatalog
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -34,6 +37,7 @@ class BotSettings(BaseSettings):
     unblock_release_minutes: int = Field(default=15, ge=1, le=24 * 60, description="minutes the ISP takes to release")
     handoff_wait_minutes: int = Field(default=5, ge=1, le=24 * 60, description="minutes before the wait notice")
     handoff_minutes_each: int = Field(default=10, ge=1, le=24 * 60, description="minutes a staff member takes per case")
+    stock_file: Path | None = Field(default=None, description="YAML of stock products (label code, id) and locations")
 
     @field_validator("database_url")
     @classmethod
@@ -60,6 +64,13 @@ class BotSettings(BaseSettings):
             raise ValueError("must be the code of a ticket mode from the ISP's get_tickets_mode list, e.g. 7")
         return value
 
+    @field_validator("stock_file")
+    @classmethod
+    def _stock_catalog(cls, value: Path | None) -> Path | None:
+        if value is not None:
+            stock_catalog(value)  # refused at start-up, naming the entry to fix, rather than mid-visit
+        return value
+
     def policy(self) -> Policy:
         return Policy(
             isp_user=self.isp_user,
@@ -70,4 +81,14 @@ class BotSettings(BaseSettings):
             unblock_every=timedelta(days=self.unblock_every_days),
             unblock_max_overdue=self.unblock_max_overdue,
             unblock_release_minutes=self.unblock_release_minutes,
+            stock=stock_catalog(self.stock_file) if self.stock_file is not None else StockCatalog(),
         )
+
+
+def stock_catalog(path: Path) -> StockCatalog:
+    """The catalog in ``path`` (see ``flows.stock``); ``ValueError`` saying what to fix."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"cannot read the stock catalog {path}: {exc}") from None
+    return StockCatalog.from_mapping(raw, str(path))

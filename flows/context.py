@@ -72,7 +72,7 @@ class Context:
     def __init__(
         self, *, state: ChatState, link: Link | None, session: AsyncSession, repos: Repositories,
         isp: IspCoordinator, policy: Policy, translations: Translations, client_language: str | None,
-        menu: Sequence[Flow] = (), message_id: int | None = None,
+        menu: Sequence[Flow] = (), message_id: int | None = None, sender_name: str | None = None,
     ) -> None:
         self.state = state
         self.link = link
@@ -84,6 +84,7 @@ class Context:
         self._client_language = client_language
         self.menu = menu  # the flows the menu offers, in order
         self.message_id = message_id  # the channel's reference of the message being handled
+        self.sender_name = sender_name  # the name the person gave the channel (Telegram's first name), if any
         self.replies: list[Reply] = []
         self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step

@@ -221,7 +221,7 @@ class Engine:
         return Context(
             state=state, link=link, session=session, repos=self.repos, isp=self.isp,
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,
-            menu=self.flows[state.role].menu(), message_id=incoming.message_id,
+            menu=self.flows[state.role].menu(), message_id=incoming.message_id, sender_name=incoming.sender_name,
         )
 
     # ---- routing ---------------------------------------------------------------------------------

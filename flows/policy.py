@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
+
+from flows.stock import StockCatalog
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,3 +27,5 @@ class Policy:
     # A staff desk answers handoffs live (the Telegram channel turns it on when a staff group is set);
     # without one, "talk to a person" opens a ticket the staff answer from the ISP system.
     staff_desk: bool = False
+    # The ISP's products and stock locations as technicians name them (``ISPBOT_STOCK_FILE``).
+    stock: StockCatalog = field(default_factory=StockCatalog)

@@ -2,7 +2,8 @@
 
 It prints the keys (with their environment and permitted operations) and the demo identities, then
 serves both generations' paths until interrupted. ``--key KEY`` adds a production key permitted for
-every operation; ``--data PATH`` serves an operator's own JSON/YAML fixture instead of the seed.
+every operation; ``--data PATH`` serves an operator's own JSON/YAML fixture instead of the seed;
+``--stock-file PATH`` writes its products and stock locations there for the bot's ``ISPBOT_STOCK_FILE``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ def register(subparsers: Any) -> None:
         help="add a production key permitted for every operation (repeatable)",
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the generated data set")
+    parser.add_argument(
+        "--stock-file", default=None, metavar="PATH",
+        help="write the sandbox's products and stock locations there, for the bot's ISPBOT_STOCK_FILE",
+    )
     parser.set_defaults(func=run)
 
 
@@ -63,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     sandbox = Sandbox.from_file(args.data) if args.data else Sandbox.seeded(args.seed)
     for key in args.key:
         sandbox.add_production_key(key)
+    if args.stock_file:
+        sandbox.write_stock_file(args.stock_file)
     print("\n".join(describe(sandbox, args.host, args.port)), flush=True)
     uvicorn.run(sandbox.app, host=args.host, port=args.port, log_level="info")
     return 0

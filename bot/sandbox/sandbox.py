@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import yaml
 from starlette.applications import Starlette
 
 from bot.sandbox import fixtures
@@ -101,6 +102,22 @@ class Sandbox:
 
     def export(self) -> dict[str, Any]:
         return self.store.export()
+
+    def stock_catalog(self) -> dict[str, list[dict[str, Any]]]:
+        """Its products and stock locations in the shape of the bot's ``ISPBOT_STOCK_FILE``
+        (``flows.stock``): what an operator would copy from the ISP system."""
+        return {
+            "products": [
+                {"code": p["code"], "id": p["id"], "name": p["description"], "serial": bool(p["serial_controlled"])}
+                for p in self.store.rows("products")
+            ],
+            "locations": [{"id": x["id"], "name": x["name"]} for x in self.store.rows("stock_locations")],
+        }
+
+    def write_stock_file(self, path: str | Path) -> None:
+        """``stock_catalog`` as the YAML file ``ISPBOT_STOCK_FILE`` names."""
+        text = yaml.safe_dump(self.stock_catalog(), allow_unicode=True, sort_keys=False)
+        Path(path).write_text(text, encoding="utf-8")
 
     def save(self, path: str | Path) -> None:
         fixtures.dump(self.store, path)

@@ -8,10 +8,11 @@ Choices where the spec is silent:
 - Today's view also lists the open service orders (F, A, E, P) assigned to the technician that are
   not scheduled today; another day's view shows that day's appointments only (yesterday's
   backlog is today's backlog).
-- At most ``MAX_BUTTONS`` tickets get a button; the others are counted. A closed ticket is shown
-  but cannot be taken in hand.
-- Another day: the day before and after the one shown, back to today, or a date typed ``dd/mm``
-  (the nearest such day) or ``dd/mm/yyyy``, also without pressing "another day" first.
+- Every ticket that can be taken in hand gets a button, ``PAGE`` at a time: "more" and "back" buttons
+  page through them (the text lists the whole day). A closed ticket is shown but cannot be taken in hand.
+- Another day: the day before and after the one shown, back to today, or a day typed: ``dd/mm``
+  (the nearest such day), ``dd/mm/yyyy``, "hoje", "amanhã", "ontem" or a weekday's name (and the
+  English and Spanish words), also without pressing "another day" first.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 from flows.technician import service_orders as so
 from flows.technician.tickets import TICKET
 
-MAX_BUTTONS = 8
-PREVIOUS, NEXT, TODAY, PICK, MENU = "previous", "next", "today", "pick", "menu"
+PAGE = 8  # ticket buttons at a time
+PREVIOUS, NEXT, TODAY, PICK, MENU, PAGE_TO = "previous", "next", "today", "pick", "menu", "page"
 
 
 class Agenda(Flow):
@@ -43,6 +44,8 @@ class Agenda(Flow):
             case Chosen(value=int() as number):
                 ctx.set_current_ticket(number)
                 ctx.switch(TICKET)
+            case Chosen(value=["page", int(page)]):
+                await self._show(ctx, shown, page)
             case Chosen(value="previous"):
                 await self._show(ctx, shown - timedelta(days=1))
             case Chosen(value="next"):
@@ -70,7 +73,7 @@ class Agenda(Flow):
             case _:
                 raise Unexpected("technician_agenda.bad_day")
 
-    async def _show(self, ctx: Context, day: date) -> None:
+    async def _show(self, ctx: Context, day: date, page: int = 0) -> None:
         today = ctx.isp.now().date()
         busy = await so.appointments(ctx, day)
         scheduled = await so.scheduled_on(ctx, day)
@@ -82,7 +85,14 @@ class Agenda(Flow):
         others = [by_number[t.Numero or 0] for t in backlog]
         ctx.data["day"] = day.isoformat()
         takeable = [v for v in [by_number[t.Numero or 0] for t in scheduled] + others if not v.closed]
-        options = [Option(v.number, text=_label(v)) for v in takeable[:MAX_BUTTONS]]
+        pages = max(1, -(-len(takeable) // PAGE))
+        page = min(max(page, 0), pages - 1)
+        options = [Option(v.number, text=_label(v)) for v in takeable[page * PAGE:(page + 1) * PAGE]]
+        if page > 0:
+            options.append(Option([PAGE_TO, page - 1], key="technician_agenda.button_page_back", vars={"page": page}))
+        if page + 1 < pages:
+            options.append(Option([PAGE_TO, page + 1], key="technician_agenda.button_page_more",
+                                  vars={"left": len(takeable) - (page + 1) * PAGE}))
         options += [
             Option(PREVIOUS, key="technician_agenda.button_previous", vars={"day": day - timedelta(days=1)}),
             Option(NEXT, key="technician_agenda.button_next", vars={"day": day + timedelta(days=1)}),
@@ -94,7 +104,7 @@ class Agenda(Flow):
         ctx.ask(
             "choose", "technician_agenda.day", options, columns=2,
             day=day, today=day == today, slots=slots, others=[_entry(ctx, v) for v in others],
-            hidden=max(0, len(takeable) - MAX_BUTTONS),
+            first=page * PAGE + 1, last=min(len(takeable), (page + 1) * PAGE), total=len(takeable),
         )
 
 

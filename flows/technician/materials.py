@@ -3,17 +3,19 @@ customer (lending) with ``ticket_item_insert``.
 
 Choices where the spec is silent or short:
 
-- Which product. The web service lists product models (``ConsultaModelosProduto``), types and units,
-  but no operation lists the products themselves with the code ``ticket_item_insert`` wants, whether
-  they are serial-controlled, or the stock locations. So the technician types the product's code
-  (as on its label and in the ISP system) and the stock location's code; a word instead of a code
-  lists the product models that match (searched with ``F``, never raw text in a ``Filtro``) to help
-  tell models apart.
-- Serial numbers. Serial-controlled items need one and move one at a time: the bot asks for the
-  serial first; with one the quantity is 1 (the spec's rule) and no location is sent; "no serial"
-  asks the quantity (> 0, at most two decimals, within Decimal(15.2): checked before sending) and the
-  location. When the ISP refuses (a serial item sent without serial, no stock, an unknown code) its
-  reason is shown and the serial is asked again.
+- Which product. The web service lists product models but not the products (nor the stock
+  locations), and ``ticket_item_insert`` wants the product's internal id. With the operator's stock
+  catalog (``flows.stock``, ``ISPBOT_STOCK_FILE``) the technician types the code on the label (or part
+  of the name: the matching products come as buttons with their codes); the code is resolved at
+  once, and an unknown one is refused there, not after the serial, quantity and location. Without a
+  catalog the technician types the internal id, and a word lists the ISP's matching models (searched
+  with ``F``, never raw text in a ``Filtro``) to help tell them apart.
+- Serial numbers. Serial-controlled items need one and move one at a time: with one the quantity is
+  1 (the spec's rule) and no location is sent; a product without serial takes the quantity (> 0, at
+  most two decimals, within Decimal(15.2): checked before sending) and the stock location, chosen
+  from the catalog's list. The catalog says which products are serial-controlled; without it the
+  bot asks for the serial first, with a "no serial" button. When the ISP refuses (no stock, a serial
+  not available) its reason is shown and the answer it is about is asked again.
 - Lending needs the contract: the customer's only one, or the one the technician picks.
 - A timed-out insert (outcome unknown) cannot be checked: no operation reads a ticket's items back.
   The bot never sends it again: it says so and asks the technician to look in the ISP system first.
@@ -23,6 +25,7 @@ Choices where the spec is silent or short:
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from bot.isp import IspApiError, IspTransportError
 from bot.isp.models import v2_requests as q
@@ -87,43 +90,44 @@ class Materials(Flow):
         match event:
             case Chosen(value="back"):
                 back_to_ticket(ctx)
+            case Chosen(value=int(picked)):
+                self._pick(ctx, picked)
             case Text(text=text) if (code := parse_code(text)) is not None:
-                ctx.data["item"] = code
-                self._ask_serial(ctx)
+                self._pick(ctx, code)
             case Text(text=text) if text.strip():
-                models = await search_models(ctx, text.strip()[:60])
-                if not models:
-                    raise Unexpected("technician_work.materials_no_model")
-                lines = [" · ".join(p for p in (m.Descricao, m.Marca, m.Tipo_Descricao) if p) for m in models]
-                ctx.say("technician_work.materials_models", models=lines[:MAX_MODELS])
-                self._ask_item(ctx)
+                await self._search(ctx, text.strip()[:60])
             case _:
                 raise Unexpected("technician_work.materials_item_hint")
 
     async def serial(self, ctx: Context, event: StepEvent) -> None:
         match event:
-            case Chosen(value="none"):
+            case Chosen(value="none") if ctx.data.get("serial_known") is None:
                 ctx.data.update(serial=None)
                 ctx.ask("quantity", "technician_work.materials_quantity")
             case Text(text=text) if text.strip() and len(text.strip()) <= MAX_SERIAL:
                 ctx.data.update(serial=text.strip(), quantity="1", location=None)
                 self._ask_confirm(ctx)
             case _:
-                raise Unexpected("technician_work.materials_serial_hint")
+                raise Unexpected("technician_work.materials_serial_hint", optional=ctx.data.get("serial_known") is None)
 
     async def quantity(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Text(text=text) if (amount := parse_quantity(text)) is not None:
                 ctx.data["quantity"] = str(amount)
-                ctx.ask("location", "technician_work.materials_location")
+                self._ask_location(ctx)
             case _:
                 raise Unexpected("technician_work.materials_quantity_invalid")
 
     async def location(self, ctx: Context, event: StepEvent) -> None:
+        stock = ctx.policy.stock
         match event:
-            case Text(text=text) if (code := parse_code(text)) is not None:
-                ctx.data["location"] = code
-                self._ask_confirm(ctx)
+            case Chosen(value=int(picked)):
+                self._located(ctx, picked)
+            case Text(text=text) if (code := parse_code(text)) is not None and \
+                    (not stock.locations or stock.location(code) is not None):
+                self._located(ctx, code)
+            case _ if stock.locations:
+                raise Unexpected("technician_work.materials_location_pick_hint")
             case _:
                 raise Unexpected("technician_work.materials_location_hint")
 
@@ -149,7 +153,10 @@ class Materials(Flow):
             )
         except IspApiError as exc:
             ctx.say("technician_work.materials_refused", reason=exc.description or "")
-            self._ask_serial(ctx)
+            if data.get("serial_known") is False:  # no stock there, most likely: the amount or another place
+                ctx.ask("quantity", "technician_work.materials_quantity")
+            else:
+                self._ask_serial(ctx)
             return
         except IspTransportError as exc:
             if not exc.outcome_unknown:
@@ -160,22 +167,73 @@ class Materials(Flow):
         ctx.say("technician_work.materials_recorded", **self._summary(ctx))
         back_to_ticket(ctx)
 
+    # ---- internals -----------------------------------------------------------------------------
+    def _pick(self, ctx: Context, code: int) -> None:
+        """The product whose label shows ``code`` (with a catalog), else ``code`` as the internal id."""
+        stock = ctx.policy.stock
+        if not stock.products:
+            ctx.data.update(item=code, code=code, item_name="", serial_known=None)
+            self._ask_serial(ctx)
+            return
+        product = stock.product(code)
+        if product is None:
+            raise Unexpected("technician_work.materials_unknown_code", code=code)
+        ctx.data.update(item=product.id, code=product.code, item_name=product.name, serial_known=product.serial)
+        if product.serial:
+            self._ask_serial(ctx)
+        else:
+            ctx.data.update(serial=None)
+            ctx.ask("quantity", "technician_work.materials_quantity", **self._product(ctx))
+
+    async def _search(self, ctx: Context, words: str) -> None:
+        """Products of the catalog whose name has the words, as buttons with their codes; without a
+        match there, the ISP's product models (names only) to help tell them apart."""
+        found = ctx.policy.stock.search(words)
+        if found:
+            options = [Option(p.code, text=f"{p.code} · {p.name}"[:60]) for p in found[:MAX_MODELS]]
+            options.append(Option("back", key="technician_work.button_back"))
+            ctx.ask("item", "technician_work.materials_products", options, more=len(found) - MAX_MODELS)
+            return
+        models = await search_models(ctx, words)
+        if not models:
+            raise Unexpected("technician_work.materials_no_model")
+        lines = [" · ".join(p for p in (m.Descricao, m.Marca, m.Tipo_Descricao) if p) for m in models]
+        ctx.say("technician_work.materials_models", models=lines[:MAX_MODELS])
+        self._ask_item(ctx)
+
+    def _located(self, ctx: Context, code: int) -> None:
+        place = ctx.policy.stock.location(code)
+        ctx.data.update(location=code, location_name=place.name if place else "")
+        self._ask_confirm(ctx)
+
     def _ask_item(self, ctx: Context) -> None:
         ctx.ask("item", "technician_work.materials_item", [Option("back", key="technician_work.button_back")])
 
     def _ask_serial(self, ctx: Context) -> None:
-        ctx.ask("serial", "technician_work.materials_serial",
-                [Option("none", key="technician_work.materials_no_serial")], item=ctx.data["item"])
+        optional = ctx.data.get("serial_known") is None  # no catalog: the technician knows whether it has one
+        options = [Option("none", key="technician_work.materials_no_serial")] if optional else []
+        ctx.ask("serial", "technician_work.materials_serial", options, optional=optional, **self._product(ctx))
+
+    def _ask_location(self, ctx: Context) -> None:
+        places = ctx.policy.stock.locations
+        if not places:
+            ctx.ask("location", "technician_work.materials_location")
+            return
+        options = [Option(x.id, text=x.name[:60]) for x in places]
+        ctx.ask("location", "technician_work.materials_location_pick", options, columns=2)
 
     def _ask_confirm(self, ctx: Context) -> None:
         options = [Option("send", key="technician_work.button_record"),
                    Option("back", key="technician_work.button_cancel")]
         ctx.ask("confirm", "technician_work.materials_confirm", options, columns=2, **self._summary(ctx))
 
-    def _summary(self, ctx: Context) -> dict[str, object]:
+    def _product(self, ctx: Context) -> dict[str, Any]:
+        return {"code": ctx.data["code"], "name": ctx.data.get("item_name") or ""}
+
+    def _summary(self, ctx: Context) -> dict[str, Any]:
         data = ctx.data
         return {
-            "operation": data["operation"], "item": data["item"], "serial": data.get("serial") or "",
-            "quantity": data["quantity"], "location": data.get("location") or "",
+            **self._product(ctx), "operation": data["operation"], "serial": data.get("serial") or "",
+            "quantity": Decimal(data["quantity"]), "location": data.get("location_name") or data.get("location") or "",
             "contract": data.get("contract") or "",
         }

@@ -1,4 +1,7 @@
-"""The technician's menu: the agenda first, the ticket in hand when there is one, and the actions."""
+"""The technician's menu: the agenda first, the ticket in hand when there is one, and the actions.
+
+The greeting names the person as they call themselves on the channel (Telegram's first name), not
+the ISP login the chat speaks for: the ISP's user list holds no person's name."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ class Menu(Flow):
 
     async def begin(self, ctx: Context) -> None:
         options = [Option(flow.name, key=f"technician.menu_{flow.name}") for flow in ctx.menu]
-        ctx.ask("choose", "technician.menu", options, columns=2, user=ctx.system_user, ticket=ctx.current_ticket)
+        ctx.ask("choose", "technician.menu", options, columns=2, name=ctx.sender_name or "", ticket=ctx.current_ticket)
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         match event:

@@ -23,13 +23,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from urllib.parse import quote_plus
 
+from babel.dates import get_day_names
 from bot.isp import F
 from bot.isp.models import v1_records as r
 from bot.isp.models import v2_requests as q2
 from bot.isp.models import v2_results as v2r
 
 from flows.context import Context
+from flows.intents import normalise
 from flows.technician.tickets import OPEN_OS
 
 Move = q2.OsStatus
@@ -55,6 +58,7 @@ TRANSITIONS: dict[r.OsStatus | None, tuple[Move, ...]] = {
 }
 OS_NOT_ALLOWED = 15  # ticket_os_status_update: invalid OS status (the move is not allowed)
 DEFAULT_DURATION = "01:00"
+MAPS = "https://www.google.com/maps?q="  # opens the map app on a phone, the browser elsewhere
 _WORD = re.compile(r"[a-z_]+")
 
 
@@ -175,6 +179,40 @@ def address(customer: r.Customer | None) -> str:
     return " · ".join(part for part in (street, customer.Bairro, customer.Cidade) if part)
 
 
+def phones(customer: r.Customer | None) -> list[str]:
+    """The customer's phones as Telegram makes them tappable (+55 11 98765-4321), mobile first."""
+    if customer is None:
+        return []
+    found = [_dialable(raw) for raw in (customer.TelCelular, customer.TelResidencial, customer.TelComercial) if raw]
+    return list(dict.fromkeys(phone for phone in found if phone))
+
+
+def _dialable(raw: str) -> str | None:
+    digits = re.sub(r"\D", "", raw)
+    if len(digits) in (12, 13) and digits.startswith("55"):
+        digits = digits[2:]
+    if len(digits) in (11, 12) and digits.startswith("0"):
+        digits = digits[1:]  # the trunk prefix of a national call
+    if len(digits) in (10, 11):
+        return f"+55 {digits[:2]} {digits[2:-4]}-{digits[-4:]}"
+    if len(digits) in (8, 9):  # no area code on record: still dialable from the same area
+        return f"{digits[:-4]}-{digits[-4:]}"
+    return None
+
+
+def map_link(customer: r.Customer | None) -> str:
+    """A map of the customer's place: the coordinates the ISP holds, else the address ("" without either).
+    One query parameter (no "&"), so the link survives Telegram's HTML as it is."""
+    if customer is None:
+        return ""
+    lat, lng = customer.MapsMarkLat, customer.MapsMarkLng
+    if lat is not None and lng is not None and valid_position(float(lat), float(lng)):
+        return f"{MAPS}{float(lat):.6f},{float(lng):.6f}"
+    street = ", ".join(str(part) for part in (customer.Endereco, customer.Numero) if part)
+    place = ", ".join(part for part in (street, customer.Bairro, customer.Cidade, customer.UF) if part)
+    return f"{MAPS}{quote_plus(place)}" if customer.Endereco and customer.Cidade else ""
+
+
 # ---- appointments of a ticket ----------------------------------------------------------------------
 def has_appointment(ticket: r.Ticket) -> bool:
     return ticket.Data_Agendamento is not None and ticket.Situacao_Agendamento != "canceled"
@@ -228,17 +266,58 @@ _DAY = re.compile(r"^\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})(?:\s*[/.-]\s*(\d{2}|\d{4})
 _TIME = re.compile(r"^\s*(\d{1,2})\s*(?:[:h.]\s*(\d{2})?)?\s*(?:h|hs|min)?\s*$", re.IGNORECASE)
 
 
+# Days said instead of written, in the three languages (accents and case do not matter): how many
+# days from today. Weekday names come from Babel's locales (each language's long and short names).
+_RELATIVE = {
+    "hoje": 0, "amanha": 1, "ontem": -1, "depois de amanha": 2, "anteontem": -2,
+    "today": 0, "tomorrow": 1, "yesterday": -1, "day after tomorrow": 2,
+    "hoy": 0, "manana": 1, "ayer": -1, "pasado manana": 2, "anteayer": -2,
+}
+_LEADING = re.compile(r"^(?:(?:na|no|nesta|neste|proxima|proximo|on|this|next|el|la|este|esta)\s+)+")
+
+
+def _plain(text: str) -> str:
+    """Lower case, no accents or punctuation: "Amanhã" and "amanha" are one word, "sexta-feira" two."""
+    return " ".join(normalise(text))
+
+
+def _weekdays() -> dict[str, int]:
+    names: dict[str, int] = {}
+    for babel_locale in ("pt_BR", "en_US", "es_419"):
+        for width in ("wide", "abbreviated"):
+            for weekday, name in get_day_names(width, locale=babel_locale).items():
+                plain = _plain(name)
+                names[plain] = weekday
+                names[plain.split()[0]] = weekday  # "segunda" for "segunda-feira"
+    return names
+
+
+_WEEKDAYS = _weekdays()
+
+
 def parse_day(text: str, today: date) -> date | None:
-    """``dd/mm`` (the nearest such day to today) or ``dd/mm/yyyy``; None when it is not a date."""
+    """``dd/mm`` (the nearest such day to today), ``dd/mm/yyyy``, a relative day ("hoje", "amanhã",
+    "tomorrow", "pasado mañana") or a weekday's name (the next such day, today included); None when
+    it is not a day."""
     match = _DAY.match(text)
     if match is None:
-        return None
+        return _said_day(text, today)
     day, month, year = int(match[1]), int(match[2]), match[3]
     if year is not None:
         full = int(year) + (2000 if len(year) == 2 else 0)
         return _date(full, month, day)
     candidates = [d for d in (_date(today.year + k, month, day) for k in (-1, 0, 1)) if d is not None]
     return min(candidates, key=lambda d: abs((d - today).days)) if candidates else None
+
+
+def _said_day(text: str, today: date) -> date | None:
+    words = _plain(text)
+    if words in _RELATIVE:
+        return today + timedelta(days=_RELATIVE[words])
+    weekday = _WEEKDAYS.get(_LEADING.sub("", words))
+    if weekday is None:
+        return None
+    return today + timedelta(days=(weekday - today.weekday()) % 7)
 
 
 def parse_time(text: str) -> time | None:

@@ -15,10 +15,14 @@ Choices where the spec is silent:
   offered again only once a read shows it did not happen.
 - When the order goes ``on_the_way``, every chat linked to the ticket's customer is told (sent with
   the answer of the turn that recorded the move).
+- Aborting cannot be undone in the field, so it takes the reason (typed) and a confirmation; the
+  reason is recorded on the ticket as an occurrence once the ISP has taken the move. When that
+  occurrence cannot be recorded the technician is told to write it down as one.
 """
 
 from __future__ import annotations
 
+from bot.i18n import plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
 from bot.isp.models import v1_records as r
 
@@ -27,8 +31,9 @@ from flows.events import Location, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 from flows.technician import service_orders as so
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
+from flows.technician.work import MAX_TEXT, add_occurrence
 
-BACK, CHECK = "back", "check"
+BACK, CHECK, ABORT = "back", "check", "abort"
 
 
 class Status(Flow):
@@ -45,6 +50,31 @@ class Status(Flow):
                 back_to_ticket(ctx)
             case Chosen(value=str() as name) if name in {m.value for m in so.Move}:
                 await self._try(ctx, so.Move(name))
+            case _:
+                raise Unexpected("technician.pick_a_button")
+
+    async def reason(self, ctx: Context, event: StepEvent) -> None:
+        """Why the order is aborted, before it is confirmed."""
+        match event:
+            case Text(text=text) if text.strip():
+                ctx.data["reason"] = text.strip()[:MAX_TEXT]
+                options = [Option(ABORT, key="technician_status.button_abort_confirm"),
+                           Option(BACK, key="technician_status.button_back")]
+                ctx.ask("confirm_abort", "technician_status.confirm_abort", options,
+                        number=ctx.current_ticket, reason=ctx.data["reason"])
+            case Chosen(value="back"):
+                back_to_ticket(ctx)
+            case _:
+                raise Unexpected("technician_status.abort_reason_hint")
+
+    async def confirm_abort(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="abort"):
+                ticket = await in_hand_or_refuse(ctx)
+                if ticket is not None and self._still_possible(ctx, ticket, so.Move.ABORTED):
+                    await self._send(ctx, ticket, so.Move.ABORTED, None)
+            case Chosen(value="back"):
+                back_to_ticket(ctx)
             case _:
                 raise Unexpected("technician.pick_a_button")
 
@@ -106,6 +136,10 @@ class Status(Flow):
         if target is so.Move.RUNNING:
             ctx.ask_location("where", "technician_status.ask_location", number=ticket.Numero)
             return
+        if target is so.Move.ABORTED:
+            ctx.ask("reason", "technician_status.ask_abort_reason",
+                    [Option(BACK, key="technician_status.button_back")], number=ticket.Numero)
+            return
         await self._send(ctx, ticket, target, None)
 
     async def _send(self, ctx: Context, ticket: r.Ticket, target: so.Move,
@@ -150,8 +184,22 @@ class Status(Flow):
                 ticket.CodigoCliente, "technician_status.customer_on_the_way",
                 protocol=ticket.Protocolo or ticket.Numero, subject=ticket.Assunto or ticket.Topico or "",
             )
-        ctx.say("technician_status.moved", number=ticket.Numero, status=_word(ctx, target.value), told=told)
+        reason = ctx.data.get("reason") if target is so.Move.ABORTED else None
+        recorded = await self._record_reason(ctx, ticket.Numero or 0, reason) if reason else False
+        ctx.say("technician_status.moved", number=ticket.Numero, status=_word(ctx, target.value), told=told,
+                reason=recorded)
+        if reason and not recorded:
+            ctx.say("technician_status.abort_reason_not_recorded", number=ticket.Numero, reason=reason)
         back_to_ticket(ctx)
+
+    async def _record_reason(self, ctx: Context, number: int, reason: str) -> bool:
+        """The abort's reason as an occurrence; False when the ISP did not take it (the move stands)."""
+        note = plain_text(ctx.text("technician_status.abort_occurrence", reason=reason))
+        try:
+            await add_occurrence(ctx, number, note, None)
+        except IspError:
+            return False
+        return True
 
 
 def _word(ctx: Context, status: str) -> str:

@@ -7,6 +7,7 @@ from bot.isp.models import v1_records as r
 
 from flows.context import Context
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.technician import service_orders as so
 from flows.technician.tickets import NotYours, refuse_not_yours, ticket_in_hand
 
 # The action flows offered on a ticket, in order (each a module of this package).
@@ -35,7 +36,8 @@ class Ticket(Flow):
         ctx.ask(
             "act", "technician.ticket_card", options, columns=2,
             number=ticket.Numero, protocol=ticket.Protocolo, subject=ticket.Assunto or ticket.Topico or "",
-            status=_status(ticket), name=customer.Nome if customer else "", address=_address(customer),
+            status=_status(ticket), name=customer.Nome if customer else "", address=so.address(customer),
+            phones=so.phones(customer), map=so.map_link(customer),
             plan=contracts[0].Plano_Descricao if len(contracts) == 1 else "",
             day=ticket.Data_Agendamento, time=ticket.Hora_Agendamento,
         )
@@ -51,9 +53,3 @@ class Ticket(Flow):
 def _status(ticket: r.Ticket) -> str:
     return ticket.Situacao_OS.name.lower() if ticket.Situacao_OS is not None else "none"
 
-
-def _address(customer: r.Customer | None) -> str:
-    if customer is None:
-        return ""
-    street = ", ".join(str(part) for part in (customer.Endereco, customer.Numero, customer.Complemento) if part)
-    return " · ".join(part for part in (street, customer.Bairro, customer.Cidade) if part)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from bot.app import build_app
 from bot.isp import IspSettings
-from bot.sandbox import PRODUCTION_KEY
+from bot.sandbox import PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import DatabaseBehindError
 from pydantic import ValidationError
@@ -34,6 +35,38 @@ def test_a_wrong_setting_is_refused_naming_it(monkeypatch: pytest.MonkeyPatch, v
     with pytest.raises(ValidationError) as caught:
         BotSettings(_env_file=None)  # type: ignore[call-arg]
     assert variable.removeprefix("ISPBOT_").lower() in str(caught.value)
+
+
+def test_the_stock_file_is_the_technicians_catalog(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    stock = tmp_path / "stock.yaml"
+    Sandbox.seeded().write_stock_file(stock)  # as ispbot sandbox --stock-file writes it
+    monkeypatch.setenv("ISPBOT_STOCK_FILE", str(stock))
+    catalog = BotSettings(_env_file=None).policy().stock  # type: ignore[call-arg]
+    drop = catalog.product(2001)
+    assert drop is not None and (drop.id, drop.name, drop.serial) == (3, "Drop óptico (metro)", False)
+    assert [p.code for p in catalog.search("onu huawei")] == [1001]
+    location = catalog.location(1)
+    assert location is not None and location.name == "Almoxarifado central"
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ("products: [{code: 2001, id: 3, name: Drop}]", "expected exactly the keys code, id, name, serial"),
+        ("products: [{code: 0, id: 3, name: Drop, serial: false}]", "products[0]: code must be a whole number"),
+        ("locations: [{id: 1, name: A}, {id: 1, name: B}]", "location id 1 is listed twice"),
+        ("products: [", "cannot read the stock catalog"),
+    ],
+)
+def test_a_wrong_stock_file_is_refused_saying_what_to_fix(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, content: str, says: str,
+) -> None:
+    stock = tmp_path / "stock.yaml"
+    stock.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("ISPBOT_STOCK_FILE", str(stock))
+    with pytest.raises(ValidationError) as caught:
+        BotSettings(_env_file=None)  # type: ignore[call-arg]
+    assert "stock_file" in str(caught.value) and says in str(caught.value)
 
 
 async def test_the_app_refuses_a_database_that_was_never_migrated(blank_database: ScratchDatabase) -> None:

@@ -24,6 +24,7 @@ from flows.engine import Engine
 from flows.events import Choice, Command, Contact, Event, Incoming, Location, Media, Start, Text
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply
+from flows.stock import StockCatalog
 
 from tests.store.dbtools import ScratchDatabase
 
@@ -49,11 +50,11 @@ class Desk:
     next_chat: int = 500
     notices: list[Notice] = field(default_factory=list)  # every notice of every turn, in order
 
-    def chat(self, chat_id: int | None = None, language: str | None = "pt-br") -> TestChat:
+    def chat(self, chat_id: int | None = None, language: str | None = "pt-br", name: str | None = None) -> TestChat:
         if chat_id is None:
             self.next_chat += 1
             chat_id = self.next_chat
-        return TestChat(self, chat_id, language)
+        return TestChat(self, chat_id, language, name)
 
     async def linked_chat(
         self, customer: int = DEMO_IDENTITIES.customer, *, contract: int | None = None, language: str | None = "pt-br",
@@ -69,10 +70,11 @@ class Desk:
         return chat
 
     async def technician_chat(
-        self, user: str = DEMO_IDENTITIES.technician, *, language: str | None = "pt-br",
+        self, user: str = DEMO_IDENTITIES.technician, *, language: str | None = "pt-br", name: str | None = None,
     ) -> TestChat:
-        """A chat that redeemed an invite for system user ``user`` (a technician), at their menu."""
-        chat = self.chat(language=language)
+        """A chat that redeemed an invite for system user ``user`` (a technician), at their menu;
+        ``name``: the first name the person's Telegram gives."""
+        chat = self.chat(language=language, name=name)
         async with self.database.transaction() as session:
             issued = await Invites().create(session, Role.TECHNICIAN, user)
         await chat.start(issued.code)
@@ -93,6 +95,7 @@ class TestChat:
     desk: Desk
     chat_id: int
     language: str | None
+    name: str | None = None  # the person's first name, as Telegram gives it
     replies: list[Reply] = field(default_factory=list)  # of the last turn
     history: list[Reply] = field(default_factory=list)  # of every turn
 
@@ -100,7 +103,7 @@ class TestChat:
         async def keep_notices(_: Any, __: list[Reply], notices: list[Notice]) -> None:
             self.desk.notices.extend(notices)
 
-        incoming = Incoming(self.chat_id, event, client_language=self.language)
+        incoming = Incoming(self.chat_id, event, client_language=self.language, sender_name=self.name)
         self.replies = await self.desk.engine.handle(incoming, within=keep_notices)
         # Every event is answered, except a live location's later positions where no step wants one.
         assert self.replies or (isinstance(event, Location) and event.live), f"no reply to {event!r}"
@@ -175,5 +178,6 @@ def make_desk(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, po
     client = IspClient(settings, http_transport=httpx.ASGITransport(app=sandbox.app))
     cache_clock = FakeMonotonic()
     coordinator = IspCoordinator(client, zone=settings.zone, clock=cache_clock, wall_clock=clock)
-    engine = Engine(database, coordinator, role_flows(), policy=policy or Policy())
+    stock = StockCatalog.from_mapping(sandbox.stock_catalog())
+    engine = Engine(database, coordinator, role_flows(), policy=policy or Policy(stock=stock))
     return Desk(sandbox, database, client, engine, cache_clock, clock)

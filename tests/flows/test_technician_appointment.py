@@ -43,6 +43,19 @@ async def test_a_reschedule_is_recorded_in_the_isp_keeping_the_duration(desk: De
     assert "visita técnica" in told and "11/03/2025 às 10:30" in told
 
 
+async def test_the_new_day_can_be_said_in_words(desk: Desk) -> None:
+    chat = await appointment_of_70001(desk)
+    await chat.tap("Remarcar")
+    await chat.say("sexta-feira")  # Monday 10 March: Friday the 14th
+    await chat.say("9h")
+    assert "novo horário 14/03/2025 às 09:00" in chat.text
+    await chat.command("os")  # not saved: back to the card
+    await chat.tap("Agendamento")
+    await chat.tap("Remarcar")
+    await chat.say("ontem")
+    assert "Esse dia já passou" in chat.text
+
+
 async def test_a_day_or_time_in_the_past_or_over_another_appointment_is_refused(desk: Desk) -> None:
     desk.sandbox.store.insert("appointments", {
         "id": 900, "description": "Reunião", "customer_id": None, "appointment_date": "2025-03-11",
@@ -55,7 +68,7 @@ async def test_a_day_or_time_in_the_past_or_over_another_appointment_is_refused(
     await chat.say("01/03")
     assert "Esse dia já passou" in chat.text
     await chat.say("31/02")
-    assert "Não entendi essa data" in chat.text
+    assert "Não entendi esse dia" in chat.text
     await chat.say("10/03")  # today, 09:30 now
     assert chat.buttons[:2] == ["10:00", "13:00"]  # 08:00 is over
     await chat.say("08:00")

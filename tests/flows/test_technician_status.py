@@ -9,7 +9,8 @@ from typing import Any
 import httpx
 import pytest
 from bot.app import role_flows
-from bot.isp import IspClient, IspSettings
+from bot.isp import IspApiError, IspClient, IspSettings
+from bot.isp.errors import Generation
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.sandbox.rules import tickets as sandbox_tickets
@@ -55,6 +56,40 @@ async def test_on_the_way_tells_marias_linked_chat_and_shows_the_card(desk: Desk
     notices = desk.notices_for(maria.chat_id)
     assert len(notices) == 1 and "técnico está a caminho" in notices[0]
     assert "2025030970001" in notices[0]  # the protocol Maria knows
+
+
+async def test_abort_asks_for_the_reason_and_a_confirmation_and_records_the_reason(desk: Desk) -> None:
+    chat = await status_of_70001(desk)
+    await chat.tap("Abortar")
+    assert "escreva o motivo" in chat.text
+    assert ticket(desk)["Situacao_OS"] == "F"  # one tap aborts nothing
+    await chat.tap("Voltar ao chamado")
+    assert "OS: na fila" in chat.text
+    await chat.tap("Status da OS")
+    await chat.tap("Abortar")
+    await chat.say("Cliente ausente & portão trancado")
+    assert "Abortar a OS do chamado #70001?" in chat.text and "Cliente ausente & portão trancado" in chat.text
+    assert ticket(desk)["Situacao_OS"] == "F"
+    await chat.tap("Sim, abortar")
+    assert "OS abortada" in chat.text and "Motivo registrado" in chat.text
+    assert ticket(desk)["Situacao_OS"] == "B"
+    notes = [o["Descricao"] for o in desk.sandbox.store.where("occurrences", Atendimento_Numero=D.ticket)]
+    assert "OS abortada pelo técnico. Motivo: Cliente ausente & portão trancado" in notes
+
+
+async def test_an_abort_whose_reason_cannot_be_recorded_says_so(desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def refused(_: Any) -> None:
+        raise IspApiError(operation="ticket_occurrence_insert", generation=Generation.V2, code=99,
+                          description="indisponível")
+
+    chat = await status_of_70001(desk)
+    await chat.tap("Abortar")
+    await chat.say("Poste caído na rua")
+    monkeypatch.setattr(desk.client, "ticket_occurrence_insert", refused)
+    await chat.tap("Sim, abortar")
+    assert "OS abortada" in chat.text and "Motivo registrado" not in chat.text
+    assert "não ficou registrado" in chat.text and "Poste caído na rua" in chat.text
+    assert ticket(desk)["Situacao_OS"] == "B"
 
 
 async def test_running_needs_a_valid_position_and_records_it(desk: Desk) -> None:

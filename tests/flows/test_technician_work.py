@@ -11,16 +11,19 @@ import pytest
 from bot.isp import IspTimeout
 from bot.isp.models import v2_requests as q
 from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import FixedClock, Sandbox
 from bot.store import ChatStates
+from flows.policy import Policy
 
-from tests.flows.harness import Desk, TestChat
+from tests.flows.harness import Desk, TestChat, make_desk
+from tests.store.dbtools import ScratchDatabase
 
 TICKET = D.ticket  # 70001: Maria's (customer 1001), assigned to tecnico.joao, checklist 1*, 2*, 5
 
 
-async def in_hand(desk: Desk, ticket: int = TICKET) -> TestChat:
+async def in_hand(desk: Desk, ticket: int = TICKET, language: str = "pt-br") -> TestChat:
     """A technician's chat with ``ticket`` in hand, at the ticket's card."""
-    chat = await desk.technician_chat()
+    chat = await desk.technician_chat(language=language)
     async with desk.database.transaction() as session:
         states = ChatStates()
         state = await states.load(session, chat.chat_id)
@@ -119,40 +122,61 @@ async def test_checklist_items_toggle_in_the_isp_and_mandatory_ones_are_marked(d
     assert "Chamado #70001" in chat.text
 
 
-# ---- materials -----------------------------------------------------------------------------------
-async def test_a_product_used_in_the_service_is_recorded_and_a_bad_quantity_never_sent(desk: Desk) -> None:
+# ---- materials ----------------------------------------------------------------------------------
+# The desk's stock catalog is the sandbox's: label code 2001 is product 3 "Drop óptico (metro)",
+# 2002 the SC/APC connector (4), 1001 the serial-controlled ONU (1); locations 1 and 2 by name.
+async def test_a_product_found_by_name_shows_its_code_and_is_recorded_with_names(desk: Desk) -> None:
     chat = await in_hand(desk)
     await chat.tap("Materiais")
     await chat.tap("Usado")
-    await chat.say("drop")  # a word: the matching models help tell them apart
-    assert "Drop óptico 1 fibra" in chat.text
-    await chat.say("3")
-    await chat.tap("Sem série")
+    await chat.say("drop")  # part of the name: the products come with their label codes
+    assert "2001 · Drop óptico (metro)" in chat.buttons
+    await chat.tap("2001")
+    assert "quantidade" in chat.text and "Sem série" not in chat.buttons  # not serial-controlled
     for bad in ("0", "-2", "1,555", "muito"):
         await chat.say(bad)
         assert "Quantidade inválida" in chat.text
     assert items(desk) == []
-    await chat.say("12,5")
-    await chat.say("1")  # the stock location
+    await chat.say("35,5")
+    assert chat.buttons == ["Almoxarifado central", "Veículo técnico 01"]  # chosen, not typed
+    await chat.tap("Almoxarifado")
+    assert "2001 · Drop óptico (metro)" in chat.text
+    assert "Quantidade 35,5 · local Almoxarifado central" in chat.text
+    assert "Produto 3" not in chat.text
     await chat.tap("Registrar")
-    assert "Registrado" in chat.text
+    assert "Registrado: 2001 · Drop óptico (metro), quantidade 35,5" in chat.text
     [item] = items(desk)
     assert (item["operation"], item["product_id"], item["quantity"], item["serial_number"]) == (
-        "consumption", 3, 12.5, None)
+        "consumption", 3, 35.5, None)
+
+
+async def test_the_label_code_is_resolved_at_once_and_an_unknown_one_refused_there(desk: Desk) -> None:
+    chat = await in_hand(desk)
+    await chat.tap("Materiais")
+    await chat.tap("Usado")
+    await chat.say("2999")
+    assert "Nenhum produto com o código 2999" in chat.text
+    assert "quantidade" not in chat.text and "série" not in chat.text  # nothing else asked
+    await chat.say("2002")  # the label's code, not the system's internal id (4)
+    await chat.say("2")
+    await chat.tap("Veículo")  # no balance there in the sandbox
+    await chat.tap("Registrar")
+    assert "recusou" in chat.text and "saldo" in chat.text
+    assert "quantidade" in chat.text  # the amount or the place is what to change
+    await chat.say("2")
+    await chat.tap("Almoxarifado")
+    await chat.tap("Registrar")
+    [item] = items(desk)
+    assert (item["product_id"], item["quantity"]) == (4, 2)
 
 
 async def test_a_lent_serial_item_needs_its_serial_and_goes_on_the_contract(desk: Desk) -> None:
     chat = await in_hand(desk)
     await chat.tap("Materiais")
     await chat.tap("Emprestado")
-    await chat.say("1")  # the ONU: serial-controlled
-    await chat.tap("Sem série")
-    await chat.say("1")
-    await chat.say("1")
-    await chat.tap("Registrar")
-    assert "recusou" in chat.text and "série" in chat.text
-    assert items(desk) == []
-    assert "número de série" in chat.text  # asked again
+    await chat.say("1001")  # the ONU: serial-controlled, so no "no serial" way out
+    assert "1001 · ONU GPON Huawei HG8145" in chat.text and "número de série" in chat.text
+    assert "Sem série" not in chat.buttons
     await chat.say("SN01000001")
     assert "quantidade 1" in chat.text
     await chat.tap("Registrar")
@@ -162,19 +186,53 @@ async def test_a_lent_serial_item_needs_its_serial_and_goes_on_the_contract(desk
     assert item["contract_id"] is not None
 
 
+async def test_numbers_follow_the_language(desk: Desk) -> None:
+    chat = await in_hand(desk, language="en")
+    await chat.tap("Materials")
+    await chat.tap("Used")
+    await chat.say("2001")
+    await chat.say("35.5")
+    await chat.tap("Almoxarifado")
+    assert "Quantity 35.5 · location Almoxarifado central" in chat.text
+
+
 async def test_an_item_whose_answer_was_lost_is_never_sent_again(desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
     chat = await in_hand(desk)
     answer_lost(monkeypatch, desk, "ticket_item_insert")
     await chat.tap("Materiais")
     await chat.tap("Usado")
-    await chat.say("4")
-    await chat.tap("Sem série")
+    await chat.say("2002")
     await chat.say("2")
-    await chat.say("1")
+    await chat.tap("Almoxarifado")
     await chat.tap("Registrar")
     assert "pode ter registrado" in chat.text
     assert "Registrar" not in " ".join(chat.buttons)
     assert len(items(desk)) == 1
+
+
+async def test_without_a_stock_catalog_the_internal_id_and_the_isps_refusal_lead(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    desk = make_desk(sandbox, database, clock, Policy())
+    try:
+        chat = await in_hand(desk)
+        await chat.tap("Materiais")
+        await chat.tap("Emprestado")
+        await chat.say("onu")  # no catalog: the ISP's models, names only
+        assert "ONU GPON HG8145" in chat.text
+        await chat.say("1")  # the internal id
+        await chat.tap("Sem série")
+        await chat.say("1")
+        await chat.say("1")  # the location, typed
+        await chat.tap("Registrar")
+        assert "recusou" in chat.text and "série" in chat.text
+        assert items(desk) == []
+        await chat.say("SN01000001")
+        await chat.tap("Registrar")
+        [item] = items(desk)
+        assert (item["product_id"], item["serial_number"]) == (1, "SN01000001")
+    finally:
+        await desk.client.aclose()
 
 
 # ---- finish --------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ class Identity:
     phone: str
     latitude: float
     longitude: float
+    name: str | None = None  # the first name a Telegram account would give
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,7 @@ class ConsoleChannel:
         async def keep_notices(_: Any, __: list[Reply], notices: list[Notice]) -> None:
             elsewhere.extend(notices)
 
-        incoming = Incoming(self.chat_id, event, client_language=self.client_language)
+        incoming = Incoming(self.chat_id, event, client_language=self.client_language, sender_name=self.identity.name)
         replies = await self.engine.handle(incoming, within=keep_notices)
         self.choices = self._choices(replies)
         self.shown = "\n\n".join(part for part in (self.render(replies), self.render_notices(elsewhere)) if part)

@@ -47,6 +47,7 @@ AS_SUBSCRIBER = ("/subscriber", "/assinante")
 ROLES = ("subscriber", "technician")
 SUBSCRIBER_CHAT, TECHNICIAN_CHAT = 1, 2
 TECHNICIAN_PHONE = "+5511955550100"  # fictitious: what "share my contact" sends from the technician's phone
+TECHNICIAN_NAME = "João"  # the first name on the technician's Telegram account
 
 
 @dataclass
@@ -68,8 +69,11 @@ class Demo:
             base_url="http://127.0.0.1", key=PRODUCTION_KEY, v1_path=V1_PATH, v2_path=V2_PATH,
             timezone="America/Sao_Paulo", retries=0,
         )
+        stock = folder / "stock.yaml"  # the sandbox's products and locations, as an operator would list them
+        sandbox.write_stock_file(stock)
+        settings = BotSettings(database_url=str(database.url), ticket_mode=D.telegram_mode, stock_file=stock)
         app = await build_app(
-            database, isp, BotSettings(database_url=str(database.url), ticket_mode=D.telegram_mode),
+            database, isp, settings,
             http_transport=httpx.ASGITransport(app=sandbox.app),
         )
         names = {SUBSCRIBER_CHAT: "the subscriber's chat", TECHNICIAN_CHAT: f"{D.technician}'s chat"}
@@ -102,7 +106,8 @@ class Demo:
         note = await self._link_maria()
         subscriber = self.subscriber
         technician = ConsoleChannel(
-            self.app.engine, replace(subscriber.identity, phone=TECHNICIAN_PHONE), chat_id=TECHNICIAN_CHAT,
+            self.app.engine, replace(subscriber.identity, phone=TECHNICIAN_PHONE, name=TECHNICIAN_NAME),
+            chat_id=TECHNICIAN_CHAT,
             client_language=subscriber.client_language, bold=subscriber.bold, chat_names=subscriber.chat_names,
         )
         async with self.app.database.transaction() as session:

@@ -1,0 +1,16 @@
+"""The technician's own help: how a day goes with the bot (agenda, ticket in hand, actions) and the
+commands that work anywhere. Then the menu."""
+
+from __future__ import annotations
+
+from flows.context import Context
+from flows.flow import Flow
+
+
+class Help(Flow):
+    name = "help"
+    commands = ("ajuda", "help", "ayuda")
+
+    async def begin(self, ctx: Context) -> None:
+        ctx.say("technician.help")
+        ctx.to_menu()
