@@ -30,7 +30,7 @@ lock-upgrade:
 
 ## docs/isp-operations.md from the client's catalog (a test fails when it is stale).
 docs: $(STAMP)
-	$(BIN)/python -m bot.isp_operations_doc > docs/isp-operations.md
+	$(BIN)/python -m bot.operations_doc > docs/isp-operations.md
 
 lint: $(STAMP)
 	$(BIN)/ruff check bot flows tests bench
