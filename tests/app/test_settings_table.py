@@ -1,5 +1,5 @@
-"""The operator's guide's settings tables (docs/operator-guide.md) name every ``ISPBOT_*`` variable the bot reads, each with a default
-and an example, and nothing the bot does not read.
+"""The settings tables of docs/operator-guide.md name every ``ISPBOT_*`` variable the bot reads,
+each with a default and an example, and nothing the bot does not read.
 
 What the bot reads is found in the code, not listed here: every pydantic-settings class in ``bot``
 and ``flows`` (its fields under its ``env_prefix``, or their aliases) and every ``ISPBOT_*`` name the
