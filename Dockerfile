@@ -18,14 +18,17 @@ RUN python -m venv /opt/ispbot
 COPY requirements.lock /tmp/requirements.lock
 RUN /opt/ispbot/bin/pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock
 
-# The project's wheel (its code, locales and migrations), without dependencies.
+# The project's wheel (its code, locales and migrations), without dependencies, built by the pinned
+# build backend of requirements-build.lock.
 FROM base AS wheel
 WORKDIR /src
+COPY requirements-build.lock ./
+RUN pip install --no-cache-dir --require-hashes -r requirements-build.lock
 COPY pyproject.toml README.md ./
 COPY locales ./locales
 COPY bot ./bot
 COPY flows ./flows
-RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+RUN pip wheel --no-cache-dir --no-deps --no-build-isolation --wheel-dir /wheels .
 
 FROM base
 ARG VERSION=0.1.0

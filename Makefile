@@ -5,25 +5,29 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: install test lint typecheck unit demo lock lock-upgrade docs bench bench-quick clean
 
-# The versions CI, the image and every developer use: requirements-dev.lock (hashes checked), then the
-# project itself without dependencies.
-$(STAMP): pyproject.toml requirements-dev.lock
+# The versions CI, the image and every developer use: requirements-dev.lock (hashes checked) and the
+# build backend of requirements-build.lock, then the project itself without dependencies.
+$(STAMP): pyproject.toml requirements-dev.lock requirements-build.lock
 	python3 -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.lock
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.lock -r requirements-build.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 install: $(STAMP)
 
 ## The lock files: `make lock` after changing pyproject.toml's dependencies (the other pins stay),
 ## `make lock-upgrade` to move every pin to the newest release pyproject.toml allows. Both for
-## Python 3.11 on any platform, with the hashes of every file.
-LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
-	--custom-compile-command "make lock" --quiet
+## Python 3.11 on any platform, with the hashes of every file; requirements-build.lock pins the build
+## backend pyproject.toml names (the image and `make install` build the project with it).
+LOCK := $(BIN)/uv pip compile --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" --quiet $(UPGRADE)
+BUILD_REQUIRES := $(BIN)/python -c \
+	'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")'
 
 lock: $(STAMP)
-	$(LOCK) $(UPGRADE) -o requirements.lock
-	$(LOCK) $(UPGRADE) --extra dev -o requirements-dev.lock
+	$(LOCK) pyproject.toml -o requirements.lock
+	$(LOCK) pyproject.toml --extra dev -o requirements-dev.lock
+	$(BUILD_REQUIRES) | $(LOCK) - -o requirements-build.lock
 
 lock-upgrade:
 	$(MAKE) lock UPGRADE=--upgrade

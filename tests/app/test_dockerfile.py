@@ -98,6 +98,16 @@ def test_dependencies_come_from_the_lock_with_hashes_before_the_code_is_copied()
     assert "--no-deps" in project  # the project's wheel adds nothing the lock did not pin
 
 
+def test_the_wheel_is_built_by_the_locked_build_backend_with_the_locales() -> None:
+    wheel = stages()["wheel"]
+    [backend, build] = [rest for word, rest in wheel if word == "RUN"]
+    assert "--require-hashes" in backend and "requirements-build.lock" in backend
+    assert "--no-build-isolation" in build  # not a backend fetched at build time
+    copied = [shlex.split(rest)[0] for word, rest in wheel if word == "COPY"]
+    assert copied[0] == "requirements-build.lock"
+    assert "locales" in copied  # bot/_locales points at it: the wheel carries what the bot says
+
+
 def test_the_labels_name_the_image_and_its_version() -> None:
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     for label in ("title", "description", "version", "licenses"):
@@ -118,11 +128,6 @@ def test_the_healthcheck_asks_liveness_on_the_port_the_bot_listens_on() -> None:
     assert "/livez" in paths
     assert variables["ISPBOT_LISTEN_HOST"] == "0.0.0.0"  # noqa: S104 - reachable from outside the container
     assert {"listen_port", "listen_host"} <= set(TelegramSettings.model_fields)
-
-
-def test_the_wheel_is_built_with_the_locales() -> None:
-    copied = [shlex.split(rest)[0] for word, rest in stages()["wheel"] if word == "COPY"]
-    assert "locales" in copied  # bot/_locales points at it: the wheel carries what the bot says
 
 
 def compose() -> dict[str, Any]:

@@ -27,8 +27,13 @@ def pins(lock: str) -> dict[str, str]:
 
 
 def project() -> dict[str, list[str]]:
-    table = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return {"runtime": table["dependencies"], "dev": table["optional-dependencies"]["dev"]}
+    document = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    table = document["project"]
+    return {
+        "runtime": table["dependencies"],
+        "dev": table["optional-dependencies"]["dev"],
+        "build": document["build-system"]["requires"],
+    }
 
 
 def unmet(requirements: list[str], pinned: dict[str, str]) -> list[str]:
@@ -51,3 +56,8 @@ def test_the_development_lock_pins_the_dev_extra_and_the_same_runtime_versions()
     differ = {name: (version, dev.get(name)) for name, version in runtime.items() if dev.get(name) != version}
     assert differ == {}, "the tests must run on the versions the image ships: run `make lock`"
 
+
+def test_the_build_lock_pins_the_build_backend_pyproject_names() -> None:
+    build = pins("requirements-build.lock")
+    assert unmet(project()["build"], build) == [], "run `make lock`"
+    assert set(build) == {canonicalize_name(Requirement(line).name) for line in project()["build"]}
