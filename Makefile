@@ -3,18 +3,43 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test lint typecheck unit demo bench bench-quick clean
+.PHONY: install test lint typecheck unit demo lock lock-upgrade docs bench bench-quick clean
 
-$(STAMP): pyproject.toml
+# The versions CI, the image and every developer use: requirements-dev.lock (hashes checked) and the
+# build backend of requirements-build.lock, then the project itself without dependencies.
+$(STAMP): pyproject.toml requirements-dev.lock requirements-build.lock
 	python3 -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.lock -r requirements-build.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 install: $(STAMP)
 
+## The lock files: `make lock` after changing pyproject.toml's dependencies (the other pins stay),
+## `make lock-upgrade` to move every pin to the newest release pyproject.toml allows. Both for
+## Python 3.11 on any platform, with the hashes of every file; requirements-build.lock pins the build
+## backend pyproject.toml names (the image and `make install` build the project with it).
+LOCK := $(BIN)/uv pip compile --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" --quiet $(UPGRADE)
+BUILD_REQUIRES := $(BIN)/python -c \
+	'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")'
+
+lock: $(STAMP)
+	$(LOCK) pyproject.toml -o requirements.lock
+	$(LOCK) pyproject.toml --extra dev -o requirements-dev.lock
+	$(BUILD_REQUIRES) | $(LOCK) - -o requirements-build.lock
+
+lock-upgrade:
+	$(MAKE) lock UPGRADE=--upgrade
+
+## docs/isp-operations.md from the client's catalog (a test fails when it is stale).
+docs: $(STAMP)
+	$(BIN)/python -m bot.operations_doc > docs/isp-operations.md
+
 lint: $(STAMP)
 	$(BIN)/ruff check bot flows tests bench
+	$(BIN)/hadolint Dockerfile
+	$(BIN)/check-jsonschema --builtin-schema vendor.compose-spec compose.yaml
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

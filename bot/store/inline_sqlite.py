@@ -9,7 +9,7 @@ the loop's thread, and the loop is blocked only for as long as SQLite works.
 What could block it longer: another *process* holding the file's write lock (SQLite then waits up to
 its busy timeout). One bot process per SQLite file is the deployment this serves (the write gate,
 ``bot.store.write_gate``, queues this process's own writers before they reach SQLite); several
-processes belong on PostgreSQL (README, "Several processes on one PostgreSQL").
+processes belong on PostgreSQL (docs/operator-guide.md, "Several processes on one PostgreSQL").
 """
 
 from __future__ import annotations

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import yaml
 from bot.channels.telegram.settings import TelegramSettings
@@ -14,6 +17,7 @@ from bot.isp.settings import is_loopback_host
 from bot.sandbox import PRODUCTION_KEY, Sandbox
 from bot.sandbox.cli import run as serve_sandbox
 from bot.settings import BotSettings
+from bot.store.cli import run as migrate_database
 from bot.web import create_web_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,45 +55,133 @@ def test_every_copied_path_exists_in_the_project() -> None:
                 assert (ROOT / source).exists(), f"Dockerfile copies {source}, which is not in the project"
 
 
-def test_the_image_runs_migrations_then_the_bot_as_a_non_root_user() -> None:
+def stages() -> dict[str, list[tuple[str, str]]]:
+    """Each stage's instructions by its name (``AS name``; the last, unnamed one is ``final``)."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for word, rest in instructions():
+        if word == "FROM":
+            parts = rest.split()
+            current = parts[2] if len(parts) == 3 and parts[1].upper() == "AS" else "final"
+            found[current] = []
+        found[current].append((word, rest))
+    return found
+
+
+def test_the_image_runs_any_ispbot_command_run_by_default_as_a_numeric_non_root_user() -> None:
     stage = final_stage()
     [(_, entrypoint)] = [(w, r) for w, r in stage if w == "ENTRYPOINT"]
-    commands = re.findall(r"ispbot (\w+)", entrypoint)
-    assert commands == ["migrate", "run"]
-    known = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    assert all(command in known for command in commands)
+    [(_, command)] = [(w, r) for w, r in stage if w == "CMD"]
+    assert json.loads(entrypoint) == ["ispbot"]  # `docker run ispbot doctor` runs the doctor
+    assert json.loads(command) == ["run"]
+    assert build_parser().parse_args(json.loads(command)).func is not None
     [(_, user)] = [(w, r) for w, r in stage if w == "USER"]
-    assert user not in ("root", "0")
-    assert stage[0][1].startswith("python:3.11-slim")
+    uid, _, gid = user.partition(":")
+    assert uid.isdigit() and int(uid) > 0 and (not gid or gid.isdigit())  # numeric: runAsNonRoot can check it
 
 
-def test_the_healthcheck_asks_the_bots_own_healthz_on_the_port_it_listens_on() -> None:
+def test_the_base_image_is_pinned_to_a_python_and_a_debian_release() -> None:
+    bases = [rest.split()[0] for word, rest in instructions() if word == "FROM" and ":" in rest.split()[0]]
+    assert bases
+    for base in bases:
+        assert re.fullmatch(r"python:3\.11\.\d+-slim-(bookworm|trixie)(@sha256:[0-9a-f]{64})?", base), base
+
+
+def test_dependencies_come_from_the_lock_with_hashes_before_the_code_is_copied() -> None:
+    dependencies = stages()["dependencies"]
+    copied = [shlex.split(rest)[0] for word, rest in dependencies if word == "COPY"]
+    assert copied == ["requirements.lock"]  # nothing else: a change of the code keeps this layer
+    [install] = [rest for word, rest in dependencies if word == "RUN" and "pip install" in rest]
+    assert "--require-hashes" in install and "requirements.lock" in install
+    final = final_stage()
+    assert any(word == "COPY" and "--from=dependencies" in rest for word, rest in final)
+    [project] = [rest for word, rest in final if word == "RUN" and "pip install" in rest]
+    assert "--no-deps" in project  # the project's wheel adds nothing the lock did not pin
+
+
+def test_the_wheel_is_built_by_the_locked_build_backend_with_the_locales() -> None:
+    wheel = stages()["wheel"]
+    [backend, build] = [rest for word, rest in wheel if word == "RUN"]
+    assert "--require-hashes" in backend and "requirements-build.lock" in backend
+    assert "--no-build-isolation" in build  # not a backend fetched at build time
+    copied = [shlex.split(rest)[0] for word, rest in wheel if word == "COPY"]
+    assert copied[0] == "requirements-build.lock"
+    assert "locales" in copied  # bot/_locales points at it: the wheel carries what the bot says
+
+
+def test_the_labels_name_the_image_and_its_version() -> None:
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    for label in ("title", "description", "version", "licenses"):
+        assert f"org.opencontainers.image.{label}=" in text
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert f"ARG VERSION={version}" in text
+
+
+def test_the_healthcheck_asks_liveness_on_the_port_the_bot_listens_on() -> None:
     stage = final_stage()
     variables = env(stage)
     port = variables["ISPBOT_LISTEN_PORT"]
     [(_, check)] = [(w, r) for w, r in stage if w == "HEALTHCHECK"]
-    assert f"http://127.0.0.1:{port}/healthz" in check
-    assert ("EXPOSE", port) in stage
+    # Liveness, not /healthz: the container must not be restarted while the ISP is down.
+    assert "http://127.0.0.1:%s/livez" in check and "os.environ.get('ISPBOT_LISTEN_PORT', '8080')" in check
+    assert port == "8080" and ("EXPOSE", port) in stage
     paths = {route.path for route in create_web_app(health=None).routes}  # type: ignore[arg-type, attr-defined]
-    assert "/healthz" in paths
+    assert "/livez" in paths
     assert variables["ISPBOT_LISTEN_HOST"] == "0.0.0.0"  # noqa: S104 - reachable from outside the container
     assert {"listen_port", "listen_host"} <= set(TelegramSettings.model_fields)
 
 
-def test_the_locales_are_where_the_image_tells_the_bot_to_read_them() -> None:
-    stage = final_stage()
-    copied = [shlex.split(rest) for word, rest in stage if word == "COPY" and not rest.startswith("--from")]
-    assert ["locales", env(stage)["ISPBOT_LOCALES_DIR"]] in copied
+def compose() -> dict[str, Any]:
+    services: dict[str, Any] = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    return services
+
+
+def default_of(value: str) -> str:
+    """``value`` as compose reads it when the operator sets nothing (``${NAME:-default}`` gives default)."""
+    return re.sub(r"\$\{[A-Z0-9_]+:-([^}]*)\}", r"\1", value)
 
 
 def test_compose_sets_only_settings_the_bot_knows() -> None:
-    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
-    bot = compose["services"]["bot"]
+    services = compose()["services"]
     fields = set(BotSettings.model_fields) | set(TelegramSettings.model_fields)
-    for name in bot["environment"]:
-        assert name.startswith("ISPBOT_") and name.removeprefix("ISPBOT_").lower() in fields
-    assert bot["depends_on"]["db"]["condition"] == "service_healthy"
-    assert compose["services"]["db"]["environment"]["POSTGRES_DB"] in bot["environment"]["ISPBOT_DATABASE_URL"]
+    for service in ("bot", "migrate"):
+        for name in services[service]["environment"]:
+            assert name.startswith("ISPBOT_") and name.removeprefix("ISPBOT_").lower() in fields
+    bot = services["bot"]
+    assert services["db"]["environment"]["POSTGRES_DB"] in bot["environment"]["ISPBOT_DATABASE_URL"]
+    assert services["migrate"]["environment"] == {"ISPBOT_DATABASE_URL": bot["environment"]["ISPBOT_DATABASE_URL"]}
+
+
+def test_compose_migrates_once_then_starts_the_bot() -> None:
+    services = compose()["services"]
+    migrate = services["migrate"]
+    assert build_parser().parse_args(migrate["command"]).func is migrate_database
+    assert migrate["restart"] == "no"
+    assert migrate["depends_on"]["db"]["condition"] == "service_healthy"
+    assert services["bot"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+
+
+def test_compose_builds_one_image_that_every_service_of_the_bot_shares() -> None:
+    services = compose()["services"]
+    built = [name for name, service in services.items() if "build" in service]
+    assert built == ["bot"]
+    image = services["bot"]["image"]
+    assert {name for name, service in services.items() if service.get("image") == image} == {
+        "bot", "migrate", "sandbox",
+    }
+
+
+def test_compose_keeps_the_password_in_env_and_publishes_on_loopback_unless_told_otherwise() -> None:
+    text = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    services = compose()["services"]
+    password = services["db"]["environment"]["POSTGRES_PASSWORD"]
+    assert re.fullmatch(r"\$\{POSTGRES_PASSWORD:\?[^}]+\}", password)  # compose stops when .env lacks it
+    assert f":{password}@db:" in services["bot"]["environment"]["ISPBOT_DATABASE_URL"]
+    assert "password" not in text.lower().replace("postgres_password", "")
+    published = [port for service in services.values() for port in service.get("ports", [])]
+    assert published
+    for port in published:
+        address, _, _ = default_of(port).rpartition(":")[0].rpartition(":")
+        assert address == "127.0.0.1", port
 
 
 def test_the_sandbox_service_is_optional_and_serves_the_isp_where_the_bot_may_use_plain_http() -> None:
@@ -97,12 +189,9 @@ def test_the_sandbox_service_is_optional_and_serves_the_isp_where_the_bot_may_us
     services = yaml.safe_load(text)["services"]
     sandbox = services["sandbox"]
     assert sandbox["profiles"] == ["try"]  # `docker compose up` alone never starts it
-    assert sandbox["build"] == services["bot"]["build"]  # the bot's own image
     assert "sandbox" not in services["bot"].get("depends_on", {})
-    # The image's entry point is migrate-and-run: the sandbox replaces it with its own command.
-    command = sandbox["entrypoint"]
-    assert command[0] == "ispbot"
-    args = build_parser().parse_args(command[1:])
+    # The image's entry point is `ispbot`: the sandbox's command is the sub-command and its arguments.
+    args = build_parser().parse_args(sandbox["command"])
     assert args.func is serve_sandbox
     # In the bot's network namespace, on loopback: the one place the bot accepts plain http.
     assert sandbox["network_mode"] == "service:bot"

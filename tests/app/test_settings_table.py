@@ -1,5 +1,5 @@
-"""The README's settings tables name every ``ISPBOT_*`` variable the bot reads, each with a default
-and an example, and nothing the bot does not read.
+"""The settings tables of docs/operator-guide.md name every ``ISPBOT_*`` variable the bot reads,
+each with a default and an example, and nothing the bot does not read.
 
 What the bot reads is found in the code, not listed here: every pydantic-settings class in ``bot``
 and ``flows`` (its fields under its ``env_prefix``, or their aliases) and every ``ISPBOT_*`` name the
@@ -68,11 +68,11 @@ def variables_in_code() -> set[str]:
     return {name for name in names if name.startswith("ISPBOT_")}
 
 
-def readme_rows() -> list[list[str]]:
+def guide_rows() -> list[list[str]]:
     """The rows of every table whose header is ``variable | default | example | meaning``."""
     rows: list[list[str]] = []
     in_table = False
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+    for line in (ROOT / "docs" / "operator-guide.md").read_text(encoding="utf-8").splitlines():
         if not line.startswith("|"):
             in_table = False
             continue
@@ -91,14 +91,14 @@ def test_the_settings_are_found_in_the_code() -> None:
     assert some <= variables_in_code()
 
 
-def test_the_readme_has_one_row_with_a_default_and_an_example_for_every_variable_and_no_other() -> None:
-    rows = readme_rows()
+def test_the_guide_has_one_row_with_a_default_and_an_example_for_every_variable_and_no_other() -> None:
+    rows = guide_rows()
     assert all(len(row) == len(HEADER) for row in rows), [row for row in rows if len(row) != len(HEADER)]
     listed = [row[0].strip("`") for row in rows]
     assert all(re.fullmatch(r"ISPBOT_[A-Z0-9_]+", name) for name in listed), listed
     assert len(listed) == len(set(listed)), "a variable has two rows"
     known = variables_in_code()
-    assert sorted(known - set(listed)) == [], "variables the bot reads but the README does not list"
-    assert sorted(set(listed) - known) == [], "README rows for variables the bot does not read"
+    assert sorted(known - set(listed)) == [], "variables the bot reads but the guide does not list"
+    assert sorted(set(listed) - known) == [], "guide rows for variables the bot does not read"
     for name, default, example, meaning in rows:
         assert default and example and meaning, f"{name}: each row needs a default, an example and a meaning"
