@@ -15,9 +15,9 @@ For each event the engine, in one database transaction,
    for the ISP's ``chat_messages`` (the outbox), in the same transaction.
 
 What cannot be used at a step is answered and the question asked again; after ``give_up_after``
-misunderstandings in a row the bot says so and calls a person. An ISP failure is told in plain words and the
-conversation stays where it was (nothing of the step is saved). A step runs its ISP reads before its
-own writes to the database, so a slow ISP never holds SQLite's write lock.
+misunderstandings in a row the bot says so and calls a person. An ISP failure is told in plain words
+and the conversation stays where it was (nothing of the step is saved). A step runs its ISP reads
+before its own writes to the database, so a slow ISP never holds SQLite's write lock.
 
 A save that loses the version race (two processes on one SQLite file; on PostgreSQL the row lock
 prevents it) runs the turn again. Flows make their ISP writes the last thing of a step, after every

@@ -48,9 +48,6 @@ class Intents:
                 (name, normalise(phrase)) for name, phrases in table.items() for phrase in phrases
             ]
 
-    def names(self) -> set[str]:
-        return {name for phrases in self._phrases.values() for name, _ in phrases}
-
     def match(self, language: str, text: str) -> str | None:
         """The flow (or small talk) the text names, or None. The person's language first, then the
         others (a Portuguese speaker whose phone is in English still types "boleto"). Small talk is

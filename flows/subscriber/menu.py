@@ -32,12 +32,13 @@ class Menu(Flow):
         match event:
             case Chosen(value=flow):
                 ctx.switch(flow)
-            case Text(text=text) if (name := default_intents().match(ctx.language, text)) in SMALL_TALK:
-                if (reply := SMALL_TALK_REPLIES.get(name or "")) is not None:
-                    ctx.say(reply)
-                ctx.to_menu()
             case Text(text=text) if (name := default_intents().match(ctx.language, text)) is not None:
-                ctx.switch(name)
+                if name not in SMALL_TALK:
+                    ctx.switch(name)
+                    return
+                if name in SMALL_TALK_REPLIES:
+                    ctx.say(SMALL_TALK_REPLIES[name])
+                ctx.to_menu()
             case _:
                 raise Unexpected("menu.not_understood")
 

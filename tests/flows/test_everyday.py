@@ -194,3 +194,19 @@ async def test_three_misses_in_a_row_say_why_before_a_person_is_called(desk: Des
     bridge = next(i for i, line in enumerate(lines) if "não estou conseguindo te entender" in line)
     opened = next(i for i, line in enumerate(lines) if "Registrei seu pedido no protocolo" in line)
     assert bridge < opened
+
+
+async def test_a_ticket_closed_meanwhile_takes_no_more_words(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("atendente")
+    (ticket,) = [t for t in tickets_of(desk.sandbox, MARIA) if t["Assunto"] == "Atendimento pelo Telegram"]
+    row = desk.sandbox.store.find("tickets", Numero=int(ticket["Numero"]))
+    assert row is not None
+    row["Encerramento_DataHora"] = "2025-03-10 09:45:00"  # the staff closed it in the ISP system
+    desk.expire_caches()
+    await chat.say("ainda estou esperando")
+    assert f"protocolo {ticket['Protocolo']} já foi encerrado" in chat.text
+    assert "Anotado" not in chat.text and "Como posso ajudar" in chat.text
+    async with desk.database.transaction() as session:
+        queued = [entry.message for entry in await Outbox().claim_batch(session, 100)]
+    assert "ainda estou esperando" not in [m.content for m in queued]
