@@ -88,6 +88,7 @@ class Context:
         self.replies: list[Reply] = []
         self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
+        self.next_data: dict[str, Any] = {}  # and hands it this as its data
 
     # ---- who and where ---------------------------------------------------------------------------
     @property
@@ -197,9 +198,9 @@ class Context:
         return len(chats)
 
     # ---- moving ----------------------------------------------------------------------------------
-    def switch(self, flow: str) -> None:
-        """Leave this flow; the engine begins ``flow`` right after this step."""
-        self.next_flow = flow
+    def switch(self, flow: str, **data: Any) -> None:
+        """Leave this flow; the engine begins ``flow`` right after this step, with ``data`` as its data."""
+        self.next_flow, self.next_data = flow, data
 
     def to_menu(self) -> None:
         self.switch("menu")

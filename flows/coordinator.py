@@ -129,6 +129,10 @@ class IspCoordinator:
         rows = await self.client.FailOverEvents(F("Id") == event_id)
         return rows[0] if rows else None
 
+    def forget_outages(self) -> None:
+        """Drop the open outages kept for everybody (an event ended: nobody may hear of it again)."""
+        self._surge.invalidate("outages")
+
     # ---- one customer --------------------------------------------------------------------------
     async def customer(self, code: int) -> r.Customer | None:
         rows = await self._per_customer(code, "customer", lambda: self.client.ConsultaClientes(F("Codigo") == code))
@@ -175,6 +179,14 @@ class IspCoordinator:
             return sorted(rows, key=lambda t: t.Numero or 0, reverse=True)
 
         return await self._per_customer(customer, "tickets", load)
+
+    async def protocol(self, customer: int, ticket: int) -> int | None:
+        """The protocol of one of the customer's tickets (the number people are told), or None when
+        the ISP cannot say now: asked after a write, when nothing may fail any more."""
+        try:
+            return next((t.Protocolo for t in await self.tickets(customer) if t.Numero == ticket), None)
+        except IspError:
+            return None
 
     async def open_tickets(self, customer: int) -> list[r.Ticket]:
         return [t for t in await self.tickets(customer) if t.Encerramento_DataHora is None]

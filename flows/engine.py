@@ -5,17 +5,19 @@ For each event the engine, in one database transaction,
 1. locks the chat (a row lock on PostgreSQL, so two bot processes never advance one chat; SQLite
    lets one writer in at a time and the optimistic version check catches the rest) and loads its
    state and link;
-2. routes the event: ``/start``, ``/cancel`` and the role's commands work everywhere; a button
-   press is resolved from the chat's own state (a token from another chat, or an old question,
-   resolves to nothing); anything else goes to the step the chat waits in;
+2. routes the event: ``/start``, ``/cancel`` (``/cancelar``) and the role's commands work everywhere,
+   and so do the words that leave a question when sent alone ("cancelar", "voltar", "menu": the
+   ``leave`` intent), except at a step that passes the person's words on to a person; a button press
+   is resolved from the chat's own state (a token from another chat, or an old question, resolves
+   to nothing); anything else goes to the step the chat waits in;
 3. runs the step, then any flow the step switched to;
 4. saves the state and, when the conversation belongs to a ticket, queues the messages of the turn
    for the ISP's ``chat_messages`` (the outbox), in the same transaction.
 
 What cannot be used at a step is answered and the question asked again; after ``give_up_after``
-misunderstandings in a row the bot offers a person. An ISP failure is told in plain words and the
-conversation stays where it was (nothing of the step is saved). A step runs its ISP reads before its
-own writes to the database, so a slow ISP never holds SQLite's write lock.
+misunderstandings in a row the bot says so and calls a person. An ISP failure is told in plain words
+and the conversation stays where it was (nothing of the step is saved). A step runs its ISP reads
+before its own writes to the database, so a slow ISP never holds SQLite's write lock.
 
 A save that loses the version race (two processes on one SQLite file; on PostgreSQL the row lock
 prevents it) runs the turn again. Flows make their ISP writes the last thing of a step, after every
@@ -67,8 +69,9 @@ from flows.context import (
     prompt_reply,
 )
 from flows.coordinator import IspCoordinator
-from flows.events import Choice, Command, Event, Incoming, Location, Start, describe
+from flows.events import Choice, Command, Event, Incoming, Location, Start, Text, describe
 from flows.flow import Chosen, Flow, StepEvent, Unexpected
+from flows.intents import default_intents
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply
 
@@ -78,6 +81,7 @@ MENU = "menu"
 LINK = "link"
 JOIN = "join"  # the flow that redeems /start payloads (invites), where a role has one
 HUMAN = "human"
+CANCEL = ("cancelar", "cancel")  # the commands that leave any question, in every language
 SAVE_ATTEMPTS = 3
 MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversation
 
@@ -232,9 +236,10 @@ class Engine:
                 await self._begin(ctx, JOIN, {"payload": payload})
             case Start():
                 await self._begin(ctx, MENU)
-            case Command(name="cancel"):
-                ctx.say("common.cancelled")
-                await self._begin(ctx, MENU)
+            case Command(name=name) if name in CANCEL:
+                await self._leave(ctx, role)
+            case Text(text=text) if self._free(ctx, role) and default_intents().leaves(ctx.language, text):
+                await self._leave(ctx, role)
             case Command(name=name) if name in role.commands:
                 await self._begin(ctx, role.commands[name])
             case Command():
@@ -244,10 +249,22 @@ class Engine:
         for _ in range(MAX_SWITCHES):
             if ctx.next_flow is None:
                 break
-            target, ctx.next_flow = ctx.next_flow, None
-            await self._begin(ctx, target)
+            target, data, ctx.next_flow = ctx.next_flow, ctx.next_data, None
+            await self._begin(ctx, target, data)
         if ctx.state.flow is None or ctx.state.step is None:
             await self._begin(ctx, MENU)  # a flow that ended without a question leaves the menu ready
+
+    async def _leave(self, ctx: Context, role: RoleFlows) -> None:
+        """Back to the menu; said to cancel what was under way, if anything was."""
+        flow = role.flows.get(ctx.state.flow or "")
+        if flow is not None and not flow.resting:
+            ctx.say("common.cancelled")
+        await self._begin(ctx, MENU)
+
+    def _free(self, ctx: Context, role: RoleFlows) -> bool:
+        """Whether the chat's words are the bot's to read (not passed on as they are to a person)."""
+        flow = role.flows.get(ctx.state.flow or "")
+        return flow is None or ctx.state.step not in flow.verbatim_steps
 
     async def _step(self, ctx: Context, role: RoleFlows, event: Event) -> None:
         flow = role.flows.get(ctx.state.flow or "")
@@ -287,6 +304,7 @@ class Engine:
         role = self.flows[ctx.state.role]
         if misses >= self.policy.give_up_after and HUMAN in role.flows and ctx.link is not None:
             ctx.state.data[MISSES] = 0
+            ctx.say("common.handing_over")
             await self._begin(ctx, HUMAN)
             return
         again = prompt_reply(ctx.state.data.get(PROMPT))

@@ -73,6 +73,10 @@ class Flow:
     commands: ClassVar[tuple[str, ...]] = ()
     # Place in the menu (None: not in the menu); the button's label is the template ``menu.<name>``.
     menu_order: ClassVar[int | None] = None
+    # A flow the chat rests in (the menu, a ticket's follow-up): leaving it for the menu cancels nothing.
+    resting: ClassVar[bool] = False
+    # Steps whose text is passed on as it is (to a person): "cancelar" there is the person's words.
+    verbatim_steps: ClassVar[frozenset[str]] = frozenset()
 
     async def begin(self, ctx: Context) -> None:
         raise NotImplementedError  # pragma: no cover - every flow defines its entry

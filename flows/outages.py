@@ -11,6 +11,8 @@ Choices where the spec is silent:
 - An event the ISP cannot be asked about now (down, refused) is left for the next check; an event it
   no longer knows (deleted by hand) is left waiting too, rather than announcing a fix nobody made.
 - The notice is in the chat's chosen language, else Brazilian Portuguese.
+- An ended event drops the open outages the coordinator keeps for everybody, so a chat told "the
+  outage is over" is not told of it again by its next look at the connection.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class OutageNotifier:
                 log.warning("could not check failover event %s: %s", event_id, type(exc).__name__)
                 continue
             if event is not None and event.Status is FailoverStatus.FINISHED:
+                self.coordinator.forget_outages()  # "Minha conexão" must agree with the notice
                 notices += await self._tell_watchers(event_id, event)
         return notices
 

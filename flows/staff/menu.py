@@ -9,6 +9,7 @@ from flows.flow import Flow, StepEvent
 class Menu(Flow):
     name = "menu"
     commands = ("menu", "inicio", "help", "ajuda")
+    resting = True
 
     async def begin(self, ctx: Context) -> None:
         ctx.say("staff.menu", user=ctx.system_user)

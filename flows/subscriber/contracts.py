@@ -17,6 +17,7 @@ Choices where the spec is silent:
   "negocia", else the first one. The ticket stays open: staff follow the promise to pay. It does not
   become the chat's current ticket (it is the staff's record, not a conversation). If that note
   fails the unblock still stands: the failure is logged (contract number only) and the person told.
+  The person is told the ticket's protocol, the name tickets have towards subscribers.
 - The bot's own record (``record_trust_unblock``) is written last, after both ISP writes.
 """
 
@@ -132,7 +133,8 @@ class Contracts(Flow):
             return
         ticket = await self._note(ctx, contract)
         await ctx.record_trust_unblock(number)
-        ctx.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes, ticket=ticket)
+        protocol = ticket and (await ctx.isp.protocol(ctx.customer, ticket) or ticket)
+        ctx.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes, protocol=protocol)
         ctx.to_menu()
 
     async def _refused(self, ctx: Context, number: int) -> bool:

@@ -8,6 +8,9 @@ Choices where the spec is silent: the new ticket is administrative (the first ac
 topic whose name fits, as for trust unblocks), subject "Atendimento pelo Telegram", and its
 description the subscriber's last messages. The card is in Brazilian Portuguese, the staff's
 language. A subscriber who asks again while a handoff is open is told a person is already coming.
+Without a staff desk the subscriber is told the ticket's protocol and what they write from then on is
+added to that ticket (``follow_ticket``). Cancelling a plan is a person's job (they try to keep the
+customer): ``cancel_plan`` says so and asks for a person on a ticket of a cancellation topic.
 """
 
 from __future__ import annotations
@@ -28,12 +31,14 @@ log = logging.getLogger(__name__)
 SUBJECT = "Atendimento pelo Telegram"
 STAFF_LANGUAGE = "pt_BR"
 TOPIC_HINTS = ("atendimento", "telegram", "suporte")
+CANCEL_HINT = "cancel"  # the administrative topic of cancellations ("Cancelamento"), where there is one
 
 
 class Human(Flow):
     name = "human"
     commands = ("human", "atendente", "humano", "agente")
     menu_order = 70
+    verbatim_steps = frozenset({"with_person"})
 
     async def begin(self, ctx: Context) -> None:
         ticket = await self._still_open(ctx, ctx.current_ticket) or await self._open_ticket(ctx)
@@ -43,8 +48,9 @@ class Human(Flow):
             return
         ctx.set_current_ticket(ticket)
         if not ctx.policy.staff_desk:
-            ctx.say("human.by_ticket", ticket=ticket)
-            ctx.to_menu()
+            protocol = await ctx.isp.protocol(ctx.customer, ticket) or ticket
+            ctx.say("human.by_ticket", protocol=protocol)
+            ctx.switch("follow_ticket", protocol=protocol)
             return
         if not await ctx.open_handoff(ticket):
             ctx.say("human.already")
@@ -84,7 +90,8 @@ class Human(Flow):
     async def _open_ticket(self, ctx: Context) -> int | None:
         try:
             topics = await ctx.isp.administrative_topics()
-            topic = next((t for hint in TOPIC_HINTS for t in topics if hint in (t.Nome or "").casefold()),
+            hints = (*ctx.data.get("topic_hints", ()), *TOPIC_HINTS)
+            topic = next((t for hint in hints for t in topics if hint in (t.Nome or "").casefold()),
                          topics[0] if topics else None)
             if topic is None:
                 log.warning("no active administrative topic: a handoff cannot open its ticket")
@@ -123,3 +130,13 @@ class Human(Flow):
         title = plain_text(render(STAFF_LANGUAGE, "human.topic_title", protocol=facts["protocol"], name=facts["name"]))
         card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, **facts)
         return title[:128], card
+
+
+class CancelPlan(Flow):
+    """"Quero cancelar meu plano": a person takes it, told why first."""
+
+    name = "cancel_plan"
+
+    async def begin(self, ctx: Context) -> None:
+        ctx.say("human.cancel_plan")
+        ctx.switch("human", topic_hints=[CANCEL_HINT])

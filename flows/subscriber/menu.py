@@ -1,4 +1,9 @@
-"""The menu: a button per flow, the customer's name and contract, and free text understood."""
+"""The menu: a button per flow, the customer's name and contract, and free text understood.
+
+Free text reaches the flow it names (``flows.intents``); small talk gets a short kind answer and the
+menu again (a greeting needs none: the menu greets by name); a text that names nothing is said to be
+not understood rather than guessed at.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,16 @@ from bot.isp import IspError
 from flows.context import Context
 from flows.events import Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.intents import default_intents
+from flows.intents import SMALL_TALK, default_intents
+
+# What small talk gets before the menu (a greeting gets the menu's own greeting).
+SMALL_TALK_REPLIES = {"thanks": "menu.thanks", "ok": "menu.ok"}
 
 
 class Menu(Flow):
     name = "menu"
     commands = ("menu", "inicio")
+    resting = True
 
     async def begin(self, ctx: Context) -> None:
         options = [Option(flow.name, key=f"menu.{flow.name}") for flow in ctx.menu]
@@ -23,8 +32,13 @@ class Menu(Flow):
         match event:
             case Chosen(value=flow):
                 ctx.switch(flow)
-            case Text(text=text) if (flow := default_intents().match(ctx.language, text)) is not None:
-                ctx.switch(flow)
+            case Text(text=text) if (name := default_intents().match(ctx.language, text)) is not None:
+                if name not in SMALL_TALK:
+                    ctx.switch(name)
+                    return
+                if name in SMALL_TALK_REPLIES:
+                    ctx.say(SMALL_TALK_REPLIES[name])
+                ctx.to_menu()
             case _:
                 raise Unexpected("menu.not_understood")
 

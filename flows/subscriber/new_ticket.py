@@ -10,7 +10,12 @@ Choices where the spec is silent:
 - A photo counts when it has a caption (the caption is the description); without one the bot asks
   for words, because the ticket cannot carry the picture.
 - After the opening the protocol is read back from ``ConsultaAtendimentos``; when that read fails
-  the ticket number is told instead (the write already happened: nothing may fail after it).
+  the ticket number is told instead (the write already happened: nothing may fail after it). The
+  protocol is the one name a ticket has towards the subscriber, in every flow and language: it is
+  the number the ISP's staff ask for and read out on the phone ("protocolo").
+- After the opening, what the subscriber writes is added to the ticket (``follow_ticket``).
+- "Trocar a senha do Wi-Fi" (``wifi_password``) opens a ticket of the subscriber topic whose name
+  mentions Wi-Fi or passwords, straight at the description; where the ISP has none, a person.
 - A timed-out opening (``outcome_unknown``) is not retried: the bot says it is not sure, keeps the
   moment it tried, and the next "open" first looks for a ticket with the same subject opened since
   ``LANDED_SLACK`` before that moment. A slow ISP may still be working on the first request after
@@ -21,24 +26,27 @@ Choices where the spec is silent:
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import ClassVar
 
-from bot.isp import IspError, IspTransportError
+from bot.isp import IspTransportError
 from bot.isp.models.v1_records import Ticket, TicketTopic
 
 from flows.context import Context
 from flows.events import Media, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.intents import normalise
 from flows.subscriber.connection import answer_outage, look_at_network, offer_outage
 
 MAX_DESCRIPTION = 2000
 LANDED_SLACK = timedelta(minutes=2)  # the ISP's clock may run a little behind ours
 SETTLE = timedelta(minutes=2)  # longer than any request the ISP may still be finishing
+WIFI_WORDS = ("wifi", "wi fi", "senha")  # in a topic's name, accents and punctuation folded
 
 
 class NewTicket(Flow):
     name = "new_ticket"
-    commands = ("chamado", "abrirchamado", "ticket", "reclamo")
-    menu_order = 20
+    commands: ClassVar[tuple[str, ...]] = ("chamado", "abrirchamado", "ticket", "reclamo")
+    menu_order: ClassVar[int | None] = 20
 
     async def begin(self, ctx: Context) -> None:
         network = await look_at_network(ctx)
@@ -122,12 +130,12 @@ class NewTicket(Flow):
             ctx.data.setdefault("tried_at", tried_at.isoformat())
             self._ask_confirm(ctx, "new_ticket.unsure")
             return
-        self._opened(ctx, number, await self._protocol(ctx, number))
+        self._opened(ctx, number, await ctx.isp.protocol(customer, number))
 
     def _opened(self, ctx: Context, number: int, protocol: int | None) -> None:
         ctx.set_current_ticket(number)
         ctx.say("new_ticket.opened", protocol=protocol or number, topic=ctx.data["subject"])
-        ctx.to_menu()
+        ctx.switch("follow_ticket", protocol=protocol or number)
 
     async def _topic(self, ctx: Context) -> TicketTopic | None:
         return next((t for t in await ctx.isp.subscriber_topics() if t.Codigo == ctx.data["topic"]), None)
@@ -148,9 +156,20 @@ class NewTicket(Flow):
             None,
         )
 
-    async def _protocol(self, ctx: Context, number: int) -> int | None:
-        try:
-            tickets = await ctx.isp.tickets(ctx.customer)
-        except IspError:
-            return None
-        return next((t.Protocolo for t in tickets if t.Numero == number), None)
+
+class WifiPassword(NewTicket):
+    """A ticket about the Wi-Fi password, its topic already chosen; a person where there is no such topic."""
+
+    name = "wifi_password"
+    commands = ()
+    menu_order = None
+
+    async def begin(self, ctx: Context) -> None:
+        topics = [t for t in await ctx.isp.subscriber_topics() if t.Codigo is not None and t.Nome]
+        topic = next((t for t in topics if any(w in " ".join(normalise(t.Nome or "")) for w in WIFI_WORDS)), None)
+        if topic is None:
+            ctx.say("new_ticket.wifi_by_person")
+            ctx.switch("human")
+            return
+        ctx.data["topic"], ctx.data["subject"] = topic.Codigo, topic.Nome
+        ctx.ask("describe", "new_ticket.describe", topic=topic.Nome)

@@ -12,6 +12,7 @@ from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 class Menu(Flow):
     name = "menu"
     commands = ("menu", "inicio")
+    resting = True
 
     async def begin(self, ctx: Context) -> None:
         options = [Option(flow.name, key=f"technician.menu_{flow.name}") for flow in ctx.menu]

@@ -48,6 +48,7 @@ async def test_a_button_token_from_another_chat_reaches_nothing(desk: Desk) -> N
 
 async def test_cancel_works_anywhere_and_returns_to_the_menu(desk: Desk) -> None:
     chat = await desk.linked_chat()
+    await chat.command("idioma")
     await chat.command("cancel")
     assert "cancelei" in chat.text
     assert "Como posso ajudar" in chat.text
@@ -97,9 +98,10 @@ async def test_repeated_misunderstandings_bring_a_person(desk: Desk) -> None:
 async def test_without_a_staff_desk_asking_for_a_person_opens_a_ticket(desk: Desk) -> None:
     chat = await desk.linked_chat()
     await chat.command("atendente")
-    assert "Registrei seu pedido no chamado" in chat.text
+    assert "Registrei seu pedido no protocolo" in chat.text
     assert not chat.handoffs
-    assert "Como posso ajudar" in chat.text  # and the bot goes on helping
+    assert "Para outra coisa, escolha abaixo" in chat.text  # and the bot goes on helping
+    assert chat.buttons
 
 
 async def test_messages_of_a_conversation_with_a_ticket_are_queued_for_the_mirror(desk: Desk) -> None:

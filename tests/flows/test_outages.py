@@ -87,3 +87,16 @@ def test_every_language_has_the_same_keys_and_every_key_renders(topic: str) -> N
     for lang in LANGUAGES:
         for key in keys[lang]:
             assert translations.render(lang, key, **samples.get(key, {})).strip()
+
+
+async def test_right_after_the_notice_the_connection_no_longer_reports_the_outage(desk: Desk) -> None:
+    notifier = OutageNotifier(desk.database, desk.engine.isp)
+    chat = await desk.linked_chat(MARIA)
+    await chat.command("conexao")
+    assert "falha na nossa rede" in chat.text
+    await chat.tap("🔔")
+    finish_event(desk)
+    assert chat.chat_id in texts(await notifier.check())
+    await chat.command("conexao")  # at once: no cache may still hold the open event
+    assert "falha na nossa rede" not in chat.text
+    assert "Sua conexão está" in chat.text

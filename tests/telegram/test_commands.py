@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from bot.channels.telegram.commands import chat_scope_calls, command_menu, default_menu_calls
 from bot.i18n import LANGUAGES, Translations, default_translations
+from flows.engine import CANCEL
 from flows.subscriber import subscriber_flows
 from flows.technician import technician_flows
 
@@ -15,8 +16,18 @@ def test_every_listed_command_is_one_its_flow_answers_to(language: str) -> None:
     menu = command_menu(flows, default_translations(), language)
     assert len(menu) >= 8
     for entry in menu:
-        assert any(entry["command"] in flow.commands for flow in flows.flows.values())
+        assert any(entry["command"] in flow.commands for flow in flows.flows.values()) or entry["command"] in CANCEL
         assert entry["description"] and len(entry["description"]) <= 256
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_role_s_menu_offers_cancel_help_and_menu_in_its_language(language: str) -> None:
+    for flows in (subscriber_flows(), technician_flows()):
+        names = [entry["command"] for entry in command_menu(flows, default_translations(), language)]
+        assert "menu" in names and any(name in CANCEL for name in names)
+    names = [entry["command"] for entry in command_menu(subscriber_flows(), default_translations(), language)]
+    assert {"pt_BR": "cancelar", "en": "cancel", "es": "cancelar"}[language] in names
+    assert {"pt_BR": "ajuda", "en": "help", "es": "ayuda"}[language] in names
 
 
 def test_each_language_lists_its_own_words_and_the_default_is_portuguese() -> None:

@@ -2,7 +2,8 @@
 
 What each language lists lives in ``locales/<language>/commands.yaml`` ("command: description" per
 flow, in menu order), so an operator renames or reorders a command without touching Python. A
-role's menu holds the entries of its own flows whose command that flow really answers to.
+role's menu holds the entries of its own flows whose command that flow really answers to, and the
+``cancel`` entry (the engine's own command, every role's).
 
 Subscribers' menu is the bot's default for private chats (``all_private_chats``), once per language
 and once without a language (Brazilian Portuguese) for clients in any other language. A role with a
@@ -11,7 +12,7 @@ menu of its own (technicians) gets it per chat, with ``chat_scope_calls``, when 
 
 from __future__ import annotations
 
-from flows.engine import RoleFlows
+from flows.engine import CANCEL, RoleFlows
 
 from bot.channels.telegram.render import ApiCall
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translations
@@ -27,12 +28,13 @@ def command_menu(flows: RoleFlows, translations: Translations, language: str) ->
         flow = flows.flows.get(flow_name)
         command, _, description = entry.partition(":")
         command, description = command.strip().lstrip("/").lower(), description.strip()
-        if flow is None:
+        if flow is None and flow_name != "cancel":
             continue
-        if command not in flow.commands:
+        answers_to = flow.commands if flow is not None else CANCEL
+        if command not in answers_to:
             raise ValueError(
                 f"locales/{language}/commands.yaml: /{command} is not a command of the {flow_name} flow "
-                f"(it answers to {', '.join(flow.commands)})"
+                f"(it answers to {', '.join(answers_to)})"
             )
         menu.append({"command": command, "description": description[:256] or command})
     return menu

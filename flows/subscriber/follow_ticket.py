@@ -1,0 +1,51 @@
+"""A ticket's follow-up: after a ticket is opened, or a person is asked for where no staff desk
+answers live, what the subscriber writes belongs to that ticket.
+
+Every message of a conversation with a ticket is mirrored into the ticket's messages by the engine;
+here each one is also acknowledged in one short line naming the protocol (the number the ISP's staff
+read out on the phone), so nobody meets "I didn't get that" while adding details. The menu's buttons
+stay under the question, and /menu (or "menu", "voltar" sent alone) leaves. Thanks and a 👍 get
+their kind answer instead of the acknowledgement. A ticket the ISP's staff closed meanwhile takes
+nothing more: the subscriber is told so and gets the menu.
+"""
+
+from __future__ import annotations
+
+from bot.isp import IspError
+
+from flows.context import Context
+from flows.events import Text
+from flows.flow import Chosen, Flow, Option, StepEvent
+from flows.intents import default_intents
+from flows.subscriber.menu import SMALL_TALK_REPLIES
+
+
+class FollowTicket(Flow):
+    name = "follow_ticket"
+    resting = True
+
+    async def begin(self, ctx: Context) -> None:
+        options = [Option(flow.name, key=f"menu.{flow.name}") for flow in ctx.menu]
+        ctx.ask("note", "follow_ticket.prompt", options, columns=2, protocol=ctx.data["protocol"])
+
+    async def note(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value=flow):
+                ctx.switch(flow)
+            case Text(text=text) if (talk := default_intents().match(ctx.language, text) or "") in SMALL_TALK_REPLIES:
+                ctx.say(SMALL_TALK_REPLIES[talk])
+            case _ if not await self._still_open(ctx):
+                ctx.set_current_ticket(None)  # nothing of this turn goes to a closed ticket
+                ctx.say("follow_ticket.closed", protocol=ctx.data["protocol"])
+                ctx.to_menu()
+            case _:
+                ctx.say("follow_ticket.noted", protocol=ctx.data["protocol"])
+
+    async def _still_open(self, ctx: Context) -> bool:
+        """Whether the ticket still takes words (when the ISP cannot say now, it is taken to)."""
+        if ctx.current_ticket is None:
+            return False
+        try:
+            return any(t.Numero == ctx.current_ticket for t in await ctx.isp.open_tickets(ctx.customer))
+        except IspError:
+            return True
