@@ -46,11 +46,11 @@ from bot.cli_support import (
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
     Refused,
+    configuration_refused,
     isp_zone,
     load,
     migrated,
     run_action,
-    settings_problem,
     usage,
 )
 from bot.isp import IspApiError, IspClient, IspSettings, IspTransportError
@@ -190,7 +190,7 @@ async def _username_from_telegram() -> str | None:
     except ValidationError as exc:
         if all(e["loc"] == ("telegram_token",) and e["type"] == "missing" for e in exc.errors()):
             return None
-        raise Refused(EXIT_INVALID, f"configuration: {settings_problem(exc, TelegramSettings)}") from None
+        raise configuration_refused(exc, TelegramSettings) from None
     # python-telegram-bot loads only when it is asked.
     from telegram.error import InvalidToken, TelegramError  # noqa: PLC0415
     from telegram.request import HTTPXRequest  # noqa: PLC0415

@@ -12,6 +12,7 @@ as the ISP refusing the first ticket, which the operator sees in the log with th
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 from flows.policy import Policy
 from pydantic import Field, field_validator
@@ -21,7 +22,7 @@ from bot.store.urls import DEFAULT_URL, async_url
 
 
 class BotSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore", env_ignore_empty=True)
 
     database_url: str = Field(default=DEFAULT_URL, description="sqlite:///FILE or postgresql://USER@HOST/DB")
     isp_user: str = Field(default="ispbot", description="ISP system user the bot opens tickets as")
@@ -34,6 +35,9 @@ class BotSettings(BaseSettings):
     unblock_release_minutes: int = Field(default=15, ge=1, le=24 * 60, description="minutes the ISP takes to release")
     handoff_wait_minutes: int = Field(default=5, ge=1, le=24 * 60, description="minutes before the wait notice")
     handoff_minutes_each: int = Field(default=10, ge=1, le=24 * 60, description="minutes a staff member takes per case")
+    locales_dir: Path | None = Field(
+        default=None, description="folder of texts to use instead of those shipped with ispbot (pt_BR/, en/, es/...)",
+    )
 
     @field_validator("database_url")
     @classmethod
@@ -58,6 +62,13 @@ class BotSettings(BaseSettings):
         value = value.strip()
         if not value or len(value) > 20:
             raise ValueError("must be the code of a ticket mode from the ISP's get_tickets_mode list, e.g. 7")
+        return value
+
+    @field_validator("locales_dir")
+    @classmethod
+    def _texts_folder(cls, value: Path | None) -> Path | None:
+        if value is not None and not (value / "pt_BR").is_dir():
+            raise ValueError(f"{value} has no pt_BR/ folder: name a copy of ispbot's locales, or leave it unset")
         return value
 
     def policy(self) -> Policy:

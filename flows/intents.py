@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from bot.i18n import LOCALES_DIR
+from bot.i18n import locales_dir
 
 SIMILAR = 0.8  # SequenceMatcher ratio from which two words are the same word mistyped
 SHORT = 4  # words this short must match exactly: "net" is not "nada"
@@ -29,7 +29,8 @@ def normalise(text: str) -> list[str]:
 
 
 class Intents:
-    def __init__(self, directory: Path = LOCALES_DIR / "intents") -> None:
+    def __init__(self, directory: Path | None = None) -> None:
+        directory = directory or locales_dir() / "intents"
         self._phrases: dict[str, list[tuple[str, list[str]]]] = {}
         for path in sorted(directory.glob("*.yaml")):
             with path.open(encoding="utf-8") as handle:

@@ -11,9 +11,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 
-from pydantic import ValidationError
 from telegram.error import InvalidToken, NetworkError
 
 from bot import logs
@@ -21,7 +19,7 @@ from bot.app import build_app
 from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
-from bot.cli_support import settings_problem
+from bot.cli_support import Refused, load_all, refused
 from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
 from bot.settings import BotSettings
@@ -34,17 +32,8 @@ log = logging.getLogger(__name__)
 
 
 def load_settings() -> tuple[TelegramSettings, IspSettings, BotSettings]:
-    """The three groups of settings; ``ValueError`` with one line naming what is wrong."""
-    loaded = []
-    for kind in (TelegramSettings, IspSettings, BotSettings):
-        try:
-            loaded.append(kind())
-        except ValidationError as exc:
-            raise ValueError(settings_problem(exc, kind)) from None
-    telegram, isp, bot_settings = loaded
-    assert isinstance(telegram, TelegramSettings) and isinstance(isp, IspSettings)  # noqa: S101 - for mypy
-    assert isinstance(bot_settings, BotSettings)  # noqa: S101
-    return telegram, isp, bot_settings
+    """The three groups of settings; ``Refused`` with a line for each wrong or missing variable."""
+    return load_all(TelegramSettings, IspSettings, BotSettings)
 
 
 async def run(telegram: TelegramSettings, isp: IspSettings, bot_settings: BotSettings,
@@ -76,9 +65,9 @@ async def run(telegram: TelegramSettings, isp: IspSettings, bot_settings: BotSet
 def main() -> int:
     try:
         telegram, isp, bot_settings = load_settings()
-    except ValueError as exc:
-        print(f"ispbot run: {exc}", file=sys.stderr)
-        return 2
+    except Refused as exc:
+        refused("ispbot run", exc)
+        return exc.code
     token = telegram.telegram_token.get_secret_value()
     secrets = [token, isp.key.get_secret_value()]
     if telegram.webhook_secret is not None:

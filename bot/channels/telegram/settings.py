@@ -33,7 +33,7 @@ DEFAULT_CONCURRENCY = 12
 
 
 class TelegramSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore", env_ignore_empty=True)
 
     telegram_token: SecretStr = Field(description="the bot's token from @BotFather")
     telegram_api_url: str = Field(default="https://api.telegram.org", description="root of the Bot API server")
