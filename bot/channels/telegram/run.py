@@ -2,7 +2,8 @@
 
 Settings come from the environment or ``.env`` (``TelegramSettings``, ``IspSettings``,
 ``BotSettings``); a wrong one stops the bot at once with a line naming the variable. The web server
-(``bot.web``: ``/healthz``, ``/metrics`` and, in webhook mode, the webhook) runs in both modes.
+(``bot.web``: ``/livez``, ``/readyz``, ``/healthz``, ``/metrics`` and, in webhook mode, the webhook)
+runs in both modes, on ``ISPBOT_LISTEN_HOST``:``ISPBOT_LISTEN_PORT``.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ async def run(telegram: TelegramSettings, isp: IspSettings, bot_settings: BotSet
             log.info("webhook mode: listening on %s:%d", telegram.listen_host, telegram.listen_port)
             await channel.run_webhook(stop, server)
         else:
-            log.info("polling mode; /healthz and /metrics on %s:%d", telegram.listen_host, telegram.listen_port)
+            log.info("polling mode; health and /metrics on %s:%d", telegram.listen_host, telegram.listen_port)
             server_task = asyncio.create_task(server)
             try:
                 await channel.run_polling(stop)
