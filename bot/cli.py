@@ -12,11 +12,13 @@ from importlib.metadata import PackageNotFoundError, version
 from pydantic import ValidationError
 
 from bot import invites_cli, logs
+from bot.cli_support import Refused, load, refused
 from bot.doctor import cli as doctor_cli
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from bot.isp import cli as isp_cli
 from bot.mirror import cli as mirror_cli
 from bot.sandbox import cli as sandbox_cli
+from bot.settings import BotSettings
 from bot.store import cli as store_cli
 from bot.store.errors import DatabaseRevisionError
 
@@ -60,7 +62,8 @@ empty line or Ctrl-D ends. Lines can be piped in: printf '/ajuda\\n' | ispbot de
 
 Nothing reaches Telegram or a real ISP and nothing is kept (a temporary SQLite database). Settings
 read: the bot's policy (ISPBOT_LINK_*, ISPBOT_UNBLOCK_*, ISPBOT_HANDOFF_*) and ISPBOT_LOCALES_DIR;
-the ISP, database and Telegram settings are ignored. Exit codes: 0 done; 1 the demo could not start.
+the ISP, database and Telegram settings are ignored. Exit codes: 0 done; 1 the demo could not start;
+2 invalid settings, one line per wrong variable.
 """
 
 
@@ -76,7 +79,11 @@ def _demo(args: argparse.Namespace) -> int:
     from bot.channels.console import run_demo  # noqa: PLC0415
 
     try:
+        load(BotSettings)  # the policy and ISPBOT_LOCALES_DIR, named when wrong before anything starts
         return run_demo(args.language, role=args.role)
+    except Refused as exc:
+        refused("ispbot demo", exc)
+        return exc.code
     except (DatabaseRevisionError, ValidationError) as exc:
         print(f"ispbot demo: {exc}", file=sys.stderr)
         return 1
