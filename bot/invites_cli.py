@@ -49,6 +49,7 @@ from bot.cli_support import (
     configuration_refused,
     isp_zone,
     load,
+    load_all,
     migrated,
     run_action,
     usage,
@@ -136,9 +137,9 @@ async def _invite(args: argparse.Namespace) -> None:
     if not 1 <= args.hours <= MAX_HOURS:
         raise Refused(EXIT_INVALID, f"--hours must be between 1 and {MAX_HOURS}")
     username = _given_username(args.bot_username)
-    isp = load(IspSettings)
-    store = _store()
-    async with store as database:  # a database behind its migrations is refused before anything is asked
+    isp, settings = load_all(IspSettings, BotSettings)  # every wrong variable of both, at once
+    # A database behind its migrations is refused before anything is asked.
+    async with migrated(open_database(settings.database_url)) as database:
         await _check_active(isp, login)
         if username is None:
             username = await _username_from_telegram()

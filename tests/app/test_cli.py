@@ -85,3 +85,16 @@ def test_a_command_read_to_the_end_is_not_affected(tmp_path: Path) -> None:
     out, err = process.communicate(timeout=60)
     assert (process.returncode, err) == (0, "")
     assert "ConsultaClientes" in out
+
+
+def test_invite_names_every_wrong_setting_of_the_isp_and_the_database_at_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("ISPBOT_ISP_BASE_URL", "ISPBOT_ISP_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / ".env").write_text("ISPBOT_DATABASE_URL=mysql://db/ispbot\n", encoding="utf-8")
+    assert cli.main(["invite", "technician", "tecnico.joao"]) == 2
+    named = [line.split(": ")[2] for line in capsys.readouterr().err.splitlines()]
+    assert named == ["ISPBOT_ISP_BASE_URL", "ISPBOT_ISP_KEY", "ISPBOT_DATABASE_URL"]
+    assert list(tmp_path.iterdir()) == [tmp_path / ".env"]  # no database created
