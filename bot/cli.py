@@ -27,7 +27,8 @@ EXIT_OUTPUT_CLOSED = 141  # the reader of the output went away (SIGPIPE), as a s
 
 EPILOG = """\
 Settings are ISPBOT_* variables, from the process environment or else from .env in the working
-folder; every command reads them the same way (.env.example lists them all, with their meaning).
+folder; every command reads them the same way. `python -m bot.env_example > .env` writes a .env
+listing them all, with their meaning and defaults (the repository's .env.example).
 
 Exit codes: 0 done; 1 refused or failed (the ISP said no, a doctor check failed, the database is
 not at this version's migrations, Telegram refused the token); 2 invalid arguments or configuration
