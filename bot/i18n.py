@@ -55,6 +55,10 @@ class Translations:
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = directory = directory or locales_dir()
         self._sources: dict[str, dict[str, str]] = {lang: _load_language(directory / lang) for lang in LANGUAGES}
+        if not self._sources[DEFAULT_LANGUAGE]:  # a broken install stops at start, not at every answer
+            raise FileNotFoundError(
+                f"no texts in {directory / DEFAULT_LANGUAGE}: reinstall ispbot or fix ISPBOT_LOCALES_DIR",
+            )
         self._envs = {lang: _environment(lang) for lang in LANGUAGES}
         self._compiled: dict[tuple[str, str], Template] = {}
 
