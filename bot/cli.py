@@ -85,7 +85,7 @@ def _demo(args: argparse.Namespace) -> int:
     except Refused as exc:
         refused("ispbot demo", exc)
         return exc.code
-    except (DatabaseRevisionError, ValidationError) as exc:
+    except (DatabaseRevisionError, ValidationError, FileNotFoundError) as exc:
         print(f"ispbot demo: {exc}", file=sys.stderr)
         return 1
 

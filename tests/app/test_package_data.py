@@ -13,7 +13,7 @@ import bot
 import pytest
 from bot import cli
 from bot.cli_support import Refused, load
-from bot.i18n import LOCALES_DIR, Translations, locales_dir
+from bot.i18n import LOCALES_DIR, Translations, default_translations, locales_dir
 from bot.settings import BotSettings
 from flows.intents import Intents
 
@@ -82,3 +82,24 @@ def test_the_demo_names_a_wrong_setting_before_it_starts(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("ispbot demo: configuration: ISPBOT_LOCALES_DIR: ") and len(err.splitlines()) == 1
+
+
+def test_the_demo_says_where_it_found_no_texts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "pt_BR").mkdir()
+    monkeypatch.setenv("ISPBOT_LOCALES_DIR", str(tmp_path))
+    default_translations.cache_clear()
+    try:
+        assert cli.main(["demo"]) == 1
+    finally:
+        default_translations.cache_clear()
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"ispbot demo: no texts in {tmp_path / 'pt_BR'}: reinstall ispbot or fix ISPBOT_LOCALES_DIR"
+    )
+
+
+def test_texts_that_are_not_there_stop_the_bot_at_start(tmp_path: Path) -> None:
+    (tmp_path / "pt_BR").mkdir()
+    with pytest.raises(FileNotFoundError, match="no texts in"):
+        Translations(tmp_path)  # rather than an error answer to every update later

@@ -87,7 +87,7 @@ def main() -> int:
     freeze_startup_objects()  # the imports are done: what is alive now lives as long as the process
     try:
         asyncio.run(until_signalled())
-    except (DatabaseRevisionError, FatalPollingError) as exc:
+    except (DatabaseRevisionError, FatalPollingError, FileNotFoundError) as exc:  # each says what to fix
         log.error("%s", exc)
         return 1
     except InvalidToken:
