@@ -1,6 +1,10 @@
 """What the ``ispbot`` sub-commands share: one-line refusals with their exit codes, settings errors
 that name the variable, the usage fallback of a command group, and a database that must be at
-this code's migrations."""
+this code's migrations.
+
+Every command reads its settings the same way: the process environment over ``.env`` in the working
+folder, through the settings classes (``BotSettings``, ``IspSettings``, ``TelegramSettings``); every
+missing or wrong variable of every class it needs is reported at once, one line each."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import argparse
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TypeVar
+from typing import TypeVar, overload
 from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
@@ -20,6 +24,8 @@ from bot.store.migrate import ensure_current
 
 EXIT_OK, EXIT_REFUSED, EXIT_INVALID, EXIT_UNREACHABLE = 0, 1, 2, 3
 S = TypeVar("S", bound=BaseSettings)
+T = TypeVar("T", bound=BaseSettings)
+U = TypeVar("U", bound=BaseSettings)
 
 
 class Refused(Exception):
@@ -30,22 +36,55 @@ class Refused(Exception):
         self.code = code
 
 
-def settings_problem(exc: ValidationError, kind: type[BaseSettings]) -> str:
-    """One line naming each wrong variable (``ISPBOT_...``) and why."""
+def settings_problems(exc: ValidationError, kind: type[BaseSettings]) -> list[str]:
+    """One line per wrong or missing variable: its name (``ISPBOT_...``) and why."""
     prefix = str(kind.model_config.get("env_prefix", ""))
-    parts = []
+    lines = []
     for error in exc.errors():
-        name = prefix + "_".join(str(part) for part in error["loc"]).upper() if error["loc"] else "settings"
-        parts.append(f"{name}: {error['msg'].removeprefix('Value error, ')}")
-    return "; ".join(parts)
+        if not error["loc"]:  # a check across fields: its message names the variables
+            lines.append(error["msg"].removeprefix("Value error, "))
+            continue
+        field = str(error["loc"][0])
+        name = prefix + "_".join(str(part) for part in error["loc"]).upper()
+        if error["type"] == "missing":
+            lines.append(f"{name}: not set ({kind.model_fields[field].description})")
+        else:
+            lines.append(f"{name}: {error['msg'].removeprefix('Value error, ')}")
+    return lines
+
+
+def settings_problem(exc: ValidationError, kind: type[BaseSettings]) -> str:
+    """The same on one line."""
+    return "; ".join(settings_problems(exc, kind))
+
+
+def configuration_refused(exc: ValidationError, kind: type[BaseSettings]) -> Refused:
+    """The refusal of an invalid configuration: a line per wrong variable."""
+    return Refused(EXIT_INVALID, "\n".join(f"configuration: {line}" for line in settings_problems(exc, kind)))
+
+
+@overload
+def load_all(first: type[S], /) -> tuple[S]: ...
+@overload
+def load_all(first: type[S], second: type[T], /) -> tuple[S, T]: ...
+@overload
+def load_all(first: type[S], second: type[T], third: type[U], /) -> tuple[S, T, U]: ...
+def load_all(*kinds: type[BaseSettings]) -> tuple[BaseSettings, ...]:
+    """Each class's settings, or ``Refused`` (invalid configuration) with a line per wrong variable of any."""
+    loaded, problems = [], []
+    for kind in kinds:
+        try:
+            loaded.append(kind())
+        except ValidationError as exc:
+            problems.append(str(configuration_refused(exc, kind)))
+    if problems:
+        raise Refused(EXIT_INVALID, "\n".join(problems))
+    return tuple(loaded)
 
 
 def load(kind: type[S]) -> S:
-    """Settings from the environment, or ``Refused`` (invalid configuration) naming the variable."""
-    try:
-        return kind()
-    except ValidationError as exc:
-        raise Refused(EXIT_INVALID, f"configuration: {settings_problem(exc, kind)}") from None
+    """One class's settings, or ``Refused`` naming each wrong variable."""
+    return load_all(kind)[0]
 
 
 def isp_zone() -> ZoneInfo:
@@ -53,7 +92,7 @@ def isp_zone() -> ZoneInfo:
     try:
         return IspSettings(base_url="http://127.0.0.1", key="unused").zone  # only the time zone is read
     except ValidationError as exc:
-        raise Refused(EXIT_INVALID, f"configuration: {settings_problem(exc, IspSettings)}") from None
+        raise configuration_refused(exc, IspSettings) from None
 
 
 @asynccontextmanager
@@ -86,6 +125,12 @@ async def run_action(prog: str, args: argparse.Namespace) -> int:
     try:
         await handler(args)
     except Refused as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
+        refused(prog, exc)
         return exc.code
     return EXIT_OK
+
+
+def refused(prog: str, exc: Refused) -> None:
+    """Each line of a refusal on stderr, after the command's name."""
+    for line in str(exc).splitlines():
+        print(f"{prog}: {line}", file=sys.stderr)

@@ -15,12 +15,12 @@ uses but the caller did not pass raise instead of rendering as empty text.
 from __future__ import annotations
 
 import html
-import os
 import re
 from collections.abc import Mapping
 from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +30,10 @@ from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal
 from jinja2 import Environment, StrictUndefined, Template
 
-# Beside the code in a checkout; an installed package (the container) is told where with ISPBOT_LOCALES_DIR.
-LOCALES_DIR = Path(os.environ.get("ISPBOT_LOCALES_DIR") or Path(__file__).resolve().parent.parent / "locales")
+from bot.settings import BotSettings
+
+# The texts shipped with the package (bot/_locales links to the top-level locales/ of a checkout).
+LOCALES_DIR = Path(str(files("bot") / "_locales"))
 LANGUAGES = ("pt_BR", "en", "es")
 DEFAULT_LANGUAGE = "pt_BR"
 CURRENCY_SYMBOL = "R$"
@@ -52,9 +54,13 @@ def pick_language(code: str | None) -> str:
 class Translations:
     """All languages' templates, compiled once. ``render(language, key, **vars)`` → HTML text."""
 
-    def __init__(self, directory: Path = LOCALES_DIR) -> None:
-        self.directory = directory
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory = directory or locales_dir()
         self._sources: dict[str, dict[str, str]] = {lang: _load_language(directory / lang) for lang in LANGUAGES}
+        if not self._sources[DEFAULT_LANGUAGE]:  # a broken install stops at start, not at every answer
+            raise FileNotFoundError(
+                f"no texts in {directory / DEFAULT_LANGUAGE}: reinstall ispbot or fix ISPBOT_LOCALES_DIR",
+            )
         self._envs = {lang: _environment(lang) for lang in LANGUAGES}
         self._compiled: dict[tuple[str, str], Template] = {}
 
@@ -87,6 +93,11 @@ class Translations:
             for name, variables in (_read_yaml(path) or {}).items():
                 found[f"{path.stem}.{name}"] = dict(variables or {})
         return found
+
+
+def locales_dir() -> Path:
+    """``ISPBOT_LOCALES_DIR`` when the operator set it (read with the other settings), else the shipped texts."""
+    return BotSettings().locales_dir or LOCALES_DIR
 
 
 @lru_cache(maxsize=1)

@@ -46,11 +46,12 @@ from bot.cli_support import (
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
     Refused,
+    configuration_refused,
     isp_zone,
     load,
+    load_all,
     migrated,
     run_action,
-    settings_problem,
     usage,
 )
 from bot.isp import IspApiError, IspClient, IspSettings, IspTransportError
@@ -136,9 +137,9 @@ async def _invite(args: argparse.Namespace) -> None:
     if not 1 <= args.hours <= MAX_HOURS:
         raise Refused(EXIT_INVALID, f"--hours must be between 1 and {MAX_HOURS}")
     username = _given_username(args.bot_username)
-    isp = load(IspSettings)
-    store = _store()
-    async with store as database:  # a database behind its migrations is refused before anything is asked
+    isp, settings = load_all(IspSettings, BotSettings)  # every wrong variable of both, at once
+    # A database behind its migrations is refused before anything is asked.
+    async with migrated(open_database(settings.database_url)) as database:
         await _check_active(isp, login)
         if username is None:
             username = await _username_from_telegram()
@@ -190,7 +191,7 @@ async def _username_from_telegram() -> str | None:
     except ValidationError as exc:
         if all(e["loc"] == ("telegram_token",) and e["type"] == "missing" for e in exc.errors()):
             return None
-        raise Refused(EXIT_INVALID, f"configuration: {settings_problem(exc, TelegramSettings)}") from None
+        raise configuration_refused(exc, TelegramSettings) from None
     # python-telegram-bot loads only when it is asked.
     from telegram.error import InvalidToken, TelegramError  # noqa: PLC0415
     from telegram.request import HTTPXRequest  # noqa: PLC0415

@@ -24,7 +24,7 @@ from bot.store.urls import DEFAULT_URL, async_url
 
 
 class BotSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore", env_ignore_empty=True)
 
     database_url: str = Field(default=DEFAULT_URL, description="sqlite:///FILE or postgresql://USER@HOST/DB")
     isp_user: str = Field(default="ispbot", description="ISP system user the bot opens tickets as")
@@ -38,6 +38,9 @@ class BotSettings(BaseSettings):
     handoff_wait_minutes: int = Field(default=5, ge=1, le=24 * 60, description="minutes before the wait notice")
     handoff_minutes_each: int = Field(default=10, ge=1, le=24 * 60, description="minutes a staff member takes per case")
     stock_file: Path | None = Field(default=None, description="YAML of stock products (label code, id) and locations")
+    locales_dir: Path | None = Field(
+        default=None, description="folder of texts to use instead of those shipped with ispbot (pt_BR/, en/, es/...)",
+    )
 
     @field_validator("database_url")
     @classmethod
@@ -69,6 +72,13 @@ class BotSettings(BaseSettings):
     def _stock_catalog(cls, value: Path | None) -> Path | None:
         if value is not None:
             stock_catalog(value)  # refused at start-up, naming the entry to fix, rather than mid-visit
+        return value
+
+    @field_validator("locales_dir")
+    @classmethod
+    def _texts_folder(cls, value: Path | None) -> Path | None:
+        if value is not None and not (value / "pt_BR").is_dir():
+            raise ValueError(f"{value} has no pt_BR/ folder: name a copy of ispbot's locales, or leave it unset")
         return value
 
     def policy(self) -> Policy:

@@ -1,12 +1,18 @@
-"""The bot's HTTP side (ASGI, Starlette): Telegram's webhook, ``/healthz`` and ``/metrics``.
+"""The bot's HTTP side (ASGI, Starlette): Telegram's webhook, the health endpoints and ``/metrics``.
 
 - ``POST /telegram/<hash of the secret>``: refuses (403) a request without the right
   ``X-Telegram-Bot-Api-Secret-Token``; stores the update in the inbox and only then answers 200,
   so a crash after the answer loses nothing. If the database cannot take it, 503: Telegram keeps
   the update and posts it again later.
-- ``GET /healthz``: 200 when the database answers and the ISP is reachable, else 503; the body
-  names what failed. The ISP answer is the coordinator's cached outage list (at most one real call
-  every 20 seconds however often an orchestrator asks).
+- ``GET /livez``: 200 while the process and its event loop answer; it looks at nothing else, so a
+  container health check or an orchestrator's liveness probe never restarts the bot because the
+  ISP, Telegram or the database is down (restarting would not bring them back).
+- ``GET /readyz``: 200 when the database answers and is at this version's migrations, else 503;
+  whether this process can take traffic (the webhook's updates are stored there first).
+- ``GET /healthz``: each part's state, the ISP's included, as JSON; its status code is ``/readyz``'s,
+  so an ISP outage shows in the body without taking the bot out of service (it still answers
+  subscribers, who need the outage notice most then). The ISP answer is the coordinator's cached
+  outage list (at most one real call every 20 seconds however often it is asked).
 - ``GET /metrics``: Prometheus text format (``bot.metrics``).
 """
 
@@ -22,7 +28,6 @@ from typing import Any
 
 import uvicorn
 from flows.coordinator import IspCoordinator
-from sqlalchemy import text
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -31,6 +36,7 @@ from starlette.routing import Route
 from bot import metrics
 from bot.channels.telegram.intake import Intake
 from bot.store import Database
+from bot.store.migrate import head_revision, revision_of
 
 log = logging.getLogger(__name__)
 
@@ -40,42 +46,67 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
 
 
 class Health:
+    """Each part answers within ``CHECK_TIMEOUT`` or counts as unreachable: a probe never hangs."""
+
     def __init__(self, database: Database, isp: IspCoordinator) -> None:
         self.database = database
         self.isp = isp
+        self.head = head_revision()  # read from the scripts once, not at every probe
 
-    async def check(self) -> dict[str, str]:
-        """Each part answers within ``CHECK_TIMEOUT`` or counts as unreachable: a probe never hangs."""
-        report = {"database": "ok", "isp": "ok"}
+    async def database_state(self) -> str:
+        """"ok" when the database answers and is at this code's migrations, else what is wrong."""
         try:
             async with asyncio.timeout(CHECK_TIMEOUT), self.database.session() as session:
-                await session.execute(text("SELECT 1"))
+                current = await session.run_sync(lambda sync: revision_of(sync.connection()))
         except Exception as exc:
-            report["database"] = f"unreachable ({type(exc).__name__})"
+            return f"unreachable ({type(exc).__name__})"  # never the address
+        if current != self.head:
+            return f"schema at revision {current or 'none'} but this ispbot needs {self.head}"
+        return "ok"
+
+    async def isp_state(self) -> str:
         try:
             async with asyncio.timeout(CHECK_TIMEOUT):
                 await self.isp.open_outages()
         except Exception as exc:
-            report["isp"] = f"unreachable ({type(exc).__name__})"
-        return report
+            return f"unreachable ({type(exc).__name__})"
+        return "ok"
+
+    async def check(self) -> dict[str, str]:
+        database, isp = await asyncio.gather(self.database_state(), self.isp_state())
+        return {"database": database, "isp": isp}
 
 
 def create_web_app(health: Health, *, intake: Intake | None = None, webhook_path: str | None = None,
                    webhook_secret: str | None = None) -> Starlette:
     """The ASGI app; the webhook route exists only when ``intake``, path and secret are given."""
 
+    async def livez(_: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    async def readyz(_: Request) -> Response:
+        report = {"database": await health.database_state()}
+        return JSONResponse(report, status_code=_status(report))
+
     async def healthz(_: Request) -> Response:
         report = await health.check()
-        healthy = all(value == "ok" for value in report.values())
-        return JSONResponse(report, status_code=200 if healthy else 503)
+        return JSONResponse(report, status_code=_status(report))
 
     async def metrics_endpoint(_: Request) -> Response:
         return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
 
-    routes = [Route("/healthz", healthz), Route("/metrics", metrics_endpoint)]
+    routes = [
+        Route("/livez", livez), Route("/readyz", readyz), Route("/healthz", healthz),
+        Route("/metrics", metrics_endpoint),
+    ]
     if intake is not None and webhook_path and webhook_secret:
         routes.append(Route(webhook_path, _webhook(intake, webhook_secret), methods=["POST"]))
     return Starlette(routes=routes)
+
+
+def _status(report: dict[str, str]) -> int:
+    """Ready (200) when the database is; the ISP's state is reported, never decisive."""
+    return 200 if report["database"] == "ok" else 503
 
 
 def _webhook(intake: Intake, secret: str) -> Any:

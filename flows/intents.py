@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from bot.i18n import LOCALES_DIR
+from bot.i18n import locales_dir
 
 SHORT = 4  # words this short must match exactly
 LONG = 8  # words this long forgive two typos
@@ -39,7 +39,8 @@ def normalise(text: str) -> list[str]:
 
 
 class Intents:
-    def __init__(self, directory: Path = LOCALES_DIR / "intents") -> None:
+    def __init__(self, directory: Path | None = None) -> None:
+        directory = directory or locales_dir() / "intents"
         self._phrases: dict[str, list[tuple[str, list[str]]]] = {}
         for path in sorted(directory.glob("*.yaml")):
             with path.open(encoding="utf-8") as handle:

@@ -35,7 +35,7 @@ from pydantic import ValidationError
 from pydantic_settings import BaseSettings
 
 from bot.channels.telegram.settings import TelegramSettings
-from bot.cli_support import settings_problem
+from bot.cli_support import settings_problems
 from bot.doctor import database as database_check
 from bot.doctor.isp import isp_findings
 from bot.doctor.report import Finding, Status, bounded, exit_code, fail
@@ -82,7 +82,7 @@ def _load(kind: type[S], check: str, found: list[Finding]) -> S | None:
     try:
         return kind()
     except ValidationError as exc:
-        found.append(fail(check, f"configuration: {settings_problem(exc, kind)}"))
+        found.extend(fail(check, f"configuration: {line}") for line in settings_problems(exc, kind))
         return None
 
 

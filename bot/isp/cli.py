@@ -4,8 +4,12 @@ server, for integrators testing a key and its permitted operations.
 PARAMS is the operation's parameter object as the spec shows it, without the key (generation-1.0
 writes include their group, e.g. ``{"DadosAtendimento": {...}}``). WHERE is a raw ``Filtro``
 typed by the operator and sent as is (the unsafe escape hatch, acceptable for a person at their own
-terminal). Exit codes: 0 success (typed result as JSON on stdout), 1 the ISP refused, 2 the request
-or the configuration is invalid, 3 the web service could not be reached or read.
+terminal). ``--list`` prints the catalog's operations, one a line, and needs no settings.
+
+The server and key are ``ISPBOT_ISP_BASE_URL`` and ``ISPBOT_ISP_KEY`` (with the other ``ISPBOT_ISP_*``),
+from the environment or ``.env`` as every command reads them. Exit codes: 0 success (typed result as
+JSON on stdout), 1 the ISP refused, 2 the request or the configuration is invalid, 3 the web service
+could not be reached or read.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from bot.cli_support import settings_problems
 from bot.isp.catalog import OPERATIONS, Kind, Operation
 from bot.isp.client import IspClient
 from bot.isp.errors import InvalidRequestError, IspApiError, IspTransportError
@@ -96,10 +101,11 @@ def run(args: argparse.Namespace) -> int:
     except InvalidRequestError as exc:
         return _fail(EXIT_INVALID, str(exc))
     try:
-        settings = IspSettings()  # fields come from the environment
+        settings = IspSettings()
     except ValidationError as exc:
-        names = ", ".join(f"ISPBOT_ISP_{str(e['loc'][0]).upper()}" for e in exc.errors())
-        return _fail(EXIT_INVALID, f"configuration: set or fix {names}")
+        for line in settings_problems(exc, IspSettings):
+            _fail(EXIT_INVALID, f"configuration: {line}")
+        return EXIT_INVALID
     try:
         result = asyncio.run(_call(settings, op, request))
     except IspApiError as exc:

@@ -26,13 +26,13 @@ class IspSettings(BaseSettings):
     """Many installations serve the web service under ``/routerbox/ws/rbx_server_json.php`` and
     ``/routerbox/ws_json/ws_json.php``: set the two paths when yours does."""
 
-    model_config = SettingsConfigDict(env_prefix="ISPBOT_ISP_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="ISPBOT_ISP_", env_file=".env", extra="ignore", env_ignore_empty=True)
 
     base_url: str = Field(description="Root of the installation, e.g. https://erp.example.net")
     key: SecretStr = Field(description="Integration key of the web-service instance")
-    v1_path: str = V1_PATH
-    v2_path: str = V2_PATH
-    timezone: str = "America/Sao_Paulo"
+    v1_path: str = Field(default=V1_PATH, description="Path of the first-generation web service")
+    v2_path: str = Field(default=V2_PATH, description="Path of the second-generation web service")
+    timezone: str = Field(default="America/Sao_Paulo", description="The ISP's time zone (IANA name)")
     timeout: float = Field(default=15.0, gt=0, description="Seconds to wait for one answer")
     max_concurrency: int = Field(default=8, ge=1, description="Calls in flight at once")
     retries: int = Field(default=2, ge=0, le=10, description="Extra tries of a failed query")

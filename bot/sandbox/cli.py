@@ -4,6 +4,8 @@ It prints the keys (with their environment and permitted operations) and the dem
 serves both generations' paths until interrupted. ``--key KEY`` adds a production key permitted for
 every operation; ``--data PATH`` serves an operator's own JSON/YAML fixture instead of the seed;
 ``--stock-file PATH`` writes its products and stock locations there for the bot's ``ISPBOT_STOCK_FILE``.
+It reads no settings: point a bot at it with ``ISPBOT_ISP_BASE_URL=http://127.0.0.1:8077`` and one
+of the printed keys. Exit codes: 0 stopped; 2 invalid arguments.
 """
 
 from __future__ import annotations

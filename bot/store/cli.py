@@ -1,23 +1,23 @@
 """``ispbot migrate [--database-url URL] [--check]``: bring the database schema up to this version of
 ispbot (the bot refuses to start on a database that is behind), or with ``--check`` only report.
 
-The URL defaults to ``ISPBOT_DATABASE_URL``, else the SQLite file ``ispbot.sqlite3`` in the working
-directory. Exit codes: 0 up to date (after migrating), 1 behind or ahead (``--check``), 2 bad URL.
+The URL defaults to ``ISPBOT_DATABASE_URL`` (from the environment or ``.env`` in the working folder,
+as every command reads it), else the SQLite file ``ispbot.sqlite3`` in the working folder.
+Exit codes: 0 up to date (after migrating), 1 behind or ahead (``--check``), 2 bad URL or settings.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from typing import Any
 
+from bot.cli_support import Refused, load, refused
+from bot.settings import BotSettings
 from bot.store import migrate
 from bot.store.errors import DatabaseRevisionError
-from bot.store.urls import DEFAULT_URL, async_url
-
-ENV_URL = "ISPBOT_DATABASE_URL"
+from bot.store.urls import async_url
 
 
 def register(subparsers: Any) -> None:
@@ -25,13 +25,19 @@ def register(subparsers: Any) -> None:
         "migrate", help="upgrade the database schema to this version",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--database-url", default=None, help=f"database URL (default: ${ENV_URL} or SQLite)")
+    parser.add_argument(
+        "--database-url", default=None, help="database URL (default: ISPBOT_DATABASE_URL, else ispbot.sqlite3 here)",
+    )
     parser.add_argument("--check", action="store_true", help="only report whether the schema is current")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    raw = args.database_url or os.environ.get(ENV_URL) or DEFAULT_URL
+    try:
+        raw = args.database_url or load(BotSettings).database_url
+    except Refused as exc:
+        refused("ispbot migrate", exc)
+        return exc.code
     try:
         url = async_url(raw)
     except ValueError as exc:  # also sqlalchemy.exc.ArgumentError, a ValueError subclass

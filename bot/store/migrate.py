@@ -62,14 +62,15 @@ async def upgrade(target: str | URL | Database, revision: str = "head") -> None:
         await connection.run_sync(run)
 
 
+def revision_of(connection: Connection) -> str | None:
+    """The Alembic revision on this connection's database, None when it was never migrated."""
+    return MigrationContext.configure(connection).get_current_revision()
+
+
 async def current_revision(target: str | URL | Database) -> str | None:
     """The database's Alembic revision, None when it was never migrated."""
-
-    def read(connection: Connection) -> str | None:
-        return MigrationContext.configure(connection).get_current_revision()
-
     async with _opened(target) as database, database.engine.connect() as connection:
-        return await connection.run_sync(read)
+        return await connection.run_sync(revision_of)
 
 
 async def ensure_current(target: str | URL | Database) -> None:

@@ -255,6 +255,21 @@ async def test_one_wrong_setting_fails_its_check_and_only_what_depends_on_it(
         assert wrong.value.rsplit(":", maxsplit=1)[-1] not in str(lines)  # never printed
 
 
+async def test_every_wrong_or_missing_setting_has_its_own_line(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name in ("ISPBOT_TELEGRAM_TOKEN", "ISPBOT_ISP_BASE_URL", "ISPBOT_ISP_KEY"):
+        env.delenv(name)
+    env.setenv("ISPBOT_CONCURRENCY", "0")
+    code, lines = await doctor(capsys)
+    assert code == 1
+    assert [line.split(": ")[1] for line in lines["telegram"]] == ["ISPBOT_TELEGRAM_TOKEN", "ISPBOT_CONCURRENCY"]
+    assert lines["isp"] == [
+        "FAIL configuration: ISPBOT_ISP_BASE_URL: not set (Root of the installation, e.g. https://erp.example.net)",
+        "FAIL configuration: ISPBOT_ISP_KEY: not set (Integration key of the web-service instance)",
+    ]
+
+
 # ---- Telegram ------------------------------------------------------------------------------------
 async def test_a_polling_bot_with_a_webhook_set_fails(
     env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], api: FakeBotApi,

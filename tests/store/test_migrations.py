@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from bot import cli
 from bot.store import DatabaseAheadError, DatabaseBehindError, migrate
 from bot.store.cli import run as migrate_command
 from bot.store.models import Base
@@ -140,3 +141,27 @@ def test_migrate_command_checks_then_upgrades(tmp_path: Path, capsys: pytest.Cap
     assert command(check=False) == 0
     assert command(check=True) == 0
     assert "(current)" in capsys.readouterr().out
+
+
+def test_migrate_reads_the_database_from_dotenv_in_the_working_folder_under_the_environment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("ISPBOT_DATABASE_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("ISPBOT_DATABASE_URL=sqlite:///from-dotenv.sqlite3\n")
+    assert cli.main(["migrate"]) == 0
+    assert (tmp_path / "from-dotenv.sqlite3").exists() and not (tmp_path / "ispbot.sqlite3").exists()
+    monkeypatch.setenv("ISPBOT_DATABASE_URL", "sqlite:///from-environment.sqlite3")
+    assert cli.main(["migrate"]) == 0
+    assert (tmp_path / "from-environment.sqlite3").exists()
+    assert "from-environment.sqlite3: upgraded to revision" in capsys.readouterr().out
+
+
+def test_migrate_names_a_wrong_database_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("ISPBOT_DATABASE_URL=mysql://u@h/db\n")
+    assert cli.main(["migrate"]) == 2
+    assert capsys.readouterr().err.startswith("ispbot migrate: configuration: ISPBOT_DATABASE_URL: not a database URL")
+    assert list(tmp_path.iterdir()) == [tmp_path / ".env"]  # nothing created

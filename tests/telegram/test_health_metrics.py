@@ -1,11 +1,14 @@
-"""``GET /healthz`` and ``GET /metrics`` of the running bot, as an orchestrator and Prometheus see them."""
+"""``/livez``, ``/readyz``, ``/healthz`` and ``/metrics`` of the running bot, as an orchestrator and
+Prometheus see them."""
 
 from __future__ import annotations
 
 import httpx
 from bot.sandbox import Sandbox
 from bot.store import Database
+from bot.store.migrate import head_revision
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import text
 
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, running_bot
@@ -39,35 +42,55 @@ async def test_healthz_is_200_when_the_database_and_the_isp_answer(database: Dat
         assert response.json() == {"database": "ok", "isp": "ok"}
 
 
-async def test_healthz_is_503_naming_the_isp_while_it_is_down(database: Database, sandbox: Sandbox) -> None:
+async def probe(bot: RunningBot) -> dict[str, tuple[int, object]]:
+    """Each health endpoint's status code and body."""
+    assert bot.web is not None
+    found: dict[str, tuple[int, object]] = {}
+    for path in ("/livez", "/readyz", "/healthz"):
+        response = await bot.web.get(path)
+        found[path] = (response.status_code, response.json() if path != "/livez" else response.text)
+    return found
+
+
+async def test_an_isp_outage_is_reported_but_keeps_the_bot_live_and_ready(database: Database, sandbox: Sandbox) -> None:
     async with webhook_bot(database, sandbox) as bot:
-        assert bot.web is not None
         sandbox.faults.go_down()
-        response = await bot.web.get("/healthz")
-        assert response.status_code == 503
-        report = response.json()
-        assert report["database"] == "ok"
+        found = await probe(bot)
+        assert found["/livez"] == (200, "ok")
+        assert found["/readyz"] == (200, {"database": "ok"})
+        status, report = found["/healthz"]
+        assert status == 200  # an orchestrator keeps the bot: subscribers write in during an outage
+        assert isinstance(report, dict) and report["database"] == "ok"
         assert report["isp"].startswith("unreachable")
         # A failure is not remembered: once the ISP is back, the next look says so.
         sandbox.faults.come_back()
-        response = await bot.web.get("/healthz")
-        assert (response.status_code, response.json()) == (200, {"database": "ok", "isp": "ok"})
+        assert (await probe(bot))["/healthz"] == (200, {"database": "ok", "isp": "ok"})
 
 
-async def test_healthz_is_503_naming_the_database_while_it_is_unreachable(
+async def test_an_unreachable_database_makes_the_bot_unready_but_not_dead(
     database: Database, sandbox: Sandbox,
 ) -> None:
     async with webhook_bot(database, sandbox) as bot:
-        assert bot.web is not None
         async with unreachable(database):
-            response = await bot.web.get("/healthz")
-        assert response.status_code == 503
-        report = response.json()
-        assert report["isp"] == "ok"
+            found = await probe(bot)
+        assert found["/livez"] == (200, "ok")  # restarting would not bring the database back
+        assert found["/readyz"][0] == 503 and found["/healthz"][0] == 503
+        report = found["/healthz"][1]
+        assert isinstance(report, dict) and report["isp"] == "ok"
         assert report["database"].startswith("unreachable")
         assert "127.0.0.1" not in report["database"] and "/" not in report["database"]  # no address, no path
-        response = await bot.web.get("/healthz")
-        assert (response.status_code, response.json()) == (200, {"database": "ok", "isp": "ok"})
+        assert found["/readyz"][1] == {"database": report["database"]}
+        assert (await probe(bot))["/healthz"] == (200, {"database": "ok", "isp": "ok"})
+
+
+async def test_a_database_behind_this_versions_migrations_is_not_ready(database: Database, sandbox: Sandbox) -> None:
+    async with webhook_bot(database, sandbox) as bot:
+        async with database.engine.begin() as connection:
+            await connection.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+        status, report = (await probe(bot))["/readyz"]
+        assert status == 503
+        assert report == {"database": f"schema at revision 0001 but this ispbot needs {head_revision()}"}
+        assert (await probe(bot))["/livez"] == (200, "ok")
 
 
 async def test_metrics_count_updates_received_and_processed(database: Database, sandbox: Sandbox) -> None:

@@ -18,6 +18,7 @@ from bot import cli, logs
 from bot.channels.telegram import run as telegram_run
 from bot.channels.telegram.run import load_settings
 from bot.channels.telegram.settings import TelegramSettings
+from bot.cli_support import Refused
 from bot.logs import RedactSecrets
 from bot.sandbox import Sandbox
 from bot.store import Database
@@ -62,11 +63,12 @@ def isp_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def settings_error(monkeypatch: pytest.MonkeyPatch) -> str:
     isp_environment(monkeypatch)
-    with pytest.raises(ValueError, match=r".") as caught:
+    with pytest.raises(Refused) as caught:
         load_settings()
+    assert caught.value.code == 2
     message = str(caught.value)
-    assert "\n" not in message  # one line, for the operator's terminal or the service's journal
-    return message
+    assert "\n" not in message  # one wrong variable, one line (for the operator's terminal or the journal)
+    return message.removeprefix("configuration: ")
 
 
 # ---- settings ------------------------------------------------------------------------------------
@@ -188,12 +190,28 @@ def test_load_settings_reads_the_three_groups(monkeypatch: pytest.MonkeyPatch) -
     assert bot_settings.database_url == "sqlite:///bot.sqlite3"
 
 
-def test_load_settings_names_the_isp_variables_it_lacks(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_load_settings_names_the_isp_variables_it_lacks_one_line_each(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ISPBOT_TELEGRAM_TOKEN", TOKEN)
-    with pytest.raises(ValueError, match=r".") as caught:
+    with pytest.raises(Refused) as caught:
         load_settings()
-    message = str(caught.value)
-    assert "ISPBOT_ISP_BASE_URL" in message and "ISPBOT_ISP_KEY" in message and "\n" not in message
+    assert str(caught.value).splitlines() == [
+        "configuration: ISPBOT_ISP_BASE_URL: not set (Root of the installation, e.g. https://erp.example.net)",
+        "configuration: ISPBOT_ISP_KEY: not set (Integration key of the web-service instance)",
+    ]
+
+
+def test_an_empty_variable_counts_as_unset(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``ISPBOT_STAFF_CHAT_ID=`` (a line of .env.example filled in halfway) is the default, not an error."""
+    (tmp_path / ".env").write_text(f"ISPBOT_TELEGRAM_TOKEN={TOKEN}\nISPBOT_STAFF_CHAT_ID=\nISPBOT_WEBHOOK_URL=\n")
+    monkeypatch.setenv("ISPBOT_CONCURRENCY", "")
+    settings = TelegramSettings()
+    assert (settings.staff_chat_id, settings.webhook_url, settings.concurrency) == (None, None, 12)
+
+
+def test_the_environment_wins_over_the_dotenv_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(f"ISPBOT_TELEGRAM_TOKEN={TOKEN}\nISPBOT_CONCURRENCY=4\n")
+    monkeypatch.setenv("ISPBOT_CONCURRENCY", "6")
+    assert TelegramSettings().concurrency == 6
 
 
 def test_a_dotenv_file_in_the_working_directory_is_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -217,15 +235,15 @@ def nothing_runs(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 
 
 @pytest.mark.usefixtures("restore_logging")
-def test_ispbot_run_without_a_token_says_so_in_one_line_and_starts_nothing(
+def test_ispbot_run_with_nothing_set_names_every_missing_variable_and_starts_nothing(
     capsys: pytest.CaptureFixture[str], nothing_runs: list[object],
 ) -> None:
     assert cli.main(["run"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert "ISPBOT_TELEGRAM_TOKEN" in lines[0]
+    named = [line.split(": ")[2] for line in err.splitlines()]
+    assert named == ["ISPBOT_TELEGRAM_TOKEN", "ISPBOT_ISP_BASE_URL", "ISPBOT_ISP_KEY"], err
+    assert all(line.startswith("ispbot run: configuration: ") for line in err.splitlines())
     assert nothing_runs == []
 
 

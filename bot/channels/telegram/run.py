@@ -2,7 +2,8 @@
 
 Settings come from the environment or ``.env`` (``TelegramSettings``, ``IspSettings``,
 ``BotSettings``); a wrong one stops the bot at once with a line naming the variable. The web server
-(``bot.web``: ``/healthz``, ``/metrics`` and, in webhook mode, the webhook) runs in both modes.
+(``bot.web``: ``/livez``, ``/readyz``, ``/healthz``, ``/metrics`` and, in webhook mode, the webhook)
+runs in both modes, on ``ISPBOT_LISTEN_HOST``:``ISPBOT_LISTEN_PORT``.
 """
 
 from __future__ import annotations
@@ -11,9 +12,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 
-from pydantic import ValidationError
 from telegram.error import InvalidToken, NetworkError
 
 from bot import logs
@@ -21,7 +20,7 @@ from bot.app import build_app
 from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
-from bot.cli_support import settings_problem
+from bot.cli_support import Refused, load_all, refused
 from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
 from bot.settings import BotSettings
@@ -34,17 +33,8 @@ log = logging.getLogger(__name__)
 
 
 def load_settings() -> tuple[TelegramSettings, IspSettings, BotSettings]:
-    """The three groups of settings; ``ValueError`` with one line naming what is wrong."""
-    loaded = []
-    for kind in (TelegramSettings, IspSettings, BotSettings):
-        try:
-            loaded.append(kind())
-        except ValidationError as exc:
-            raise ValueError(settings_problem(exc, kind)) from None
-    telegram, isp, bot_settings = loaded
-    assert isinstance(telegram, TelegramSettings) and isinstance(isp, IspSettings)  # noqa: S101 - for mypy
-    assert isinstance(bot_settings, BotSettings)  # noqa: S101
-    return telegram, isp, bot_settings
+    """The three groups of settings; ``Refused`` with a line for each wrong or missing variable."""
+    return load_all(TelegramSettings, IspSettings, BotSettings)
 
 
 async def run(telegram: TelegramSettings, isp: IspSettings, bot_settings: BotSettings,
@@ -60,7 +50,7 @@ async def run(telegram: TelegramSettings, isp: IspSettings, bot_settings: BotSet
             log.info("webhook mode: listening on %s:%d", telegram.listen_host, telegram.listen_port)
             await channel.run_webhook(stop, server)
         else:
-            log.info("polling mode; /healthz and /metrics on %s:%d", telegram.listen_host, telegram.listen_port)
+            log.info("polling mode; health and /metrics on %s:%d", telegram.listen_host, telegram.listen_port)
             server_task = asyncio.create_task(server)
             try:
                 await channel.run_polling(stop)
@@ -76,9 +66,9 @@ async def run(telegram: TelegramSettings, isp: IspSettings, bot_settings: BotSet
 def main() -> int:
     try:
         telegram, isp, bot_settings = load_settings()
-    except ValueError as exc:
-        print(f"ispbot run: {exc}", file=sys.stderr)
-        return 2
+    except Refused as exc:
+        refused("ispbot run", exc)
+        return exc.code
     token = telegram.telegram_token.get_secret_value()
     secrets = [token, isp.key.get_secret_value()]
     if telegram.webhook_secret is not None:
@@ -97,7 +87,7 @@ def main() -> int:
     freeze_startup_objects()  # the imports are done: what is alive now lives as long as the process
     try:
         asyncio.run(until_signalled())
-    except (DatabaseRevisionError, FatalPollingError) as exc:
+    except (DatabaseRevisionError, FatalPollingError, FileNotFoundError) as exc:  # each says what to fix
         log.error("%s", exc)
         return 1
     except InvalidToken:

@@ -33,15 +33,23 @@ DEFAULT_CONCURRENCY = 12
 
 
 class TelegramSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore", env_ignore_empty=True)
 
     telegram_token: SecretStr = Field(description="the bot's token from @BotFather")
     telegram_api_url: str = Field(default="https://api.telegram.org", description="root of the Bot API server")
-    mode: Literal["polling", "webhook"] = Field(default="polling", description="how updates arrive")
-    webhook_url: str | None = Field(default=None, description="public https root Telegram posts updates to")
-    webhook_secret: SecretStr | None = Field(default=None, description="16-256 of A-Z a-z 0-9 _ -")
+    mode: Literal["polling", "webhook"] = Field(
+        default="polling", description="how updates arrive: polling (no public address) or webhook",
+    )
+    webhook_url: str | None = Field(
+        default=None, description="webhook mode: the public https root Telegram posts updates to",
+    )
+    webhook_secret: SecretStr | None = Field(
+        default=None, description="webhook mode: a secret, 16-256 of A-Z a-z 0-9 _ -",
+    )
     listen_host: str = Field(default="127.0.0.1", description="address the web server listens on")
-    listen_port: int = Field(default=8080, ge=1, le=65535, description="port of /healthz, /metrics, the webhook")
+    listen_port: int = Field(
+        default=8080, ge=1, le=65535, description="port of /livez, /readyz, /healthz, /metrics and the webhook",
+    )
     staff_chat_id: int | None = Field(default=None, description="the staff supergroup (forum) chat id")
     concurrency: int = Field(
         default=DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time",

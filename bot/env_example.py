@@ -1,0 +1,89 @@
+"""``.env.example``: every setting the bot reads, with its meaning and default, written from the
+settings classes themselves so the file cannot drift from them (a test compares the two).
+
+    python -m bot.env_example > .env.example
+
+Run in a checkout, it also lists the variables ``compose.yaml`` takes from ``.env`` (``${NAME}``
+in it); run where ispbot is only installed, it writes the bot's settings alone, a ``.env`` to fill in.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic_settings import BaseSettings
+
+from bot.channels.telegram.settings import TelegramSettings
+from bot.isp import IspSettings
+from bot.settings import BotSettings
+
+SECTIONS: tuple[tuple[str, type[BaseSettings]], ...] = (
+    ("Telegram and the bot's web server", TelegramSettings),
+    ("The ISP's web service", IspSettings),
+    ("The database and the bot's policy", BotSettings),
+)
+HEADER = """\
+# ispbot's settings. Copy this file to .env in the folder ispbot runs from, or set the variables in the
+# environment (which wins over .env); every command reads them the same way. A line left commented
+# (or empty) keeps the default it shows; the uncommented ones have no default and must be filled in.
+# Written by `python -m bot.env_example > .env.example` from the settings themselves: edit those."""
+_COMPOSE_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}")
+
+
+def _value(default: Any) -> str:
+    if default is None:
+        return ""
+    if isinstance(default, bool):
+        return str(default).lower()
+    return str(default)
+
+
+def _section(title: str, kind: type[BaseSettings]) -> list[str]:
+    prefix = str(kind.model_config.get("env_prefix", ""))
+    lines = [f"# --- {title} ---"]
+    for name, field in kind.model_fields.items():
+        variable = f"{prefix}{name}".upper()
+        if field.is_required():
+            lines += [f"# {field.description} (required)", f"{variable}="]
+        else:
+            lines += [f"# {field.description}", f"# {variable}={_value(field.default)}"]
+    return lines
+
+
+def _compose_section(compose: str) -> list[str]:
+    lines = ["# --- compose.yaml: what it takes from .env besides the settings above ---"]
+    seen: set[str] = set()
+    for match in _COMPOSE_VARIABLE.finditer(compose):
+        name, operator, argument = match.groups()
+        if name in seen:
+            continue
+        seen.add(name)
+        if operator and operator.endswith("?"):
+            lines += [f"# {argument or name} (required)", f"{name}="]
+        else:
+            lines += ["# (compose.yaml's own default)", f"# {name}={argument or ''}"]
+    return lines
+
+
+def env_example(compose: str | None = None) -> str:
+    """The file's text; ``compose`` is compose.yaml's text, when there is one to describe."""
+    lines = [HEADER]
+    sections = [_section(title, kind) for title, kind in SECTIONS]
+    if compose is not None and _COMPOSE_VARIABLE.search(compose):
+        sections.append(_compose_section(compose))
+    for section in sections:
+        lines += ["", *section]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    compose = Path("compose.yaml")
+    sys.stdout.write(env_example(compose.read_text(encoding="utf-8") if compose.is_file() else None))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
