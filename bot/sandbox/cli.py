@@ -38,6 +38,11 @@ def register(subparsers: Any) -> None:
         help="add a production key permitted for every operation (repeatable)",
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the generated data set")
+    parser.add_argument(
+        "--no-backslash-escapes",
+        action="store_true",
+        help="read every Filtro as a MySQL server in the NO_BACKSLASH_ESCAPES SQL mode would",
+    )
     parser.set_defaults(func=run)
 
 
@@ -63,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     sandbox = Sandbox.from_file(args.data) if args.data else Sandbox.seeded(args.seed)
     for key in args.key:
         sandbox.add_production_key(key)
+    sandbox.settings.no_backslash_escapes = args.no_backslash_escapes
     print("\n".join(describe(sandbox, args.host, args.port)), flush=True)
     uvicorn.run(sandbox.app, host=args.host, port=args.port, log_level="info")
     return 0

@@ -29,6 +29,8 @@ class Settings:
     min_distance_to_execute: bool = True
     #: A transitory stock location is registered, so contract_cancel does not require ``os``.
     transitory_stock_location: bool = True
+    #: The MySQL server runs in the ``NO_BACKSLASH_ESCAPES`` SQL mode: a ``Filtro`` is read so.
+    no_backslash_escapes: bool = False
 
 
 @dataclass

@@ -14,7 +14,8 @@ Choices where the spec is silent:
   id is asked for the contact like a known one, so nothing tells whether it exists.
 - The PPPoE password is checked in the step it arrives in and kept nowhere. The ISP answers the
   login's authentications (``F`` quotes the login); a login with none is compared against a dummy,
-  so both paths do the same work.
+  so both paths do the same work. A login with a backslash is answered like one with a space: no
+  ``Filtro`` can carry it the same way under every SQL mode of the ISP's server.
 - Locked: the answer names the time by which linking is certainly free again (now + the window),
   an upper bound, since the context tells how many failures there were but not when.
 - A PPPoE proof speaks for its authentication's contract; a phone proof asks which contract when the
@@ -23,6 +24,7 @@ Choices where the spec is silent:
 
 from __future__ import annotations
 
+from bot.isp import quotable
 from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import Context
@@ -88,7 +90,7 @@ class Link(Flow):
     # ---- proof (b): PPPoE login and password ----------------------------------------------------
     async def login(self, ctx: Context, event: StepEvent) -> None:
         login = event.text.strip() if isinstance(event, Text) else ""
-        if not login or len(login) > MAX_LOGIN or any(ch.isspace() for ch in login):
+        if not login or len(login) > MAX_LOGIN or any(ch.isspace() for ch in login) or not quotable(login):
             raise Unexpected("link.login_hint")
         ctx.data["login"] = login
         ctx.ask("password", "link.ask_password")

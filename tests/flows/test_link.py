@@ -144,6 +144,21 @@ async def test_a_company_login_speaks_for_its_own_contract_without_asking(desk: 
     assert await link_of(desk, chat) == (D.company, Proof.PPPOE_PASSWORD, 5004)
 
 
+@pytest.mark.parametrize("login", ["x'OR(1)#", "x\\'OR(1)#", "maria\\"])
+async def test_quoting_and_backslashes_in_a_login_link_nobody(desk: Desk, login: str) -> None:
+    chat = desk.chat()
+    await chat.start()
+    await chat.tap("PPPoE")
+    await chat.say(login)
+    if "\\" in login:  # no Filtro carries a backslash alike in every SQL mode: asked again, no ISP call
+        assert "Digite só o login PPPoE" in chat.text
+        assert desk.sandbox.call_count("ConsultaAutenticacaoSenha") == 0
+        return
+    await chat.say(D.pppoe_password)
+    assert FAILED in chat.text
+    assert await link_of(desk, chat) == (None, None, None)
+
+
 async def test_password_and_tax_id_never_reach_the_logs(desk: Desk, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     chat = await start_with_tax_id(desk, "529.982.247-25")

@@ -77,6 +77,17 @@ def test_tokenizer_applies_mysql_escapes() -> None:
     assert token.value == "a\0b\nc\x1a\\%\\_q"
 
 
+def test_no_backslash_escapes_mode_reads_backslashes_as_characters() -> None:
+    (token, _end) = tokenize("'a\\0''b\\'", backslash_escapes=False)
+    assert token.value == "a\\0'b\\"
+    # The attack the mode allows against backslash quoting: the literal ends after the backslash.
+    assert select(ROWS, NAMES, "Nome = 'x\\' OR Codigo = 1 OR Nome = ''", NOW, backslash_escapes=False) == [0]
+    # And LIKE has no escape character unless ESCAPE names one.
+    assert select(ROWS, NAMES, "Nome LIKE 'O''Brien \\ 5%'", NOW, backslash_escapes=False) == [1]
+    assert select(ROWS, NAMES, "Nome LIKE '%\\%'", NOW, backslash_escapes=False) == [1]
+    assert select(ROWS, NAMES, "Nome LIKE '%\\%'", NOW) == []
+
+
 async def test_alternative_filter_names(api: Api, sb: Sandbox) -> None:
     contacts = await api.rows("ConsultaContatos", f"Cliente = {D.customer}")
     assert [c["id"] for c in contacts] == ["1"]
