@@ -134,9 +134,10 @@ class IspCoordinator:
         rows = await self._per_customer(code, "customer", lambda: self.client.ConsultaClientes(F("Codigo") == code))
         return rows[0] if rows else None
 
-    async def customers_by_tax_id(self, digits: str) -> list[r.Customer]:
-        """Customers registered under a CPF/CNPJ (digits only). Not cached: used to prove identity."""
-        return await self.client.ConsultaClientes(F("CNPJ_CNPF") == digits)
+    async def customers_by_tax_id(self, tax_id: str) -> list[r.Customer]:
+        """Customers registered under a CPF/CNPJ (``normalise_tax_id``'s form). Not cached: used to
+        prove identity."""
+        return await self.client.ConsultaClientes(F("CNPJ_CNPF") == tax_id)
 
     async def authentications_by_login(self, login: str) -> list[r.AuthenticationWithPassword]:
         """PPPoE authentications with their passwords in clear: never cached, never logged."""

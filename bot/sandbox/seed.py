@@ -45,6 +45,11 @@ class DemoIdentities:
     company: int = 1003
     company_cnpj: str = "11444777000161"
     company_contracts: tuple[int, ...] = (5003, 5004, 5005)
+    #: A company with an alphanumeric CNPJ (issued from July 2026), after the random customers.
+    alnum_company: int = 1301
+    alnum_company_cnpj: str = "12ABC34501DE35"
+    alnum_company_mobile: str = "11991234560"
+    alnum_company_contract: int = 5901
     telegram_mode: str = "7"
     bot_user: str = "ispbot"
 
@@ -58,6 +63,8 @@ class DemoIdentities:
             f"{self.blocked_contract}",
             f"company {self.company}: CNPJ {self.company_cnpj}, contracts "
             + ", ".join(map(str, self.company_contracts)),
+            f"company {self.alnum_company}: alphanumeric CNPJ {self.alnum_company_cnpj}, mobile "
+            f"{self.alnum_company_mobile}, contract {self.alnum_company_contract}",
             f"technician users: tecnico.joao, tecnico.maria (active), tecnico.pedro (blocked), "
             f"tecnico.ana (inactive); ticket mode Telegram = {self.telegram_mode}",
         ]
@@ -1060,6 +1067,40 @@ class _Builder:
             },
         )
 
+    def alphanumeric_company(self) -> None:
+        """After the random customers, so that adding it changed none of them."""
+        sp, since = brazil.CITIES[0], self.today - timedelta(days=30)
+        office = {
+            "Endereco": "Avenida Paulista",
+            "Numero": 1500,
+            "Complemento": "Conjunto 81",
+            "Bairro": "Bela Vista",
+            "Cidade": sp[1],
+            "Distrito": "",
+            "UF": sp[2],
+            "CEP": "01310200",
+            "municipio": sp[0],
+            "MapsMarkLat": -23.5614,
+            "MapsMarkLng": -46.6559,
+        }
+        company = self.add_customer(
+            customer_record(
+                D.alnum_company,
+                "J",
+                D.alnum_company_cnpj,
+                "Nova Era Tecnologia Ltda",
+                office,
+                mobile=D.alnum_company_mobile,
+                email="contato@novaera.example.com.br",
+                since=since,
+                group=2,
+                due_day=10,
+                work="1130405060",
+            )
+        )
+        contract = self.add_contract(company, D.alnum_company_contract, 6, "A", since, cycle=1, sla=2)
+        self.add_authentication(contract, "novaera", "Nova#2026", online=True)
+
     def random_customers(self) -> None:
         r, p = self.rng, self.people
         contract_no = 5100
@@ -1356,5 +1397,6 @@ def generate(seed: int = DEFAULT_SEED, today: date | None = None) -> Store:
         lookup(builder.store)
     builder.demo()
     builder.random_customers()
+    builder.alphanumeric_company()
     builder.finish()
     return builder.store

@@ -30,7 +30,7 @@ from bot.isp.models.v1_records import ContractStatus
 from flows.context import Context
 from flows.events import Contact, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.identity import normalise_phone, same_phone, same_secret, tax_id_digits
+from flows.identity import normalise_phone, normalise_tax_id, same_phone, same_secret
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
 MAX_LOGIN = 64
@@ -53,7 +53,7 @@ class Link(Flow):
                 ctx.ask("tax_id", "link.ask_tax_id")
             case Chosen(value="pppoe"):
                 ctx.ask("login", "link.ask_login")
-            case Text(text=text) if tax_id_digits(text) is not None:
+            case Text(text=text) if normalise_tax_id(text) is not None:
                 await self.tax_id(ctx, event)  # the tax id typed straight away
             case _:
                 raise Unexpected("link.pick_method")
@@ -62,12 +62,12 @@ class Link(Flow):
     async def tax_id(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Text):
             raise Unexpected("link.tax_id_hint")
-        digits = tax_id_digits(event.text)
-        if digits is None:
+        tax_id = normalise_tax_id(event.text)
+        if tax_id is None:
             raise Unexpected("link.tax_id_typo")
         if await self._locked(ctx):
             return
-        ctx.data["customers"] = [c.Codigo for c in await ctx.isp.customers_by_tax_id(digits) if c.Codigo]
+        ctx.data["customers"] = [c.Codigo for c in await ctx.isp.customers_by_tax_id(tax_id) if c.Codigo]
         ctx.ask_contact("contact", "link.ask_contact")
 
     async def contact(self, ctx: Context, event: StepEvent) -> None:

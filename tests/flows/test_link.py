@@ -69,6 +69,14 @@ async def test_a_cnpj_customer_with_several_contracts_picks_the_one_the_chat_spe
     assert await link_of(desk, chat) == (D.company, Proof.CONTACT_PHONE, 5004)
 
 
+async def test_an_alphanumeric_cnpj_typed_in_lower_case_with_punctuation_links_the_company(desk: Desk) -> None:
+    chat = await start_with_tax_id(desk, "12.abc.345/01de-35")
+    assert isinstance(chat.last(AskContact), AskContact)
+    await chat.share_contact("+55" + D.alnum_company_mobile)
+    assert "cadastro confirmado" in chat.text
+    assert await link_of(desk, chat) == (D.alnum_company, Proof.CONTACT_PHONE, D.alnum_company_contract)
+
+
 async def test_the_company_landline_on_file_also_proves(desk: Desk) -> None:
     chat = await start_with_tax_id(desk, "11444777000161")
     await chat.share_contact("+55 11 4004-1234")
