@@ -19,6 +19,7 @@ Choices where Brazilian practice leaves room:
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import re
 from typing import NamedTuple
@@ -124,6 +125,26 @@ def same_phone(a: Phone, b: Phone) -> bool:
     if a.area is not None and b.area is not None and a.area != b.area:
         return False
     return a.number == b.number
+
+
+# ---- targets of link attempts --------------------------------------------------------------------
+TARGET_KINDS = ("tax_id", "login")
+
+
+def target_key(secret: str) -> bytes:
+    """The key of ``target_ref``, derived from a deployment secret every process of the bot (and the
+    ``ispbot locks`` command) has."""
+    return hmac.new(secret.encode(), b"ispbot link target", hashlib.sha256).digest()
+
+
+def target_ref(key: bytes, kind: str, value: str) -> str:
+    """The person a link attempt tried, as stored to count failures across chats: the kind and a
+    keyed hash of the value (a plain hash of a CPF is reversed by trying the billion CPFs). A login
+    is compared case-blind by the ISP's database, so it is hashed so."""
+    if kind not in TARGET_KINDS:
+        raise ValueError(f"unknown target kind {kind!r}")
+    folded = value.strip().casefold() if kind == "login" else value
+    return f"{kind}:" + hmac.new(key, folded.encode(), hashlib.sha256).hexdigest()[:48]
 
 
 # ---- secrets -----------------------------------------------------------------------------------

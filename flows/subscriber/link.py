@@ -17,7 +17,12 @@ Choices where the spec is silent:
   so both paths do the same work. A login with a backslash is answered like one with a space: no
   ``Filtro`` can carry it the same way under every SQL mode of the ISP's server.
 - Locked: the answer names the time by which linking is certainly free again (now + the window),
-  an upper bound, since the context tells how many failures there were but not when.
+  an upper bound, since the context tells how many failures there were but not when, and the ISP's
+  phone (``ISPBOT_SUPPORT_PHONE``) when the operator gave one.
+- Failures count per chat and per person tried (the tax id or the PPPoE login, as a keyed hash)
+  across all chats, so five chats of one attacker get no more tries at one person than the
+  person-wide limit. Either lock gives the same words. A person locked so can still use the other
+  proof, or call the ISP; the staff clear locks with ``ispbot locks clear``.
 - A PPPoE proof speaks for its authentication's contract; a phone proof asks which contract when the
   customer has several that are neither cancelled nor transferred.
 """
@@ -65,8 +70,10 @@ class Link(Flow):
         tax_id = normalise_tax_id(event.text)
         if tax_id is None:
             raise Unexpected("link.tax_id_typo")
-        if await self._locked(ctx):
+        target = ctx.link_target("tax_id", tax_id)
+        if await self._locked(ctx, target):
             return
+        ctx.data["target"] = target
         ctx.data["customers"] = [c.Codigo for c in await ctx.isp.customers_by_tax_id(tax_id) if c.Codigo]
         ctx.ask_contact("contact", "link.ask_contact")
 
@@ -75,7 +82,8 @@ class Link(Flow):
             raise Unexpected("link.use_contact_button")
         if not event.own:
             raise Unexpected("link.not_own_contact")
-        if await self._locked(ctx):
+        target = ctx.data.get("target")
+        if await self._locked(ctx, target):
             return
         phone = normalise_phone(event.phone, international=True)
         for code in ctx.data.get("customers", []):
@@ -85,7 +93,7 @@ class Link(Flow):
             if phone is not None and any(same_phone(phone, p) for p in known):
                 await self._linked(ctx, code, "contact_phone")
                 return
-        await self._failed(ctx)
+        await self._failed(ctx, target)
 
     # ---- proof (b): PPPoE login and password ----------------------------------------------------
     async def login(self, ctx: Context, event: StepEvent) -> None:
@@ -98,16 +106,18 @@ class Link(Flow):
     async def password(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Text) or not event.text:
             raise Unexpected("link.password_hint")
-        if await self._locked(ctx):
+        login = str(ctx.data.get("login", ""))
+        target = ctx.link_target("login", login)
+        if await self._locked(ctx, target):
             return
         match = None
-        for auth in await ctx.isp.authentications_by_login(str(ctx.data.get("login", ""))):
+        for auth in await ctx.isp.authentications_by_login(login):
             secret = auth.Senha.get_secret_value() if auth.Senha is not None else None
             if secret and same_secret(event.text, secret) and auth.Cliente and match is None:
                 match = auth
         if match is None:
             same_secret(event.text, "\x00" * len(event.text))  # the same work as a real comparison
-            await self._failed(ctx)
+            await self._failed(ctx, target)
             return
         await self._linked(ctx, match.Cliente or 0, "pppoe_password", match.Id, match.Contrato)
 
@@ -142,18 +152,19 @@ class Link(Flow):
             return
         ctx.to_menu()
 
-    async def _failed(self, ctx: Context) -> None:
+    async def _failed(self, ctx: Context, target: str | None) -> None:
         ctx.data.clear()
-        await ctx.record_link_attempt(False)
-        if not await self._locked(ctx):
+        await ctx.record_link_attempt(False, target)
+        if not await self._locked(ctx, target):
             self._ask_method(ctx, "link.failed")
 
-    async def _locked(self, ctx: Context) -> bool:
-        if await ctx.recent_link_failures() < ctx.policy.link_max_failures:
+    async def _locked(self, ctx: Context, target: str | None = None) -> bool:
+        """Locked for this chat, or for the person tried (``target``) from any chat: the same words."""
+        if not await ctx.link_locked(target):
             return False
         now = ctx.isp.now()
         free = now + ctx.policy.link_window
-        ctx.ask("locked", "link.locked", at=free, today=free.date() == now.date())
+        ctx.ask("locked", "link.locked", at=free, today=free.date() == now.date(), phone=ctx.policy.support_phone)
         return True
 
     def _ask_method(self, ctx: Context, key: str) -> None:

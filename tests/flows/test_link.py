@@ -6,12 +6,17 @@ import logging
 from datetime import timedelta
 
 import pytest
+from bot import metrics
 from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import FixedClock, Sandbox
 from bot.store import LinkAttempts, Links, Proof, utcnow
+from flows.policy import Policy
 from flows.replies import AskContact
+from sqlalchemy import text
 
-from tests.flows.harness import Desk
+from tests.flows.harness import Desk, make_desk
 from tests.flows.harness import TestChat as Chat
+from tests.store.dbtools import ScratchDatabase
 
 FAILED = "Não consegui confirmar seus dados"
 LOCKED = "tentativas de identificação estão pausadas"
@@ -202,6 +207,7 @@ async def test_five_failures_lock_linking_and_say_when_to_come_back(desk: Desk) 
     await fail_once(desk, chat)
     assert LOCKED in chat.text
     assert "a partir das 10:30" in chat.text  # the sandbox's 09:30 plus the hour
+    assert "fale com a nossa central de atendimento" in chat.text  # no phone set: another way, unnamed
     await chat.start()
     assert LOCKED in chat.text
     await chat.say(D.customer_cpf)  # even the right proof is not looked at while locked
@@ -223,6 +229,62 @@ async def test_failures_older_than_the_window_no_longer_lock(desk: Desk) -> None
     await free.say(D.pppoe_login)
     await free.say(D.pppoe_password)
     assert "cadastro confirmado" in free.text
+
+
+def locks_counted(scope: str) -> float:
+    return metrics.REGISTRY.get_sample_value("ispbot_link_locks_total", {"scope": scope}) or 0.0
+
+
+async def test_many_chats_together_get_no_more_tries_at_one_login_than_the_person_wide_limit(desk: Desk) -> None:
+    before = locks_counted("login"), locks_counted("chat")
+    attackers = [desk.chat(), desk.chat()]
+    for chat in attackers:  # 5 + 5: each chat reaches its own limit, the login the person-wide 10
+        await chat.start()
+        for _ in range(5):
+            await fail_once(desk, chat)
+    assert (locks_counted("login"), locks_counted("chat")) == (before[0] + 1, before[1] + 2)
+    third = await start_with_login(desk, D.pppoe_login.upper())  # the ISP compares logins case-blind
+    await third.say(D.pppoe_password)  # even the right password is not looked at
+    assert LOCKED in third.text
+    assert await link_of(desk, third) == (None, None, None)
+    assert third.text == attackers[0].text  # the same words whoever is locked, chat or person
+    # The lock is on that person's login, not on the chat: another proof still works.
+    await third.start()
+    await third.tap("CPF/CNPJ")
+    await third.say(D.customer_cpf)
+    await third.share_contact("+55" + D.customer_mobile)
+    assert "cadastro confirmado" in third.text
+
+
+async def test_many_chats_together_get_no_more_tries_at_one_tax_id(desk: Desk) -> None:
+    for _ in range(2):
+        chat = desk.chat()
+        await chat.start()
+        for _ in range(5):
+            await chat.tap("CPF/CNPJ")
+            await chat.say(D.customer_cpf)
+            await chat.share_contact("+5511912345678")  # not hers
+    asked = desk.sandbox.call_count("ConsultaClientes")
+    owner = await start_with_tax_id(desk, "529.982.247-25")
+    assert LOCKED in owner.text
+    assert desk.sandbox.call_count("ConsultaClientes") == asked  # nothing asked of the ISP once locked
+    async with desk.database.transaction() as session:  # the table names nobody in clear
+        rows = (await session.execute(text("SELECT target FROM link_attempts"))).scalars().all()
+    assert rows and all(row.startswith("tax_id:") and D.customer_cpf not in row for row in rows)
+
+
+async def test_the_lock_names_the_isps_phone_when_the_operator_gave_one(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    desk = make_desk(sandbox, database, clock, Policy(support_phone="0800 123 4567"))
+    try:
+        chat = desk.chat()
+        await chat.start()
+        for _ in range(5):
+            await fail_once(desk, chat)
+        assert "a partir das 10:30" in chat.text and "ligue para a nossa central: 0800 123 4567" in chat.text
+    finally:
+        await desk.client.aclose()
 
 
 # ---- unlinking ----------------------------------------------------------------------------------
