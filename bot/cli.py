@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from bot import invites_cli, logs
+from bot import invites_cli, locks_cli, logs
 from bot.doctor import cli as doctor_cli
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from bot.isp import cli as isp_cli
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox_cli.register(subparsers)
     store_cli.register(subparsers)
     invites_cli.register(subparsers)
+    locks_cli.register(subparsers)
     mirror_cli.register(subparsers)
     doctor_cli.register(subparsers)
     demo = subparsers.add_parser(
