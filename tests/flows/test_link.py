@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import statistics
+import time
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -138,6 +141,36 @@ async def test_the_isp_down_is_told_plainly_and_the_tax_id_asked_again(desk: Des
     await chat.say(D.customer_cpf)
     assert "fora do ar" in chat.text
     assert "Digite o CPF ou o CNPJ" in chat.text
+
+
+async def contact_step(desk: Desk, tax_id: str) -> tuple[float, Counter[str], str]:
+    """The time, the ISP calls and the words of the answer to a contact (not the owner's) after ``tax_id``."""
+    chat = await start_with_tax_id(desk, tax_id)
+    desk.sandbox.reset_calls()
+    started = time.perf_counter()
+    await chat.share_contact("+5511912345678")
+    return time.perf_counter() - started, Counter(desk.sandbox.calls), chat.text
+
+
+async def test_a_customers_tax_id_and_a_strangers_take_the_same_isp_work_and_time(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    """Timing must not tell whether a CPF is a customer's: the same calls, and medians within 10% with
+    the ISP answering each call in 100 ms (the samples alternate, so a busy machine slows both alike)."""
+    desk = make_desk(sandbox, database, clock, Policy(link_max_failures=1000, link_target_max_failures=1000))
+    try:
+        sandbox.faults.add_latency(0.1)
+        customer, stranger = [], []
+        for _ in range(11):
+            for tax_id, samples in ((D.customer_cpf, customer), ("123.456.789-09", stranger)):
+                samples.append(await contact_step(desk, tax_id))
+        assert [c for _, c, _ in customer] == [c for _, c, _ in stranger] == [Counter({"ConsultaClientes": 1})] * 11
+        assert {text for _, _, text in customer} == {text for _, _, text in stranger}  # the same words
+        assert len({text for _, _, text in customer}) == 1 and FAILED in customer[0][2]
+        mine, theirs = statistics.median(t for t, _, _ in customer), statistics.median(t for t, _, _ in stranger)
+        assert abs(mine - theirs) <= 0.1 * max(mine, theirs), (mine, theirs)
+    finally:
+        await desk.client.aclose()
 
 
 # ---- proof (b): PPPoE login and password --------------------------------------------------------
