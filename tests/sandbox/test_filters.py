@@ -114,6 +114,14 @@ async def test_alternative_filter_names(api: Api, sb: Sandbox) -> None:
     assert auth[0]["Senha"] == D.pppoe_password and auth[0]["Cliente"] == str(D.customer)
 
 
+async def test_the_sandbox_can_run_as_a_no_backslash_escapes_server(api: Api, sb: Sandbox) -> None:
+    clause = f"Usuario = 'x\\' OR Usuario = '{D.pppoe_login}' OR Usuario = ''"
+    assert (await api.query("ConsultaAutenticacaoSenha", clause))["erro_code"] == 94  # default: unterminated
+    sb.settings.no_backslash_escapes = True
+    found = await api.rows("ConsultaAutenticacaoSenha", clause)  # the backslash no longer escapes the quote
+    assert [row["Usuario"] for row in found] == [D.pppoe_login]
+
+
 async def test_hostile_filters_over_http_never_error_or_leak(api: Api, sb: Sandbox) -> None:
     customers = len(sb.store.rows("customers"))
     sb.v2("contact_update", {"contact_id": 1, "name": "O'Hara \\ 100%"})
