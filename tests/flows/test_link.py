@@ -156,10 +156,10 @@ async def test_a_customers_tax_id_and_a_strangers_take_the_same_isp_work_and_tim
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
 ) -> None:
     """Timing must not tell whether a CPF is a customer's: the same calls, and medians within 10% with
-    the ISP answering each call in 100 ms (the samples alternate, so a busy machine slows both alike)."""
+    the ISP answering each call in 250 ms (the samples alternate, so a busy machine slows both alike)."""
     desk = make_desk(sandbox, database, clock, Policy(link_max_failures=1000, link_target_max_failures=1000))
     try:
-        sandbox.faults.add_latency(0.1)
+        sandbox.faults.add_latency(0.25)  # long beside a loaded machine's noise (tens of ms)
         customer, stranger = [], []
         for _ in range(11):
             for tax_id, samples in ((D.customer_cpf, customer), ("123.456.789-09", stranger)):
