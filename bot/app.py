@@ -7,12 +7,13 @@ engine. New roles are added to ``role_flows`` below.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import httpx
 from flows.coordinator import IspCoordinator
 from flows.engine import Engine, RoleFlows
+from flows.identity import target_key
 from flows.staff import staff_flows
 from flows.subscriber import subscriber_flows
 from flows.technician import technician_flows
@@ -56,5 +57,9 @@ async def build_app(
     client = isp if isinstance(isp, IspClient) else IspClient(isp, http_transport=http_transport)
     metrics.watch_isp(client)
     coordinator = IspCoordinator(client, zone=client.settings.zone, wall_clock=wall_clock)
-    engine = Engine(database, coordinator, role_flows(), policy=settings.policy())
+    # The hashes naming people in link_attempts are keyed by the ISP key: every process of the bot,
+    # and `ispbot locks`, has it; a stolen database alone does not.
+    key = target_key(client.settings.key.get_secret_value())
+    policy = replace(settings.policy(), link_target_key=key)
+    engine = Engine(database, coordinator, role_flows(), policy=policy)
     return App(database, client, coordinator, engine, settings, owns_client)

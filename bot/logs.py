@@ -11,8 +11,9 @@ handler formats it:
 - anything shaped like a bot token (the Bot API puts it in every URL and httpx logs URLs), and the
   exact secrets it is given (the ISP key, the webhook secret);
 - values after a password-like name (``senha=...``, ``"password": "..."``, ``ChaveIntegracao``);
-- CPF and CNPJ shapes (11 or 14 digits, bare or punctuated) and Brazilian phone numbers with their
-  area code (10 digits or more, with or without +55, spaces, parentheses or a hyphen).
+- CPF and CNPJ shapes (11 or 14 digits, bare or punctuated; an alphanumeric CNPJ's 12 letters or
+  digits with at least one letter, then 2 digits, in either case) and Brazilian phone numbers with
+  their area code (10 digits or more, with or without +55, spaces, parentheses or a hyphen).
 
 Digit runs of 9 digits or fewer (update ids, message ids, ticket numbers, latencies) stay as they
 are, and digits that are part of a word (a hex hash, ``v1``) are left alone: only the shapes of tax
@@ -46,8 +47,11 @@ _PASSWORD = re.compile(
 _EDGE_BEFORE, _EDGE_AFTER = r"(?<![\w])", r"(?![\w])"
 _TAX_ID = re.compile(
     _EDGE_BEFORE
-    + r"(?:\d{3}\.\d{3}\.\d{3}-\d{2}|\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}|\d{11}|\d{14})"
-    + _EDGE_AFTER
+    + r"(?:\d{3}\.\d{3}\.\d{3}-\d{2}|\d{11}|\d{14}"
+    + r"|[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}/[0-9A-Z]{4}-\d{2}"  # any CNPJ, punctuated
+    + r"|(?=[0-9A-Z]{0,11}[A-Z])[0-9A-Z]{12}\d{2})"  # an alphanumeric CNPJ: a letter among the 12
+    + _EDGE_AFTER,
+    re.IGNORECASE,
 )
 _PHONE = re.compile(
     r"(?:\+\s?55[\s.-]?|(?<![\w+])(?:55[\s.-]?)?)"  # +55, or 55, or nothing before the area code

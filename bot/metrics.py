@@ -71,6 +71,12 @@ ISP_CIRCUIT = Gauge(
     "The ISP circuit breaker: 1 for its current state (closed; open: calls fail fast; half_open: one trial call)",
     ["state"], registry=REGISTRY,
 )
+LINK_LOCKS = Counter(
+    "ispbot_link_locks_total",
+    "Linking locked after too many failed proofs: of one chat (chat), or of one person from all chats "
+    "together (tax_id, login)",
+    ["scope"], registry=REGISTRY,
+)
 HANDOFFS_OPEN = Gauge(
     "ispbot_handoffs_open", "Conversations handed to the staff and not handed back yet", registry=REGISTRY,
 )

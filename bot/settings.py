@@ -11,6 +11,7 @@ as the ISP refusing the first ticket, which the operator sees in the log with th
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -31,6 +32,11 @@ class BotSettings(BaseSettings):
     ticket_mode: str = Field(default="7", description="code of the Telegram mode in get_tickets_mode")
     link_max_failures: int = Field(default=5, ge=1, le=100, description="failed link attempts per window")
     link_window_minutes: int = Field(default=60, ge=1, le=7 * 24 * 60, description="window of link attempts")
+    link_target_max_failures: int = Field(
+        default=10, ge=1, le=1000,
+        description="failed link attempts at one tax id or PPPoE login per window, all chats together",
+    )
+    support_phone: str = Field(default="", description="the ISP's phone, named when linking is locked")
     unblock_enabled: bool = Field(default=True, description="offer unblock in trust to blocked subscribers")
     unblock_every_days: int = Field(default=30, ge=1, le=366, description="days between two unblocks of a contract")
     unblock_max_overdue: int = Field(default=2, ge=0, le=99, description="most overdue bills an unblock allows")
@@ -81,12 +87,22 @@ class BotSettings(BaseSettings):
             raise ValueError(f"{value} has no pt_BR/ folder: name a copy of ispbot's locales, or leave it unset")
         return value
 
+    @field_validator("support_phone")
+    @classmethod
+    def _phone(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if len(value) > 40 or not re.fullmatch(r"[0-9+() .-]*", value):
+            raise ValueError("must be a phone number as people should dial it, e.g. 0800 123 4567 or (11) 4004-1234")
+        return value
+
     def policy(self) -> Policy:
         return Policy(
             isp_user=self.isp_user,
             ticket_mode=self.ticket_mode,
             link_max_failures=self.link_max_failures,
             link_window=timedelta(minutes=self.link_window_minutes),
+            link_target_max_failures=self.link_target_max_failures,
+            support_phone=self.support_phone,
             unblock_enabled=self.unblock_enabled,
             unblock_every=timedelta(days=self.unblock_every_days),
             unblock_max_overdue=self.unblock_max_overdue,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bot import metrics
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, plain_text
 from bot.store import (
     ChatState,
@@ -34,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.coordinator import IspCoordinator
 from flows.flow import Flow, Option
+from flows.identity import target_ref
 from flows.policy import Policy
 from flows.replies import (
     AskContact,
@@ -255,8 +257,29 @@ class Context:
         since = utcnow() - self.policy.link_window
         return await self._repos.attempts.failures_since(self._session, self.chat_id, since)
 
-    async def record_link_attempt(self, succeeded: bool) -> None:
-        await self._repos.attempts.record(self._session, self.chat_id, succeeded)
+    def link_target(self, kind: str, value: str) -> str:
+        """How the person a link attempt tries (a tax id, a PPPoE login) is named in the database."""
+        return target_ref(self.policy.link_target_key, kind, value)
+
+    async def link_locked(self, target: str | None = None) -> bool:
+        """Linking is locked for this chat, or for the person ``target`` names (whatever chat tried)."""
+        if await self.recent_link_failures() >= self.policy.link_max_failures:
+            return True
+        return target is not None and await self._target_failures(target) >= self.policy.link_target_max_failures
+
+    async def record_link_attempt(self, succeeded: bool, target: str | None = None) -> None:
+        await self._repos.attempts.record(self._session, self.chat_id, succeeded, target=target)
+        if succeeded:
+            return
+        # The failure that reaches a limit engages a lock: counted once, when it happens.
+        if await self.recent_link_failures() == self.policy.link_max_failures:
+            metrics.LINK_LOCKS.labels("chat").inc()
+        if target is not None and await self._target_failures(target) == self.policy.link_target_max_failures:
+            metrics.LINK_LOCKS.labels(target.partition(":")[0]).inc()
+
+    async def _target_failures(self, target: str) -> int:
+        since = utcnow() - self.policy.link_window
+        return await self._repos.attempts.target_failures_since(self._session, target, since)
 
     async def watch_outage(self, event_id: int) -> bool:
         return await self._repos.watches.watch(self._session, self.chat_id, event_id)

@@ -17,7 +17,7 @@ Every filter is built with ``F``: no text a person typed ever reaches a ``Filtro
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
@@ -138,9 +138,15 @@ class IspCoordinator:
         rows = await self._per_customer(code, "customer", lambda: self.client.ConsultaClientes(F("Codigo") == code))
         return rows[0] if rows else None
 
-    async def customers_by_tax_id(self, digits: str) -> list[r.Customer]:
-        """Customers registered under a CPF/CNPJ (digits only). Not cached: used to prove identity."""
-        return await self.client.ConsultaClientes(F("CNPJ_CNPF") == digits)
+    async def customers_by_tax_id(self, tax_id: str) -> list[r.Customer]:
+        """Customers registered under a CPF/CNPJ (``normalise_tax_id``'s form). Not cached: used to
+        prove identity."""
+        return await self.client.ConsultaClientes(F("CNPJ_CNPF") == tax_id)
+
+    async def customers_by_codes(self, codes: Sequence[int]) -> list[r.Customer]:
+        """The customers with these codes, in one call whatever their number. Not cached: used to
+        prove identity, where the time of an answer must not depend on what was cached."""
+        return await self.client.ConsultaClientes(F("Codigo").in_(codes))
 
     async def authentications_by_login(self, login: str) -> list[r.AuthenticationWithPassword]:
         """PPPoE authentications with their passwords in clear: never cached, never logged."""

@@ -6,6 +6,10 @@ Choices where Brazilian practice leaves room:
   ``11.444.777/0001-61``, ``CPF 52998224725``): 11 digits are a CPF, 14 a CNPJ, and the check digits
   must hold. Repeated-digit ids (``111.111.111-11``) satisfy the arithmetic but are never issued,
   so they are refused like any typo.
+- A CNPJ may also be alphanumeric (issued from July 2026): 12 letters or digits, then 2 check
+  digits computed the same way with each character worth its ASCII code minus 48 (digits keep their
+  value, ``A`` is 17). It is read upper-cased with punctuation and the words CPF/CNPJ removed
+  (``cnpj 12.abc.345/01de-35`` is ``12ABC34501DE35``), and kept so, as the ISP stores it.
 - A phone is compared by area code and subscriber number, so the country code (55), the trunk
   prefix 0 and punctuation do not matter. A mobile's ninth digit (added between 2012 and 2016) is
   dropped before comparing, so a record still holding the old 8-digit mobile matches the 9-digit
@@ -15,6 +19,7 @@ Choices where Brazilian practice leaves room:
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import re
 from typing import NamedTuple
@@ -25,29 +30,39 @@ COUNTRY = "55"
 
 
 # ---- tax ids (CPF, CNPJ) -----------------------------------------------------------------------
-def _check_digit(digits: str, weights: list[int]) -> str:
-    rest = sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 11
+def _check_digit(chars: str, weights: list[int]) -> str:
+    rest = sum((ord(c) - 48) * w for c, w in zip(chars, weights, strict=True)) % 11
     return "0" if rest < 2 else str(11 - rest)
 
 
-def _valid(digits: str, length: int, weights: tuple[list[int], list[int]]) -> bool:
-    if len(digits) != length or not digits.isascii() or not digits.isdigit() or len(set(digits)) == 1:
+def _valid(value: str, shape: re.Pattern[str], weights: tuple[list[int], list[int]]) -> bool:
+    if not shape.fullmatch(value) or len(set(value)) == 1:
         return False
-    base = digits[: length - 2]
+    base = value[:-2]
     first = _check_digit(base, weights[0])
-    return digits[length - 2 :] == first + _check_digit(base + first, weights[1])
+    return value[-2:] == first + _check_digit(base + first, weights[1])
+
+
+_CPF = re.compile(r"[0-9]{11}")
+_CNPJ = re.compile(r"[0-9A-Z]{12}[0-9]{2}")
+_LABELS = re.compile(r"\b(?:CPF|CNPJ)\b")
 
 
 def valid_cpf(digits: str) -> bool:
-    return _valid(digits, 11, _CPF_WEIGHTS)
+    return _valid(digits, _CPF, _CPF_WEIGHTS)
 
 
-def valid_cnpj(digits: str) -> bool:
-    return _valid(digits, 14, _CNPJ_WEIGHTS)
+def valid_cnpj(value: str) -> bool:
+    """A numeric or alphanumeric CNPJ, upper case, without punctuation."""
+    return _valid(value, _CNPJ, _CNPJ_WEIGHTS)
 
 
-def tax_id_digits(text: str) -> str | None:
-    """The CPF or CNPJ in ``text`` as digits only, or None unless its check digits hold."""
+def normalise_tax_id(text: str) -> str | None:
+    """The CPF or CNPJ in ``text`` as the ISP stores it (digits, and capitals for an alphanumeric
+    CNPJ), or None unless its check digits hold."""
+    chars = re.sub(r"[^0-9A-Z]", "", _LABELS.sub("", text.upper()))
+    if valid_cnpj(chars):  # first: the digits alone of an alphanumeric CNPJ could be some CPF
+        return chars
     digits = re.sub(r"[^0-9]", "", text)
     return digits if valid_cpf(digits) or valid_cnpj(digits) else None
 
@@ -110,6 +125,26 @@ def same_phone(a: Phone, b: Phone) -> bool:
     if a.area is not None and b.area is not None and a.area != b.area:
         return False
     return a.number == b.number
+
+
+# ---- targets of link attempts --------------------------------------------------------------------
+TARGET_KINDS = ("tax_id", "login")
+
+
+def target_key(secret: str) -> bytes:
+    """The key of ``target_ref``, derived from a deployment secret every process of the bot (and the
+    ``ispbot locks`` command) has."""
+    return hmac.new(secret.encode(), b"ispbot link target", hashlib.sha256).digest()
+
+
+def target_ref(key: bytes, kind: str, value: str) -> str:
+    """The person a link attempt tried, as stored to count failures across chats: the kind and a
+    keyed hash of the value (a plain hash of a CPF is reversed by trying the billion CPFs). A login
+    is compared case-blind by the ISP's database, so it is hashed so."""
+    if kind not in TARGET_KINDS:
+        raise ValueError(f"unknown target kind {kind!r}")
+    folded = value.strip().casefold() if kind == "login" else value
+    return f"{kind}:" + hmac.new(key, folded.encode(), hashlib.sha256).hexdigest()[:48]
 
 
 # ---- secrets -----------------------------------------------------------------------------------

@@ -17,6 +17,12 @@ class Policy:
     # Linking: failed attempts per chat within the window before linking locks for the window.
     link_max_failures: int = 5
     link_window: timedelta = timedelta(hours=1)
+    # ... and failed attempts at one person (tax id or PPPoE login) from all chats together.
+    link_target_max_failures: int = 10
+    # Key of the hashes that name those people in the database (flows.identity.target_key).
+    link_target_key: bytes = field(default=b"ispbot", repr=False)
+    # The ISP's phone, named where linking is locked ("" when the operator gave none).
+    support_phone: str = ""
     # Unblock in trust (contract_unblock on the subscriber's word).
     unblock_enabled: bool = True
     unblock_every: timedelta = timedelta(days=30)

@@ -21,7 +21,7 @@ from bot.isp.errors import (
     IspUnreachable,
     NotTheWebServiceError,
 )
-from bot.isp.filters import F, Filter, unsafe_raw_filter
+from bot.isp.filters import F, Filter, quotable, unsafe_raw_filter
 from bot.isp.settings import IspSettings
 
 __all__ = [
@@ -42,5 +42,6 @@ __all__ = [
     "IspTransportError",
     "IspUnreachable",
     "NotTheWebServiceError",
+    "quotable",
     "unsafe_raw_filter",
 ]

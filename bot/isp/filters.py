@@ -1,10 +1,26 @@
-"""A small builder for the ``Filtro`` of generation-1.0 queries: a MySQL WHERE clause.
+r"""A small builder for the ``Filtro`` of generation-1.0 queries: a MySQL WHERE clause.
 
-No value ever becomes SQL syntax: every string is quoted with MySQL's escapes (quote, backslash,
-NUL, newlines, ^Z), ``%`` and ``_`` are escaped only where a LIKE is meant (``contains``,
-``startswith``, ``endswith``), numbers and dates are checked before they are written. Field names
-come from code, are checked against a plain-identifier shape here, and against the query's own
-filter names by the catalog before a request leaves.
+No value ever becomes SQL syntax, whatever the server's SQL mode. Strings are quoted so that MySQL
+reads the same literal under its default mode (where a backslash escapes the next character) and
+under ``NO_BACKSLASH_ESCAPES`` (where a backslash is an ordinary character), since we cannot know
+which the ISP's server runs:
+
+- a quote is doubled (``''``), which both modes read as one quote;
+- a backslash is refused (``FilterError``): no spelling of it means the same in both modes. Left
+  alone, a value ending in a backslash, or holding ``\'``, lets the literal run on past its end under
+  the default mode (the backslash eats a quote meant to close or double); doubled (``\\``), it
+  stays inside the literal in both modes but means two backslashes under ``NO_BACKSLASH_ESCAPES``,
+  so ``a\b`` would match the login ``a\\b``: another person. NUL is refused for the same reason
+  (``\0`` is NUL in one mode, two characters in the other; a raw NUL may cut the request short);
+- every other character, newlines and ``"`` included, is written as it is: neither mode gives it
+  a meaning inside single quotes.
+
+``contains``, ``startswith`` and ``endswith`` escape ``%`` and ``_`` with ``!`` and say so with
+``ESCAPE '!'``: without that clause LIKE's escape character is a backslash under the default mode
+and none at all under ``NO_BACKSLASH_ESCAPES``, where ``\%`` would be a wildcard again. Numbers and
+dates are checked before they are written. Field names come from code, are checked against a
+plain-identifier shape here, and against the query's own filter names by the catalog before a
+request leaves.
 
     where = (F("Designacao_Usuario") == user) & F("Situacao_OS").in_(["F", "A", "E"])
     tickets = await isp.ConsultaAtendimentos(where)
@@ -26,20 +42,22 @@ from bot.isp.errors import FilterError
 Value = str | int | Decimal | date | datetime
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?")
-_ESCAPES = {
-    "\\": "\\\\",
-    "'": "\\'",
-    '"': '\\"',
-    "\0": "\\0",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\x1a": "\\Z",
-}
-_LIKE_ESCAPES = {**_ESCAPES, "%": "\\%", "_": "\\_"}
+#: Characters no quoting can write the same way under both SQL modes (see the module docstring).
+_UNQUOTABLE = {"\\": "a backslash", "\0": "a NUL character"}
+_LIKE_ESCAPE = "!"
+_LIKE_SPECIAL = re.compile("[!%_]")
 
 
-def _escape(text: str, table: dict[str, str]) -> str:
-    return "".join(table.get(ch, ch) for ch in text)
+def quotable(text: str) -> bool:
+    """Whether ``text`` can be a filter value; a person's text that cannot matches nothing anyway."""
+    return not any(ch in text for ch in _UNQUOTABLE)
+
+
+def _quoted(text: str) -> str:
+    for ch, what in _UNQUOTABLE.items():
+        if ch in text:
+            raise FilterError(f"a filter value cannot contain {what}: MySQL reads it differently by SQL mode")
+    return text.replace("'", "''")
 
 
 def quote(value: Value) -> str:
@@ -57,14 +75,15 @@ def quote(value: Value) -> str:
     if isinstance(value, date):
         return "'" + value.isoformat() + "'"
     if isinstance(value, str):
-        return "'" + _escape(value, _ESCAPES) + "'"
+        return "'" + _quoted(value) + "'"
     raise FilterError(f"a filter value cannot be a {type(value).__name__}")
 
 
 def _like_literal(prefix: str, text: str, suffix: str) -> str:
     if not isinstance(text, str):
         raise FilterError("a LIKE pattern must be text")
-    return "'" + prefix + _escape(text, _LIKE_ESCAPES) + suffix + "'"
+    pattern = _LIKE_SPECIAL.sub(lambda m: _LIKE_ESCAPE + m.group(), text)
+    return f"'{prefix}{_quoted(pattern)}{suffix}' ESCAPE '{_LIKE_ESCAPE}'"
 
 
 class Filter:

@@ -54,6 +54,13 @@ def _digits_text(value: Any) -> Any:
     return value
 
 
+def _tax_id_text(value: Any) -> Any:
+    value = _empty_to_none(_to_text(value))
+    if isinstance(value, str):
+        return re.sub(r"[^0-9A-Z]", "", value.upper()) or None
+    return value
+
+
 # ---- record (response) types: lenient ----------------------------------------------------------
 # Named in English so they never clash with the spec's Portuguese field names (Numero, Data, ...).
 Int = Annotated[int | None, BeforeValidator(_empty_to_none)]
@@ -61,7 +68,9 @@ Int = Annotated[int | None, BeforeValidator(_empty_to_none)]
 Text = Annotated[str | None, BeforeValidator(lambda v: _to_text(v) if v != "" else None)]
 """Texto."""
 Digits = Annotated[str | None, BeforeValidator(_digits_text)]
-"""A Numero that is really a digit string (tax id, phone, CEP): leading zeros kept."""
+"""A Numero that is really a digit string (phone, CEP): leading zeros kept."""
+TaxId = Annotated[str | None, BeforeValidator(_tax_id_text)]
+"""A CPF or CNPJ: digits, or capitals and digits for an alphanumeric CNPJ; punctuation dropped."""
 Dec = Annotated[Decimal | None, BeforeValidator(_empty_to_none)]
 """Decimal(p.s)."""
 Date = Annotated[date | None, BeforeValidator(_empty_to_none)]

@@ -1,13 +1,18 @@
-"""Brazilian identifiers the seed needs valid: CPF/CNPJ check digits and the 47-digit boleto line."""
+"""Brazilian identifiers the seed needs valid: CPF/CNPJ check digits and the 47-digit boleto line.
+
+A CNPJ may be alphanumeric (from July 2026): 12 capitals or digits, each worth its ASCII code minus
+48 in the check-digit sums, then 2 numeric check digits.
+"""
 
 from __future__ import annotations
 
 import random
+import re
 from datetime import date
 
 
-def _dv11(digits: str, weights: list[int]) -> str:
-    rest = sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 11
+def _dv11(chars: str, weights: list[int]) -> str:
+    rest = sum((ord(c) - 48) * w for c, w in zip(chars, weights, strict=True)) % 11
     return "0" if rest < 2 else str(11 - rest)
 
 
@@ -27,14 +32,14 @@ def cnpj(rng: random.Random) -> str:
 
 
 def valid_cpf(value: str) -> bool:
-    if len(value) != 11 or not value.isdigit() or len(set(value)) == 1:
+    if not re.fullmatch(r"[0-9]{11}", value) or len(set(value)) == 1:
         return False
     first = _dv11(value[:9], list(range(10, 1, -1)))
     return value[9:] == first + _dv11(value[:9] + first, list(range(11, 1, -1)))
 
 
 def valid_cnpj(value: str) -> bool:
-    if len(value) != 14 or not value.isdigit() or len(set(value)) == 1:
+    if not re.fullmatch(r"[0-9A-Z]{12}[0-9]{2}", value) or len(set(value)) == 1:
         return False
     first = _dv11(value[:12], [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
     return value[12:] == first + _dv11(value[:12] + first, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])

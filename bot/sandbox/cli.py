@@ -45,6 +45,11 @@ def register(subparsers: Any) -> None:
         "--stock-file", default=None, metavar="PATH",
         help="write the sandbox's products and stock locations there, for the bot's ISPBOT_STOCK_FILE",
     )
+    parser.add_argument(
+        "--no-backslash-escapes",
+        action="store_true",
+        help="read every Filtro as a MySQL server in the NO_BACKSLASH_ESCAPES SQL mode would",
+    )
     parser.set_defaults(func=run)
 
 
@@ -72,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         sandbox.add_production_key(key)
     if args.stock_file:
         sandbox.write_stock_file(args.stock_file)
+    sandbox.settings.no_backslash_escapes = args.no_backslash_escapes
     print("\n".join(describe(sandbox, args.host, args.port)), flush=True)
     uvicorn.run(sandbox.app, host=args.host, port=args.port, log_level="info")
     return 0

@@ -2,7 +2,9 @@
 
 The clause is tokenised with MySQL's rules (backslash escapes in string literals, ``\\%``/``\\_``
 kept for LIKE, ``''`` inside quotes, ``||``/``&&`` as logical operators) and parsed into a small
-grammar. The SQL handed to SQLite is written by this module alone: names become our own quoted
+grammar. ``backslash_escapes=False`` reads it as a server in the ``NO_BACKSLASH_ESCAPES`` SQL mode
+would: a backslash is an ordinary character in string literals, and a LIKE without ``ESCAPE`` has no
+escape character at all. The SQL handed to SQLite is written by this module alone: names become our own quoted
 columns, every literal becomes a bound parameter, and only whitelisted functions are called. Comments,
 semicolons, subqueries, unknown names or functions and unbalanced quotes are refused with
 ``FilterRejected``. The connection is in-memory, ``query_only`` and behind an authorizer that allows
@@ -72,13 +74,13 @@ _OPERATORS = (
 )
 
 
-def _read_string(text: str, start: int) -> tuple[str, int]:
+def _read_string(text: str, start: int, backslash_escapes: bool = True) -> tuple[str, int]:
     quote = text[start]
     out: list[str] = []
     i = start + 1
     while i < len(text):
         ch = text[i]
-        if ch == "\\":
+        if ch == "\\" and backslash_escapes:
             if i + 1 >= len(text):
                 break
             nxt = text[i + 1]
@@ -104,7 +106,7 @@ def _read_backquoted(text: str, start: int) -> tuple[str, int]:
     return text[start + 1 : end], end + 1
 
 
-def tokenize(text: str) -> list[Token]:  # noqa: PLR0912 - one branch per token kind / MySQL predicate form
+def tokenize(text: str, *, backslash_escapes: bool = True) -> list[Token]:  # noqa: PLR0912 - one branch per token kind / MySQL predicate form
     tokens: list[Token] = []
     i = 0
     while i < len(text):
@@ -120,7 +122,7 @@ def tokenize(text: str) -> list[Token]:  # noqa: PLR0912 - one branch per token 
         elif ch == ";":
             raise FilterRejected("only one clause is allowed (';' found)")
         elif ch in "'\"":
-            value, i2 = _read_string(text, i)
+            value, i2 = _read_string(text, i, backslash_escapes)
             tokens.append(Token("str", text[i:i2], value, i))
             i = i2
         elif ch == "`" or _NAME.match(text, i):
@@ -276,8 +278,9 @@ _COMPARE = {"=": "=", "<>": "<>", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">
 class _Parser:
     """Recursive descent over MySQL's expression grammar; writes SQLite SQL and its parameters."""
 
-    def __init__(self, tokens: list[Token], columns: dict[str, str]) -> None:
+    def __init__(self, tokens: list[Token], columns: dict[str, str], like_escape: str) -> None:
         self.tokens = tokens
+        self.like_escape = like_escape
         self.pos = 0
         self.columns = columns
         self.params: list[Any] = []
@@ -391,7 +394,7 @@ class _Parser:
             elif self.keyword("LIKE"):
                 self.take()
                 pattern = self.arithmetic()
-                escape = self.bind("\\")
+                escape = self.bind(self.like_escape)
                 if self.keyword("ESCAPE"):
                     self.take()
                     tok = self.take()
@@ -486,14 +489,16 @@ class Compiled:
     params: tuple[Any, ...]
 
 
-def compile_filter(clause: str, names: Iterable[str]) -> Compiled:
-    """The SQLite WHERE for ``clause``; ``names`` are the names the query accepts, in column order."""
+def compile_filter(clause: str, names: Iterable[str], *, backslash_escapes: bool = True) -> Compiled:
+    """The SQLite WHERE for ``clause``; ``names`` are the names the query accepts, in column order.
+    ``backslash_escapes=False``: MySQL's ``NO_BACKSLASH_ESCAPES`` SQL mode."""
     ordered = list(names)
     columns: dict[str, str] = {}
     for index, name in enumerate(ordered):
         columns.setdefault(name, f'"c{index}"')
         columns.setdefault(name.casefold(), f'"c{index}"')  # MySQL column names are case-insensitive
-    parser = _Parser(tokenize(clause), columns)
+    tokens = tokenize(clause, backslash_escapes=backslash_escapes)
+    parser = _Parser(tokens, columns, "\\" if backslash_escapes else "")
     return Compiled(parser.parse(), tuple(parser.params))
 
 
@@ -519,9 +524,12 @@ def _affinity(rows: Sequence[dict[str, Any]], name: str) -> str:
     return "NUMERIC" if numeric else "TEXT COLLATE MYSQL_CI"
 
 
-def select(rows: Sequence[dict[str, Any]], names: Sequence[str], clause: str, now: datetime) -> list[int]:
+def select(
+    rows: Sequence[dict[str, Any]], names: Sequence[str], clause: str, now: datetime, *,
+    backslash_escapes: bool = True,
+) -> list[int]:
     """Indexes of the rows the clause keeps. Raises FilterRejected for a clause the sandbox refuses."""
-    compiled = compile_filter(clause, names)
+    compiled = compile_filter(clause, names, backslash_escapes=backslash_escapes)
     conn = sqlite3.connect(":memory:")
     try:
         conn.create_collation("MYSQL_CI", _collate)

@@ -173,6 +173,16 @@ class Params:
             )
         return value
 
+    def cnpj(self, name: str, required: bool = False) -> str | None:
+        """A CNPJ as stored: numeric or alphanumeric, upper case (check digits are the caller's)."""
+        value = self.text(name, required)
+        if value is None:
+            return None
+        value = value.strip().upper()
+        if not re.fullmatch(r"[0-9A-Z]{12}[0-9]{2}", value):
+            raise self.invalid(name, "14 caracteres: 12 letras ou dígitos e 2 dígitos verificadores")
+        return value
+
     def boolean(self, name: str, required: bool = False) -> bool | None:
         if name not in self.data or self.data[name] is None:
             if required:

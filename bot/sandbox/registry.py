@@ -36,6 +36,8 @@ class Settings:
     interest_percent_per_month: float = 1.0
     #: The largest receipt send_payment_notification accepts (decoded bytes).
     receipt_max_bytes: int = 10 * 1024 * 1024
+    #: The MySQL server runs in the ``NO_BACKSLASH_ESCAPES`` SQL mode: a ``Filtro`` is read so.
+    no_backslash_escapes: bool = False
 
 
 @dataclass

@@ -50,6 +50,11 @@ class DemoIdentities:
     #: The company's first fiscal invoice was cancelled (invoices_issued_pdf answers its item code 9).
     cancelled_invoice: int = 1
     service_invoice: int = 1
+    #: A company with an alphanumeric CNPJ (issued from July 2026), after the random customers.
+    alnum_company: int = 1301
+    alnum_company_cnpj: str = "12ABC34501DE35"
+    alnum_company_mobile: str = "11991234560"
+    alnum_company_contract: int = 5901
     telegram_mode: str = "7"
     bot_user: str = "ispbot"
 
@@ -65,6 +70,8 @@ class DemoIdentities:
             + ", ".join(map(str, self.company_contracts))
             + f" (bills of {self.no_pix_contract} have no PIX); fiscal invoices, service invoice "
             + f"{self.service_invoice}",
+            f"company {self.alnum_company}: alphanumeric CNPJ {self.alnum_company_cnpj}, mobile "
+            f"{self.alnum_company_mobile}, contract {self.alnum_company_contract}",
             f"technician users: tecnico.joao, tecnico.maria (active), tecnico.pedro (blocked), "
             f"tecnico.ana (inactive); ticket mode Telegram = {self.telegram_mode}",
         ]
@@ -1147,6 +1154,40 @@ class _Builder:
             },
         )
 
+    def alphanumeric_company(self) -> None:
+        """After the random customers, so that adding it changed none of them."""
+        sp, since = brazil.CITIES[0], self.today - timedelta(days=30)
+        office = {
+            "Endereco": "Avenida Paulista",
+            "Numero": 1500,
+            "Complemento": "Conjunto 81",
+            "Bairro": "Bela Vista",
+            "Cidade": sp[1],
+            "Distrito": "",
+            "UF": sp[2],
+            "CEP": "01310200",
+            "municipio": sp[0],
+            "MapsMarkLat": -23.5614,
+            "MapsMarkLng": -46.6559,
+        }
+        company = self.add_customer(
+            customer_record(
+                D.alnum_company,
+                "J",
+                D.alnum_company_cnpj,
+                "Nova Era Tecnologia Ltda",
+                office,
+                mobile=D.alnum_company_mobile,
+                email="contato@novaera.example.com.br",
+                since=since,
+                group=2,
+                due_day=10,
+                work="1130405060",
+            )
+        )
+        contract = self.add_contract(company, D.alnum_company_contract, 6, "A", since, cycle=1, sla=2)
+        self.add_authentication(contract, "novaera", "Nova#2026", online=True)
+
     def random_customers(self) -> None:
         r, p = self.rng, self.people
         contract_no = 5100
@@ -1443,5 +1484,6 @@ def generate(seed: int = DEFAULT_SEED, today: date | None = None) -> Store:
         lookup(builder.store)
     builder.demo()
     builder.random_customers()
+    builder.alphanumeric_company()
     builder.finish()
     return builder.store

@@ -103,7 +103,11 @@ class Service:
             if not isinstance(clause, str):
                 raise Refusal(codes.INVALID_FILTER, "Filtro inválido: texto esperado", detail="Filtro")
             try:
-                rows = [rows[i] for i in select(rows, view.names, clause, self.now())]
+                kept = select(
+                    rows, view.names, clause, self.now(),
+                    backslash_escapes=not self.settings.no_backslash_escapes,
+                )
+                rows = [rows[i] for i in kept]
             except FilterRejected as exc:
                 raise Refusal(codes.INVALID_FILTER, f"Filtro inválido: {exc}", detail="Filtro") from None
         if not rows:

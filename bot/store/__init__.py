@@ -20,7 +20,7 @@ from bot.store.errors import (
 from bot.store.handoffs import Handoffs, StaffHandoff
 from bot.store.inbox import Inbox, InboxItem
 from bot.store.invites import Invite, Invites, IssuedInvite
-from bot.store.link_attempts import LinkAttempts
+from bot.store.link_attempts import LinkAttempts, LinkLock
 from bot.store.links import Link, Links
 from bot.store.outbox import NewMessage, Outbox, OutboxEntry, OutboxStats
 from bot.store.types import utcnow
@@ -50,6 +50,7 @@ __all__ = [
     "IssuedInvite",
     "Link",
     "LinkAttempts",
+    "LinkLock",
     "Links",
     "NewMessage",
     "Origin",

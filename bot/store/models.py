@@ -89,12 +89,17 @@ class LinkRow(Base):
 
 class LinkAttemptRow(Base):
     __tablename__ = "link_attempts"
-    __table_args__ = (Index("ix_link_attempts_chat_id_at", "chat_id", "at"),)
+    __table_args__ = (
+        Index("ix_link_attempts_chat_id_at", "chat_id", "at"),
+        Index("ix_link_attempts_target_at", "target", "at"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     chat_id: Mapped[int] = mapped_column(BigInteger)
     at: Mapped[datetime] = mapped_column(UtcDateTime())
     succeeded: Mapped[bool]
+    # The person tried, as ``tax_id:<keyed hash>`` or ``login:<keyed hash>`` (flows.identity.target_ref).
+    target: Mapped[str | None] = mapped_column(String(64))
 
 
 class ProcessedUpdateRow(Base):

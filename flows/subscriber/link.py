@@ -11,27 +11,38 @@ Choices where the spec is silent:
   counts, pass or fail.
 - The tax id is looked up when it arrives and only the matching customer codes (often none) are
   kept in the chat's state until the contact arrives; the tax id itself is not kept. An unknown tax
-  id is asked for the contact like a known one, so nothing tells whether it exists.
+  id is asked for the contact like a known one, so nothing tells whether it exists: not the words,
+  nor the time. Each step makes the same ISP calls either way: the tax id step one lookup, the
+  contact step one uncached read of the customers' records (of a code no customer has when there
+  were none), so that a customer's answer takes no longer than a stranger's.
 - The PPPoE password is checked in the step it arrives in and kept nowhere. The ISP answers the
   login's authentications (``F`` quotes the login); a login with none is compared against a dummy,
-  so both paths do the same work.
+  so both paths do the same work. A login with a backslash is answered like one with a space: no
+  ``Filtro`` can carry it the same way under every SQL mode of the ISP's server.
 - Locked: the answer names the time by which linking is certainly free again (now + the window),
-  an upper bound, since the context tells how many failures there were but not when.
+  an upper bound, since the context tells how many failures there were but not when, and the ISP's
+  phone (``ISPBOT_SUPPORT_PHONE``) when the operator gave one.
+- Failures count per chat and per person tried (the tax id or the PPPoE login, as a keyed hash)
+  across all chats, so five chats of one attacker get no more tries at one person than the
+  person-wide limit. Either lock gives the same words. A person locked so can still use the other
+  proof, or call the ISP; the staff clear locks with ``ispbot locks clear``.
 - A PPPoE proof speaks for its authentication's contract; a phone proof asks which contract when the
   customer has several that are neither cancelled nor transferred.
 """
 
 from __future__ import annotations
 
+from bot.isp import quotable
 from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import Context
 from flows.events import Contact, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.identity import normalise_phone, same_phone, same_secret, tax_id_digits
+from flows.identity import normalise_phone, normalise_tax_id, same_phone, same_secret
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
 MAX_LOGIN = 64
+NOBODY = 0  # a customer code no ISP gives: asked for when a tax id had no customer
 
 
 class Link(Flow):
@@ -51,7 +62,7 @@ class Link(Flow):
                 ctx.ask("tax_id", "link.ask_tax_id")
             case Chosen(value="pppoe"):
                 ctx.ask("login", "link.ask_login")
-            case Text(text=text) if tax_id_digits(text) is not None:
+            case Text(text=text) if normalise_tax_id(text) is not None:
                 await self.tax_id(ctx, event)  # the tax id typed straight away
             case _:
                 raise Unexpected("link.pick_method")
@@ -60,12 +71,14 @@ class Link(Flow):
     async def tax_id(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Text):
             raise Unexpected("link.tax_id_hint")
-        digits = tax_id_digits(event.text)
-        if digits is None:
+        tax_id = normalise_tax_id(event.text)
+        if tax_id is None:
             raise Unexpected("link.tax_id_typo")
-        if await self._locked(ctx):
+        target = ctx.link_target("tax_id", tax_id)
+        if await self._locked(ctx, target):
             return
-        ctx.data["customers"] = [c.Codigo for c in await ctx.isp.customers_by_tax_id(digits) if c.Codigo]
+        ctx.data["target"] = target
+        ctx.data["customers"] = [c.Codigo for c in await ctx.isp.customers_by_tax_id(tax_id) if c.Codigo]
         ctx.ask_contact("contact", "link.ask_contact")
 
     async def contact(self, ctx: Context, event: StepEvent) -> None:
@@ -73,22 +86,24 @@ class Link(Flow):
             raise Unexpected("link.use_contact_button")
         if not event.own:
             raise Unexpected("link.not_own_contact")
-        if await self._locked(ctx):
+        target = ctx.data.get("target")
+        if await self._locked(ctx, target):
             return
         phone = normalise_phone(event.phone, international=True)
-        for code in ctx.data.get("customers", []):
-            customer = await ctx.isp.customer(code)
-            phones = (customer.TelCelular, customer.TelResidencial, customer.TelComercial) if customer else ()
+        # One uncached call whether the tax id had customers or not (NOBODY stands in for none).
+        codes = [int(code) for code in ctx.data.get("customers", [])] or [NOBODY]
+        for customer in await ctx.isp.customers_by_codes(codes):
+            phones = (customer.TelCelular, customer.TelResidencial, customer.TelComercial)
             known = [p for p in map(normalise_phone, phones) if p is not None]
-            if phone is not None and any(same_phone(phone, p) for p in known):
-                await self._linked(ctx, code, "contact_phone")
+            if phone is not None and customer.Codigo in codes and any(same_phone(phone, p) for p in known):
+                await self._linked(ctx, customer.Codigo, "contact_phone")
                 return
-        await self._failed(ctx)
+        await self._failed(ctx, target)
 
     # ---- proof (b): PPPoE login and password ----------------------------------------------------
     async def login(self, ctx: Context, event: StepEvent) -> None:
         login = event.text.strip() if isinstance(event, Text) else ""
-        if not login or len(login) > MAX_LOGIN or any(ch.isspace() for ch in login):
+        if not login or len(login) > MAX_LOGIN or any(ch.isspace() for ch in login) or not quotable(login):
             raise Unexpected("link.login_hint")
         ctx.data["login"] = login
         ctx.ask("password", "link.ask_password")
@@ -96,16 +111,18 @@ class Link(Flow):
     async def password(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Text) or not event.text:
             raise Unexpected("link.password_hint")
-        if await self._locked(ctx):
+        login = str(ctx.data.get("login", ""))
+        target = ctx.link_target("login", login)
+        if await self._locked(ctx, target):
             return
         match = None
-        for auth in await ctx.isp.authentications_by_login(str(ctx.data.get("login", ""))):
+        for auth in await ctx.isp.authentications_by_login(login):
             secret = auth.Senha.get_secret_value() if auth.Senha is not None else None
             if secret and same_secret(event.text, secret) and auth.Cliente and match is None:
                 match = auth
         if match is None:
             same_secret(event.text, "\x00" * len(event.text))  # the same work as a real comparison
-            await self._failed(ctx)
+            await self._failed(ctx, target)
             return
         await self._linked(ctx, match.Cliente or 0, "pppoe_password", match.Id, match.Contrato)
 
@@ -140,18 +157,19 @@ class Link(Flow):
             return
         ctx.to_menu()
 
-    async def _failed(self, ctx: Context) -> None:
+    async def _failed(self, ctx: Context, target: str | None) -> None:
         ctx.data.clear()
-        await ctx.record_link_attempt(False)
-        if not await self._locked(ctx):
+        await ctx.record_link_attempt(False, target)
+        if not await self._locked(ctx, target):
             self._ask_method(ctx, "link.failed")
 
-    async def _locked(self, ctx: Context) -> bool:
-        if await ctx.recent_link_failures() < ctx.policy.link_max_failures:
+    async def _locked(self, ctx: Context, target: str | None = None) -> bool:
+        """Locked for this chat, or for the person tried (``target``) from any chat: the same words."""
+        if not await ctx.link_locked(target):
             return False
         now = ctx.isp.now()
         free = now + ctx.policy.link_window
-        ctx.ask("locked", "link.locked", at=free, today=free.date() == now.date())
+        ctx.ask("locked", "link.locked", at=free, today=free.date() == now.date(), phone=ctx.policy.support_phone)
         return True
 
     def _ask_method(self, ctx: Context, key: str) -> None:

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from bot.isp import F
+from bot.isp import F, quotable
 from bot.isp.models import v1_records as r
 from bot.isp.models import v2_requests as q
 
@@ -146,7 +146,10 @@ async def add_item(
 
 
 async def search_models(ctx: Context, words: str) -> list[r.ProductModel]:
-    """Product models whose description or brand contains the words (quoted by ``F``)."""
+    """Product models whose description or brand contains the words (quoted by ``F``); none for words
+    no filter can hold (a backslash), which no model's name has."""
+    if not quotable(words):
+        return []
     where = F("Descricao").contains(words) | F("Marca").contains(words)
     return await ctx.isp.client.ConsultaModelosProduto(where)
 

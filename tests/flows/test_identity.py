@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from flows.identity import Phone, normalise_phone, same_phone, same_secret, tax_id_digits, valid_cnpj, valid_cpf
+from flows.identity import Phone, normalise_phone, normalise_tax_id, same_phone, same_secret, valid_cnpj, valid_cpf
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -43,15 +43,55 @@ def punctuate_cnpj(value: str) -> str:
 @given(cpfs)
 def test_every_generated_cpf_validates_with_or_without_punctuation(cpf: str) -> None:
     assert valid_cpf(cpf)
-    assert tax_id_digits(cpf) == cpf
-    assert tax_id_digits(punctuate_cpf(cpf)) == cpf
-    assert tax_id_digits(f" CPF: {punctuate_cpf(cpf)} ") == cpf
+    assert normalise_tax_id(cpf) == cpf
+    assert normalise_tax_id(punctuate_cpf(cpf)) == cpf
+    assert normalise_tax_id(f" CPF: {punctuate_cpf(cpf)} ") == cpf
 
 
 @given(cnpjs)
 def test_every_generated_cnpj_validates_with_or_without_punctuation(cnpj: str) -> None:
     assert valid_cnpj(cnpj)
-    assert tax_id_digits(punctuate_cnpj(cnpj)) == cnpj
+    assert normalise_tax_id(punctuate_cnpj(cnpj)) == cnpj
+
+
+ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def make_alnum_cnpj(base: str) -> str:
+    """The Receita Federal's rule, written independently: each character worth its ASCII code - 48."""
+    def dv(chars: str, weights: list[int]) -> str:
+        rest = sum((ord(c) - 48) * w for c, w in zip(chars, weights, strict=True)) % 11
+        return "0" if rest < 2 else str(11 - rest)
+    first = dv(base, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
+    return base + first + dv(base + first, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
+
+
+alnum_cnpjs = st.text(alphabet=ALNUM, min_size=12, max_size=12).filter(
+    lambda s: any(c.isalpha() for c in s)).map(make_alnum_cnpj)
+
+
+def test_the_receita_federal_example_of_an_alphanumeric_cnpj() -> None:
+    assert valid_cnpj("12ABC34501DE35")
+    assert normalise_tax_id("12.ABC.345/01DE-35") == "12ABC34501DE35"
+    assert normalise_tax_id("cnpj: 12.abc.345/01de-35") == "12ABC34501DE35"
+    assert normalise_tax_id("CPF/CNPJ 12ABC34501DE35") == "12ABC34501DE35"
+    assert normalise_tax_id("12ABC34501DE36") is None
+    assert normalise_tax_id("12ABC34501DE3A") is None  # the check digits are digits
+    assert normalise_tax_id("12ÁBC34501DE35") is None  # an accented letter is no CNPJ character
+
+
+@given(alnum_cnpjs)
+def test_every_alphanumeric_cnpj_validates_in_any_case_with_or_without_punctuation(cnpj: str) -> None:
+    assert valid_cnpj(cnpj)
+    assert normalise_tax_id(cnpj) == cnpj
+    assert normalise_tax_id(punctuate_cnpj(cnpj).lower()) == cnpj
+    assert normalise_tax_id(f"CNPJ {punctuate_cnpj(cnpj)}") == cnpj
+
+
+def test_an_alphanumeric_cnpj_whose_digits_alone_are_a_cpf_is_read_as_the_cnpj() -> None:
+    assert valid_cpf("71046563408")
+    assert normalise_tax_id("7G.10T.465/N634-08") == "7G10T465N63408"
+    assert normalise_tax_id("meu cpf é 710.465.634-08") == "71046563408"  # words around a CPF still do
 
 
 def first_rest(value: str, weights: list[int]) -> int:
@@ -68,7 +108,7 @@ def test_a_single_changed_digit_of_a_cpf_is_caught_but_for_the_known_blind_spot(
     changed = cpf[:position] + str((int(cpf[position]) + delta) % 10) + cpf[position + 1 :]
     if position >= 9 or not valid_cpf(changed):
         assert not valid_cpf(changed)
-        assert tax_id_digits(changed) is None
+        assert normalise_tax_id(changed) is None
         return
     weights = list(range(10, 1, -1))
     assert {first_rest(cpf, weights), first_rest(changed, weights)} == {0, 1}
@@ -94,12 +134,12 @@ def test_a_single_changed_digit_of_a_cnpj_is_caught_but_for_the_known_blind_spot
     "111.111.111-11", "00000000000", "11111111111111", "5299822472", "529982247250", "", "abc", "52998224725x1",
 ])
 def test_repeated_digits_and_wrong_lengths_are_not_tax_ids(text: str) -> None:
-    assert tax_id_digits(text) is None
+    assert normalise_tax_id(text) is None
 
 
 def test_known_ids() -> None:
-    assert tax_id_digits("529.982.247-25") == "52998224725"
-    assert tax_id_digits("11.444.777/0001-61") == "11444777000161"
+    assert normalise_tax_id("529.982.247-25") == "52998224725"
+    assert normalise_tax_id("11.444.777/0001-61") == "11444777000161"
     assert not valid_cpf("52998224726")
     assert not valid_cpf("５２９９８２２４７２５")  # full-width digits are not ASCII digits
 

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import logging
+import statistics
+import time
+from collections import Counter
 from datetime import timedelta
 
 import pytest
+from bot import metrics
 from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import FixedClock, Sandbox
 from bot.store import LinkAttempts, Links, Proof, utcnow
+from flows.policy import Policy
 from flows.replies import AskContact
+from sqlalchemy import text
 
-from tests.flows.harness import Desk
+from tests.flows.harness import Desk, make_desk
 from tests.flows.harness import TestChat as Chat
+from tests.store.dbtools import ScratchDatabase
 
 FAILED = "Não consegui confirmar seus dados"
 LOCKED = "tentativas de identificação estão pausadas"
@@ -67,6 +75,14 @@ async def test_a_cnpj_customer_with_several_contracts_picks_the_one_the_chat_spe
     assert "contrato 5004" in chat.text
     assert "Contrato 5004" in chat.text  # the menu names the chosen contract
     assert await link_of(desk, chat) == (D.company, Proof.CONTACT_PHONE, 5004)
+
+
+async def test_an_alphanumeric_cnpj_typed_in_lower_case_with_punctuation_links_the_company(desk: Desk) -> None:
+    chat = await start_with_tax_id(desk, "12.abc.345/01de-35")
+    assert isinstance(chat.last(AskContact), AskContact)
+    await chat.share_contact("+55" + D.alnum_company_mobile)
+    assert "cadastro confirmado" in chat.text
+    assert await link_of(desk, chat) == (D.alnum_company, Proof.CONTACT_PHONE, D.alnum_company_contract)
 
 
 async def test_the_company_landline_on_file_also_proves(desk: Desk) -> None:
@@ -127,6 +143,36 @@ async def test_the_isp_down_is_told_plainly_and_the_tax_id_asked_again(desk: Des
     assert "Digite o CPF ou o CNPJ" in chat.text
 
 
+async def contact_step(desk: Desk, tax_id: str) -> tuple[float, Counter[str], str]:
+    """The time, the ISP calls and the words of the answer to a contact (not the owner's) after ``tax_id``."""
+    chat = await start_with_tax_id(desk, tax_id)
+    desk.sandbox.reset_calls()
+    started = time.perf_counter()
+    await chat.share_contact("+5511912345678")
+    return time.perf_counter() - started, Counter(desk.sandbox.calls), chat.text
+
+
+async def test_a_customers_tax_id_and_a_strangers_take_the_same_isp_work_and_time(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    """Timing must not tell whether a CPF is a customer's: the same calls, and medians within 10% with
+    the ISP answering each call in 250 ms (the samples alternate, so a busy machine slows both alike)."""
+    desk = make_desk(sandbox, database, clock, Policy(link_max_failures=1000, link_target_max_failures=1000))
+    try:
+        sandbox.faults.add_latency(0.25)  # long beside a loaded machine's noise (tens of ms)
+        customer, stranger = [], []
+        for _ in range(11):
+            for tax_id, samples in ((D.customer_cpf, customer), ("123.456.789-09", stranger)):
+                samples.append(await contact_step(desk, tax_id))
+        assert [c for _, c, _ in customer] == [c for _, c, _ in stranger] == [Counter({"ConsultaClientes": 1})] * 11
+        assert {text for _, _, text in customer} == {text for _, _, text in stranger}  # the same words
+        assert len({text for _, _, text in customer}) == 1 and FAILED in customer[0][2]
+        mine, theirs = statistics.median(t for t, _, _ in customer), statistics.median(t for t, _, _ in stranger)
+        assert abs(mine - theirs) <= 0.1 * max(mine, theirs), (mine, theirs)
+    finally:
+        await desk.client.aclose()
+
+
 # ---- proof (b): PPPoE login and password --------------------------------------------------------
 async def test_pppoe_login_and_password_link_maria_to_that_contract(desk: Desk) -> None:
     chat = await start_with_login(desk, D.pppoe_login)
@@ -142,6 +188,21 @@ async def test_a_company_login_speaks_for_its_own_contract_without_asking(desk: 
     assert "mais de um contrato" not in chat.text
     assert "Contrato 5004" in chat.text
     assert await link_of(desk, chat) == (D.company, Proof.PPPOE_PASSWORD, 5004)
+
+
+@pytest.mark.parametrize("login", ["x'OR(1)#", "x\\'OR(1)#", "maria\\"])
+async def test_quoting_and_backslashes_in_a_login_link_nobody(desk: Desk, login: str) -> None:
+    chat = desk.chat()
+    await chat.start()
+    await chat.tap("PPPoE")
+    await chat.say(login)
+    if "\\" in login:  # no Filtro carries a backslash alike in every SQL mode: asked again, no ISP call
+        assert "Digite só o login PPPoE" in chat.text
+        assert desk.sandbox.call_count("ConsultaAutenticacaoSenha") == 0
+        return
+    await chat.say(D.pppoe_password)
+    assert FAILED in chat.text
+    assert await link_of(desk, chat) == (None, None, None)
 
 
 async def test_password_and_tax_id_never_reach_the_logs(desk: Desk, caplog: pytest.LogCaptureFixture) -> None:
@@ -179,6 +240,7 @@ async def test_five_failures_lock_linking_and_say_when_to_come_back(desk: Desk) 
     await fail_once(desk, chat)
     assert LOCKED in chat.text
     assert "a partir das 10:30" in chat.text  # the sandbox's 09:30 plus the hour
+    assert "fale com a nossa central de atendimento" in chat.text  # no phone set: another way, unnamed
     await chat.start()
     assert LOCKED in chat.text
     await chat.say(D.customer_cpf)  # even the right proof is not looked at while locked
@@ -200,6 +262,62 @@ async def test_failures_older_than_the_window_no_longer_lock(desk: Desk) -> None
     await free.say(D.pppoe_login)
     await free.say(D.pppoe_password)
     assert "cadastro confirmado" in free.text
+
+
+def locks_counted(scope: str) -> float:
+    return metrics.REGISTRY.get_sample_value("ispbot_link_locks_total", {"scope": scope}) or 0.0
+
+
+async def test_many_chats_together_get_no_more_tries_at_one_login_than_the_person_wide_limit(desk: Desk) -> None:
+    before = locks_counted("login"), locks_counted("chat")
+    attackers = [desk.chat(), desk.chat()]
+    for chat in attackers:  # 5 + 5: each chat reaches its own limit, the login the person-wide 10
+        await chat.start()
+        for _ in range(5):
+            await fail_once(desk, chat)
+    assert (locks_counted("login"), locks_counted("chat")) == (before[0] + 1, before[1] + 2)
+    third = await start_with_login(desk, D.pppoe_login.upper())  # the ISP compares logins case-blind
+    await third.say(D.pppoe_password)  # even the right password is not looked at
+    assert LOCKED in third.text
+    assert await link_of(desk, third) == (None, None, None)
+    assert third.text == attackers[0].text  # the same words whoever is locked, chat or person
+    # The lock is on that person's login, not on the chat: another proof still works.
+    await third.start()
+    await third.tap("CPF/CNPJ")
+    await third.say(D.customer_cpf)
+    await third.share_contact("+55" + D.customer_mobile)
+    assert "cadastro confirmado" in third.text
+
+
+async def test_many_chats_together_get_no_more_tries_at_one_tax_id(desk: Desk) -> None:
+    for _ in range(2):
+        chat = desk.chat()
+        await chat.start()
+        for _ in range(5):
+            await chat.tap("CPF/CNPJ")
+            await chat.say(D.customer_cpf)
+            await chat.share_contact("+5511912345678")  # not hers
+    asked = desk.sandbox.call_count("ConsultaClientes")
+    owner = await start_with_tax_id(desk, "529.982.247-25")
+    assert LOCKED in owner.text
+    assert desk.sandbox.call_count("ConsultaClientes") == asked  # nothing asked of the ISP once locked
+    async with desk.database.transaction() as session:  # the table names nobody in clear
+        rows = (await session.execute(text("SELECT target FROM link_attempts"))).scalars().all()
+    assert rows and all(row.startswith("tax_id:") and D.customer_cpf not in row for row in rows)
+
+
+async def test_the_lock_names_the_isps_phone_when_the_operator_gave_one(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    desk = make_desk(sandbox, database, clock, Policy(support_phone="0800 123 4567"))
+    try:
+        chat = desk.chat()
+        await chat.start()
+        for _ in range(5):
+            await fail_once(desk, chat)
+        assert "a partir das 10:30" in chat.text and "ligue para a nossa central: 0800 123 4567" in chat.text
+    finally:
+        await desk.client.aclose()
 
 
 # ---- unlinking ----------------------------------------------------------------------------------

@@ -646,6 +646,14 @@ def test_leading_zeros_of_identifiers_are_kept() -> None:
     assert doc.NossoNumero == "000123" and doc.CPF_CNPJ == "00123456000100"
 
 
+def test_an_alphanumeric_cnpj_keeps_its_letters_in_records_and_requests() -> None:
+    assert r.Customer.model_validate({"CNPJ_CNPF": "12.abc.345/01de-35"}).CNPJ_CNPF == "12ABC34501DE35"
+    assert r.OpenDocument.model_validate({"CPF_CNPJ": "12ABC34501DE35"}).CPF_CNPJ == "12ABC34501DE35"
+    assert q.CustomerCreate.model_validate({**COMPANY, "CNPJ": "12.abc.345/01de-35"}).CNPJ == "12ABC34501DE35"
+    with pytest.raises(ValidationError):
+        q.CustomerCreate.model_validate({**COMPANY, "CNPJ": "12ABC34501DEXX"})  # check digits are digits
+
+
 def test_customer_status_i_reads_as_inactive() -> None:
     assert r.Customer.model_validate({"Situacao": "I"}).Situacao is r.CustomerStatus.INACTIVE
     assert r.Customer.model_validate({"Situacao": "E"}).Situacao is r.CustomerStatus.WAITING_FOR_INSTALLATION

@@ -113,10 +113,18 @@ def test_configure_sets_level_format_and_the_secrets_it_knows(capsys: pytest.Cap
 
 # ---- redaction -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("tax_id", ["52998224725", "529.982.247-25", "11444777000161", "11.444.777/0001-61"])
+@pytest.mark.parametrize("tax_id", [
+    "52998224725", "529.982.247-25", "11444777000161", "11.444.777/0001-61",
+    "12ABC34501DE35", "12.ABC.345/01DE-35", "12abc34501de35", "12.abc.345/01de-35",
+])
 def test_tax_ids_are_scrubbed_bare_or_punctuated(tax_id: str) -> None:
     assert scrubbed(f"linking with {tax_id}: not found") == "linking with <tax id>: not found"
     assert scrubbed(f'{{"CNPJ_CNPF": "{tax_id}"}}') == '{"CNPJ_CNPF": "<tax id>"}'
+
+
+@pytest.mark.parametrize("word", ["ABCDEFGHIJKLMNOP", "a1b2c3d4e5f6a7b8c9d0", "v1", "ConsultaClient12", "rel-2026"])
+def test_words_that_are_no_tax_id_stay(word: str) -> None:
+    assert scrubbed(f"seen {word} here") == f"seen {word} here"
 
 
 @pytest.mark.parametrize("phone", [

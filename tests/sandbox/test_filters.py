@@ -77,6 +77,17 @@ def test_tokenizer_applies_mysql_escapes() -> None:
     assert token.value == "a\0b\nc\x1a\\%\\_q"
 
 
+def test_no_backslash_escapes_mode_reads_backslashes_as_characters() -> None:
+    (token, _end) = tokenize("'a\\0''b\\'", backslash_escapes=False)
+    assert token.value == "a\\0'b\\"
+    # The attack the mode allows against backslash quoting: the literal ends after the backslash.
+    assert select(ROWS, NAMES, "Nome = 'x\\' OR Codigo = 1 OR Nome = ''", NOW, backslash_escapes=False) == [0]
+    # And LIKE has no escape character unless ESCAPE names one.
+    assert select(ROWS, NAMES, "Nome LIKE 'O''Brien \\ 5%'", NOW, backslash_escapes=False) == [1]
+    assert select(ROWS, NAMES, "Nome LIKE '%\\%'", NOW, backslash_escapes=False) == [1]
+    assert select(ROWS, NAMES, "Nome LIKE '%\\%'", NOW) == []
+
+
 async def test_alternative_filter_names(api: Api, sb: Sandbox) -> None:
     contacts = await api.rows("ConsultaContatos", f"Cliente = {D.customer}")
     assert [c["id"] for c in contacts] == ["1"]
@@ -103,7 +114,16 @@ async def test_alternative_filter_names(api: Api, sb: Sandbox) -> None:
     assert auth[0]["Senha"] == D.pppoe_password and auth[0]["Cliente"] == str(D.customer)
 
 
+async def test_the_sandbox_can_run_as_a_no_backslash_escapes_server(api: Api, sb: Sandbox) -> None:
+    clause = f"Usuario = 'x\\' OR Usuario = '{D.pppoe_login}' OR Usuario = ''"
+    assert (await api.query("ConsultaAutenticacaoSenha", clause))["erro_code"] == 94  # default: unterminated
+    sb.settings.no_backslash_escapes = True
+    found = await api.rows("ConsultaAutenticacaoSenha", clause)  # the backslash no longer escapes the quote
+    assert [row["Usuario"] for row in found] == [D.pppoe_login]
+
+
 async def test_hostile_filters_over_http_never_error_or_leak(api: Api, sb: Sandbox) -> None:
+    customers = len(sb.store.rows("customers"))
     sb.v2("contact_update", {"contact_id": 1, "name": "O'Hara \\ 100%"})
     found = await api.rows("ConsultaContatos", "Nome = 'O\\'Hara \\\\ 100%'")
     assert [c["id"] for c in found] == ["1"]
@@ -115,7 +135,7 @@ async def test_hostile_filters_over_http_never_error_or_leak(api: Api, sb: Sandb
     assert injected["status"] == 0 and injected["erro_code"] == 94
     assert (await api.query("ConsultaClientes", "Codigo = 1001; DELETE FROM Clientes"))["erro_code"] == 94
     assert (await api.query("ConsultaClientes", "Senha = 'x'"))["erro_code"] == 94
-    assert len(sb.store.rows("customers")) == 300
+    assert len(sb.store.rows("customers")) == customers
 
 
 async def test_filter_is_ignored_by_queries_without_filter_support(api: Api) -> None:

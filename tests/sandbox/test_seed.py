@@ -43,6 +43,14 @@ def test_records_are_realistic(sb: Sandbox) -> None:
     assert all(re.fullmatch(r"\d{47}", line) for line in lines)
 
 
+async def test_a_company_with_an_alphanumeric_cnpj_is_found_by_it(api: Api) -> None:
+    assert valid_cnpj(D.alnum_company_cnpj) and not D.alnum_company_cnpj.isdigit()
+    (customer,) = await api.rows("ConsultaClientes", f"CNPJ_CNPF = '{D.alnum_company_cnpj}'")
+    assert customer["Codigo"] == str(D.alnum_company) and customer["Tipo"] == "J"
+    (contract,) = await api.rows("ConsultaContratos", f"Cliente_CPF_CNPJ = '{D.alnum_company_cnpj}'")
+    assert contract["Numero"] == str(D.alnum_company_contract)
+
+
 async def test_demo_identities(api: Api) -> None:
     (customer,) = await api.rows("ConsultaClientes", f"CNPJ_CNPF = '{D.customer_cpf}'")
     assert customer["Codigo"] == str(D.customer) and customer["TelCelular"] == D.customer_mobile

@@ -7,11 +7,11 @@ Attribute names are the spec's wire names. Classes, enums and types are named in
 annotation can ever be shadowed by a field of the same name (pydantic resolves annotations in the
 class namespace, where a field ``Situacao = None`` would hide an enum ``Situacao``).
 
-Where the spec types an identifier as Numero but it is really a digit string (tax ids, phones, CEP,
-bank "nosso número", card last digits), the field is ``Digits`` so leading zeros survive. Fields the
-spec types as Numero that may hold letters or separators that matter (RG/state registration:
-``ISENTO``, an ``X`` check digit; an IP address) are ``Text`` instead, because ``Digits`` would
-drop those characters.
+Where the spec types an identifier as Numero but it is really a digit string (phones, CEP, bank
+"nosso número", card last digits), the field is ``Digits`` so leading zeros survive; a tax id is
+``TaxId``, which keeps the capitals of an alphanumeric CNPJ too. Fields the spec types as Numero
+that may hold letters or separators that matter (RG/state registration: ``ISENTO``, an ``X`` check
+digit; an IP address) are ``Text`` instead, because ``Digits`` would drop those characters.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, SecretStr
 
 from bot.isp.models.base import Record
-from bot.isp.types import Blank, Date, DateTime, Dec, Digits, Int, Text, Time
+from bot.isp.types import Blank, Date, DateTime, Dec, Digits, Int, TaxId, Text, Time
 
 
 def _secret(value: Any) -> Any:
@@ -360,7 +360,7 @@ class _Registration(Record):
 
     Codigo: Int = None
     Tipo: Annotated[PersonKind | None, Blank] = None
-    CNPJ_CNPF: Digits = None
+    CNPJ_CNPF: TaxId = None
     Nome: Text = None
     Endereco: Text = None
     Numero: Int = None
@@ -604,7 +604,7 @@ class Contract(Record):
     EnderecoInstalacao_Longitude: Dec = None
     EnderecoInstalacao_UsadoParaCobranca: Text = None
     Cliente_Tipo: Annotated[PersonKind | None, Blank] = None
-    Cliente_CPF_CNPJ: Digits = None
+    Cliente_CPF_CNPJ: TaxId = None
     Cliente_Tel_Comercial: Digits = None
     Cliente_Tel_Residencial: Digits = None
     Cliente_Tel_Celular: Digits = None
@@ -706,7 +706,7 @@ class SettledDocument(Record):
     Tipo: Annotated[DocumentParty | None, Blank] = None
     Cobranca: Annotated[ChargeKind | None, Blank] = None
     CodigoPessoa: Int = None
-    DocumentoPessoa: Digits = None
+    DocumentoPessoa: TaxId = None
     NomePessoa: Text = None
     Conta: Int = None
     Historico: Text = None
@@ -745,7 +745,7 @@ class OpenDocument(Record):
     Tipo: Annotated[DocumentParty | None, Blank] = None
     CliFor: Int = None
     Nome: Text = None
-    CPF_CNPJ: Digits = None
+    CPF_CNPJ: TaxId = None
     Telefone1: Digits = None
     Telefone2: Digits = None
     Telefone3: Digits = None
@@ -788,7 +788,7 @@ class Supplier(Record):
 
     Codigo: Int = None
     Tipo: Annotated[PersonKind | None, Blank] = None
-    CNPJ_CNPF: Digits = None
+    CNPJ_CNPF: TaxId = None
     Nome: Text = None
     Endereco: Text = None
     Numero: Int = None

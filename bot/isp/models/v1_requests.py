@@ -55,18 +55,19 @@ def _strip_separators(value: Any) -> Any:
     return value
 
 
+def _upper(value: Any) -> Any:
+    return value.strip().upper() if isinstance(value, str) else value
+
+
 _Digits = BeforeValidator(_strip_separators)
 DigitString = Annotated[str, _Digits, Field(pattern=r"^\d+$")]
 """A Numero that is really a digit string (phone, item class): separators dropped, zeros kept."""
 Cep = Annotated[str, _Digits, Field(pattern=r"^\d{8}$")]
 Cpf = Annotated[str, _Digits, Field(pattern=r"^\d{11}$")]
-Cnpj = Annotated[str, _Digits, Field(pattern=r"^\d{14}$")]
+Cnpj = Annotated[str, _Digits, BeforeValidator(_upper), Field(pattern=r"^[0-9A-Z]{12}\d{2}$")]
+"""Numeric, or alphanumeric (from July 2026): 12 capitals or digits and 2 check digits."""
 BankNumber = Annotated[str, _Digits, Field(pattern=r"^\d+[\dXx]?$")]
 """Branch or account number with its check digit (which may be an ``X``)."""
-
-
-def _upper(value: Any) -> Any:
-    return value.strip().upper() if isinstance(value, str) else value
 
 
 StateCode = Annotated[str, BeforeValidator(_upper), Field(pattern=r"^[A-Z]{2}$")]

@@ -21,7 +21,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import BeforeValidator, Field
 
 from bot.isp.models.base import Record
-from bot.isp.types import Blank, DateTime, Dec, Digits, Int, Text
+from bot.isp.types import Blank, DateTime, Dec, Digits, Int, TaxId, Text
 
 T = TypeVar("T")
 
@@ -260,7 +260,7 @@ class MvnoSubscriber(Record):
     mvno_customer_code: Text = None
     mvno_person_type: Text = None
     mvno_person_name: Text = None
-    mvno_document_number: Digits = None
+    mvno_document_number: TaxId = None
     insert_date: DateTime = None
     contract_line: MvnoContractLine | None = None
     recharge_purchase: ListOf[Any]

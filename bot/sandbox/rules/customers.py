@@ -101,7 +101,7 @@ def _person_fields(ctx: Context, p: Params, *, creating: bool, current: Record |
     if creating or p.has("TipoPessoa"):
         out["Tipo"] = "F" if kind == "P" else "J"
     tax_name = "CPF" if kind == "P" else "CNPJ"
-    tax = p.digits(tax_name, creating)
+    tax = p.digits(tax_name, creating) if kind == "P" else p.cnpj(tax_name, creating)
     if tax is not None:
         if not (brazil.valid_cpf(tax) if kind == "P" else brazil.valid_cnpj(tax)):
             raise p.invalid(tax_name, "dígitos verificadores inválidos")
