@@ -30,8 +30,6 @@ from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal
 from jinja2 import Environment, StrictUndefined, Template
 
-from bot.settings import BotSettings
-
 # The texts shipped with the package (bot/_locales links to the top-level locales/ of a checkout).
 LOCALES_DIR = Path(str(files("bot") / "_locales"))
 LANGUAGES = ("pt_BR", "en", "es")
@@ -97,6 +95,8 @@ class Translations:
 
 def locales_dir() -> Path:
     """``ISPBOT_LOCALES_DIR`` when the operator set it (read with the other settings), else the shipped texts."""
+    from bot.settings import BotSettings  # noqa: PLC0415 - bot.settings imports the flows, which read the texts
+
     return BotSettings().locales_dir or LOCALES_DIR
 
 
