@@ -17,9 +17,11 @@ failure reads as the bot's plain apology and a short note, never as a stack dump
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
@@ -209,12 +211,21 @@ class _OneLine(logging.Formatter):
         return f"  ({record.levelname.lower()}: {record.name}: {record.getMessage()})"
 
 
-def _quiet_logging(stream: TextIO) -> None:
+@contextlib.contextmanager
+def _quiet_logging(stream: TextIO) -> Iterator[None]:
+    """One-line warnings to ``stream`` while the demo runs; the caller's logging as it was after
+    (the demo also runs inside other programs: the tests, a notebook)."""
     handler = logging.StreamHandler(stream)
     handler.setFormatter(_OneLine())
     root = logging.getLogger()
+    saved = root.handlers[:], root.level
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
 
 
 def run_demo(
@@ -232,8 +243,8 @@ def run_demo(
     def show(text: str) -> None:
         print(text, file=stdout, flush=True)
 
-    _quiet_logging(sys.stderr)
-    with tempfile.TemporaryDirectory(prefix="ispbot-demo-") as folder, asyncio.Runner() as runner:
+    with _quiet_logging(sys.stderr), tempfile.TemporaryDirectory(prefix="ispbot-demo-") as folder, \
+            asyncio.Runner() as runner:
         demo = runner.run(Demo.open(Path(folder), language, bold=bold))
         try:
             show(demo.introduction() + "\n")
