@@ -20,7 +20,7 @@ from datetime import date
 from enum import StrEnum
 from typing import Annotated, Any, Self
 
-from pydantic import BeforeValidator, Field, SecretStr, model_validator
+from pydantic import BeforeValidator, ConfigDict, Field, SecretStr, model_validator
 
 from bot.isp.models.base import Record, Request
 from bot.isp.models.v2_results import ListOf
@@ -215,6 +215,8 @@ def pix_qrcode(raw: Any) -> bytes | None:
 
 # ---- 1.6 send_payment_notification -----------------------------------------------------------------
 class PaymentFile(Request):
+    model_config = ConfigDict(hide_input_in_errors=True)
+
     name: NonEmpty
     data: Secret  # the receipt in base 64: never shown, never logged
 
@@ -482,7 +484,10 @@ def _card_digits(value: Any) -> Any:
 
 
 class PaymentCard(Request):
-    """A card: ``number`` and ``security_code`` are secret (see the module docstring)."""
+    """A card: ``number`` and ``security_code`` are secret (see the module docstring), also in the
+    texts of validation errors."""
+
+    model_config = ConfigDict(hide_input_in_errors=True)
 
     number: Annotated[Secret, BeforeValidator(_card_digits)]
     holder: NonEmpty
@@ -505,6 +510,8 @@ class PaymentCard(Request):
 
 class PaymentCardInsert(Request):
     """payment_card_insert (back office only: a chat bot never asks for card data)."""
+
+    model_config = ConfigDict(hide_input_in_errors=True)
 
     person: CardPerson
     card: PaymentCard
