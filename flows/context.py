@@ -33,6 +33,7 @@ from bot.store import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.coordinator import IspCoordinator
+from flows.files import FileSource, FileUnavailable
 from flows.flow import Flow, Option
 from flows.policy import Policy
 from flows.replies import (
@@ -46,6 +47,7 @@ from flows.replies import (
     Reply,
     RoleMenu,
     ToStaff,
+    Upload,
 )
 
 # Keys of ChatState.data: the flow's own data, the pending question and its buttons' values.
@@ -72,7 +74,7 @@ class Context:
     def __init__(
         self, *, state: ChatState, link: Link | None, session: AsyncSession, repos: Repositories,
         isp: IspCoordinator, policy: Policy, translations: Translations, client_language: str | None,
-        menu: Sequence[Flow] = (), message_id: int | None = None,
+        menu: Sequence[Flow] = (), message_id: int | None = None, files: FileSource | None = None,
     ) -> None:
         self.state = state
         self.link = link
@@ -87,6 +89,8 @@ class Context:
         self.replies: list[Reply] = []
         self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
+        self.next_data: dict[str, Any] = {}  # what switch() hands the next flow (its ``data``)
+        self._files = files
 
     # ---- who and where ---------------------------------------------------------------------------
     @property
@@ -153,6 +157,16 @@ class Context:
     def document(self, url: str, caption_key: str, /, **variables: Any) -> None:
         self.replies.append(Document(url, self.text(caption_key, **variables)))
 
+    def upload(self, kind: str, data: bytes, filename: str, caption_key: str, /, **variables: Any) -> None:
+        """Send a file made or fetched in this turn (``kind``: "photo" or "document")."""
+        self.replies.append(Upload(kind, data, filename, self.text(caption_key, **variables)))
+
+    async def fetch_file(self, ref: str, *, limit: int) -> bytes:
+        """A file the person sent (see ``flows.files``): held for one call, never stored."""
+        if self._files is None:
+            raise FileUnavailable("this channel cannot fetch files")
+        return await self._files.fetch(ref, limit=limit)
+
     def handoff(self, reason: str, **summary: str) -> None:
         """Ask for a person; the staff side (when configured) opens a topic with this summary."""
         self.replies.append(Handoff(reason=reason, ticket=self.state.current_ticket, summary=summary))
@@ -196,9 +210,11 @@ class Context:
         return len(chats)
 
     # ---- moving ----------------------------------------------------------------------------------
-    def switch(self, flow: str) -> None:
-        """Leave this flow; the engine begins ``flow`` right after this step."""
+    def switch(self, flow: str, **data: Any) -> None:
+        """Leave this flow; the engine begins ``flow`` right after this step, ``data`` (JSON values)
+        as its data."""
         self.next_flow = flow
+        self.next_data = data
 
     def to_menu(self) -> None:
         self.switch("menu")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from bot.isp import IspError
 
 from flows.context import Context
-from flows.events import Text
+from flows.events import Media, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 from flows.intents import default_intents
+from flows.subscriber.paid import kept, receipt_of
 
 
 class Menu(Flow):
@@ -25,6 +26,8 @@ class Menu(Flow):
                 ctx.switch(flow)
             case Text(text=text) if (flow := default_intents().match(ctx.language, text)) is not None:
                 ctx.switch(flow)
+            case Media() if (receipt := receipt_of(event)) is not None:  # a receipt sent out of the blue
+                ctx.switch("paid", receipt=kept(receipt))
             case _:
                 raise Unexpected("menu.not_understood")
 
