@@ -1,22 +1,26 @@
-"""The ASGI application: the two paths of the real service, faults, call counting, JSON in and out.
+"""The ASGI application: the two paths of the real service, faults, call counting, JSON in and out,
+and the temporary PDFs the finance operations link to (``/temp/<token>.pdf``, 404 once expired).
 
 No other route exists: a real server has none, and a client that learns to rely on one would break
-against production.
+against production. Operations that build a PDF or an image run in a worker thread, off the loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from bot.sandbox.faults import LOGIN_PAGE, NOT_JSON, Fault, FaultKind
+from bot.sandbox.registry import OPERATIONS
 from bot.sandbox.service import operation_name
 
 if TYPE_CHECKING:
@@ -24,6 +28,7 @@ if TYPE_CHECKING:
 
 V1_PATH = "/ws/server_json.php"
 V2_PATH = "/ws_json/ws_json.php"
+TEMP_PATH = "/temp/"
 
 
 class DroppedConnection(ConnectionResetError):
@@ -81,8 +86,23 @@ def build_app(sandbox: Sandbox) -> Starlette:
                 return answer
         if request.url.path == V1_PATH:
             return _json(sandbox.service.v1(body))
-        return _json(sandbox.service.v2(request.headers.get("authentication_key"), body))
+        call = functools.partial(
+            sandbox.service.v2, request.headers.get("authentication_key"), body, str(request.base_url)
+        )
+        op = OPERATIONS.get(name or "")
+        return _json(await run_in_threadpool(call) if op is not None and op.slow else call())
+
+    async def temporary(request: Request) -> Response:
+        token = request.path_params["name"].removesuffix(".pdf")
+        pdf = await run_in_threadpool(sandbox.service.temporary_file, token)
+        if pdf is None:
+            return PlainTextResponse("Arquivo não encontrado ou link expirado", status_code=404)
+        return Response(pdf, media_type="application/pdf")
 
     return Starlette(
-        routes=[Route(V1_PATH, serve, methods=["POST"]), Route(V2_PATH, serve, methods=["POST"])]
+        routes=[
+            Route(V1_PATH, serve, methods=["POST"]),
+            Route(V2_PATH, serve, methods=["POST"]),
+            Route(TEMP_PATH + "{name}", temporary, methods=["GET"]),
+        ]
     )

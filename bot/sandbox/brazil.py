@@ -71,6 +71,22 @@ def digitable_line(bank: str, due: date, amount_cents: int, free_field: str) -> 
     return f1 + _mod10(f1) + f2 + _mod10(f2) + f3 + _mod10(f3) + barcode[4] + tail
 
 
+def moved_line(line: str, due: date, amount_cents: int) -> str:
+    """The same slip's digitable line (same bank and free field) for another due date and amount."""
+    return digitable_line(line[:3], due, amount_cents, line[4:9] + line[10:20] + line[21:31])
+
+
+def printed_line(line: str) -> str:
+    """The 47 digits grouped as a slip prints them: ``00190.00009 02512.345003 ... 1 10030000009990``."""
+    return f"{line[:5]}.{line[5:10]} {line[10:15]}.{line[15:21]} {line[21:26]}.{line[26:32]} {line[32]} {line[33:]}"
+
+
+def mod11(digits: str) -> str:
+    """The check digit of an electronic invoice's access key (weights 2..9 from the right)."""
+    rest = sum(int(d) * (2 + i % 8) for i, d in enumerate(reversed(digits))) % 11
+    return "0" if rest < 2 else str(11 - rest)
+
+
 FIRST_NAMES = (
     "Ana",
     "Maria",

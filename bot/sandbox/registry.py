@@ -19,6 +19,8 @@ from bot.sandbox.params import Params
 from bot.sandbox.store import Record, Store
 
 V1, V2 = 1, 2
+#: Where a sandbox called without HTTP says it is (``Sandbox.v2``); over HTTP, the request's own base.
+DEFAULT_BASE_URL = "http://sandbox/"
 
 
 @dataclass
@@ -29,6 +31,11 @@ class Settings:
     min_distance_to_execute: bool = True
     #: A transitory stock location is registered, so contract_cancel does not require ``os``.
     transitory_stock_location: bool = True
+    #: Late payment: a fine once past the due date, and interest per month counted by the day.
+    fine_percent: float = 2.0
+    interest_percent_per_month: float = 1.0
+    #: The largest receipt send_payment_notification accepts (decoded bytes).
+    receipt_max_bytes: int = 10 * 1024 * 1024
 
 
 @dataclass
@@ -37,6 +44,8 @@ class Context:
     now: datetime  # naive, in the ISP's time zone, as the service writes its dates
     key: ApiKey
     settings: Settings = field(default_factory=Settings)
+    #: Where the service is reached: temporary links (``*_link``) point under it.
+    base_url: str = DEFAULT_BASE_URL
 
     @property
     def today(self) -> date:
@@ -78,6 +87,8 @@ class Operation:
     failure_result: Any = ""
     #: chat_messages: the root value is a list, not an object.
     list_body: bool = False
+    #: Builds a PDF or an image: the app runs it off its event loop.
+    slow: bool = False
 
 
 OPERATIONS: dict[str, Operation] = {}

@@ -21,6 +21,7 @@ from bot.sandbox.keys import PRODUCTION_KEY, ApiKey, KeyRing
 from bot.sandbox.registry import Settings
 from bot.sandbox.service import Service
 from bot.sandbox.store import Record, Store
+from bot.sandbox.variants import Variants
 
 
 @functools.lru_cache(maxsize=4)
@@ -45,8 +46,9 @@ class Sandbox:
             **{k: v for k, v in (store.find("settings", id=1) or {}).items() if k != "id"}
         )
         self.faults = Faults()
+        self.variants = Variants()
         self.calls: Counter[str] = Counter()
-        self.service = Service(self.store, self.keys, self.clock, self.settings)
+        self.service = Service(self.store, self.keys, self.clock, self.settings, self.variants)
         self._app: Starlette | None = None
         self._count_lock = threading.Lock()
 

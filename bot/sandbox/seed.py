@@ -45,6 +45,11 @@ class DemoIdentities:
     company: int = 1003
     company_cnpj: str = "11444777000161"
     company_contracts: tuple[int, ...] = (5003, 5004, 5005)
+    #: The company's slips for this contract are issued by a bank with no PIX (code 16).
+    no_pix_contract: int = 5004
+    #: The company's first fiscal invoice was cancelled (invoices_issued_pdf answers its item code 9).
+    cancelled_invoice: int = 1
+    service_invoice: int = 1
     telegram_mode: str = "7"
     bot_user: str = "ispbot"
 
@@ -57,7 +62,9 @@ class DemoIdentities:
             f"customer {self.blocked_customer}: CPF {self.blocked_customer_cpf}, blocked contract "
             f"{self.blocked_contract}",
             f"company {self.company}: CNPJ {self.company_cnpj}, contracts "
-            + ", ".join(map(str, self.company_contracts)),
+            + ", ".join(map(str, self.company_contracts))
+            + f" (bills of {self.no_pix_contract} have no PIX); fiscal invoices, service invoice "
+            + f"{self.service_invoice}",
             f"technician users: tecnico.joao, tecnico.maria (active), tecnico.pedro (blocked), "
             f"tecnico.ana (inactive); ticket mode Telegram = {self.telegram_mode}",
         ]
@@ -198,6 +205,8 @@ BANKS = (
 )
 AGREEMENTS = {1: "2512345", 237: "1234567", 341: "7654321", 104: "1122334", 756: "9988776"}
 ACCOUNTS = ((1, "Conta movimento BB", 1, "R"), (2, "Caixa interno", 0, "R"), (3, "Conta Sicoob", 756, "R"))
+BANK_ACCOUNTS = {1: 1, 756: 3}  # the account a bank's slips are posted to
+NO_PIX_BANKS = (756,)  # slips of this bank carry no PIX code (get_pix_copia_cola answers 16)
 HISTORIES = ((1, "Mensalidade", "C", "P"), (2, "Multa contratual", "C", "P"), (3, "Adesão", "C", "P"))
 NAS = (  # internal IP, short name, description, online
     ("10.0.0.1", "BNG-SP-01", "Concentrador Centro", True),
@@ -372,7 +381,10 @@ def _finance_tables(store: Store) -> None:
     for code, table, name in ADDITIONAL_DATA:
         store.insert("additional_data", {"Codigo": code, "Tabela": table, "Nome": name})
     for code, name in BANKS:
-        store.insert("banks", {"code": code, "name": name, "convenio": AGREEMENTS[code]})
+        store.insert(
+            "banks",
+            {"code": code, "name": name, "convenio": AGREEMENTS[code], "pix": code not in NO_PIX_BANKS},
+        )
     for aid, name, bank, nature in ACCOUNTS:
         store.insert("accounts", {"id": aid, "name": name, "bank": bank, "natureza": nature})
     for hid, name, op, kind in HISTORIES:
@@ -397,6 +409,7 @@ def _site_tables(store: Store) -> None:
     for location, name in ((1, "Almoxarifado central"), (2, "Veículo técnico 01")):
         store.insert("stock_locations", {"id": location, "name": name})
     store.insert("settings", {"id": 1, "min_distance_to_execute": True, "transitory_stock_location": True})
+    store.insert("email_gateways", {"id": 1, "name": "SMTP principal"})
 
 
 # ---- people ------------------------------------------------------------------------------------
@@ -591,11 +604,12 @@ def document_record(
     *,
     paid_on: date | None,
     origin: str = "FAT",
+    bank: int = 1,
 ) -> Record:
     number = 100000 + sequence % 100000
     our_number = f"{sequence:011d}"
     line = brazil.digitable_line(
-        "001", due, round(amount * 100), AGREEMENTS[1] + our_number[-10:] + "00000000"
+        f"{bank:03d}", due, round(amount * 100), AGREEMENTS[bank] + our_number[-10:] + "00000000"
     )
     posted = due - timedelta(days=15)
     return {
@@ -605,15 +619,15 @@ def document_record(
         "CodigoPessoa": customer["Codigo"],
         "DocumentoPessoa": customer["CNPJ_CNPF"],
         "NomePessoa": customer["Nome"],
-        "Conta": 1,
+        "Conta": BANK_ACCOUNTS.get(bank, 1),
         "Historico": "Mensalidade",
         "HistoricoBaixa": "Pagamento" if paid_on else "",
         "ContaContrapartida": None,
         "Documento": number,
         "NossoNumero": our_number,
         "Origem": origin,
-        "Banco": 1,
-        "Convenio": int(AGREEMENTS[1]),
+        "Banco": bank,
+        "Convenio": int(AGREEMENTS[bank]),
         "Complemento": f"Mensalidade {due.month:02d}/{due.year}",
         "DataLancamento": posted.isoformat(),
         "DataVencimento": due.isoformat(),
@@ -629,6 +643,51 @@ def document_record(
         "contratos": contracts,
         "linha_digitavel": line,
         "RegistradoNoBanco": "S",
+    }
+
+
+ISP_CNPJ = "12345678000195"
+
+
+def fiscal_invoice(number: int, customer: Record, doc: Record) -> Record:
+    """A communication-services invoice for one bill, in invoices_issued's shape (numbers as strings)."""
+    issue = date.fromisoformat(doc["DataLancamento"])
+    key = f"35{issue:%y%m}{ISP_CNPJ}21001{1000 + number:09d}1{doc['Sequencia']:08d}"
+    value = f"{doc['ValorOriginal']:.2f}"
+    return {
+        "id": number,
+        "model": "21",
+        "serial": "1",
+        "number": str(1000 + number),
+        "access_key": key + brazil.mod11(key),
+        "issue": doc["DataLancamento"],
+        "customer_id": customer["Codigo"],
+        "nature_of_operation": "Prestação de serviço de comunicação multimídia",
+        "value": value,
+        "status": "canceled" if number == D.cancelled_invoice else "issued",
+        "items": [
+            {
+                "item": "1",
+                "code": "1",
+                "description": doc["Complemento"],
+                "cfop": "5307",
+                "unit": "UN",
+                "quantity": "1.0000",
+                "unit_value": value,
+                "gross_value": value,
+                "discount": "0.00",
+                "other_expenses": "0.00",
+                "net_value": value,
+            }
+        ],
+        "document": [
+            {
+                "document_number": str(doc["Documento"]),
+                "due_date": doc["DataVencimento"],
+                "document_value": value,
+                "document_status": "paid" if doc.get("DataBaixa") else "open",
+            }
+        ],
     }
 
 
@@ -732,7 +791,7 @@ class _Builder:
         return auth
 
     def add_documents(
-        self, customer: Record, contract: Record, *, overdue: int, months_paid: int = 3
+        self, customer: Record, contract: Record, *, overdue: int, months_paid: int = 3, bank: int = 1
     ) -> None:
         dom = contract["CicloFaturamento_Vencimento"]
         dues = [_month(self.today, delta, dom) for delta in range(-(months_paid + overdue), 2)]
@@ -751,10 +810,35 @@ class _Builder:
                     due,
                     contract["ValorLiquido"],
                     paid_on=paid_on,
+                    bank=bank,
                 ),
             )
         if overdue and past:
             contract["Qtde_Dias_Vencido"] = (self.today - past[len(past) - overdue]).days
+
+    def add_invoices(self, customer: Record) -> None:
+        """A fiscal invoice (model 21) per bill already posted, the first one cancelled, and a service
+        invoice for the installation."""
+        posted = [
+            doc
+            for doc in self.store.where("documents", CodigoPessoa=customer["Codigo"])
+            if doc["DataLancamento"] <= self.today.isoformat()
+        ]
+        posted.sort(key=lambda doc: (doc["DataLancamento"], doc["Sequencia"]))
+        for index, doc in enumerate(posted, start=1):
+            self.store.insert("fiscal_invoices", fiscal_invoice(index, customer, doc))
+        self.store.insert(
+            "service_invoices",
+            {
+                "id": D.service_invoice,
+                "customer_id": customer["Codigo"],
+                "document_id": posted[0]["Sequencia"] if posted else None,
+                "number": f"{self.today.year}/000123",
+                "issue": posted[0]["DataLancamento"] if posted else self.today.isoformat(),
+                "description": "Instalação e configuração da rede interna",
+                "value": 450.0,
+            },
+        )
 
     def add_equipment(self, contract: Record, customer: Record) -> None:
         r = self.rng
@@ -1040,7 +1124,9 @@ class _Builder:
             made = self.add_contract(company, number, plan, state, since, cycle=3, sla=2, qos=2)
             if state != "S":
                 self.add_authentication(made, f"paoquente{number}", f"Pq{number}!", online=True)
-                self.add_documents(company, made, overdue=0)
+                bank = NO_PIX_BANKS[0] if number == D.no_pix_contract else 1
+                self.add_documents(company, made, overdue=0, bank=bank)
+        self.add_invoices(company)
         self.store.insert(
             "contacts",
             {

@@ -19,9 +19,11 @@ from bot.sandbox.errors import Refusal
 from bot.sandbox.filters import FilterRejected, select
 from bot.sandbox.keys import ApiKey, Environment, KeyRing
 from bot.sandbox.params import Params
-from bot.sandbox.registry import OPERATIONS, V1, V2, Context, Operation, Settings
+from bot.sandbox.registry import DEFAULT_BASE_URL, OPERATIONS, V1, V2, Context, Operation, Settings
+from bot.sandbox.rules.billing import serve_link
 from bot.sandbox.rules.contracts import advance_time
 from bot.sandbox.store import Store
+from bot.sandbox.variants import Variants
 from bot.sandbox.views import VIEWS, View, render
 
 assert rules  # the import registers every rule  # noqa: S101
@@ -36,11 +38,14 @@ def operation_name(body: Any) -> str | None:
 
 
 class Service:
-    def __init__(self, store: Store, keys: KeyRing, clock: Clock, settings: Settings) -> None:
+    def __init__(
+        self, store: Store, keys: KeyRing, clock: Clock, settings: Settings, variants: Variants | None = None
+    ) -> None:
         self.store = store
         self.keys = keys
         self.clock = clock
         self.settings = settings
+        self.variants = variants or Variants()
         self.lock = threading.RLock()  # the loopback server runs in another thread than the test
 
     def now(self) -> datetime:
@@ -49,8 +54,8 @@ class Service:
             moment = moment.astimezone(ISP_ZONE).replace(tzinfo=None)
         return moment.replace(microsecond=0)
 
-    def context(self, key: ApiKey, store: Store | None = None) -> Context:
-        return Context(store or self.store, self.now(), key, self.settings)
+    def context(self, key: ApiKey, store: Store | None = None, base_url: str = DEFAULT_BASE_URL) -> Context:
+        return Context(store or self.store, self.now(), key, self.settings, base_url)
 
     # ---- generation 1.0 -------------------------------------------------------------------------
     def v1(self, body: Any) -> dict[str, Any]:
@@ -106,7 +111,12 @@ class Service:
         return [render(view, row) for row in rows]
 
     # ---- generation 2.0 -------------------------------------------------------------------------
-    def v2(self, raw_key: str | None, body: Any) -> Any:
+    def v2(self, raw_key: str | None, body: Any, base_url: str = DEFAULT_BASE_URL) -> Any:
+        answer = self._v2(raw_key, body, base_url)
+        name = operation_name(body)
+        return self.variants.shape(name, answer, body[name]) if name is not None else answer
+
+    def _v2(self, raw_key: str | None, body: Any, base_url: str) -> Any:
         name = operation_name(body)
         if name is None:
             return v2_fail(
@@ -135,7 +145,7 @@ class Service:
         try:
             with self.lock:
                 advance_time(self.context(key))
-                result = self._run(op, key, params)
+                result = self._run(op, key, params, base_url)
         except Refusal as refusal:
             result_shape = refusal.result if refusal.result != "" else op.failure_result
             return v2_fail(refusal.code, refusal.description, result_shape, string_status=op.string_status)
@@ -144,9 +154,14 @@ class Service:
         return v2_ok(result, string_status=op.string_status)
 
     # ---- both ----------------------------------------------------------------------------------
-    def _run(self, op: Operation, key: ApiKey, params: Any) -> Any:
+    def temporary_file(self, token: str) -> bytes | None:
+        """The PDF a temporary link serves while it is valid by the sandbox's clock, else None."""
+        with self.lock:
+            return serve_link(self.store, self.now(), self.settings, token)
+
+    def _run(self, op: Operation, key: ApiKey, params: Any, base_url: str = DEFAULT_BASE_URL) -> Any:
         homologation = key.environment is Environment.HOMOLOGATION and op.writes
-        ctx = self.context(key, self.store.clone() if homologation else None)
+        ctx = self.context(key, self.store.clone() if homologation else None, base_url)
         p = Params(
             params if params is not None else {}, missing_code=op.missing_code, invalid_code=op.invalid_code
         )

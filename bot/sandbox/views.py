@@ -225,7 +225,7 @@ def _documents(settled: bool) -> Rows:
     def rows(store: Store, now: datetime) -> Iterable[Record]:
         customers = _by(store, "customers", "Codigo")
         for doc in store.rows("documents"):
-            if bool(doc.get("DataBaixa")) != settled:
+            if bool(doc.get("DataBaixa")) != settled or doc.get("estornado"):
                 continue
             person = customers.get(doc["CodigoPessoa"], {})
             paid = doc["ValorOriginal"] + doc["ValorJuros"] + doc["ValorMulta"] - doc["ValorDesconto"]

@@ -28,11 +28,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-import qrcode
+import segno
 from bot.isp import IspApiError
 from bot.isp.models import v1_records as r
 from bot.isp.pix import parse_br_code
-from qrcode.image.pure import PyPNGImage
 
 from flows.context import Context
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
@@ -171,11 +170,8 @@ async def _qr_image(ctx: Context, item: dict[str, Any]) -> bytes | None:
 
 def draw_qr(text: str) -> bytes:
     """A PNG of ``text`` as a QR code (medium error correction, as bank apps print PIX codes)."""
-    qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, box_size=8, border=4,
-                       image_factory=PyPNGImage)
-    qr.add_data(text)
     out = io.BytesIO()
-    qr.make_image().save(out)
+    segno.make(text, error="m", micro=False).save(out, kind="png", scale=8, border=4)
     return out.getvalue()
 
 

@@ -6,7 +6,7 @@ from datetime import date
 from typing import Any
 
 from bot.sandbox import codes
-from bot.sandbox.brazil import digitable_line
+from bot.sandbox.brazil import moved_line
 from bot.sandbox.errors import Refusal
 from bot.sandbox.params import Params
 from bot.sandbox.registry import V1, Context, operation
@@ -27,6 +27,7 @@ def linha_digitavel(ctx: Context, p: Params) -> list[dict[str, str]]:
     def keep(doc: Record) -> bool:
         return (
             not doc.get("DataBaixa")
+            and not doc.get("estornado")
             and doc["CodigoPessoa"] == person
             and (kind is None or doc["Tipo"] == kind)
             and (account is None or doc["Conta"] == account)
@@ -45,7 +46,7 @@ def linha_digitavel(ctx: Context, p: Params) -> list[dict[str, str]]:
         line = doc["linha_digitavel"]
         if updated == "S" and doc["DataVencimento"] < ctx.today.isoformat():
             # The updated line moves the due date to today; interest and fine stay out of the amount.
-            line = digitable_line(line[:3], ctx.today, int(line[-10:]), line[4:9] + line[10:20] + line[21:31])
+            line = moved_line(line, ctx.today, int(line[-10:]))
         out.append({"LinhaDigitavel": line})
     return out
 
