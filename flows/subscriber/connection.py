@@ -14,6 +14,8 @@ Choices where the spec is silent:
   A customer with one access on the failed NAS hears of the outage even if another access is online.
 - A NAS that is down without a failover event is told plainly as a problem on our side.
 - A NAS missing from ``ConsultaStatusNAS`` counts as up: the bot never invents a failure.
+- Before all of that, a contract that is not active is told (``standing``): the checklist is for
+  active contracts only.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from bot.isp.models.v1_records import FailoverEvent, YesNo
 
 from flows.context import Context
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.subscriber.standing import answer_standing, tell_standing
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,8 @@ class Connection(Flow):
     menu_order = 40
 
     async def begin(self, ctx: Context) -> None:
+        if await tell_standing(ctx, "standing"):
+            return
         network = await look_at_network(ctx)
         if network.outage is not None:
             offer_outage(ctx, "outage", network.outage, ticket_anyway=False)
@@ -86,6 +91,9 @@ class Connection(Flow):
 
     async def outage(self, ctx: Context, event: StepEvent) -> None:
         await answer_outage(ctx, event)
+
+    async def standing(self, ctx: Context, event: StepEvent) -> None:
+        await answer_standing(ctx, event)
 
     async def next(self, ctx: Context, event: StepEvent) -> None:
         match event:
