@@ -45,7 +45,8 @@ class NewTicket(Flow):
     menu_order = 20
 
     async def begin(self, ctx: Context) -> None:
-        if await tell_standing(ctx, "standing", ticket_anyway=True):
+        known = await ctx.isp.outage_on_record(ctx.customer)  # first: in a surge it costs no read per customer
+        if known is None and await tell_standing(ctx, "standing", ticket_anyway=True):
             return
         network = await look_at_network(ctx)
         if network.outage is not None:

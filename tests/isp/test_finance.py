@@ -93,6 +93,18 @@ async def test_a_failed_item_comes_back_inside_a_successful_envelope(standin: St
     assert good.ok and not bad.ok and bad.error_code == 9
 
 
+async def test_a_failed_envelope_with_items_is_read_item_by_item(standin: StandIn, isp: IspClient) -> None:
+    standin.answer("invoices_issued_pdf", {"status": 0, "error_code": 0, "error_description": "",
+                                           "result": [{"id": 7, "url": "https://isp.example/n.pdf", "error_code": 0},
+                                                      {"id": 8, "url": "", "error_code": 9}]})
+    good, bad = await isp.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[7, 8]))
+    assert good.ok and not bad.ok and bad.error_code == 9
+    standin.answers["invoices_issued_pdf"].clear()
+    standin.answer("invoices_issued_pdf", v2_fail(9, "invoice does not exist", []))
+    with pytest.raises(IspApiError):
+        await isp.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[8]))
+
+
 @pytest.mark.parametrize("error_code", ["", 0, "0"])
 async def test_success_reads_whatever_error_code_says_nothing(standin: StandIn, isp: IspClient,
                                                              error_code: Any) -> None:

@@ -60,7 +60,7 @@ invoices_issued: Operation[f.InvoicesIssued, list[f.Invoice]] = Operation(
 )
 invoices_issued_pdf: Operation[f.InvoicesIssuedPdf, list[f.InvoicePdf]] = Operation(
     "invoices_issued_pdf", _V2, _Q, encode_model, records(f.InvoicePdf),
-    errors={9: ErrorName.INVOICE_NOT_ISSUED}, request_model=f.InvoicesIssuedPdf,
+    errors={9: ErrorName.INVOICE_NOT_ISSUED}, request_model=f.InvoicesIssuedPdf, per_item_errors=True,
     summary="PDF links of fiscal invoices (each item may carry its own error)",
 )
 get_service_invoice: Operation[f.GetServiceInvoice, f.ServiceInvoice] = Operation(
