@@ -31,7 +31,8 @@ def customers(sandbox: Sandbox, keep: Callable[[int, list[str], bool], bool]) ->
         nas = [a["NAS"] for a in sandbox.store.where("authentications", Cliente=code)]
         connected = code in online
         active = any(c["Situacao_Codigo"] == "A" for c in sandbox.store.where("contracts", Cliente_Codigo=code))
-        if active and str(code) not in named and nas and keep(code, [online[code], *nas] if connected else nas, connected):
+        seen = [online[code], *nas] if connected else nas
+        if active and str(code) not in named and nas and keep(code, seen, connected):
             found.append(code)
     return found
 
