@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 from decimal import Decimal
+from pathlib import PurePath
 from typing import Any
 
 from bot.isp import IspApiError
@@ -186,9 +187,10 @@ class Paid(Flow):
 
 
 def kept(file: FileRef) -> dict[str, Any]:
-    """What the chat's state keeps of a receipt until it is sent: where to fetch it, never its bytes."""
-    name = file.name if "." in file.name else f"{file.name or 'comprovante'}.jpg"
-    return {"ref": file.ref, "name": name, "size": file.size}
+    """What the chat's state keeps of a receipt until it is sent: where to fetch it, never its bytes.
+    The ISP gets it named ``comprovante`` with the file's own extension (``.jpg`` for a photo)."""
+    suffix = PurePath(file.name).suffix.lower() or ".jpg"
+    return {"ref": file.ref, "name": f"comprovante{suffix}", "size": file.size}
 
 
 def _typed_date(text: str, today: date) -> date | None:
