@@ -72,10 +72,23 @@ async def test_other_states_have_their_own_words(desk: Desk, state: str, words: 
     contract = desk.sandbox.store.find("contracts", Numero=D.contract)
     assert contract is not None
     contract["Situacao_Codigo"] = state
+    for event in desk.sandbox.store.rows("failover"):  # an outage on record is told before the contract
+        event["Status"] = "C"
     chat = await desk.linked_chat()
     await chat.command("conexao")
     assert words in chat.text and "roteador" not in chat.text.casefold()
     assert "Pagar com PIX" not in " ".join(chat.buttons)
+
+
+async def test_an_outage_on_record_is_told_first_without_a_read_about_the_customer(desk: Desk) -> None:
+    contract = desk.sandbox.store.find("contracts", Numero=D.contract)
+    assert contract is not None
+    contract["Situacao_Codigo"] = "S"  # Maria is on the seeded outage
+    chat = await desk.linked_chat()
+    desk.expire_caches()
+    desk.sandbox.reset_calls()
+    await chat.command("conexao")
+    assert "falha na nossa rede" in chat.text and desk.sandbox.call_count("ConsultaContratos") == 0
 
 
 async def test_an_active_contract_gets_the_usual_answer(desk: Desk) -> None:
