@@ -76,7 +76,7 @@ class Bills(Flow):
         actions = {PIX: self._pix, QR: self._qr, PDF: self._pdf, UPDATED: self._updated}
         match event:
             case Chosen(value="paid"):
-                ctx.switch("paid", document=item)
+                ctx.switch("paid", **({"document": item} if item.get("id") else {}))  # no code: pick it there
             case Chosen(value="others"):
                 await self.begin(ctx)
             case Chosen(value="menu"):
