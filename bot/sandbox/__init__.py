@@ -19,6 +19,8 @@ Python API::
                                                 # not_json_next, html_login_next, go_down/come_back,
                                                 # add_latency(seconds, operation=None), clear()
     sb.settings.min_distance_to_execute = False # the system parameters the rules read
+    sb.variants.set(pix_key="emv", data_prefix=True)  # the finance group's answer variants (see
+                                                # bot.sandbox.variants); sb.variants.clear()
     sb.add_production_key("my-key")             # a production key for every operation
     sb.export(); sb.save("mine.json")           # the data set, in the shape from_file loads
 
@@ -52,6 +54,11 @@ Choices where the spec is silent (codes in ``bot.sandbox.codes``):
 - AtendimentoCadastro's SLA is the deadline (opening + SLA hours), SLA_Tipo "Horas";
   Situacao_Agendamento uses the 2.0 words (to_confirm, confirmed, canceled, completed).
 - Queries under a homologation key read the same records; writes run on a copy that is thrown away.
+- The generation-2.0 finance group (third document) is ``rules.billing``: its docstring lists its
+  choices. Its temporary PDF links are the one route besides the two service paths
+  (``/temp/<token>.pdf``, 404 once ``*_available`` minutes of the sandbox's clock have passed;
+  ``sb.call_count("temporary_file")`` counts the downloads).
+  The company's bills for contract ``DEMO_IDENTITIES.no_pix_contract`` come from a bank with no PIX.
 """
 
 from bot.sandbox.clock import FixedClock

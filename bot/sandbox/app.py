@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 V1_PATH = "/ws/server_json.php"
 V2_PATH = "/ws_json/ws_json.php"
 TEMP_PATH = "/temp/"
+#: The name ``Sandbox.call_count`` counts temporary-file downloads under.
+TEMPORARY_FILE = "temporary_file"
 
 
 class DroppedConnection(ConnectionResetError):
@@ -93,6 +95,7 @@ def build_app(sandbox: Sandbox) -> Starlette:
         return _json(await run_in_threadpool(call) if op is not None and op.slow else call())
 
     async def temporary(request: Request) -> Response:
+        sandbox.count(TEMPORARY_FILE, request.url.path)
         token = request.path_params["name"].removesuffix(".pdf")
         pdf = await run_in_threadpool(sandbox.service.temporary_file, token)
         if pdf is None:

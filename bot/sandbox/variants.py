@@ -6,7 +6,8 @@ below makes every finance operation (``FINANCE``) answer in one of the variants 
 ``clear()``. Switches combine. The other operations never change shape.
 
 - ``success_error_code``: what ``error_code`` holds on success: ``""`` (default), ``0`` or ``"0"``.
-- ``failure_result``: the ``result`` of a failure: ``""``, ``[]`` or ``{}`` (None: the operation's own).
+- ``failure_result``: the empty ``result`` of a failure: ``""``, ``[]`` or ``{}`` (None: the operation's
+  own); invoices_issued_pdf's per-item errors keep their items.
 - ``link_key`` / ``base64_key``: the names of the PDF link and PDF data in get_banking_billet
   (``banking_billet_link`` or ``link`` or ``url``; ``banking_billet_base64`` or ``pdf_base64`` or ``base64``).
 - ``barcode_key``: None answers the digitable line as a bare string (default); else an object with the
@@ -120,8 +121,8 @@ class Variants:
             return {operation: request}
         answer = dict(answer)
         if answer["status"] != 1:
-            if self.failure_result is not None:
-                answer["result"] = self.failure_result
+            if self.failure_result is not None and answer["result"] in ("", [], {}):
+                answer["result"] = self.failure_result  # invoices_issued_pdf's items are kept
             return answer
         answer["error_code"] = self.success_error_code
         answer["result"] = self._result(operation, answer["result"])

@@ -14,8 +14,7 @@ import httpx
 import pytest
 import segno
 from bot.sandbox import DEMO_IDENTITIES as D
-from bot.sandbox import HOMOLOGATION_KEY, FixedClock, Sandbox
-from bot.sandbox import paperwork
+from bot.sandbox import HOMOLOGATION_KEY, FixedClock, Sandbox, paperwork
 from bot.sandbox.registry import OPERATIONS
 from bot.sandbox.variants import FINANCE
 from PIL import Image
@@ -155,10 +154,9 @@ async def test_barcode_is_printed_in_groups_and_moves_to_a_new_due_date(api: Api
     assert re.fullmatch(r"\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}", printed)
     stored = sb.store.find("documents", Sequencia=D.open_document)
     assert stored is not None and re.sub(r"\D", "", printed) == stored["linha_digitavel"]
-    fail2(await api.v2("get_barcode", {"banking_billet_id": D.overdue_document, "banking_billet_due_date": "2025-03-01"}), 6)
-    moved = ok2(
-        await api.v2("get_barcode", {"banking_billet_id": D.overdue_document, "banking_billet_due_date": "2025-03-15"})
-    )
+    late = {"banking_billet_id": D.overdue_document}
+    fail2(await api.v2("get_barcode", {**late, "banking_billet_due_date": "2025-03-01"}), 6)
+    moved = ok2(await api.v2("get_barcode", {**late, "banking_billet_due_date": "2025-03-15"}))
     assert moved.endswith("0000010247")  # 17 days late by then: 99.90 + 2.00 fine + 0.57 interest
     fail2(await api.v2("get_barcode", {"banking_billet_id": 999999}), 5)
 
@@ -178,7 +176,7 @@ async def test_barcode_by_sms_needs_phone_and_placeholder(api: Api, sb: Sandbox)
 
 
 async def test_slip_pdf_names_the_amount_and_its_link_expires(
-    api: Api, http: httpx.AsyncClient, clock: FixedClock
+    api: Api, http: httpx.AsyncClient, clock: FixedClock, sb: Sandbox
 ) -> None:
     slip = ok2(await api.v2("get_banking_billet", {"document_id": D.overdue_document}))
     assert slip["banking_billet_available"] == 15
@@ -197,6 +195,7 @@ async def test_slip_pdf_names_the_amount_and_its_link_expires(
     clock.advance(minutes=2)
     assert (await http.get(link.path)).status_code == 404
     assert (await http.get("/temp/not-a-token.pdf")).status_code == 404
+    assert sb.call_count("temporary_file") == 4
 
 
 async def test_slip_refusals_and_a_second_new_due_date(api: Api) -> None:
@@ -207,3 +206,186 @@ async def test_slip_refusals_and_a_second_new_due_date(api: Api) -> None:
     assert "12/03/2025" in pdf_text(base64.b64decode(moved["banking_billet_base64"]))
     fail2(await api.v2("get_banking_billet", {"document_id": D.overdue_document, "due_date": "2025-03-13"}), 7)
     ok2(await api.v2("get_banking_billet", {"document_id": D.overdue_document}))  # without due_date it still works
+
+
+# ---- "I have paid" ----------------------------------------------------------------------------------
+async def test_payment_notification_opens_a_listed_ticket_and_refuses_a_second(api: Api, sb: Sandbox) -> None:
+    content = b"%PDF-1.4 comprovante do banco"
+    notice = {
+        "document_id": D.overdue_document,
+        "customer_id": D.customer,
+        "payment_date": "2025-03-09",
+        "file": receipt(content),
+    }
+    answer = ok2(await api.v2("send_payment_notification", notice))
+    assert isinstance(answer["ticket_id"], str) and answer["message"]
+    tickets = await api.rows("ConsultaAtendimentos", f"Numero = {answer['ticket_id']}")
+    assert len(tickets) == 1 and tickets[0]["CodigoCliente"] == str(D.customer)
+    assert "100001" in tickets[0]["Assunto"] and not tickets[0]["Encerramento_DataHora"]
+    (kept,) = sb.store.rows("payment_notifications")
+    assert kept["file_size"] == len(content) and kept["file_name"] == "comprovante.pdf"
+    assert "data" not in kept and content.decode() not in str(sb.export())  # the receipt itself is not kept
+    fail2(await api.v2("send_payment_notification", notice), 21)
+    fail2(await api.v2("send_payment_notification", {**notice, "payment_date": "2025-03-10"}), 21)
+    assert len(await api.rows("ConsultaAtendimentos", f"CodigoCliente = {D.customer}")) == 3  # two seeded + one
+
+
+async def test_payment_notification_refusals_leave_nothing_behind(api: Api, sb: Sandbox) -> None:
+    notice = {"document_id": D.open_document, "customer_id": D.customer, "payment_date": "2025-03-10"}
+    tickets = len(sb.store.rows("tickets"))
+    fail2(await api.v2("send_payment_notification", notice), 3)
+    fail2(await api.v2("send_payment_notification", {**notice, "file": {"name": "x.jpg", "data": "not base 64!"}}), 10)
+    big = b"\xff" * (sb.settings.receipt_max_bytes + 1)
+    fail2(await api.v2("send_payment_notification", {**notice, "file": receipt(big)}), 10)
+    fail2(await api.v2("send_payment_notification", {**notice, "payment_date": "2025-03-11", "file": receipt()}), 10)
+    fail2(await api.v2("send_payment_notification", {**notice, "customer_id": D.company, "file": receipt()}), 5)
+    assert len(sb.store.rows("tickets")) == tickets and not sb.store.rows("payment_notifications")
+    homologated = await api.v2("send_payment_notification", {**notice, "file": receipt()}, key=HOMOLOGATION_KEY)
+    assert ok2(homologated)["ticket_id"] and not sb.store.rows("payment_notifications")
+    ok2(await api.v2("send_payment_notification", {**notice, "file": receipt()}))  # the real one still goes through
+
+
+async def test_sending_the_slip_by_email(api: Api, sb: Sandbox) -> None:
+    mail = {
+        "document_id": D.open_document,
+        "due_date": "2025-03-28",
+        "customer_id": D.customer,
+        "customer_email": D.customer_email,
+        "email_subject": "Seu boleto",
+        "email_body": "Segue o boleto.",
+        "email_gateway_id": 1,
+    }
+    assert D.customer_email in ok2(await api.v2("send_banking_billet", mail))
+    assert sb.store.rows("email_outbox")[-1]["to"] == D.customer_email
+    fail2(await api.v2("send_banking_billet", {**mail, "due_date": "2025-03-09"}), 25)
+    fail2(await api.v2("send_banking_billet", {**mail, "email_gateway_id": 9}), 7)
+    fail2(await api.v2("send_banking_billet", {**mail, "customer_id": D.company}), 5)
+
+
+# ---- invoices -----------------------------------------------------------------------------------------
+async def test_fiscal_invoices_and_their_pdfs_with_per_item_errors(api: Api, http: httpx.AsyncClient) -> None:
+    invoices = ok2(await api.v2("invoices_issued", {"customer_id": D.company, "model": "21"}))
+    assert invoices and all(i["customer_id"] == D.company and isinstance(i["value"], str) for i in invoices)
+    assert {i["status"] for i in invoices} == {"canceled", "issued"}
+    assert all(len(i["access_key"]) == 44 and i["items"] and i["document"] for i in invoices)
+    recent = ok2(await api.v2("invoices_issued", {"customer_id": D.company, "issue": invoices[-1]["issue"]}))
+    assert 0 < len(recent) < len(invoices)
+    fail2(await api.v2("invoices_issued", {"issue": "10/03/2025"}), 10)
+    assert ok2(await api.v2("invoices_issued", {"customer_id": D.customer})) == []
+
+    good = next(i["id"] for i in invoices if i["status"] == "issued")
+    answer = await api.v2("invoices_issued_pdf", {"id": [good, D.cancelled_invoice, 999]})
+    assert answer["status"] == 0 and answer["error_code"] == 0  # the top level looks fine-ish: read each item
+    items = {item["id"]: item for item in answer["result"]}
+    assert items[D.cancelled_invoice]["error_code"] == 9 and items[D.cancelled_invoice]["url"] == ""
+    assert items[999]["error_code"] == 9
+    fetched = await http.get(httpx.URL(items[good]["url"]).path)
+    assert fetched.status_code == 200 and fetched.content.startswith(b"%PDF")
+    alone = ok2(await api.v2("invoices_issued_pdf", {"id": good}))  # one id instead of a list
+    assert alone[0]["error_code"] == 0 and alone[0]["url"]
+    fail2(await api.v2("invoices_issued_pdf", {}), 3)
+
+
+async def test_service_invoice_link(api: Api, http: httpx.AsyncClient, clock: FixedClock) -> None:
+    found = ok2(await api.v2("get_service_invoice", {"service_invoice_id": D.service_invoice, "document_id": None}))
+    assert found["service_invoice_available"] == 15
+    path = httpx.URL(found["service_invoice_link"]).path
+    assert (await http.get(path)).content.startswith(b"%PDF")
+    clock.advance(minutes=16)
+    assert (await http.get(path)).status_code == 404
+    fail2(await api.v2("get_service_invoice", {"service_invoice_id": 99}), 7)
+    fail2(await api.v2("get_service_invoice", {"service_invoice_id": D.service_invoice, "document_id": 1}), 7)
+
+
+# ---- back office --------------------------------------------------------------------------------------
+async def test_document_insert_delete_and_reversal_codes(api: Api) -> None:
+    insert = {
+        "id": D.customer,
+        "account_id": 1,
+        "historic_id": 1,
+        "contract_id": [D.contract],
+        "installments": [
+            {
+                "complement": "Visita técnica",
+                "due_date": "2025-04-10",
+                "punctuality_discount": {"discount_type": "value", "discount_value": 5},
+                "items": [{"description": "Visita", "value": 50}, {"description": "Cabo", "value": 10.5}],
+            }
+        ],
+    }
+    (new,) = ok2(await api.v2("document_insert", insert))
+    bill = next(b for b in await bills(api, D.customer) if b["id"] == new)
+    assert (bill["value_init"], bill["value_discount"], bill["value_up"]) == (60.5, 5.0, 55.5)
+    assert await api.rows("ConsultaDocumentosAbertos", f"Sequencia = {new}")
+    fail2(await api.v2("document_insert", {**insert, "id": 424242}), 7)
+    assert ok2(await api.v2("document_delete", {"document_id": new, "reason_id": 1}))
+    assert await api.rows("ConsultaDocumentosAbertos", f"Sequencia = {new}") == []
+    fail2(await api.v2("document_delete", {"document_id": new, "reason_id": 1}), 29)
+    fail2(await api.v2("get_pix_copia_cola", {"banking_billet_id": new}), 16)
+    fail2(await api.v2("document_payment_reversal", {"document_id": D.open_document, "reason_id": 1}), 15)
+
+
+async def test_paying_every_overdue_bill_with_unblock_reactivates_the_contract(api: Api) -> None:
+    overdue = [b for b in await bills(api, D.blocked_customer) if b["due_date"] < "2025-03-10"]
+    assert len(overdue) == 2
+    ok2(await api.v2("document_payment", {"document_id": overdue[0]["id"], "unblock_customer": True}))
+    contract = await api.rows("ConsultaContratos", f"Numero = {D.blocked_contract}")
+    assert contract[0]["Situacao_Codigo"] == "B"  # one bill still overdue
+    ok2(await api.v2("document_payment", {"document_id": overdue[1]["id"], "unblock_customer": True}))
+    contract = await api.rows("ConsultaContratos", f"Numero = {D.blocked_contract}")
+    assert contract[0]["Situacao_Codigo"] == "A"
+    settled = await api.rows("ConsultaDocumentosBaixados", f"Sequencia = {overdue[1]['id']}")
+    assert float(settled[0]["ValorBaixado"]) == overdue[1]["value_up"]
+    fail2(await api.v2("document_payment", {"document_id": overdue[1]["id"]}), 5)
+    ok2(await api.v2("document_payment_reversal", {"document_id": overdue[1]["id"], "reason_id": 1}))
+    assert any(b["id"] == overdue[1]["id"] for b in await bills(api, D.blocked_customer))
+
+
+async def test_payment_card_keeps_only_the_last_digits(api: Api, sb: Sandbox) -> None:
+    card = {
+        "number": "4111111111111111",
+        "holder": "MARIA A SILVA",
+        "expiration_date": "12/2027",
+        "brand": "visa",
+        "type": "credit",
+        "security_code": "123",
+        "generate_token": True,
+    }
+    person = {"type": "C", "id": D.customer}
+    stored = ok2(await api.v2("payment_card_insert", {"person": person, "card": card}))
+    assert stored["card_id"] and stored["generated_token"]
+    rows = await api.rows("ConsultaCartoesCadastrados", f"CodigoPessoa = {D.customer}")
+    assert any(row["UltimosDigitos"] == "1111" for row in rows)
+    assert "4111111111111111" not in str(sb.export()) and "'123'" not in str(sb.store.rows("stored_cards"))
+    fail2(await api.v2("payment_card_insert", {"person": person, "card": {**card, "expiration_date": "02/2025"}}), 21)
+    fail2(await api.v2("payment_card_insert", {"person": person, "card": {**card, "number": "4111111111111112"}}), 10)
+
+
+async def test_pre_billing_insert(api: Api) -> None:
+    entry = {
+        "customer_id": D.customer,
+        "contract_id": D.contract,
+        "period": "202504",
+        "type": "increase",
+        "description": "Ponto adicional",
+        "value": 15,
+    }
+    answer = ok2(await api.v2("pre_billing_insert", entry))
+    assert isinstance(answer["id"], str) and answer["id"].isdigit()
+    fail2(await api.v2("pre_billing_insert", {**entry, "contract_id": D.blocked_contract}), 16)
+    fail2(await api.v2("pre_billing_insert", {**entry, "period": "202513"}), 10)
+
+
+def test_registry_knows_the_queries_from_the_writes() -> None:
+    queries = {name for name in FINANCE if not OPERATIONS[name].writes}
+    assert queries == {
+        "get_unpaid_document",
+        "get_banking_billet",
+        "get_barcode",
+        "get_pix_copia_cola",
+        "get_pix_qrcode",
+        "invoices_issued",
+        "invoices_issued_pdf",
+        "get_service_invoice",
+    }
+    assert len(FINANCE) == 16 and all(OPERATIONS[name].generation == 2 for name in FINANCE)

@@ -67,6 +67,11 @@ async def test_v2_quirks_bare_mvno_and_string_status(api: Api) -> None:
     )
     purchase = recharge["recharge_purchase"]
     assert purchase["value"] == 20 and purchase["due_date"] == "10/03/2025"
+    # The purchase's banking_billet_id is a bill the finance group knows (third document, Identifiers).
+    pix = ok2(await api.v2("get_pix_copia_cola", {"banking_billet_id": purchase["banking_billet_id"]}))
+    assert pix == purchase["pix"] and "540520.00" in pix
+    line = ok2(await api.v2("get_barcode", {"banking_billet_id": purchase["banking_billet_id"]}))
+    assert line.replace(".", "").replace(" ", "") == purchase["barcode"]
     fail2(await api.v2("mvno_get_simcard_balance", {"customer_id": D.customer, "contract_line_id": 99}), 13)
     subscriber = ok2(await api.v2("mvno_get_customer", {"customer_id": D.customer}))["subscriber"]
     assert subscriber[0]["contract_line"]["contract_id"] == D.contract

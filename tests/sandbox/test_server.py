@@ -48,6 +48,17 @@ def test_real_http_both_generations_and_refused_when_down(sb: Sandbox) -> None:
         server.stop()
 
 
+def test_temporary_links_point_at_the_served_sandbox(sb: Sandbox) -> None:
+    with SandboxServer(sb) as server, httpx.Client(base_url=server.url, timeout=10) as client:
+        headers = {"authentication_key": "sandbox-production-key"}
+        body = {"get_banking_billet": {"document_id": D.overdue_document}}
+        answer = client.post(V2_PATH, json=body, headers=headers).json()
+        link = answer["result"]["banking_billet_link"]
+        assert link.startswith(f"{server.url}/temp/")
+        pdf = client.get(link)
+        assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+
+
 def test_cli_registers_the_sandbox_command_and_prints_keys() -> None:
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers(dest="command"))

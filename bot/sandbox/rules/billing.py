@@ -13,7 +13,8 @@ unknown documents answer 5 (16 for the PIX operations, 7 for a customer); ``invo
 ``issue`` as "issued on or after" and needs none of its fields; an ``invoices_issued_pdf`` request with
 any item in error answers status 0, error_code 0 and the items (the vendor's example); a receipt larger
 than ``Settings.receipt_max_bytes`` or not base 64 answers 10; document_insert answers the new
-documents' ids; document_delete marks the document reversed (the 1.0 queries stop listing it).
+documents' ids; document_delete marks the document reversed (the 1.0 queries stop listing it);
+get_banking_billet with a ``due_date`` marks the document updated, so a second one answers 7.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import binascii
 import hashlib
 import secrets
 from collections.abc import Callable
+from copy import deepcopy
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -370,7 +372,7 @@ def invoices_issued(ctx: Context, p: Params) -> list[Record]:
     issued = p.day("issue")
     customer = p.integer("customer_id", minimum=1)
     return [
-        dict(invoice)
+        deepcopy(invoice)
         for invoice in ctx.store.rows("fiscal_invoices")
         if (model is None or invoice["model"] == model)
         and (issued is None or invoice["issue"] >= issued.isoformat())

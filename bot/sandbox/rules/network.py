@@ -8,6 +8,8 @@ from typing import Any
 from bot.sandbox.errors import Refusal
 from bot.sandbox.params import Params
 from bot.sandbox.registry import Context, need, operation
+from bot.sandbox.rules.billing import pix_of
+from bot.sandbox.seed import document_record
 from bot.sandbox.store import Record
 
 _SESSION_FIELDS = (
@@ -244,14 +246,19 @@ def mvno_insert_recharge(ctx: Context, p: Params) -> dict[str, Any]:
         raise p.invalid("recharge_id", "recarga não disponível para a linha")
     value = line["recharges"][recharge - 1]
     purchase_id = len(line.setdefault("purchases", [])) + 1
-    due = ctx.today.strftime("%d/%m/%Y")
+    # The purchase is a bill like any other: the finance group's operations take its banking_billet_id.
+    customer = need(ctx.store.find("customers", Codigo=line["customer_id"]), 13, "Cliente não encontrado")
+    number = ctx.store.next_id("documents", "Sequencia")
+    doc = document_record(number, customer, [line["contract_id"]], ctx.today, float(value), paid_on=None, origin="VEN")
+    doc.update(Historico="Recarga", Complemento=f"Recarga de celular {value}", DataLancamento=ctx.today.isoformat())
+    ctx.store.insert("documents", doc)
     purchase = {
         "id": purchase_id,
-        "banking_billet_id": 800000 + line["id"] * 100 + purchase_id,
+        "banking_billet_id": number,
         "value": value,
-        "due_date": due,
-        "barcode": f"00190000090{line['id']:06d}{purchase_id:04d}",
-        "pix": f"00020126580014br.gov.bcb.pix0136sandbox-{line['id']}-{purchase_id}5204000053039865802BR",
+        "due_date": ctx.today.strftime("%d/%m/%Y"),
+        "barcode": doc["linha_digitavel"],
+        "pix": pix_of(ctx, doc),
     }
     line["purchases"].append(purchase)
     return {"recharge_purchase": purchase}
