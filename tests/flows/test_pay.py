@@ -239,3 +239,41 @@ async def test_a_blocked_subscriber_is_offered_the_unblock_after_telling_the_pay
 def test_a_receipt_is_described_by_its_name_never_its_content() -> None:
     event = Media("document", "", FileRef("file-1", "comprovante.pdf", len(RECEIPT), "application/pdf"))
     assert describe(event) == "[document] comprovante.pdf"
+
+
+VARIANTS: list[dict[str, Any]] = [
+    {"success_error_code": 0}, {"success_error_code": "0"}, {"link_key": "link", "base64_key": "pdf_base64"},
+    {"link_key": "url", "base64_key": "base64"}, {"pix_key": "copia_cola"}, {"pix_key": "payload"},
+    {"data_prefix": True}, {"pix_whitespace": True}, {"numbers_as_text": True}, {"text_as_numbers": True},
+    {"single_object": True},
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{k}={v[k]}" for k in v))
+async def test_the_whole_money_loop_in_every_answer_variant(desk: Desk, variant: dict[str, Any]) -> None:
+    desk.sandbox.variants.set(**variant)
+    chat = await _bill(desk)
+    await chat.tap("PIX copia e cola")
+    assert parse_br_code(_code_in(chat)) is not None
+    await chat.tap("QR code")
+    assert chat.last(Upload).data.startswith(b"\x89PNG")
+    await chat.tap("PDF")
+    assert chat.last(Upload).data.startswith(b"%PDF")
+    await chat.tap("Já paguei")
+    await chat.tap("Hoje")
+    await chat.send_file("document", "comprovante.pdf", RECEIPT, mime="application/pdf")
+    await chat.tap("Enviar")
+    (notice,) = _notifications(desk)
+    assert f"Protocolo {notice['ticket']}" in chat.text
+
+
+@pytest.mark.parametrize("failure", ["", [], {}])
+async def test_refusals_read_the_same_whatever_their_result(desk: Desk, failure: Any) -> None:
+    desk.sandbox.variants.set(failure_result=failure)
+    for _ in range(2):
+        chat = await _bill(desk)
+        await chat.tap("Já paguei")
+        await chat.tap("Hoje")
+        await chat.send_file("photo", "photo", b"\xff\xd8\xff jpeg")
+        await chat.tap("Enviar")
+    assert "já foi informado" in chat.text and len(_notifications(desk)) == 1
