@@ -35,6 +35,7 @@ from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 
 OLDEST_DAYS = 90
 RECEIPT_TYPES = ("application/pdf", "image/")
+RECEIPT_SUFFIXES = (".pdf", ".jpg", ".jpeg", ".png")
 _DATE = re.compile(r"(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{2}|\d{4}))?")
 
 
@@ -43,10 +44,8 @@ def receipt_of(event: Media) -> FileRef | None:
     file = event.file
     if file is None or event.kind not in ("photo", "document"):
         return None
-    if event.kind == "document" and not (file.mime or "").startswith(RECEIPT_TYPES) \
-            and not file.name.lower().endswith((".pdf", ".jpg", ".jpeg", ".png")):
-        return None
-    return file
+    readable = (file.mime or "").startswith(RECEIPT_TYPES) or file.name.lower().endswith(RECEIPT_SUFFIXES)
+    return file if event.kind == "photo" or readable else None
 
 
 class Paid(Flow):
@@ -94,6 +93,11 @@ class Paid(Flow):
                 paid_on = typed
                 if paid_on > today or paid_on < today - timedelta(days=OLDEST_DAYS):
                     raise Unexpected("paid.date_out_of_range", days=OLDEST_DAYS)
+            case Media() if (file := receipt_of(event)) is not None:  # the receipt before the date
+                self._keep(ctx, file)
+                ctx.say("paid.got_receipt")
+                self._ask_date(ctx)
+                return
             case _:
                 raise Unexpected("paid.date_not_understood")
         ctx.data["paid_on"] = paid_on.isoformat()
@@ -106,9 +110,7 @@ class Paid(Flow):
     async def receipt(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Media() if (file := receipt_of(event)) is not None:
-                if file.size is not None and file.size > ctx.policy.receipt_max_bytes:
-                    raise Unexpected("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
-                ctx.data["receipt"] = kept(file)
+                self._keep(ctx, file)
                 self._ask_confirm(ctx)
             case Chosen(value="cancel"):
                 ctx.say("paid.dropped")
@@ -136,6 +138,11 @@ class Paid(Flow):
                 raise Unexpected("paid.pick_a_button")
 
     # ---- steps' helpers --------------------------------------------------------------------------
+    def _keep(self, ctx: Context, file: FileRef) -> None:
+        if file.size is not None and file.size > ctx.policy.receipt_max_bytes:
+            raise Unexpected("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+        ctx.data["receipt"] = kept(file)
+
     def _ask_date(self, ctx: Context) -> None:
         today = ctx.isp.now().date()
         options = [Option(today.isoformat(), key="paid.button_today"),

@@ -190,6 +190,15 @@ async def test_words_lead_to_i_have_paid(desk: Desk, words: str) -> None:
     assert "Qual boleto você pagou" in chat.text
 
 
+async def test_a_receipt_sent_before_the_date_is_kept(desk: Desk) -> None:
+    chat = await _bill(desk)
+    await chat.tap("Já paguei")
+    await chat.send_file("document", "comprovante.pdf", RECEIPT, mime="application/pdf")
+    assert "Recebi o comprovante" in chat.text and "Quando você pagou" in chat.text
+    await chat.tap("Ontem")
+    assert "Pago em 09/03/2025" in chat.text and "comprovante.pdf" in chat.text
+
+
 async def test_dates_in_the_future_or_unreadable_are_refused_and_asked_again(desk: Desk) -> None:
     chat = await _bill(desk)
     await chat.tap("Já paguei")
