@@ -24,7 +24,7 @@ from decimal import Decimal
 from pathlib import PurePath
 from typing import Any
 
-from bot.isp import IspApiError
+from bot.isp import IspApiError, IspError
 from bot.isp.errors import ErrorName
 from bot.isp.models.v1_records import ContractStatus
 
@@ -155,9 +155,9 @@ class Paid(Flow):
                 file=ctx.data["receipt"]["name"], **_display(ctx.data["document"]))
 
     async def _send(self, ctx: Context) -> None:
-        kept = ctx.data["receipt"]
+        receipt = ctx.data["receipt"]
         try:
-            content = await ctx.fetch_file(kept["ref"], limit=ctx.policy.receipt_max_bytes)
+            content = await ctx.fetch_file(receipt["ref"], limit=ctx.policy.receipt_max_bytes)
         except FileTooLarge:
             ctx.data.pop("receipt")
             ctx.ask("receipt", "paid.too_large_again", [Option("cancel", key="paid.button_cancel")],
@@ -171,7 +171,7 @@ class Paid(Flow):
         try:
             ticket = await ctx.isp.notify_payment(
                 customer=ctx.customer, document=int(document["id"]), paid_on=date.fromisoformat(ctx.data["paid_on"]),
-                name=kept["name"], content=content,
+                name=receipt["name"], content=content,
             )
         except IspApiError as exc:
             if exc.known is not ErrorName.PAYMENT_ALREADY_INFORMED:
@@ -183,8 +183,12 @@ class Paid(Flow):
         await self._offer_unblock(ctx)
 
     async def _offer_unblock(self, ctx: Context) -> None:
-        blocked = [c.Numero for c in await ctx.isp.contracts(ctx.customer)
-                   if c.Situacao_Codigo is ContractStatus.BLOCKED and c.Numero is not None]
+        """After the notice nothing may fail: without the contracts the offer is simply left out."""
+        try:
+            contracts = await ctx.isp.contracts(ctx.customer)
+        except IspError:
+            contracts = []
+        blocked = [c.Numero for c in contracts if c.Situacao_Codigo is ContractStatus.BLOCKED and c.Numero is not None]
         if not blocked or not ctx.policy.unblock_enabled:
             ctx.to_menu()
             return
