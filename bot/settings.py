@@ -32,7 +32,6 @@ class BotSettings(BaseSettings):
     unblock_every_days: int = Field(default=30, ge=1, le=366, description="days between two unblocks of a contract")
     unblock_max_overdue: int = Field(default=2, ge=0, le=99, description="most overdue bills an unblock allows")
     unblock_release_minutes: int = Field(default=15, ge=1, le=24 * 60, description="minutes the ISP takes to release")
-    receipt_max_mb: int = Field(default=5, ge=1, le=20, description="largest payment receipt taken, in MB")
     handoff_wait_minutes: int = Field(default=5, ge=1, le=24 * 60, description="minutes before the wait notice")
     handoff_minutes_each: int = Field(default=10, ge=1, le=24 * 60, description="minutes a staff member takes per case")
 
@@ -71,5 +70,4 @@ class BotSettings(BaseSettings):
             unblock_every=timedelta(days=self.unblock_every_days),
             unblock_max_overdue=self.unblock_max_overdue,
             unblock_release_minutes=self.unblock_release_minutes,
-            receipt_max_bytes=self.receipt_max_mb * 1024 * 1024,
         )
