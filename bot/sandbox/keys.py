@@ -48,6 +48,13 @@ RESTRICTED_OPERATIONS = frozenset(
         "ConsultaLinhaDigitavelBoleto",
         "ConsultaAtendimentos",
         "ConsultaTopicos",
+        "get_unpaid_document",
+        "get_banking_billet",
+        "get_barcode",
+        "get_pix_copia_cola",
+        "get_pix_qrcode",
+        "invoices_issued",
+        "invoices_issued_pdf",
     }
 )
 

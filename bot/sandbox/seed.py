@@ -608,8 +608,9 @@ def document_record(
 ) -> Record:
     number = 100000 + sequence % 100000
     our_number = f"{sequence:011d}"
+    agreement = AGREEMENTS.get(bank, "0000000")  # an operator's fixture may name other banks
     line = brazil.digitable_line(
-        f"{bank:03d}", due, round(amount * 100), AGREEMENTS[bank] + our_number[-10:] + "00000000"
+        f"{bank:03d}", due, round(amount * 100), agreement + our_number[-10:] + "00000000"
     )
     posted = due - timedelta(days=15)
     return {
@@ -627,7 +628,7 @@ def document_record(
         "NossoNumero": our_number,
         "Origem": origin,
         "Banco": bank,
-        "Convenio": int(AGREEMENTS[bank]),
+        "Convenio": int(agreement),
         "Complemento": f"Mensalidade {due.month:02d}/{due.year}",
         "DataLancamento": posted.isoformat(),
         "DataVencimento": due.isoformat(),

@@ -14,7 +14,7 @@ import httpx
 import pytest
 import segno
 from bot.sandbox import DEMO_IDENTITIES as D
-from bot.sandbox import HOMOLOGATION_KEY, FixedClock, Sandbox, paperwork
+from bot.sandbox import HOMOLOGATION_KEY, RESTRICTED_KEY, FixedClock, Sandbox, paperwork
 from bot.sandbox.registry import OPERATIONS
 from bot.sandbox.variants import FINANCE
 from PIL import Image
@@ -318,6 +318,10 @@ async def test_document_insert_delete_and_reversal_codes(api: Api) -> None:
     assert (bill["value_init"], bill["value_discount"], bill["value_up"]) == (60.5, 5.0, 55.5)
     assert await api.rows("ConsultaDocumentosAbertos", f"Sequencia = {new}")
     fail2(await api.v2("document_insert", {**insert, "id": 424242}), 7)
+    fail2(await api.v2("document_insert", {**insert, "bank": 33}), 10)
+    fail2(await api.v2("document_insert", {**insert, "contract_id": [D.blocked_contract]}), 10)
+    (sicoob,) = ok2(await api.v2("document_insert", {**insert, "bank": 756, "account_id": 3}))
+    fail2(await api.v2("get_pix_copia_cola", {"banking_billet_id": sicoob}), 16)
     assert ok2(await api.v2("document_delete", {"document_id": new, "reason_id": 1}))
     assert await api.rows("ConsultaDocumentosAbertos", f"Sequencia = {new}") == []
     fail2(await api.v2("document_delete", {"document_id": new, "reason_id": 1}), 29)
@@ -374,6 +378,12 @@ async def test_pre_billing_insert(api: Api) -> None:
     assert isinstance(answer["id"], str) and answer["id"].isdigit()
     fail2(await api.v2("pre_billing_insert", {**entry, "contract_id": D.blocked_contract}), 16)
     fail2(await api.v2("pre_billing_insert", {**entry, "period": "202513"}), 10)
+
+
+async def test_the_read_only_portal_key_reads_bills_but_may_not_notify(api: Api) -> None:
+    assert ok2(await api.v2("get_pix_copia_cola", {"banking_billet_id": D.overdue_document}, key=RESTRICTED_KEY))
+    notice = {"document_id": D.overdue_document, "customer_id": D.customer, "payment_date": "2025-03-10"}
+    fail2(await api.v2("send_payment_notification", {**notice, "file": receipt()}, key=RESTRICTED_KEY), 96)
 
 
 def test_registry_knows_the_queries_from_the_writes() -> None:

@@ -426,10 +426,17 @@ def document_insert(ctx: Context, p: Params) -> list[int]:
     account = p.id("account_id")
     p.id("historic_id")
     origin = p.text("origin") or "OUT"
-    bank = p.integer("bank", minimum=0) or 0
+    bank = p.integer("bank", minimum=1) or 1
     contracts = [p.child({"c": c}, "contract_id").id("c") for c in p.entries("contract_id")]
     installments = p.groups("installments", True)
     person = need(ctx.store.find("customers", Codigo=customer), NOT_FOUND, "Cliente não encontrado")
+    if ctx.store.find("banks", code=bank) is None:
+        raise p.invalid("bank", "banco não cadastrado")
+    if ctx.store.find("accounts", id=account) is None:
+        raise p.invalid("account_id", "conta não cadastrada")
+    for number in contracts:
+        if ctx.store.find("contracts", Numero=number, Cliente_Codigo=customer) is None:
+            raise p.invalid("contract_id", f"contrato {number} não pertence ao cliente")
     planned = []
     for installment in installments:
         due = installment.req_date("due_date")
@@ -447,7 +454,7 @@ def document_insert(ctx: Context, p: Params) -> list[int]:
     ids = []
     for due, total, discount, complement in planned:
         number = ctx.store.next_id("documents", "Sequencia")
-        record = document_record(number, person, contracts, due, total, paid_on=None, bank=bank or 1)
+        record = document_record(number, person, contracts, due, total, paid_on=None, bank=bank)
         record.update(
             Conta=account,
             Origem=origin if origin in SOURCES else "OUT",
