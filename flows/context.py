@@ -34,6 +34,7 @@ from bot.store import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.coordinator import IspCoordinator
+from flows.files import FileSource, FileUnavailable
 from flows.flow import Flow, Option
 from flows.identity import target_ref
 from flows.policy import Policy
@@ -48,6 +49,7 @@ from flows.replies import (
     Reply,
     RoleMenu,
     ToStaff,
+    Upload,
 )
 
 # Keys of ChatState.data: the flow's own data, the pending question and its buttons' values.
@@ -75,6 +77,7 @@ class Context:
         self, *, state: ChatState, link: Link | None, session: AsyncSession, repos: Repositories,
         isp: IspCoordinator, policy: Policy, translations: Translations, client_language: str | None,
         menu: Sequence[Flow] = (), message_id: int | None = None, sender_name: str | None = None,
+        files: FileSource | None = None,
     ) -> None:
         self.state = state
         self.link = link
@@ -90,7 +93,8 @@ class Context:
         self.replies: list[Reply] = []
         self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
-        self.next_data: dict[str, Any] = {}  # and hands it this as its data
+        self.next_data: dict[str, Any] = {}  # what switch() hands the next flow (its ``data``)
+        self._files = files
 
     # ---- who and where ---------------------------------------------------------------------------
     @property
@@ -157,6 +161,16 @@ class Context:
     def document(self, url: str, caption_key: str, /, **variables: Any) -> None:
         self.replies.append(Document(url, self.text(caption_key, **variables)))
 
+    def upload(self, kind: str, data: bytes, filename: str, caption_key: str, /, **variables: Any) -> None:
+        """Send a file made or fetched in this turn (``kind``: "photo" or "document")."""
+        self.replies.append(Upload(kind, data, filename, self.text(caption_key, **variables)))
+
+    async def fetch_file(self, ref: str, *, limit: int) -> bytes:
+        """A file the person sent (see ``flows.files``): held for one call, never stored."""
+        if self._files is None:
+            raise FileUnavailable("this channel cannot fetch files")
+        return await self._files.fetch(ref, limit=limit)
+
     def handoff(self, reason: str, **summary: str) -> None:
         """Ask for a person; the staff side (when configured) opens a topic with this summary."""
         self.replies.append(Handoff(reason=reason, ticket=self.state.current_ticket, summary=summary))
@@ -201,7 +215,8 @@ class Context:
 
     # ---- moving ----------------------------------------------------------------------------------
     def switch(self, flow: str, **data: Any) -> None:
-        """Leave this flow; the engine begins ``flow`` right after this step, with ``data`` as its data."""
+        """Leave this flow; the engine begins ``flow`` right after this step, ``data`` (JSON values)
+        as its data."""
         self.next_flow, self.next_data = flow, data
 
     def to_menu(self) -> None:

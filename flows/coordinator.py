@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -26,6 +26,7 @@ from bot.isp import F, IspApiError, IspClient, IspError
 from bot.isp.errors import ErrorName
 from bot.isp.models import v1_records as r
 from bot.isp.models import v1_requests as q1
+from bot.isp.models import v2_finance as f
 from bot.isp.models import v2_requests as q2
 from bot.isp.resilience import Clock, TtlCache
 
@@ -175,6 +176,63 @@ class IspCoordinator:
             raise
         return next((line.LinhaDigitavel for line in lines if line.LinhaDigitavel), None)
 
+    # ---- finance (third document): the document's internal code is ``Sequencia`` -------------------
+    async def unpaid_documents(self, customer: int) -> list[f.UnpaidDocument]:
+        """Open bills with the amount due today (``value_up``)."""
+        return await self._per_customer(
+            customer, "unpaid", lambda: self.client.get_unpaid_document(f.GetUnpaidDocument(customer_id=customer)),
+        )
+
+    async def pix_code(self, document: int) -> str | None:
+        """The bill's PIX copy-and-paste code as the ISP gives it (unchecked), None when its bank issues
+        none (code 16). Never cached: a code may be replaced when the bill is updated."""
+        try:
+            return await self.client.get_pix_copia_cola(f.GetPixCopiaCola(banking_billet_id=document))
+        except IspApiError as exc:
+            if exc.known is ErrorName.NO_PIX:
+                return None
+            raise
+
+    async def pix_image(self, document: int) -> bytes | None:
+        """The ISP's own QR image (PNG bytes), None when it has none."""
+        try:
+            return await self.client.get_pix_qrcode(f.GetPixQrcode(banking_billet_id=document))
+        except IspApiError as exc:
+            if exc.known is ErrorName.NO_PIX:
+                return None
+            raise
+
+    async def bill_pdf(self, document: int) -> f.BankingBillet | None:
+        """The bill as a PDF, fetched each time it is asked for (its link expires); None when the
+        document is no longer open (code 5)."""
+        try:
+            return await self.client.get_banking_billet(f.GetBankingBillet(document_id=document))
+        except IspApiError as exc:
+            if exc.known is ErrorName.NO_OPEN_DOCUMENT:
+                return None
+            raise
+
+    async def notify_payment(self, *, customer: int, document: int, paid_on: date, name: str,
+                             content: bytes) -> int | None:
+        """Tell the ISP the bill was paid, with the receipt; the ticket it opened. Raises IspApiError
+        (``PAYMENT_ALREADY_INFORMED`` for a second notice). A write: never retried blindly."""
+        request = f.SendPaymentNotification.with_receipt(
+            document_id=document, customer_id=customer, payment_date=paid_on, name=name, content=content,
+        )
+        try:
+            notice = await self.client.send_payment_notification(request)
+        finally:
+            self.forget(customer)
+        return notice.ticket_id
+
+    async def invoices(self, customer: int, since: date) -> list[f.Invoice]:
+        """Fiscal invoices of model 21 (communication services) issued since ``since``."""
+        return await self.client.invoices_issued(f.InvoicesIssued(model="21", issue=since, customer_id=customer))
+
+    async def invoice_pdf(self, invoice: int) -> f.InvoicePdf | None:
+        items = await self.client.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[invoice]))
+        return next((item for item in items if item.id in (invoice, None)), None)
+
     async def tickets(self, customer: int) -> list[r.Ticket]:
         """All the customer's tickets, newest first. Open ones have no ``Encerramento_DataHora``;
         filtering that here, not in the ``Filtro``, keeps working whatever an installation stores
@@ -251,7 +309,7 @@ class IspCoordinator:
 
     def forget(self, customer: int) -> None:
         """Drop what is cached about a customer (after a write, or when told it changed)."""
-        for what in ("customer", "contracts", "documents", "tickets", "online"):
+        for what in ("customer", "contracts", "documents", "unpaid", "tickets", "online"):
             self._customer.invalidate((customer, what))
 
     async def _per_customer(self, customer: int, what: str, load: Callable[[], Awaitable[T]]) -> T:

@@ -70,10 +70,11 @@ from flows.context import (
 )
 from flows.coordinator import IspCoordinator
 from flows.events import Choice, Command, Event, Incoming, Location, Start, Text, describe
+from flows.files import FileSource
 from flows.flow import Chosen, Flow, StepEvent, Unexpected
 from flows.intents import default_intents
 from flows.policy import Policy
-from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply
+from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply, Upload
 
 log = logging.getLogger(__name__)
 
@@ -122,11 +123,12 @@ class RoleFlows:
 class Engine:
     def __init__(
         self, database: Database, isp: IspCoordinator, flows: Mapping[Role, RoleFlows], *,
-        policy: Policy | None = None, translations: Translations | None = None,
+        policy: Policy | None = None, translations: Translations | None = None, files: FileSource | None = None,
     ) -> None:
         self.database = database
         self.isp = isp
         self.flows = flows
+        self.files = files  # set by a channel that can fetch what people send (a receipt)
         self.policy = policy or Policy()
         self.translations = translations or default_translations()
         self.states = ChatStates()
@@ -226,6 +228,7 @@ class Engine:
             state=state, link=link, session=session, repos=self.repos, isp=self.isp,
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,
             menu=self.flows[state.role].menu(), message_id=incoming.message_id, sender_name=incoming.sender_name,
+            files=self.files,
         )
 
     # ---- routing ---------------------------------------------------------------------------------
@@ -249,7 +252,7 @@ class Engine:
         for _ in range(MAX_SWITCHES):
             if ctx.next_flow is None:
                 break
-            target, data, ctx.next_flow = ctx.next_flow, ctx.next_data, None
+            target, data, ctx.next_flow, ctx.next_data = ctx.next_flow, ctx.next_data, None, {}
             await self._begin(ctx, target, data)
         if ctx.state.flow is None or ctx.state.step is None:
             await self._begin(ctx, MENU)  # a flow that ended without a question leaves the menu ready
@@ -369,4 +372,6 @@ def _reply_text(reply: Reply) -> str:
             return plain_text(text)
         case Document(url=url, caption=caption):
             return f"{plain_text(caption)} {url}".strip()
+        case Upload(kind=kind, filename=name, caption=caption):
+            return f"[{kind}] {name} {plain_text(caption)}".strip()  # what was sent, never its bytes
     return ""

@@ -52,9 +52,21 @@ class Contact:
 
 
 @dataclass(frozen=True, slots=True)
+class FileRef:
+    """A file the person sent, as the channel can fetch it later (``ref``: Telegram's file_id, the
+    console's path); ``size`` in bytes when the channel knows it before fetching."""
+
+    ref: str
+    name: str
+    size: int | None = None
+    mime: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Media:
     kind: str  # photo, document, video, voice, sticker, ...
     caption: str = ""
+    file: FileRef | None = None  # photos and documents: what a receipt is sent as
 
 
 Event = Start | Command | Text | Choice | Location | Contact | Media
@@ -86,6 +98,6 @@ def describe(event: Event) -> str:
             return f"[location] {lat:.6f}, {lon:.6f}"
         case Contact():
             return "[contact]"
-        case Media(kind=kind, caption=caption):
-            return f"[{kind}] {caption}".strip()
+        case Media(kind=kind, caption=caption, file=file):
+            return " ".join(part for part in (f"[{kind}]", file.name if file else "", caption) if part)
     return "[?]"  # pragma: no cover - the match above is exhaustive

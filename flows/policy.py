@@ -28,6 +28,8 @@ class Policy:
     unblock_every: timedelta = timedelta(days=30)
     unblock_max_overdue: int = 2
     unblock_release_minutes: int = 15
+    # Largest payment receipt (photo or PDF) the bot takes to send to the ISP, in bytes.
+    receipt_max_bytes: int = 5 * 1024 * 1024
     # Misunderstandings in a row before the bot offers a person.
     give_up_after: int = 3
     # A staff desk answers handoffs live (the Telegram channel turns it on when a staff group is set);

@@ -44,6 +44,17 @@ class Document:
 
 
 @dataclass(frozen=True, slots=True)
+class Upload:
+    """A file the bot made or fetched (a PIX QR code, a bill's PDF), sent as its bytes: ``photo``
+    shows as a picture, ``document`` as a file named ``filename``."""
+
+    kind: str  # "photo" or "document"
+    data: bytes = field(repr=False)
+    filename: str
+    caption: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Handoff:
     """The conversation needs a person: the staff side takes it from here."""
 
@@ -70,7 +81,7 @@ class RoleMenu:
     language: str
 
 
-Reply = Message | AskLocation | AskContact | Document | Handoff | ToStaff | RoleMenu
+Reply = Message | AskLocation | AskContact | Document | Upload | Handoff | ToStaff | RoleMenu
 
 
 @dataclass(frozen=True, slots=True)

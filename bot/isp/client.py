@@ -28,6 +28,7 @@ import httpx
 from bot.isp.catalog.base import EncodeContext, Kind, Operation
 from bot.isp.envelope import unwrap
 from bot.isp.errors import CircuitOpenError
+from bot.isp.methods_finance import FinanceMethods
 from bot.isp.methods_v1 import V1Methods
 from bot.isp.methods_v2 import V2Methods
 from bot.isp.resilience import Clock, SingleFlight, TtlCache
@@ -39,7 +40,7 @@ Res = TypeVar("Res")
 Observer = Callable[[str, str, float | None], None]
 
 
-class IspClient(V1Methods, V2Methods):
+class IspClient(V1Methods, V2Methods, FinanceMethods):
     def __init__(
         self,
         settings: IspSettings,

@@ -6,7 +6,8 @@ otherwise, like ``ConsultaLinhaDigitavelBoleto``'s "document not found"); 97 is 
 Generation 2.0: ``{status, error_code, error_description, result}``; ``status`` is seen as 1, true
 or '1' (``ip_insert`` answers it as a string), ``error_code`` as '', 0 or '0' on success, and a
 failure's ``result`` may be '', [] or an object of empty lists (ignored). The ``mvno_*`` operations
-answer a bare object with no envelope on success.
+answer a bare object with no envelope on success. ``invoices_issued_pdf`` may answer status 0 with a
+list of items, each with its own error: that list is its result (``per_item_errors``).
 
 Branching is on ``status`` and codes only, never on message texts (they carry typos).
 """
@@ -60,6 +61,8 @@ def unwrap(op: Operation[Any, Any], body: Any) -> Any:
                              generation=op.generation)
     if _status(body["status"], op.name):
         return body.get("result")
+    if op.per_item_errors and isinstance(body.get("result"), list | dict) and body["result"]:
+        return body["result"]
     if op.generation is Generation.V1:
         code = _code(body.get("erro_code"))
         description, detail, inf = (_text(body.get(k)) for k in ("erro_desc", "erro_detail", "erro_inf"))

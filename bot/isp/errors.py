@@ -84,6 +84,19 @@ class ErrorName(StrEnum):
     # stock
     NO_STOCK_BALANCE = "no_stock_balance"
     PRODUCT_CODE_EXISTS = "product_code_exists"
+    # finance (third document)
+    NO_OPEN_DOCUMENT = "no_open_document"
+    DUE_DATE_REFUSED = "due_date_refused"
+    DUE_DATE_IN_PAST = "due_date_in_past"
+    NO_PIX = "no_pix"
+    PAYMENT_ALREADY_INFORMED = "payment_already_informed"
+    DUE_DATE_BEFORE_TODAY = "due_date_before_today"
+    INVOICE_NOT_ISSUED = "invoice_not_issued"
+    SERVICE_INVOICE_NOT_FOUND = "service_invoice_not_found"
+    DOCUMENT_ALREADY_REVERSED = "document_already_reversed"
+    DOCUMENT_UNPAID = "document_unpaid"
+    CARD_EXPIRED = "card_expired"
+    CUSTOMER_OR_CONTRACT_NOT_FOUND = "customer_or_contract_not_found"
 
 
 class IspError(Exception):

@@ -1,4 +1,5 @@
-"""Bills: the customer's open documents and the digitable line of the one they pick.
+"""Bills: the customer's open documents, and for the one they pick every way to pay it: the
+digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I have paid".
 
 Choices where the spec is silent:
 - At most ``MAX_SHOWN`` (6) documents are offered, newest due date first: six buttons still fit a
@@ -7,29 +8,42 @@ Choices where the spec is silent:
   accepts the 47 digits without dots or spaces).
 - A document is overdue when its due date is before today in the ISP's time zone. Its line is sent with
   the original due date and the line with the updated due date (``BoletoAtualizado = S``) is offered.
-- The button keeps what the line query needs (document, account, due date, value), so choosing a
-  document costs one ISP call, not two. When the ISP no longer finds it (paid in between), the person
-  is told so and gets the fresh list.
+- The amount due today (``value_up`` of ``get_unpaid_document``) is shown next to the original when
+  they differ; when that read fails the list is still shown, with the original amounts.
+- The button keeps what the queries need (document, internal code, account, due date, value), so
+  choosing costs one ISP call. When the ISP no longer finds it (paid in between), the person is told
+  so and gets the fresh list.
+- After the line the bill's actions stay offered (a person may want the PIX and then the QR code).
+  The PIX code is shown only when it is a well-formed BR Code with a right CRC; otherwise the person is
+  told and pointed to the line. The QR image is the ISP's when it has one, else drawn here from the
+  checked code (off the event loop). The PDF is fetched each time it is asked for, never kept: its
+  link is valid for minutes only.
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
+import segno
+from bot.isp import IspApiError
 from bot.isp.models import v1_records as r
+from bot.isp.pix import parse_br_code
 
 from flows.context import Context
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 
 MAX_SHOWN = 6
+PIX, QR, PDF, PAID = "pix", "qr", "pdf", "paid"
 UPDATED, OTHERS, MENU = "updated", "others", "menu"
 
 
 class Bills(Flow):
     name = "bills"
-    commands = ("boleto", "segundavia", "bills", "factura")
+    commands = ("boleto", "segundavia", "bills", "factura", "pix")
     menu_order = 10
 
     async def begin(self, ctx: Context) -> None:
@@ -39,8 +53,9 @@ class Bills(Flow):
             ctx.to_menu()
             return
         today = ctx.isp.now().date()
+        due_today = await _due_today(ctx)
         newest = sorted(documents, key=lambda d: d.Vencimento or date.min, reverse=True)[:MAX_SHOWN]
-        shown = [_summary(d, today) for d in newest]
+        shown = [_summary(d, today, due_today) for d in newest]
         options = [Option(item, key="bills.button", vars=_display(item)) for item in shown]
         ctx.ask("choose", "bills.choose", options, documents=[_display(i) for i in shown],
                 hidden=len(documents) - len(shown))
@@ -49,33 +64,77 @@ class Bills(Flow):
         if not isinstance(event, Chosen):
             raise Unexpected("bills.pick_a_button")
         item: dict[str, Any] = event.value
-        overdue = _display(item)["overdue"]
         line = await self._line(ctx, item, updated=False)
         if line is None:
             return
         ctx.say("bills.line", line=line, **_display(item))
-        if not overdue:
-            ctx.to_menu()
-            return
         ctx.data["document"] = item
-        options = [Option(UPDATED, key="bills.button_updated"), Option(OTHERS, key="bills.button_others"),
-                   Option(MENU, key="bills.button_menu")]
-        ctx.ask("after_overdue", "bills.offer_updated", options, **_display(item))
+        self._offer(ctx, item)
 
-    async def after_overdue(self, ctx: Context, event: StepEvent) -> None:
+    async def act(self, ctx: Context, event: StepEvent) -> None:
+        item: dict[str, Any] = ctx.data["document"]
+        actions = {PIX: self._pix, QR: self._qr, PDF: self._pdf, UPDATED: self._updated}
         match event:
-            case Chosen(value="updated"):
-                item = ctx.data["document"]
-                line = await self._line(ctx, item, updated=True)
-                if line is not None:
-                    ctx.say("bills.updated_line", line=line, today=ctx.isp.now().date(), **_display(item))
-                    ctx.to_menu()
+            case Chosen(value="paid"):
+                ctx.switch("paid", **({"document": item} if item.get("id") else {}))  # no code: pick it there
             case Chosen(value="others"):
                 await self.begin(ctx)
             case Chosen(value="menu"):
                 ctx.to_menu()
+            case Chosen(value=str(action)) if action in actions:
+                if await actions[action](ctx, item):
+                    self._offer(ctx, item)
             case _:
                 raise Unexpected("bills.pick_a_button")
+
+    async def _pix(self, ctx: Context, item: dict[str, Any]) -> bool:
+        code = parse_br_code(await ctx.isp.pix_code(item["id"])) if item.get("id") else None
+        if code is None:
+            ctx.say("bills.no_pix")
+        else:
+            ctx.say("bills.pix", code=code.code, amount=code.amount, **_display(item))
+        return True
+
+    async def _qr(self, ctx: Context, item: dict[str, Any]) -> bool:
+        image = await _qr_image(ctx, item)
+        if image is None:
+            ctx.say("bills.no_pix")
+        else:
+            ctx.upload("photo", image, "pix.png", "bills.qr_caption", **_display(item))
+        return True
+
+    async def _updated(self, ctx: Context, item: dict[str, Any]) -> bool:
+        line = await self._line(ctx, item, updated=True)
+        if line is not None:
+            ctx.say("bills.updated_line", line=line, today=ctx.isp.now().date(), **_display(item))
+        return line is not None
+
+    def _offer(self, ctx: Context, item: dict[str, Any]) -> None:
+        shown = _display(item)
+        options = [Option(PIX, key="bills.button_pix"), Option(QR, key="bills.button_qr"),
+                   Option(PDF, key="bills.button_pdf"), Option(PAID, key="bills.button_paid")]
+        if shown["overdue"]:
+            options.append(Option(UPDATED, key="bills.button_updated"))
+        options += [Option(OTHERS, key="bills.button_others"), Option(MENU, key="bills.button_menu")]
+        ctx.ask("act", "bills.offer_updated" if shown["overdue"] else "bills.offer", options, columns=2, **shown)
+
+    async def _pdf(self, ctx: Context, item: dict[str, Any]) -> bool:
+        """Send the bill's PDF; False after telling the person the document is gone."""
+        billet = await ctx.isp.bill_pdf(item["id"]) if item.get("id") else None
+        shown = _display(item)
+        if billet is None and item.get("id"):  # no longer open
+            ctx.isp.forget(ctx.customer)
+            ctx.say("bills.gone", **shown)
+            await self.begin(ctx)
+            return False
+        name = f"boleto-{shown['due'].isoformat() if shown['due'] else item['id']}.pdf"
+        if billet is not None and billet.pdf is not None:
+            ctx.upload("document", billet.pdf, name, "bills.pdf_caption", **shown)
+        elif billet is not None and billet.link is not None:  # Telegram fetches it now; nothing keeps it
+            ctx.document(billet.link, "bills.pdf_caption", **shown)
+        else:
+            ctx.say("bills.no_pdf")
+        return True
 
     async def _line(self, ctx: Context, item: dict[str, Any], *, updated: bool) -> str | None:
         """The line, or None after telling the person the document is gone and listing the rest."""
@@ -88,17 +147,48 @@ class Bills(Flow):
         return line
 
 
-def _summary(document: r.OpenDocument, today: date) -> dict[str, Any]:
+async def _due_today(ctx: Context) -> dict[int, Decimal]:
+    """Amount due today per internal code; empty when the ISP cannot say (the list still shows)."""
+    try:
+        unpaid = await ctx.isp.unpaid_documents(ctx.customer)
+    except IspApiError:
+        return {}
+    return {d.id: d.value_up for d in unpaid if d.id is not None and d.value_up is not None}
+
+
+async def _qr_image(ctx: Context, item: dict[str, Any]) -> bytes | None:
+    if not item.get("id"):
+        return None
+    image = await ctx.isp.pix_image(item["id"])
+    if image is not None:
+        return image
+    code = parse_br_code(await ctx.isp.pix_code(item["id"]))
+    if code is None:
+        return None
+    return await asyncio.to_thread(draw_qr, code.code)
+
+
+def draw_qr(text: str) -> bytes:
+    """A PNG of ``text`` as a QR code (medium error correction, as bank apps print PIX codes)."""
+    out = io.BytesIO()
+    segno.make(text, error="m", micro=False).save(out, kind="png", scale=8, border=4)
+    return out.getvalue()
+
+
+def _summary(document: r.OpenDocument, today: date, due_today: dict[int, Decimal]) -> dict[str, Any]:
     """What a button keeps in the chat's state (JSON values only)."""
     due = document.Vencimento
+    now = due_today.get(document.Sequencia or 0)
     return {
-        "document": document.Documento, "account": document.Conta,
+        "document": document.Documento, "account": document.Conta, "id": document.Sequencia,
         "due": due.isoformat() if due else None, "value": str(document.Valor or 0),
-        "overdue": bool(due and due < today),
+        "value_up": str(now) if now is not None else None, "overdue": bool(due and due < today),
     }
 
 
 def _display(item: dict[str, Any]) -> dict[str, Any]:
     due = item.get("due")
-    return {"value": Decimal(item["value"]), "due": date.fromisoformat(due) if due else None,
-            "overdue": bool(item.get("overdue"))}
+    value = Decimal(item["value"])
+    now = Decimal(item["value_up"]) if item.get("value_up") else None
+    return {"value": value, "due": date.fromisoformat(due) if due else None,
+            "overdue": bool(item.get("overdue")), "value_up": now if now is not None and now != value else None}

@@ -14,6 +14,9 @@ Choices where the spec is silent:
   A customer with one access on the failed NAS hears of the outage even if another access is online.
 - A NAS that is down without a failover event is told plainly as a problem on our side.
 - A NAS missing from ``ConsultaStatusNAS`` counts as up: the bot never invents a failure.
+- A contract that is not active is told (``standing``) before any read about the connection: the
+  checklist is for active contracts only. Only an outage on record comes before it, because finding
+  that costs no read about the customer while a surge is on.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from bot.isp.models.v1_records import FailoverEvent, YesNo
 
 from flows.context import Context
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.subscriber.standing import answer_standing, tell_standing
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +78,8 @@ class Connection(Flow):
     menu_order = 40
 
     async def begin(self, ctx: Context) -> None:
+        if await ctx.isp.outage_on_record(ctx.customer) is None and await tell_standing(ctx, "standing"):
+            return  # an outage on record goes first: in a surge it costs no read about each customer
         network = await look_at_network(ctx)
         if network.outage is not None:
             offer_outage(ctx, "outage", network.outage, ticket_anyway=False)
@@ -86,6 +92,9 @@ class Connection(Flow):
 
     async def outage(self, ctx: Context, event: StepEvent) -> None:
         await answer_outage(ctx, event)
+
+    async def standing(self, ctx: Context, event: StepEvent) -> None:
+        await answer_standing(ctx, event)
 
     async def next(self, ctx: Context, event: StepEvent) -> None:
         match event:

@@ -48,6 +48,10 @@ class Contracts(Flow):
     menu_order = 50
 
     async def begin(self, ctx: Context) -> None:
+        if "unblock" in ctx.data:  # offered elsewhere (a blocked subscriber, a payment just told)
+            ctx.data["contract"] = int(ctx.data.pop("unblock"))
+            await self.act(ctx, Chosen("unblock", ""))
+            return
         contracts = await ctx.isp.contracts(ctx.customer)
         if not contracts:
             ctx.say("contracts.none")

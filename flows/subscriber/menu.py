@@ -10,9 +10,10 @@ from __future__ import annotations
 from bot.isp import IspError
 
 from flows.context import Context
-from flows.events import Text
+from flows.events import Media, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 from flows.intents import SMALL_TALK, default_intents
+from flows.subscriber.paid import kept, receipt_of
 
 # What small talk gets before the menu (a greeting gets the menu's own greeting).
 SMALL_TALK_REPLIES = {"thanks": "menu.thanks", "ok": "menu.ok"}
@@ -39,6 +40,8 @@ class Menu(Flow):
                 if name in SMALL_TALK_REPLIES:
                     ctx.say(SMALL_TALK_REPLIES[name])
                 ctx.to_menu()
+            case Media() if (receipt := receipt_of(event)) is not None:  # a receipt sent out of the blue
+                ctx.switch("paid", receipt=kept(receipt))
             case _:
                 raise Unexpected("menu.not_understood")
 

@@ -2,6 +2,9 @@
 
 Choices where the spec is silent:
 
+- A contract that is not active is told first (``standing``), with "open a ticket anyway" among its
+  buttons: a blocked subscriber may write about something else.
+
 - Subject (``Assunto``) is the topic's name as the ISP wrote it, so tickets group by topic in the ISP
   system; the person's words go verbatim into the opening occurrence (``Ocorrencia``), capped at
   ``MAX_DESCRIPTION`` characters. An ISP with no topic shown in the subscriber center gets the
@@ -36,6 +39,7 @@ from flows.events import Media, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 from flows.intents import normalise
 from flows.subscriber.connection import answer_outage, look_at_network, offer_outage
+from flows.subscriber.standing import answer_standing, tell_standing
 
 MAX_DESCRIPTION = 2000
 LANDED_SLACK = timedelta(minutes=2)  # the ISP's clock may run a little behind ours
@@ -49,6 +53,9 @@ class NewTicket(Flow):
     menu_order: ClassVar[int | None] = 20
 
     async def begin(self, ctx: Context) -> None:
+        known = await ctx.isp.outage_on_record(ctx.customer)  # first: in a surge it costs no read per customer
+        if known is None and await tell_standing(ctx, "standing", ticket_anyway=True):
+            return
         network = await look_at_network(ctx)
         if network.outage is not None:
             offer_outage(ctx, "outage", network.outage, ticket_anyway=True)
@@ -60,6 +67,12 @@ class NewTicket(Flow):
             await self._ask_topic(ctx)
         else:
             await answer_outage(ctx, event)
+
+    async def standing(self, ctx: Context, event: StepEvent) -> None:
+        if isinstance(event, Chosen) and event.value == "ticket":  # not about the connection, say
+            await self._ask_topic(ctx)
+        else:
+            await answer_standing(ctx, event)
 
     async def topic(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Chosen):

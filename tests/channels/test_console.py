@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 from bot.channels.console import ConsoleChannel, Identity, terminal_text
+from bot.channels.console.channel import LocalFiles
 from bot.channels.console.demo import Demo
 from bot.sandbox import DEMO_IDENTITIES
 from bot.store import Links, Role
 from flows.engine import Within
-from flows.events import Choice, Command, Contact, Incoming, Location, Start, Text
-from flows.replies import AskContact, AskLocation, Button, Message, Notice, Reply
+from flows.events import Choice, Command, Contact, Incoming, Location, Media, Start, Text
+from flows.replies import AskContact, AskLocation, Button, Message, Notice, Reply, Upload
 
 from tests.flows.conftest import clock, desk, sandbox  # noqa: F401
 from tests.flows.harness import Desk
@@ -190,3 +191,32 @@ def test_ispbot_demo_as_technician_starts_in_the_technicians_chat(tmp_path: Path
     assert f"you ({D.technician})> /subscriber" in done.stdout and D.customer_name in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_files_the_bot_sends_are_saved_and_their_paths_printed(tmp_path: Path) -> None:
+    png = b"\x89PNG\r\n\x1a\n qr"
+    channel = ConsoleChannel(CannedEngine([Upload("photo", png, "pix.png", "QR code PIX")]), MARIA,  # type: ignore[arg-type]
+                             downloads=tmp_path)
+    first = await channel.send(Text("qr"))
+    second = await channel.send(Text("qr"))
+    assert f"saved to {tmp_path / 'pix.png'}" in first and f"saved to {tmp_path / 'pix-2.png'}" in second
+    assert (tmp_path / "pix.png").read_bytes() == png
+
+
+async def test_a_receipt_is_sent_by_naming_a_file(desk: Desk, tmp_path: Path) -> None:  # noqa: F811
+    receipt = tmp_path / "comprovante.pdf"
+    receipt.write_bytes(b"%PDF-1.4 receipt")
+    chat = await desk.linked_chat()
+    desk.engine.files = LocalFiles()
+    channel = ConsoleChannel(desk.engine, MARIA, chat_id=chat.chat_id)
+    event = channel.event_for(f"/file {receipt}")
+    assert isinstance(event, Media) and event.kind == "document" and event.file is not None
+    assert event.file.name == "comprovante.pdf" and event.file.size == len(b"%PDF-1.4 receipt")
+    shown = await channel.send(event)
+    assert "Qual boleto você pagou" in shown
+    await channel.say(str(next(i for i, c in enumerate(channel.choices, 1) if "28/03/2025" in c.label)))
+    await channel.say("1")  # today
+    shown = await channel.say("1") or ""  # send
+    assert "Protocolo" in shown
+    (notice,) = desk.sandbox.store.rows("payment_notifications")
+    assert notice["file_name"] == "comprovante.pdf" and notice["file_size"] == len(b"%PDF-1.4 receipt")

@@ -21,9 +21,10 @@ from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, FixedClock, Sandbox
 from bot.store import Invites, Links, Proof, Role
 from flows.coordinator import IspCoordinator
 from flows.engine import Engine
-from flows.events import Choice, Command, Contact, Event, Incoming, Location, Media, Start, Text
+from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Location, Media, Start, Text
+from flows.files import FileTooLarge, FileUnavailable
 from flows.policy import Policy
-from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply
+from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, Upload
 from flows.stock import StockCatalog
 
 from tests.store.dbtools import ScratchDatabase
@@ -40,6 +41,22 @@ class FakeMonotonic:
 
 
 @dataclass
+class FakeFiles:
+    """What people sent, as a channel would fetch it (``fetched`` counts the fetches)."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    fetched: int = 0
+
+    async def fetch(self, ref: str, *, limit: int) -> bytes:
+        if ref not in self.files:
+            raise FileUnavailable(ref)
+        if len(self.files[ref]) > limit:
+            raise FileTooLarge(ref)
+        self.fetched += 1
+        return self.files[ref]
+
+
+@dataclass
 class Desk:
     sandbox: Sandbox
     database: ScratchDatabase
@@ -48,6 +65,7 @@ class Desk:
     cache_clock: FakeMonotonic
     clock: FixedClock
     next_chat: int = 500
+    files: FakeFiles = field(default_factory=FakeFiles)
     notices: list[Notice] = field(default_factory=list)  # every notice of every turn, in order
 
     def chat(self, chat_id: int | None = None, language: str | None = "pt-br", name: str | None = None) -> TestChat:
@@ -132,6 +150,14 @@ class TestChat:
     async def send_media(self, kind: str, caption: str = "") -> list[Reply]:
         return await self.send(Media(kind, caption))
 
+    async def send_file(self, kind: str, name: str, content: bytes, *, mime: str | None = None,
+                        size: int | None = None, caption: str = "") -> list[Reply]:
+        """A photo or document the channel can fetch later (``size``: what the channel says it is)."""
+        ref = f"file-{len(self.desk.files.files) + 1}"
+        self.desk.files.files[ref] = content
+        known = len(content) if size is None else size
+        return await self.send(Media(kind, caption, FileRef(ref, name, known, mime)))
+
     # ---- what the person sees ---------------------------------------------------------------------
     @property
     def text(self) -> str:
@@ -168,6 +194,8 @@ def _reply_text(reply: Reply) -> str:
             return plain_text(text)
         case Document(url=url, caption=caption):
             return f"{plain_text(caption)} {url}"
+        case Upload(kind=kind, filename=name, caption=caption):
+            return f"[{kind}: {name}] {plain_text(caption)}"
         case Handoff(reason=reason):
             return f"[handoff: {reason}]"
     return ""
@@ -179,5 +207,6 @@ def make_desk(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, po
     cache_clock = FakeMonotonic()
     coordinator = IspCoordinator(client, zone=settings.zone, clock=cache_clock, wall_clock=clock)
     stock = StockCatalog.from_mapping(sandbox.stock_catalog())
-    engine = Engine(database, coordinator, role_flows(), policy=policy or Policy(stock=stock))
-    return Desk(sandbox, database, client, engine, cache_clock, clock)
+    files = FakeFiles()
+    engine = Engine(database, coordinator, role_flows(), policy=policy or Policy(stock=stock), files=files)
+    return Desk(sandbox, database, client, engine, cache_clock, clock, files=files)

@@ -20,8 +20,9 @@ def open_events(sandbox: Sandbox) -> list[dict[str, Any]]:
 
 
 def customers(sandbox: Sandbox, keep: Callable[[int, list[str], bool], bool]) -> list[int]:
-    """Customers not named in an open event, filtered by ``keep(code, their NAS, online)``: the NAS
-    an online customer is connected to and those its authentications are set on, or only the latter."""
+    """Customers with an active contract not named in an open event, filtered by ``keep(code, their
+    NAS, online)``: the NAS an online customer is connected to and those its authentications are set
+    on, or only the latter. (A contract that is not active is told first: see test_standing.)"""
     named = {code for e in open_events(sandbox) for code in e["AffectedCustomers"].split(",")}
     online = {s["customer_id"]: s["nas_ip_address"] for s in sandbox.store.rows("sessions")}
     found = []
@@ -29,7 +30,9 @@ def customers(sandbox: Sandbox, keep: Callable[[int, list[str], bool], bool]) ->
         code = customer["Codigo"]
         nas = [a["NAS"] for a in sandbox.store.where("authentications", Cliente=code)]
         connected = code in online
-        if str(code) not in named and nas and keep(code, [online[code], *nas] if connected else nas, connected):
+        active = any(c["Situacao_Codigo"] == "A" for c in sandbox.store.where("contracts", Cliente_Codigo=code))
+        seen = [online[code], *nas] if connected else nas
+        if active and str(code) not in named and nas and keep(code, seen, connected):
             found.append(code)
     return found
 

@@ -10,8 +10,10 @@ MARIA = DEMO_IDENTITIES.customer
 
 
 def without_open_tickets(sandbox: Sandbox) -> int:
+    """A customer with an active contract (the ticket flow tells any other state first) and no open ticket."""
     busy = {t["CodigoCliente"] for t in sandbox.store.rows("tickets") if t["Encerramento_DataHora"] is None}
-    return next(c["Codigo"] for c in sandbox.store.rows("customers") if c["Codigo"] not in busy)
+    active = {c["Cliente_Codigo"] for c in sandbox.store.rows("contracts") if c["Situacao_Codigo"] == "A"}
+    return next(c["Codigo"] for c in sandbox.store.rows("customers") if c["Codigo"] in active - busy)
 
 
 async def test_open_tickets_with_status_service_order_and_appointment_in_words(desk: Desk) -> None:

@@ -35,13 +35,14 @@ from urllib.parse import parse_qsl
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 DEFAULT_TOKEN = "123456789:AAFakeTokenForTheTestsOnly-0123456789"
 BOT_ID = 123456789
 BOT_USERNAME = "ispbot_test_bot"
 MAX_TEXT = 4096
+MAX_BOT_DOWNLOAD = 20 * 1024 * 1024  # getFile refuses bigger files to bots
 MAX_CALLBACK_DATA = 64
 MAX_TOPIC_NAME = 128
 
@@ -166,6 +167,7 @@ class _State:
     failures: list[_Failure] = field(default_factory=list)
     webhook: _Webhook = field(default_factory=_Webhook)
     groups: dict[int | str, Group | None] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)  # what people "sent", by file_id (getFile)
 
 
 class FakeBotApi:
@@ -221,11 +223,14 @@ class FakeBotApi:
             "closeForumTopic": self._close_forum_topic,
             "copyMessage": self._copy_message,
             "sendDocument": self._send_document,
+            "sendPhoto": self._send_photo,
+            "getFile": self._get_file,
             "sendLocation": self._send_location,
             "sendChatAction": self._send_chat_action,
         }
         self.app = Starlette(
-            routes=[Route("/bot{token}/{method}", self._endpoint, methods=["GET", "POST"])],
+            routes=[Route("/bot{token}/{method}", self._endpoint, methods=["GET", "POST"]),
+                    Route("/file/bot{token}/{path:path}", self._download, methods=["GET"])],
         )
 
     # ----------------------------------------------------------------- serving
@@ -627,6 +632,47 @@ class FakeBotApi:
         return self._record(
             "sendDocument", chat_id, params, text=caption if isinstance(caption, str) else None, content=content
         )
+
+    async def _send_photo(self, params: Json) -> Json:
+        chat_id = _chat_id(params)
+        photo = params.get("photo")
+        if not isinstance(photo, bytes | str) or not photo:
+            raise ApiError(400, "Bad Request: there is no photo in the request")
+        if isinstance(photo, bytes) and not photo.startswith((b"\x89PNG", b"\xff\xd8")):
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        _check_markup(params.get("reply_markup"))
+        size = len(photo) if isinstance(photo, bytes) else 0
+        file_id = f"PHOTO_OUT{len(self._state.outgoing) + 1}"
+        content: Json = {"photo": [{"file_id": file_id, "file_unique_id": file_id.lower(), "width": 512,
+                                    "height": 512, "file_size": size}]}
+        caption = params.get("caption")
+        if isinstance(caption, str):
+            content["caption"] = caption
+        return self._record("sendPhoto", chat_id, params, text=caption if isinstance(caption, str) else None,
+                            content=content)
+
+    # ---------------------------------------------------------------- files people send
+
+    def add_file(self, file_id: str, content: bytes) -> None:
+        """Make ``file_id`` fetchable with getFile and its download (a photo or document a person sent)."""
+        self._state.files[file_id] = content
+
+    async def _get_file(self, params: Json) -> Json:
+        file_id = str(params.get("file_id", ""))
+        content = self._state.files.get(file_id)
+        if content is None:
+            raise ApiError(400, "Bad Request: invalid file_id")
+        if len(content) > MAX_BOT_DOWNLOAD:
+            raise ApiError(400, "Bad Request: file is too big")
+        return {"file_id": file_id, "file_unique_id": file_id.lower(), "file_size": len(content),
+                "file_path": f"documents/{file_id}"}
+
+    async def _download(self, request: Request) -> Response:
+        if request.path_params["token"] not in self.tokens:
+            return Response(status_code=401)
+        self.calls["(download)"] += 1
+        content = self._state.files.get(str(request.path_params["path"]).rsplit("/", 1)[-1])
+        return Response(status_code=404) if content is None else Response(content)
 
     async def _send_location(self, params: Json) -> Json:
         chat_id = _chat_id(params)
@@ -1061,15 +1107,16 @@ def photo_message(chat_id: int, caption: str | None = None, *, user_id: int | No
 
 
 def document_message(
-    chat_id: int, file_name: str = "comprovante.pdf", caption: str | None = None, *, user_id: int | None = None
+    chat_id: int, file_name: str = "comprovante.pdf", caption: str | None = None, *, user_id: int | None = None,
+    file_id: str = "DOC1", file_size: int = 48213, mime_type: str = "application/pdf",
 ) -> Json:
     content: Json = {
         "document": {
-            "file_id": "DOC1",
-            "file_unique_id": "doc1",
+            "file_id": file_id,
+            "file_unique_id": file_id.lower(),
             "file_name": file_name,
-            "mime_type": "application/pdf",
-            "file_size": 48213,
+            "mime_type": mime_type,
+            "file_size": file_size,
         }
     }
     if caption is not None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from bot.channels.telegram.updates import Routed, chat_of, parse, route, update_id_of
-from flows.events import Choice, Command, Contact, Location, Media, Start, Text
+from flows.events import Choice, Command, Contact, FileRef, Location, Media, Start, Text
 
 from telegram import Bot
 from tests.telegram import fake_bot_api as tg
@@ -79,9 +79,11 @@ def test_edited_text_is_the_next_answer_but_an_edited_command_means_nothing() ->
 
 
 def test_media_carry_their_kind_and_caption() -> None:
-    assert event_of(tg.photo_message(PRIVATE, caption="meu roteador")) == Media("photo", "meu roteador")
-    assert event_of(tg.photo_message(PRIVATE)) == Media("photo", "")
-    assert event_of(tg.document_message(PRIVATE, caption="comprovante")) == Media("document", "comprovante")
+    largest = FileRef("PHOTO2", "photo.jpg", 1280 * 960 // 10, "image/jpeg")
+    assert event_of(tg.photo_message(PRIVATE, caption="meu roteador")) == Media("photo", "meu roteador", largest)
+    assert event_of(tg.photo_message(PRIVATE)) == Media("photo", "", largest)
+    assert event_of(tg.document_message(PRIVATE, caption="comprovante")) == Media(
+        "document", "comprovante", FileRef("DOC1", "comprovante.pdf", 48213, "application/pdf"))
 
 
 def test_a_button_press_in_a_private_chat_is_a_choice() -> None:

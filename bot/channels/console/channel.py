@@ -8,21 +8,56 @@ played identity's own phone (as Telegram would, ``own=True``) and a position nea
 What a turn sends to other chats (a subscriber told that the technician is on the way) is shown
 after the answer, each message marked with the chat it went to (``[to Maria's chat] …``), from
 ``chat_names`` or the chat's id; its buttons are listed, not numbered (they belong to that chat).
+
+Files: what the bot sends as a file (a PIX QR code, a bill's PDF) is saved in ``downloads`` (a new
+temporary folder unless given) and its path printed. ``/file <path>`` sends a file from this machine
+as the person would send a photo or a PDF (a payment receipt); ``LocalFiles`` lets the engine read it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import mimetypes
+import tempfile
 from collections.abc import MutableMapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 from flows.engine import Engine
-from flows.events import Choice, Command, Contact, Event, Incoming, Location, Start, Text
-from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply
+from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Location, Media, Start, Text
+from flows.files import FileTooLarge, FileUnavailable
+from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, Upload
 
 BOLD, RESET = "\033[1m", "\033[0m"
 QUIT = ("/quit", "/exit")
+SEND_FILE = "/file"
+
+
+class LocalFiles:
+    """Files named with ``/file``: the ``ref`` is a path on this machine."""
+
+    async def fetch(self, ref: str, *, limit: int) -> bytes:
+        return await asyncio.to_thread(self._read, Path(ref), limit)
+
+    @staticmethod
+    def _read(path: Path, limit: int) -> bytes:
+        try:
+            if path.stat().st_size > limit:
+                raise FileTooLarge(str(path))
+            return path.read_bytes()
+        except OSError as exc:
+            raise FileUnavailable(str(path)) from exc
+
+
+def file_event(argument: str) -> Event:
+    """What sending the file at ``argument`` is: a photo for an image, a document otherwise."""
+    path = Path(argument.strip().strip("'\"")).expanduser()
+    mime = mimetypes.guess_type(path.name)[0]
+    size = path.stat().st_size if path.is_file() else None
+    kind = "photo" if mime in ("image/jpeg", "image/png") else "document"
+    return Media(kind, "", FileRef(str(path.resolve()), path.name, size, mime))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +79,7 @@ class Action:
 class ConsoleChannel:
     def __init__(
         self, engine: Engine, identity: Identity, *, chat_id: int = 1, client_language: str | None = "pt-br",
-        bold: bool = False, chat_names: MutableMapping[int, str] | None = None,
+        bold: bool = False, chat_names: MutableMapping[int, str] | None = None, downloads: Path | None = None,
     ) -> None:
         self.engine = engine
         self.identity = identity
@@ -54,6 +89,7 @@ class ConsoleChannel:
         self.chat_names: MutableMapping[int, str] = {} if chat_names is None else chat_names
         self.choices: list[Action] = []  # what typing 1, 2, ... does now
         self.shown = ""  # the last turn as it was shown (with what went to other chats)
+        self.downloads = downloads
 
     def event_for(self, line: str) -> Event | None:
         """The event a typed line means; None when the person is done (empty line, /quit)."""
@@ -62,6 +98,8 @@ class ConsoleChannel:
             return None
         if text.isdigit() and 1 <= int(text) <= len(self.choices):
             return self.choices[int(text) - 1].event
+        if text.lower().startswith(SEND_FILE + " "):
+            return file_event(text[len(SEND_FILE):])
         if text.startswith("/") and len(text) > 1 and not text[1].isspace():
             word, _, args = text[1:].partition(" ")
             name = word.split("@")[0].lower()  # "/menu@MyIspBot", as Telegram groups send it
@@ -120,9 +158,23 @@ class ConsoleChannel:
                     blocks.append(f"{terminal_text(text, bold=self.bold)}\n   {mark(label)}")
                 case Document(url=url, caption=caption):
                     blocks.append(f"{terminal_text(caption, bold=self.bold)}\n   📎 {url}")
+                case Upload(filename=name, data=data, caption=caption):
+                    blocks.append(f"{terminal_text(caption, bold=self.bold)}\n   📎 saved to {self.save(name, data)}")
                 case Handoff(reason=reason):
                     blocks.append(f"   (handed over to the support staff: {reason})")
         return "\n\n".join(blocks)
+
+    def save(self, name: str, data: bytes) -> Path:
+        """Keep a file the bot sent where the person can open it; its path."""
+        if self.downloads is None:
+            self.downloads = Path(tempfile.mkdtemp(prefix="ispbot-demo-files-"))
+        path = self.downloads / name
+        counter = 1
+        while path.exists():
+            counter += 1
+            path = self.downloads / f"{Path(name).stem}-{counter}{Path(name).suffix}"
+        path.write_bytes(data)
+        return path
 
     def _choices(self, replies: list[Reply]) -> list[Action]:
         choices: list[Action] = []

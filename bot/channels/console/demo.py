@@ -31,7 +31,7 @@ from flows.events import Command, Start
 from flows.outages import OutageNotifier
 
 from bot.app import App, build_app
-from bot.channels.console.channel import ConsoleChannel, Identity
+from bot.channels.console.channel import ConsoleChannel, Identity, LocalFiles
 from bot.isp import IspSettings
 from bot.isp.settings import V1_PATH, V2_PATH
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
@@ -78,6 +78,7 @@ class Demo:
             database, isp, settings,
             http_transport=httpx.ASGITransport(app=sandbox.app),
         )
+        app.engine.files = LocalFiles()  # "/file <path>" sends a receipt from this machine
         names = {SUBSCRIBER_CHAT: "the subscriber's chat", TECHNICIAN_CHAT: f"{D.technician}'s chat"}
         channel = ConsoleChannel(
             app.engine, _identity(sandbox), chat_id=SUBSCRIBER_CHAT, client_language=language, bold=bold,
@@ -182,6 +183,8 @@ class Demo:
             " what the bot tells the subscriber shows as [to Maria's chat] (`ispbot demo --as technician`"
             " starts there)",
             f"{END_OUTAGES} (demo only) ends the sandbox's open outages: a chat that asked to be told hears it.",
+            "/file <path> sends a file of this machine as a photo or PDF (a payment receipt for \"I have paid\");"
+            " the QR codes and PDFs the bot sends are saved to a temporary folder and their paths printed.",
             "An empty line, /quit or Ctrl-D ends the demo.",
         ]
         return "\n".join(lines)

@@ -30,6 +30,7 @@ from bot.app import App
 from bot.channels.telegram import raw
 from bot.channels.telegram.aiohttp_request import AiohttpRequest
 from bot.channels.telegram.commands import default_menu_calls
+from bot.channels.telegram.files import TelegramFiles
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.processor import Processor
@@ -58,6 +59,7 @@ def make_bot(settings: TelegramSettings) -> Bot:
     return Bot(
         settings.telegram_token.get_secret_value(),
         base_url=settings.base_url,
+        base_file_url=settings.base_file_url,
         request=AiohttpRequest(pool, pool_timeout=10.0),
         get_updates_request=AiohttpRequest(1, read_timeout=40.0),
     )
@@ -73,6 +75,7 @@ class TelegramChannel:
         self.settings = settings
         self.bot = bot or make_bot(settings)
         self.sender = Sender(self._call, workers=SEND_WORKERS, **(sender_limits or {}))
+        app.engine.files = TelegramFiles(self.bot)  # receipts people send, fetched when a flow asks
         self.staff: StaffDesk | None = None
         if settings.staff_chat_id is not None:
             # Handoffs go to the staff group's topics, answered live (not only through a ticket).

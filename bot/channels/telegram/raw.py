@@ -10,6 +10,7 @@ Both also wait out Telegram's flood control: ``retry_after_seconds`` reads a 429
 
 from __future__ import annotations
 
+import base64
 import datetime as dtm
 import warnings
 from typing import Any
@@ -17,14 +18,25 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.warnings import PTBUserWarning
 
-from telegram import Bot
+from telegram import Bot, InputFile
+
+UPLOAD = "ispbot_upload"  # render.UPLOAD (render imports the engine's replies; this module stays bare)
 
 warnings.filterwarnings("ignore", message=r"Please use 'Bot\.", category=PTBUserWarning)
 
 
 async def call(bot: Bot, method: str, params: dict[str, Any], *, read_timeout: float | None = None) -> Any:
-    """The call's ``result`` as JSON; Telegram's errors as python-telegram-bot's exceptions."""
+    """The call's ``result`` as JSON; Telegram's errors as python-telegram-bot's exceptions. A file kept
+    as ``{UPLOAD: base 64, "filename": ...}`` goes as a multipart upload."""
+    if any(isinstance(value, dict) and UPLOAD in value for value in params.values()):
+        params = {key: _input_file(value) for key, value in params.items()}
     return await bot.do_api_request(method, api_kwargs=params, read_timeout=read_timeout)
+
+
+def _input_file(value: Any) -> Any:
+    if isinstance(value, dict) and UPLOAD in value:
+        return InputFile(base64.b64decode(value[UPLOAD]), filename=value.get("filename"), attach=True)
+    return value
 
 
 def retry_after_seconds(exc: RetryAfter) -> float:

@@ -17,6 +17,7 @@ on the last part.
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,11 +25,27 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
-from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Reply, RoleMenu, ToStaff
+from flows.replies import (
+    AskContact,
+    AskLocation,
+    Button,
+    Document,
+    Handoff,
+    Message,
+    Reply,
+    RoleMenu,
+    ToStaff,
+    Upload,
+)
+
+from bot.channels.telegram import raw
 
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
 MAX_CALLBACK_DATA = 64  # bytes, Bot API: 1-64 bytes
+# A file sent as its bytes is kept in a call as {UPLOAD: base 64, "filename": ...} (calls are JSON, kept
+# until Telegram accepts them); ``raw.call`` turns it into a multipart upload.
+UPLOAD = raw.UPLOAD
 
 # Telegram fetches a document by URL only for these types; any other link is sent as a link.
 _URL_DOCUMENT_SUFFIXES = (".pdf", ".zip", ".gif")
@@ -86,6 +103,8 @@ def render(reply: Reply, chat_id: int, *, message_thread_id: int | None = None) 
         return _text_calls(base, reply.text, _request_keyboard(reply.button, "request_contact"))
     if isinstance(reply, Document):
         return _document_calls(base, reply)
+    if isinstance(reply, Upload):
+        return _upload_calls(base, reply)
     if isinstance(reply, Handoff | ToStaff | RoleMenu):
         return []  # the staff desk, and the processor (it knows the role's commands), handle these
     raise TypeError(f"not a reply: {type(reply).__name__}")
@@ -160,6 +179,17 @@ def _document_calls(base: dict[str, Any], doc: Document) -> list[ApiCall]:
         return [ApiCall("sendDocument", {**params, "caption": doc.caption, "parse_mode": "HTML"})]
     # A caption too long for a document goes first as its own message(s).
     return [*_text_calls(base, doc.caption, None), ApiCall("sendDocument", params)]
+
+
+def _upload_calls(base: dict[str, Any], upload: Upload) -> list[ApiCall]:
+    method = "sendPhoto" if upload.kind == "photo" else "sendDocument"
+    params: dict[str, Any] = {**base, upload.kind: {UPLOAD: base64.b64encode(upload.data).decode("ascii"),
+                                                    "filename": upload.filename}}
+    if not upload.caption.strip():
+        return [ApiCall(method, params)]
+    if utf16_len(upload.caption) <= MAX_CAPTION:
+        return [ApiCall(method, {**params, "caption": upload.caption, "parse_mode": "HTML"})]
+    return [*_text_calls(base, upload.caption, None), ApiCall(method, params)]
 
 
 # --- splitting ---------------------------------------------------------------------------------

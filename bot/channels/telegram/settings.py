@@ -104,6 +104,11 @@ class TelegramSettings(BaseSettings):
         return f"{self.telegram_api_url}/bot"
 
     @property
+    def base_file_url(self) -> str:
+        """Where python-telegram-bot downloads files from (getFile's ``file_path``): the token is appended."""
+        return f"{self.telegram_api_url}/file/bot"
+
+    @property
     def webhook_path(self) -> str:
         """``/telegram/<hash of the secret>``: where Telegram posts updates."""
         secret = self.webhook_secret.get_secret_value() if self.webhook_secret else ""

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from flows.events import Choice, Command, Contact, Event, Incoming, Location, Media, Start, Text
+from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Location, Media, Start, Text
 
 from telegram import Bot, Message, Update
 
@@ -121,7 +121,19 @@ def _message_event(message: Message) -> Event | None:
         return Location(message.location.latitude, message.location.longitude)
     for kind in _MEDIA:
         if getattr(message, kind):
-            return Media(kind, message.caption or "")
+            return Media(kind, message.caption or "", _file_of(message))
+    return None
+
+
+def _file_of(message: Message) -> FileRef | None:
+    """What a flow may fetch later (getFile): a photo's largest size, or a document."""
+    if message.photo:
+        largest = message.photo[-1]
+        return FileRef(largest.file_id, "photo.jpg", largest.file_size, "image/jpeg")
+    document = message.document
+    if document is not None:
+        return FileRef(document.file_id, document.file_name or document.file_unique_id, document.file_size,
+                       document.mime_type)
     return None
 
 

@@ -13,7 +13,10 @@ from typing import Any
 from bot.isp.catalog.base import Kind, Operation
 from bot.isp.catalog.v1 import V1_OPERATIONS
 from bot.isp.catalog.v2 import V2_OPERATIONS
+from bot.isp.catalog.v2_finance import FINANCE_OPERATIONS
 
-OPERATIONS: dict[str, Operation[Any, Any]] = {op.name: op for op in (*V1_OPERATIONS, *V2_OPERATIONS)}
+OPERATIONS: dict[str, Operation[Any, Any]] = {
+    op.name: op for op in (*V1_OPERATIONS, *V2_OPERATIONS, *FINANCE_OPERATIONS)
+}
 
 __all__ = ["OPERATIONS", "Kind", "Operation"]

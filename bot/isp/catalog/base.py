@@ -49,6 +49,9 @@ class Operation(Generic[Req, Res]):
     group: str = ""
     #: The ``mvno_*`` operations answer a bare object with no envelope on success.
     bare: bool = False
+    #: A failed envelope whose ``result`` is a list still carries one answer per item, each with its own
+    #: error (``invoices_issued_pdf``): that list is the result, and the caller reads each item.
+    per_item_errors: bool = False
     summary: str = ""
 
     @property

@@ -1,0 +1,224 @@
+""""I have paid": which bill, when, the receipt, a confirmation, then ``send_payment_notification``.
+
+It begins from a bill's button (the bill known), from words ("paguei", "comprovante") or from a photo
+or PDF sent at the menu (the receipt known). Choices where the spec is silent:
+- The bills offered are those of ``get_unpaid_document`` (its ``id`` is what the notice names); one
+  open bill is taken without asking.
+- The payment date is today, yesterday or typed (``DD/MM`` or ``DD/MM/AAAA``); a date in the future or
+  more than ``OLDEST_DAYS`` ago is refused with the reason.
+- A receipt is a photo or a PDF (or an image sent as a file) of at most ``policy.receipt_max_bytes``;
+  anything else is refused plainly. It is fetched from the channel only once the person confirmed,
+  sent to the ISP, and dropped: never logged, never stored.
+- The notice is a write sent once: the ISP refuses a second one for the same bill (code 21), which is
+  told plainly. When the ISP could not be reached the engine asks the confirmation again, and a
+  resend that finds the first one arrived gets that same plain answer.
+- After the notice, a blocked contract of the customer is offered the unblock in trust right there
+  when the policy allows it (the contracts flow applies the policy's limits).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import PurePath
+from typing import Any
+
+from bot.isp import IspApiError, IspError
+from bot.isp.errors import ErrorName
+from bot.isp.models.v1_records import ContractStatus
+
+from flows.context import Context
+from flows.events import FileRef, Media, Text
+from flows.files import FileTooLarge, FileUnavailable
+from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+
+OLDEST_DAYS = 90
+RECEIPT_TYPES = ("application/pdf", "image/")
+RECEIPT_SUFFIXES = (".pdf", ".jpg", ".jpeg", ".png")
+_DATE = re.compile(r"(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{2}|\d{4}))?")
+
+
+def receipt_of(event: Media) -> FileRef | None:
+    """The file of a photo or of a PDF/image document, None for anything else."""
+    file = event.file
+    if file is None or event.kind not in ("photo", "document"):
+        return None
+    readable = (file.mime or "").startswith(RECEIPT_TYPES) or file.name.lower().endswith(RECEIPT_SUFFIXES)
+    return file if event.kind == "photo" or readable else None
+
+
+class Paid(Flow):
+    name = "paid"
+    commands = ("paguei", "comprovante", "paid")
+
+    async def begin(self, ctx: Context) -> None:
+        receipt = ctx.data.get("receipt")
+        if receipt and (receipt.get("size") or 0) > ctx.policy.receipt_max_bytes:
+            ctx.data.pop("receipt")
+            ctx.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+        if ctx.data.get("document"):
+            self._ask_date(ctx)
+            return
+        unpaid = [d for d in await ctx.isp.unpaid_documents(ctx.customer) if d.id is not None]
+        if not unpaid:
+            ctx.say("paid.none_open")
+            ctx.to_menu()
+            return
+        bills = [{"id": d.id, "due": d.due_date.isoformat() if d.due_date else None,
+                  "value": str(d.value_init or d.value_up or 0)}
+                 for d in sorted(unpaid, key=lambda d: d.due_date or date.min)]
+        if len(bills) == 1:
+            ctx.data["document"] = bills[0]
+            self._ask_date(ctx)
+            return
+        options = [Option(b, key="paid.button_bill", vars=_display(b)) for b in bills[:6]]
+        ctx.ask("bill", "paid.which_bill", options)
+
+    async def bill(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Chosen):
+            raise Unexpected("paid.pick_a_button")
+        ctx.data["document"] = event.value
+        self._ask_date(ctx)
+
+    async def when(self, ctx: Context, event: StepEvent) -> None:
+        today = ctx.isp.now().date()
+        match event:
+            case Chosen(value=str(day)):
+                paid_on = date.fromisoformat(day)
+            case Text(text=text):
+                typed = _typed_date(text, today)
+                if typed is None:
+                    raise Unexpected("paid.date_not_understood")
+                paid_on = typed
+                if paid_on > today or paid_on < today - timedelta(days=OLDEST_DAYS):
+                    raise Unexpected("paid.date_out_of_range", days=OLDEST_DAYS)
+            case Media() if (file := receipt_of(event)) is not None:  # the receipt before the date
+                self._keep(ctx, file)
+                ctx.say("paid.got_receipt")
+                self._ask_date(ctx)
+                return
+            case _:
+                raise Unexpected("paid.date_not_understood")
+        ctx.data["paid_on"] = paid_on.isoformat()
+        if ctx.data.get("receipt"):
+            self._ask_confirm(ctx)
+        else:
+            ctx.ask("receipt", "paid.send_receipt", [Option("cancel", key="paid.button_cancel")],
+                    limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+
+    async def receipt(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Media() if (file := receipt_of(event)) is not None:
+                self._keep(ctx, file)
+                self._ask_confirm(ctx)
+            case Chosen(value="cancel"):
+                ctx.say("paid.dropped")
+                ctx.to_menu()
+            case _:
+                raise Unexpected("paid.receipt_kinds")
+
+    async def confirm(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="yes"):
+                await self._send(ctx)
+            case Chosen(value="no"):
+                ctx.say("paid.dropped")
+                ctx.to_menu()
+            case _:
+                raise Unexpected("paid.pick_a_button")
+
+    async def after(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="unblock"):
+                ctx.switch("contracts", unblock=ctx.data["blocked"])
+            case Chosen(value="menu"):
+                ctx.to_menu()
+            case _:
+                raise Unexpected("paid.pick_a_button")
+
+    # ---- steps' helpers --------------------------------------------------------------------------
+    def _keep(self, ctx: Context, file: FileRef) -> None:
+        if file.size is not None and file.size > ctx.policy.receipt_max_bytes:
+            raise Unexpected("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+        ctx.data["receipt"] = kept(file)
+
+    def _ask_date(self, ctx: Context) -> None:
+        today = ctx.isp.now().date()
+        options = [Option(today.isoformat(), key="paid.button_today"),
+                   Option((today - timedelta(days=1)).isoformat(), key="paid.button_yesterday")]
+        ctx.ask("when", "paid.when", options, columns=2, **_display(ctx.data["document"]))
+
+    def _ask_confirm(self, ctx: Context) -> None:
+        options = [Option("yes", key="paid.button_send"), Option("no", key="paid.button_cancel")]
+        ctx.ask("confirm", "paid.confirm", options, columns=2, paid_on=date.fromisoformat(ctx.data["paid_on"]),
+                file=ctx.data["receipt"]["name"], **_display(ctx.data["document"]))
+
+    async def _send(self, ctx: Context) -> None:
+        receipt = ctx.data["receipt"]
+        try:
+            content = await ctx.fetch_file(receipt["ref"], limit=ctx.policy.receipt_max_bytes)
+        except FileTooLarge:
+            ctx.data.pop("receipt")
+            ctx.ask("receipt", "paid.too_large_again", [Option("cancel", key="paid.button_cancel")],
+                    limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+            return
+        except FileUnavailable:
+            ctx.data.pop("receipt")
+            ctx.ask("receipt", "paid.receipt_lost", [Option("cancel", key="paid.button_cancel")])
+            return
+        document = ctx.data["document"]
+        try:
+            ticket = await ctx.isp.notify_payment(
+                customer=ctx.customer, document=int(document["id"]), paid_on=date.fromisoformat(ctx.data["paid_on"]),
+                name=receipt["name"], content=content,
+            )
+        except IspApiError as exc:
+            if exc.known is not ErrorName.PAYMENT_ALREADY_INFORMED:
+                raise
+            ctx.say("paid.already_informed", **_display(document))
+            ctx.to_menu()
+            return
+        ctx.say("paid.sent", ticket=ticket, **_display(document))
+        await self._offer_unblock(ctx)
+
+    async def _offer_unblock(self, ctx: Context) -> None:
+        """After the notice nothing may fail: without the contracts the offer is simply left out."""
+        try:
+            contracts = await ctx.isp.contracts(ctx.customer)
+        except IspError:
+            contracts = []
+        blocked = [c.Numero for c in contracts if c.Situacao_Codigo is ContractStatus.BLOCKED and c.Numero is not None]
+        if not blocked or not ctx.policy.unblock_enabled:
+            ctx.to_menu()
+            return
+        ctx.data["blocked"] = blocked[0]
+        options = [Option("unblock", key="paid.button_unblock"), Option("menu", key="paid.button_menu")]
+        ctx.ask("after", "paid.offer_unblock", options, number=blocked[0])
+
+
+def kept(file: FileRef) -> dict[str, Any]:
+    """What the chat's state keeps of a receipt until it is sent: where to fetch it, never its bytes.
+    The ISP gets it named ``comprovante`` with the file's own extension (``.jpg`` for a photo)."""
+    suffix = PurePath(file.name).suffix.lower() or ".jpg"
+    return {"ref": file.ref, "name": f"comprovante{suffix}", "size": file.size}
+
+
+def _typed_date(text: str, today: date) -> date | None:
+    match = _DATE.search(text)
+    if match is None:
+        return None
+    day, month, year = int(match.group(1)), int(match.group(2)), match.group(3)
+    full_year = today.year if year is None else int(year) + (2000 if len(year) == 2 else 0)
+    try:
+        typed = date(full_year, month, day)
+    except ValueError:
+        return None
+    if year is None and typed > today:  # "28/12" typed in January is last year's
+        typed = typed.replace(year=typed.year - 1)
+    return typed
+
+
+def _display(bill: dict[str, Any]) -> dict[str, Any]:
+    due = bill.get("due")
+    return {"value": Decimal(bill["value"]), "due": date.fromisoformat(due) if due else None}

@@ -1,0 +1,89 @@
+"""A contract that is not active is told first, in its own plain words, with what can be done.
+
+The connection flow, the ticket flow (and so the "no internet" words, which lead to them) read the
+contract's state before anything else (second document, part 3.1): a blocked subscriber who writes
+"minha internet caiu" must hear that the contract is blocked, not a router checklist.
+
+Choices where the spec is silent:
+- The contract is the one the chat speaks for, else every contract of the customer: one active
+  contract means the service may work, so nothing is said.
+- Blocked with overdue bills is "blocked for non-payment": the overdue total due today (``value_up``,
+  the original amount when the ISP cannot say) is told, with pay (the bills flow, where PIX is),
+  unblock in trust (only when the policy has it on; the contracts flow applies its limits),
+  "I have paid" and a person. Blocked without overdue bills, suspended, cancelled, transferred, or
+  waiting for installation: their own words and a person.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from bot.isp import IspApiError
+from bot.isp.models.v1_records import Contract, ContractStatus
+
+from flows.context import Context
+from flows.flow import Chosen, Option, StepEvent, Unexpected
+
+# When several contracts are all inactive, the one said is the one the person can act on first.
+_ORDER = [ContractStatus.BLOCKED, ContractStatus.SUSPENDED, ContractStatus.IN_INSTALLATION,
+          ContractStatus.WAITING_FOR_INSTALLATION, ContractStatus.CANCELLED, ContractStatus.TRANSFERRED]
+
+
+async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False) -> bool:
+    """Say why the contract does not work and ask in ``step``; False (nothing said) when it is active."""
+    contracts = await ctx.isp.contracts(ctx.customer)
+    chosen = ctx.link.contract if ctx.link else None
+    relevant = [c for c in contracts if c.Numero == chosen] or contracts
+    if not relevant or any(c.Situacao_Codigo in (ContractStatus.ACTIVE, None) for c in relevant):
+        return False
+    contract = min(relevant, key=_rank)
+    status = contract.Situacao_Codigo
+    ctx.data["standing_contract"] = contract.Numero
+    owed, overdue = await _overdue(ctx) if status is ContractStatus.BLOCKED else (Decimal(0), 0)
+    options = []
+    if overdue:
+        options.append(Option("pay", key="standing.button_pay"))
+        if ctx.policy.unblock_enabled:
+            options.append(Option("unblock", key="standing.button_unblock"))
+        options.append(Option("paid", key="standing.button_paid"))
+    if ticket_anyway:
+        options.append(Option("ticket", key="standing.button_ticket"))
+    options += [Option("human", key="standing.button_human"), Option("menu", key="standing.button_menu")]
+    key = "standing.blocked_unpaid" if overdue else f"standing.status_{status.value if status else 'other'}"
+    ctx.ask(step, key, options, number=contract.Numero, plan=contract.Plano_Descricao or "", owed=owed,
+            overdue=overdue)
+    return True
+
+
+async def answer_standing(ctx: Context, event: StepEvent) -> None:
+    match event:
+        case Chosen(value="pay"):
+            ctx.switch("bills")
+        case Chosen(value="unblock"):
+            ctx.switch("contracts", unblock=ctx.data["standing_contract"])
+        case Chosen(value="paid"):
+            ctx.switch("paid")
+        case Chosen(value="human"):
+            ctx.switch("human")
+        case Chosen(value="menu"):
+            ctx.to_menu()
+        case _:
+            raise Unexpected("standing.pick_a_button")
+
+
+def _rank(contract: Contract) -> int:
+    status = contract.Situacao_Codigo
+    return _ORDER.index(status) if status in _ORDER else len(_ORDER)
+
+
+async def _overdue(ctx: Context) -> tuple[Decimal, int]:
+    """The overdue total due today and how many bills it is."""
+    today = ctx.isp.now().date()
+    try:
+        unpaid = await ctx.isp.unpaid_documents(ctx.customer)
+        late = [d.value_up if d.value_up is not None else d.value_init or Decimal(0)
+                for d in unpaid if d.due_date is not None and d.due_date < today]
+    except IspApiError:  # the generation-1.0 list still says what is late, at its original amounts
+        documents = await ctx.isp.open_documents(ctx.customer)
+        late = [d.Valor or Decimal(0) for d in documents if d.Vencimento is not None and d.Vencimento < today]
+    return sum(late, Decimal(0)), len(late)

@@ -1,0 +1,97 @@
+"""A contract that is not active is told first, in plain words, by the connection and ticket flows and
+the "no internet" words; the troubleshooting is for active contracts only."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from bot.i18n import default_translations
+from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import FixedClock, Sandbox
+from flows.policy import Policy
+
+from tests.flows.harness import Desk, make_desk
+from tests.store.dbtools import ScratchDatabase
+
+
+def _owed(desk: Desk) -> Decimal:
+    today = desk.clock().date()
+    unpaid = desk.sandbox.v2("get_unpaid_document", {"customer_id": D.blocked_customer})["result"]
+    return sum((Decimal(str(d["value_up"])) for d in unpaid if d["due_date"] < today.isoformat()), Decimal(0))
+
+
+@pytest.mark.parametrize("how", ["command", "words"])
+async def test_a_blocked_subscriber_hears_why_with_the_amount_and_what_to_do(desk: Desk, how: str) -> None:
+    chat = await desk.linked_chat(D.blocked_customer)
+    if how == "command":
+        await chat.command("conexao")
+    else:
+        await chat.say("minha internet caiu")
+    assert "bloqueado por falta de pagamento" in chat.text
+    owed = default_translations().render("pt_BR", "standing.blocked_unpaid", number=1, plan="", owed=_owed(desk),
+                                         overdue=2).split("<b>")[2].split("</b>")[0]
+    assert owed in chat.text
+    assert "roteador" not in chat.text.casefold()  # no checklist for a blocked contract
+    assert chat.buttons == ["💠 Pagar com PIX", "🔓 Desbloquear em confiança", "✅ Já paguei",
+                            "🙋 Falar com atendente", "🏠 Menu"]
+    await chat.tap("Pagar com PIX")
+    assert "boletos em aberto" in chat.text
+
+
+async def test_the_unblock_in_trust_is_offered_right_there(desk: Desk) -> None:
+    chat = await desk.linked_chat(D.blocked_customer)
+    await chat.command("conexao")
+    await chat.tap("Desbloquear")
+    assert f"{D.blocked_contract}" in chat.text
+    assert chat.buttons  # the terms to confirm, or the policy's plain refusal with its way out
+
+
+async def test_without_the_policy_the_unblock_is_not_offered(sandbox: Sandbox, database: ScratchDatabase,
+                                                             clock: FixedClock) -> None:
+    desk = make_desk(sandbox, database, clock, Policy(unblock_enabled=False))
+    try:
+        chat = await desk.linked_chat(D.blocked_customer)
+        await chat.command("conexao")
+        assert "Desbloquear" not in " ".join(chat.buttons)
+    finally:
+        await desk.client.aclose()
+
+
+async def test_the_ticket_flow_tells_it_first_and_can_still_open_a_ticket(desk: Desk) -> None:
+    chat = await desk.linked_chat(D.blocked_customer)
+    await chat.command("chamado")
+    assert "bloqueado por falta de pagamento" in chat.text
+    await chat.tap("Abrir chamado mesmo assim")
+    assert chat.buttons  # the topics
+
+
+@pytest.mark.parametrize(("state", "words"), [("S", "suspenso"), ("C", "cancelado"), ("E", "aguardando a instalação"),
+                                              ("T", "transferido")])
+async def test_other_states_have_their_own_words(desk: Desk, state: str, words: str) -> None:
+    contract = desk.sandbox.store.find("contracts", Numero=D.contract)
+    assert contract is not None
+    contract["Situacao_Codigo"] = state
+    for event in desk.sandbox.store.rows("failover"):  # an outage on record is told before the contract
+        event["Status"] = "C"
+    chat = await desk.linked_chat()
+    await chat.command("conexao")
+    assert words in chat.text and "roteador" not in chat.text.casefold()
+    assert "Pagar com PIX" not in " ".join(chat.buttons)
+
+
+async def test_an_outage_on_record_is_told_first_without_a_read_about_the_customer(desk: Desk) -> None:
+    contract = desk.sandbox.store.find("contracts", Numero=D.contract)
+    assert contract is not None
+    contract["Situacao_Codigo"] = "S"  # Maria is on the seeded outage
+    chat = await desk.linked_chat()
+    desk.expire_caches()
+    desk.sandbox.reset_calls()
+    await chat.command("conexao")
+    assert "falha na nossa rede" in chat.text and desk.sandbox.call_count("ConsultaContratos") == 0
+
+
+async def test_an_active_contract_gets_the_usual_answer(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("conexao")
+    assert "bloqueado" not in chat.text and chat.buttons
