@@ -20,10 +20,11 @@ from bot.isp.models.base import Empty, Request
 from pydantic import BaseModel, ValidationError
 
 from tests.isp.samples import Sample
+from tests.isp.samples_finance import SAMPLES as FINANCE
 from tests.isp.samples_v1 import SAMPLES as V1
 from tests.isp.samples_v2 import SAMPLES as V2
 
-SAMPLES: dict[str, Sample] = V1 | V2
+SAMPLES: dict[str, Sample] = V1 | V2 | FINANCE
 WITH_FIELDS = sorted(name for name, op in OPERATIONS.items()
                      if op.request_model is not None and op.request_model is not Empty)
 
