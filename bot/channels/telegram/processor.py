@@ -18,7 +18,8 @@ taken by another worker is rolled back here, not processed twice. The calls are 
 sender; once Telegram has them, the inbox forgets them. A process that dies in between leaves them
 for ``resend_undelivered`` (run at start and every minute).
 
-Failures: an update that cannot be parsed is marked failed and skipped; one the bot ignores is
+Failures: an update that cannot be parsed or routed (whatever raised) is marked failed and skipped,
+logged by id, and its chat goes on; one the bot ignores is
 marked done; a database or other failure puts the update back with a growing delay, and after
 ``max_attempts`` it is set aside (failed) so the chat's later updates go on.
 """
@@ -194,7 +195,13 @@ class Processor:
             await self._settle(item, failed="could not be parsed")
             update_done(item.update_id, "unparseable", "skipped", chat_id=item.chat_id, started=started, tally=tally)
             return True
-        routed = route(update, self.staff_chat_id)
+        try:
+            routed = route(update, self.staff_chat_id)
+        except Exception as exc:  # a field of an unexpected type, say: this update only, never its chat
+            await self._settle(item, failed=f"could not be routed ({type(exc).__name__})")
+            update_done(item.update_id, "unroutable", "skipped", chat_id=item.chat_id, started=started, tally=tally,
+                        error=exc)
+            return True
         if routed is None or (routed.staff and self.staff is None):
             await self._settle(item)
             update_done(item.update_id, "other", "ignored", chat_id=item.chat_id, started=started, tally=tally)
