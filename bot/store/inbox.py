@@ -8,7 +8,8 @@ Answers: ``answer`` marks an update done *inside the conversation step's own tra
 with the Bot API calls that answer it, and only if the update is still pending (a worker whose lease
 ran out loses the race and its step is rolled back: each update is processed once). Once Telegram
 accepted the calls, ``delivered`` clears them; calls still there when ``available_at`` passes belong
-to a process that died before sending, and ``undelivered`` hands them out again. Until its answer is
+to a process that died before sending, and ``undelivered`` hands them out again (much sooner when that
+process's heartbeat stopped: ``bot.store.processes``). Until its answer is
 cleared, an update holds back its chat's later updates, so the chat reads its answers in order
 whichever process sends them.
 """
@@ -57,6 +58,7 @@ def _from_row(row: InboxRow) -> InboxItem:
 # would otherwise send its answer first while this one's is held back (flood control, a slow send).
 queue = OrderedQueue(
     InboxRow, key="update_id", group="chat_id", due="available_at", pending=InboxState.PENDING, holds="answer",
+    owner="owner",
 )
 
 
@@ -74,8 +76,10 @@ _ANSWER = update(_inbox).where(
 
 
 class Inbox:
-    def __init__(self, lease: timedelta = DEFAULT_LEASE) -> None:
+    def __init__(self, lease: timedelta = DEFAULT_LEASE, owner: str | None = None) -> None:
+        """``owner``: the process (``bot.store.processes``) whose claims and unsent answers these are."""
         self.lease = lease
+        self.owner = owner
 
     async def store(
         self, session: AsyncSession, update_id: int, chat_id: int | None, payload: dict[str, Any],
@@ -103,7 +107,7 @@ class Inbox:
     async def claim_pending(
         self, session: AsyncSession, limit: int, now: datetime | None = None,
     ) -> list[InboxItem]:
-        rows = await queue.claim(session, limit, now or utcnow(), self.lease)
+        rows = await queue.claim(session, limit, now or utcnow(), self.lease, self.owner)
         return [_from_row(row) for row in rows]
 
     async def mark_done(
@@ -136,7 +140,7 @@ class Inbox:
         now = now or utcnow()
         values = {
             "b_update_id": update_id, "state": InboxState.DONE.value, "processed_at": now, "last_error": None,
-            "answer": calls or None, "available_at": now + resend_after,
+            "answer": calls or None, "available_at": now + resend_after, "owner": self.owner,
         }
         return await execute_rowcount(session, _ANSWER, values) == 1
 
@@ -170,7 +174,7 @@ class Inbox:
                 InboxRow.update_id.in_([row.update_id for row in rows]), InboxRow.state == InboxState.DONE.value,
                 InboxRow.answer.is_not(None), InboxRow.available_at <= now,
             )
-            .values(available_at=now + resend_after)
+            .values(available_at=now + resend_after, owner=self.owner)
             .returning(InboxRow.update_id)
         )
         leased = set((await session.execute(lease, execution_options={"synchronize_session": False})).scalars())

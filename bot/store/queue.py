@@ -39,23 +39,25 @@ class OrderedQueue(Generic[RowT]):
     # A column that, while set on an entry no longer pending, still holds its group's later entries
     # back (the inbox: an answer Telegram has not accepted yet).
     holds: str | None = None
+    # A column stamped with the claiming worker's name (the inbox: its process, ``bot.store.processes``).
+    owner: str | None = None
 
     def _column(self, name: str, entity: Any = None) -> InstrumentedAttribute[Any]:
         column: InstrumentedAttribute[Any] = getattr(entity if entity is not None else self.model, name)
         return column
 
     async def claim(
-        self, session: AsyncSession, limit: int, now: datetime, lease: timedelta,
+        self, session: AsyncSession, limit: int, now: datetime, lease: timedelta, owner: str | None = None,
     ) -> list[RowT]:
         """Lease up to ``limit`` due entries, each group's as an in-order prefix; rows in key order."""
         if limit <= 0:
             return []
         until = now + lease
-        owned = await self._lease(session, await self._due_heads(session, limit, now), now, until)
+        owned = await self._lease(session, await self._due_heads(session, limit, now), now, until, owner)
         if not owned:
             return []
         followers = await self._due_followers(session, owned, now, limit - len(owned))
-        claimed = [*owned, *await self._lease(session, followers, now, until)]
+        claimed = [*owned, *await self._lease(session, followers, now, until, owner)]
         key = self._column(self.key)
         rows = await session.execute(
             select(self.model).where(key.in_(claimed)).order_by(key).execution_options(populate_existing=True)
@@ -121,16 +123,19 @@ class OrderedQueue(Generic[RowT]):
         return taken
 
     async def _lease(
-        self, session: AsyncSession, keys: Collection[int], now: datetime, until: datetime,
+        self, session: AsyncSession, keys: Collection[int], now: datetime, until: datetime, owner: str | None,
     ) -> list[int]:
         """Lease those of ``keys`` still pending and due; the keys actually leased."""
         if not keys:
             return []
         key, state, due = self._column(self.key), self._column("state"), self._column(self.due)
+        values: dict[Any, Any] = {due: until, self._column("attempts"): self._column("attempts") + 1}
+        if self.owner is not None:
+            values[self._column(self.owner)] = owner
         statement = (
             update(self.model)
             .where(key.in_(keys), state == self.pending, due <= now)
-            .values({due: until, self._column("attempts"): self._column("attempts") + 1})
+            .values(values)
             .returning(key)
         )
         result = await session.execute(statement, execution_options={"synchronize_session": False})

@@ -30,6 +30,7 @@ from bot.app import App
 from bot.channels.telegram import raw
 from bot.channels.telegram.aiohttp_request import AiohttpRequest
 from bot.channels.telegram.commands import default_menu_calls
+from bot.channels.telegram.heartbeat import Heartbeat
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.processor import Processor
@@ -38,6 +39,7 @@ from bot.channels.telegram.settings import TelegramSettings
 from bot.mirror import MirrorWorker
 from bot.staff import StaffDesk
 from bot.store import Handoffs, Role, utcnow
+from bot.store.processes import Processes
 from bot.web import Health, create_web_app
 from telegram import Bot
 
@@ -84,6 +86,9 @@ class TelegramChannel:
             app.engine, app.database, self.bot, self.sender,
             staff_chat_id=settings.staff_chat_id, concurrency=settings.concurrency, staff=self.staff,
         )
+        owner = self.processor.inbox.owner
+        assert owner is not None  # noqa: S101 - the processor's own inbox names this process
+        self.heartbeat = Heartbeat(app.database, Processes(owner), self.processor.resend_soon)
         self.intake = Intake(app.database, self.processor.inbox, self.processor.wake, self.processor.acknowledge)
         self.mirror = MirrorWorker(app.database, app.client)  # chat_messages, from the outbox
         self.notifier = OutageNotifier(app.database, app.isp)
@@ -111,7 +116,8 @@ class TelegramChannel:
 
     async def stop(self) -> None:
         await self.processor.drain()
-        await self.sender.aclose()
+        await self.sender.aclose(within=0)  # drained as far as Telegram let it
+        await self.heartbeat.leave()
         await self.bot.shutdown()
 
     async def run_polling(self, stop: asyncio.Event, *, poll_timeout: int = 25) -> None:
@@ -137,6 +143,9 @@ class TelegramChannel:
             asyncio.create_task(self._housekeeping(stop), name="housekeeping"),
             asyncio.create_task(self.mirror.run(stop), name="mirror"),
         ]
+        # The heartbeat outlives the others: a process still finishing its chats keeps its work.
+        beating = asyncio.Event()
+        heartbeat = asyncio.create_task(self.heartbeat.run(beating), name="heartbeat")
         stopped = asyncio.create_task(stop.wait())
         try:
             # Until the stop, or until a part ends on its own (a fatal error: it is raised).
@@ -152,6 +161,9 @@ class TelegramChannel:
             for task, grace in zip(tasks, (1.0, 30.0, 5.0, 10.0), strict=True):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, grace)
+            beating.set()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(heartbeat, 5.0)
 
     async def _tell_waiting(self) -> None:
         """Subscribers nobody in the staff answered yet hear their place in the queue (once)."""
