@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from bot import invites_cli, logs
+from bot import invites_cli, logs, undelivered_cli
 from bot.doctor import cli as doctor_cli
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from bot.isp import cli as isp_cli
@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     store_cli.register(subparsers)
     invites_cli.register(subparsers)
     mirror_cli.register(subparsers)
+    undelivered_cli.register(subparsers)
     doctor_cli.register(subparsers)
     demo = subparsers.add_parser(
         "demo", help="try the bot in this terminal, as a seeded subscriber or technician of the in-process sandbox ISP",

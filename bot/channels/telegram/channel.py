@@ -34,11 +34,14 @@ from bot.channels.telegram.heartbeat import Heartbeat
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.processor import Processor
+from bot.channels.telegram.render import ApiCall
 from bot.channels.telegram.sender import Sender
 from bot.channels.telegram.settings import TelegramSettings
+from bot.logs import chat_ref
 from bot.mirror import MirrorWorker
 from bot.staff import StaffDesk
 from bot.store import Handoffs, Role, utcnow
+from bot.store.dead_letters import DeadLetters
 from bot.store.processes import Processes
 from bot.web import Health, create_web_app
 from telegram import Bot
@@ -74,7 +77,11 @@ class TelegramChannel:
         self.app = app
         self.settings = settings
         self.bot = bot or make_bot(settings)
-        self.sender = Sender(self._call, workers=SEND_WORKERS, **(sender_limits or {}))
+        self.sender = Sender(self._call, workers=SEND_WORKERS, **{
+            "network_horizon": settings.telegram_retry_hours * 3600, "on_dead": self._dead_letter,
+            **(sender_limits or {}),
+        })
+        self._keeping: set[asyncio.Task[None]] = set()  # dead letters being written
         self.staff: StaffDesk | None = None
         if settings.staff_chat_id is not None:
             # Handoffs go to the staff group's topics, answered live (not only through a ticket).
@@ -107,6 +114,19 @@ class TelegramChannel:
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
         return await raw.call(self.bot, method, params)
 
+    def _dead_letter(self, call: ApiCall, error: str) -> None:
+        task = asyncio.create_task(self._keep_dead_letter(call, error))
+        self._keeping.add(task)
+        task.add_done_callback(self._keeping.discard)
+
+    async def _keep_dead_letter(self, call: ApiCall, error: str) -> None:
+        try:
+            async with self.app.database.transaction() as session:
+                await DeadLetters().add(session, call.chat_id, call.method, call.params, error=error, now=utcnow())
+        except Exception as exc:
+            log.error("could not keep a dead letter (%s): a %s to chat %s is lost", type(exc).__name__,
+                      call.method, chat_ref(call.chat_id))
+
     async def start(self) -> None:
         """Check the token (``getMe``) and publish the command menu."""
         await self.bot.initialize()
@@ -117,6 +137,7 @@ class TelegramChannel:
     async def stop(self) -> None:
         await self.processor.drain()
         await self.sender.aclose(within=0)  # drained as far as Telegram let it
+        await asyncio.gather(*self._keeping)
         await self.heartbeat.leave()
         await self.bot.shutdown()
 

@@ -7,6 +7,10 @@ and a secret (``ISPBOT_WEBHOOK_SECRET``): Telegram sends it back in the
 ``X-Telegram-Bot-Api-Secret-Token`` header, and a hash of it names the path, so neither is
 guessable from the other.
 
+``ISPBOT_TELEGRAM_RETRY_HOURS`` is how long an answer is retried while Telegram cannot be reached
+(refused, reset, timed out: a day by default, as long as Telegram keeps a bot's updates); past it the
+answer is kept as a dead letter for ``ispbot undelivered``.
+
 ``ISPBOT_LOG_FORMAT`` and ``ISPBOT_LOG_LEVEL`` say how ``ispbot run`` logs (``bot.logs``).
 """
 
@@ -45,6 +49,10 @@ class TelegramSettings(BaseSettings):
     staff_chat_id: int | None = Field(default=None, description="the staff supergroup (forum) chat id")
     concurrency: int = Field(
         default=DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time",
+    )
+    telegram_retry_hours: float = Field(
+        default=24.0, gt=0, le=168,
+        description="hours an answer is retried while Telegram cannot be reached; then a dead letter",
     )
     log_format: LogFormat = Field(default="auto", description="json, text, or auto (text on a terminal)")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
