@@ -111,10 +111,12 @@ async def _send(
 
     done: list[DeadLetter] = []
     refused: list[DeadLetter] = []
-    bot = Bot(settings.telegram_token.get_secret_value(), base_url=settings.base_url, request=AiohttpRequest(1))
+    request = AiohttpRequest(1)
+    bot = Bot(settings.telegram_token.get_secret_value(), base_url=settings.base_url, request=request)
     try:
         await bot.initialize()  # getMe: fails at once when Telegram is still unreachable
     except NetworkError as exc:
+        await request.shutdown()
         return done, refused, type(exc).__name__
     try:
         for letter in letters:
