@@ -90,24 +90,58 @@ class Inbox:
 
     async def store_many(
         self, session: AsyncSession, updates: Sequence[tuple[int, int | None, dict[str, Any]]],
-        now: datetime | None = None,
+        now: datetime | None = None, *, set_aside: Collection[int] = (), reason: str | None = None,
     ) -> set[int]:
-        """Keep a batch of ``(update_id, chat_id, payload)`` in one statement; the ids that were new."""
+        """Keep a batch of ``(update_id, chat_id, payload)`` in one statement; the ids that were new.
+        Those in ``set_aside`` are kept as failed (with ``reason``) and without their payload: they are
+        never processed, and a flood's thousands of messages cost a row each, not their contents."""
         if not updates:
             return set()
         now = now or utcnow()
+        pending, failed = InboxState.PENDING.value, InboxState.FAILED.value
         rows = [
-            {"update_id": update_id, "chat_id": chat_id, "payload": payload, "received_at": now,
-             "state": InboxState.PENDING.value, "attempts": 0, "available_at": now}
+            {"update_id": update_id, "chat_id": chat_id, "payload": {} if update_id in set_aside else payload,
+             "received_at": now,
+             "state": failed if update_id in set_aside else pending, "attempts": 0, "available_at": now,
+             "last_error": reason if update_id in set_aside else None}
             for update_id, chat_id, payload in updates
         ]
         result = await session.execute(_STORE[dialect_name(session)], rows)
         return set(result.scalars())
 
+    async def over_backlog(
+        self, session: AsyncSession, updates: Sequence[tuple[int, int | None, dict[str, Any]]], keep: int,
+        unlimited: Collection[int] = (),
+    ) -> set[int]:
+        """The updates of the batch past the first ``keep`` waiting in their chat (counting those already
+        waiting; ``unlimited`` chats have no cap): the newest, for ``store_many`` to set aside."""
+        ids = {update_id for update_id, _, _ in updates}
+        chats = {chat for _, chat, _ in updates if chat is not None and chat not in unlimited}
+        if not chats:
+            return set()
+        statement = (
+            select(InboxRow.chat_id, func.count())
+            .where(InboxRow.chat_id.in_(chats), InboxRow.state == InboxState.PENDING.value,
+                   InboxRow.update_id.not_in(ids))
+            .group_by(InboxRow.chat_id)
+        )
+        waiting: dict[int | None, int] = dict((await session.execute(statement)).tuples().all())
+        seen: set[int] = set()
+        over: set[int] = set()
+        for update_id, chat, _ in sorted(updates, key=lambda update: update[0]):
+            if chat not in chats or update_id in seen:
+                continue
+            seen.add(update_id)
+            waiting[chat] = waiting.get(chat, 0) + 1
+            if waiting[chat] > keep:
+                over.add(update_id)
+        return over
+
     async def claim_pending(
-        self, session: AsyncSession, limit: int, now: datetime | None = None,
+        self, session: AsyncSession, limit: int, now: datetime | None = None, per_chat: int | None = None,
     ) -> list[InboxItem]:
-        rows = await queue.claim(session, limit, now or utcnow(), self.lease, self.owner)
+        """Lease up to ``limit`` due updates, each chat's oldest (at most ``per_chat`` of them) in order."""
+        rows = await queue.claim(session, limit, now or utcnow(), self.lease, owner=self.owner, per_group=per_chat)
         return [_from_row(row) for row in rows]
 
     async def mark_done(

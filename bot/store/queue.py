@@ -47,16 +47,18 @@ class OrderedQueue(Generic[RowT]):
         return column
 
     async def claim(
-        self, session: AsyncSession, limit: int, now: datetime, lease: timedelta, owner: str | None = None,
+        self, session: AsyncSession, limit: int, now: datetime, lease: timedelta, *, owner: str | None = None,
+        per_group: int | None = None,
     ) -> list[RowT]:
-        """Lease up to ``limit`` due entries, each group's as an in-order prefix; rows in key order."""
+        """Lease up to ``limit`` due entries, each group's as an in-order prefix (of at most ``per_group``
+        entries: a group with a long backlog then takes turns with the others); rows in key order."""
         if limit <= 0:
             return []
         until = now + lease
         owned = await self._lease(session, await self._due_heads(session, limit, now), now, until, owner)
         if not owned:
             return []
-        followers = await self._due_followers(session, owned, now, limit - len(owned))
+        followers = await self._due_followers(session, owned, now, limit - len(owned), per_group)
         claimed = [*owned, *await self._lease(session, followers, now, until, owner)]
         key = self._column(self.key)
         rows = await session.execute(
@@ -93,9 +95,9 @@ class OrderedQueue(Generic[RowT]):
         )
 
     async def _due_followers(
-        self, session: AsyncSession, heads: Sequence[int], now: datetime, room: int,
+        self, session: AsyncSession, heads: Sequence[int], now: datetime, room: int, per_group: int | None,
     ) -> list[int]:
-        if room <= 0:
+        if room <= 0 or per_group == 1:
             return []
         key, group, state, due = (self._column(name) for name in (self.key, self.group, "state", self.due))
         head_groups = select(group).where(key.in_(heads), group.is_not(None))
@@ -111,12 +113,16 @@ class OrderedQueue(Generic[RowT]):
         )
         taken: list[int] = []
         blocked: set[Any] = set()
+        counts: dict[Any, int] = {}  # followers taken per group (its head is one more)
         for entry_key, entry_group, entry_due in (await session.execute(statement)).all():
             if entry_group in blocked:
                 continue
             if entry_due > now:  # waiting for a retry: everything after it in its group waits too
                 blocked.add(entry_group)
                 continue
+            counts[entry_group] = counts.get(entry_group, 0) + 1
+            if per_group is not None and counts[entry_group] >= per_group:
+                blocked.add(entry_group)  # its share of this claim is full
             taken.append(entry_key)
             if len(taken) == room:
                 break

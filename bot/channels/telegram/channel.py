@@ -23,6 +23,7 @@ from datetime import timedelta
 from typing import Any
 
 from flows.outages import OutageNotifier
+from flows.replies import Message
 from starlette.applications import Starlette
 
 from bot import metrics
@@ -34,9 +35,10 @@ from bot.channels.telegram.heartbeat import Heartbeat
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.processor import Processor
-from bot.channels.telegram.render import ApiCall
+from bot.channels.telegram.render import ApiCall, render
 from bot.channels.telegram.sender import Sender
 from bot.channels.telegram.settings import TelegramSettings
+from bot.i18n import pick_language
 from bot.logs import chat_ref
 from bot.mirror import MirrorWorker
 from bot.staff import StaffDesk
@@ -50,6 +52,7 @@ log = logging.getLogger(__name__)
 
 NOTICE_EVERY = 60.0  # seconds between looks for ended outages to tell the watchers about
 PRUNE_EVERY = 3600.0
+SLOW_DOWN_EVERY = 60.0  # seconds: a chat flooding for longer hears "slow down" again
 KEEP_INBOX_FOR = 2  # days: Telegram never redelivers an update that old
 # Bot API calls in flight at once. They wait on the network, not on this process's work, so they
 # are not tied to ``ISPBOT_CONCURRENCY``: with as many workers as chats in hand (16), a Bot API that
@@ -96,7 +99,12 @@ class TelegramChannel:
         owner = self.processor.inbox.owner
         assert owner is not None  # noqa: S101 - the processor's own inbox names this process
         self.heartbeat = Heartbeat(app.database, Processes(owner), self.processor.resend_soon)
-        self.intake = Intake(app.database, self.processor.inbox, self.processor.wake, self.processor.acknowledge)
+        self.intake = Intake(
+            app.database, self.processor.inbox, self.processor.wake, self.processor.acknowledge,
+            chat_backlog=settings.chat_backlog, on_flooded=self._slow_down,
+            unlimited=frozenset() if settings.staff_chat_id is None else frozenset({settings.staff_chat_id}),
+        )
+        self._told_to_slow_down: dict[int, float] = {}  # chat id: when (event loop time)
         self.mirror = MirrorWorker(app.database, app.client)  # chat_messages, from the outbox
         self.notifier = OutageNotifier(app.database, app.isp)
 
@@ -113,6 +121,21 @@ class TelegramChannel:
 
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
         return await raw.call(self.bot, method, params)
+
+    async def _slow_down(self, chat_id: int, latest: dict[str, Any]) -> None:
+        """A person's messages were set aside (``Intake``): ask them, once a minute at most, to wait."""
+        now = asyncio.get_running_loop().time()
+        if chat_id < 0 or now - self._told_to_slow_down.get(chat_id, float("-inf")) < SLOW_DOWN_EVERY:
+            return  # a group's, or told already during this burst
+        if len(self._told_to_slow_down) > 10_000:
+            self._told_to_slow_down = {c: t for c, t in self._told_to_slow_down.items() if now - t < SLOW_DOWN_EVERY}
+        self._told_to_slow_down[chat_id] = now
+        message = latest.get("message") or latest.get("edited_message") or latest.get("callback_query") or {}
+        person = message.get("from") if isinstance(message, dict) else None
+        code = person.get("language_code") if isinstance(person, dict) else None
+        text = self.app.engine.translations.render(pick_language(code if isinstance(code, str) else None),
+                                                   "common.slow_down")
+        await self.sender.submit_all(render(Message(text), chat_id))
 
     def _dead_letter(self, call: ApiCall, error: str) -> None:
         task = asyncio.create_task(self._keep_dead_letter(call, error))

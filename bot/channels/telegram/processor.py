@@ -65,6 +65,9 @@ SEND_GRACE = 10.0  # seconds a stopping process waits for Telegram to take what 
 # Updates claimed at once (at least; twice ``concurrency`` when that is more), and a new claim when
 # fewer than ``concurrency`` wait: a claim costs about the same for 8 updates as for 128.
 CLAIM_SIZE = 128
+# Updates of one chat per claim: a chat with a backlog takes turns with the others instead of holding
+# a slot (and the CPU) for its whole backlog while a newcomer's single update waits behind it.
+RUN_LIMIT = 2
 
 
 class Processor:
@@ -138,7 +141,7 @@ class Processor:
     async def _claim(self, limit: int) -> int:
         try:
             async with self.database.transaction() as session:
-                items = await self.inbox.claim_pending(session, limit=limit)
+                items = await self.inbox.claim_pending(session, limit=limit, per_chat=RUN_LIMIT)
         except Exception as exc:
             log.error("could not read the inbox (%s): is the database up? retrying", type(exc).__name__)
             await asyncio.sleep(1.0)
