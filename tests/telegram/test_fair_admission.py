@@ -1,7 +1,8 @@
 """A few chats flooding the bot (hundreds of messages each) cannot make everyone else wait: each
 chat may have ``ISPBOT_CHAT_BACKLOG`` updates waiting, what it sends beyond is set aside with one
 "slow down", so polling never reaches its global pause and the others are answered as usual.
-(Telegram's send limits are lifted here, as the fake Bot API's are.)"""
+The sender keeps Telegram's real limits (a message a second per chat): a flooder's answers trickle
+out, and its waiting updates with them, which is what used to fill the inbox."""
 
 from __future__ import annotations
 
@@ -37,15 +38,18 @@ async def flood(bot: RunningBot, chats: list[int], each: int) -> None:
 
 
 async def talk(bot: RunningBot, chat: int, waits: list[float]) -> None:
+    """Say /ajuda a few times, each once the help came; how long each help took."""
+
+    def helps() -> int:
+        return sum(HELP in (sent.text or "") for sent in bot.api.sent(chat))
+
     await asyncio.sleep((chat % 10) * 0.05)
-    for _ in range(SAID):
-        before = len(bot.api.sent(chat))
+    for n in range(SAID):
         said = time.monotonic()
         bot.api.push_update(tg.text_message(chat, "/ajuda"))
-        sent = await bot.api.wait_for_sent(chat, before + 1, within=60)
+        await bot.api.wait_until(lambda n=n: helps() > n, within=120)
         waits.append(time.monotonic() - said)
-        assert HELP in (sent[before].text or "")
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(1.2)  # the greeting that follows the help goes out a second later (Telegram's limit)
 
 
 # Three chats of 500 (1,500 updates) or ten of 200 (2,000): either used to fill the inbox past polling's
@@ -56,18 +60,16 @@ async def test_bystanders_are_answered_promptly_while_chats_flood(
 ) -> None:
     flooding = [8401 + n for n in range(flooders)]
     waits: list[float] = []
-    async with running_bot(database, sandbox, concurrency=12) as bot:
+    async with running_bot(database, sandbox, concurrency=12, sender_limits={}) as bot:
         await asyncio.gather(flood(bot, flooding, each), *(talk(bot, chat, waits) for chat in BYSTANDERS))
         p99 = statistics.quantiles(waits, n=100)[98]
         print(f"{flooders} flooding chats: bystanders' answer p50 {statistics.median(waits):.3f}s, p99 {p99:.3f}s")
         assert len(waits) == len(BYSTANDERS) * SAID
         assert p99 < P99_BOUND
 
-        for chat in flooding:  # told once to slow down, and answered for what was kept
+        for chat in flooding:  # told once to slow down
             await bot.api.wait_until(lambda c=chat: any(SLOW_DOWN in (s.text or "") for s in bot.api.sent(c)), 30)
-            told = [s for s in bot.api.sent(chat) if SLOW_DOWN in (s.text or "")]
-            assert len(told) == 1
-            assert sum(HELP in (s.text or "") for s in bot.api.sent(chat)) >= DEFAULT_CHAT_BACKLOG
+            assert sum(SLOW_DOWN in (s.text or "") for s in bot.api.sent(chat)) == 1
         async with database.session() as session:
             dropped = dict((await session.execute(
                 select(InboxRow.chat_id, func.count()).where(
@@ -75,3 +77,4 @@ async def test_bystanders_are_answered_promptly_while_chats_flood(
                 ).group_by(InboxRow.chat_id)
             )).tuples().all())
         assert sorted(dropped) == flooding  # set aside (and recorded) only the flooders' extra messages
+        assert all(count >= each - 2 * DEFAULT_CHAT_BACKLOG for count in dropped.values())
