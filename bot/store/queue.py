@@ -121,7 +121,7 @@ class OrderedQueue(Generic[RowT]):
                 blocked.add(entry_group)
                 continue
             counts[entry_group] = counts.get(entry_group, 0) + 1
-            if per_group is not None and counts[entry_group] >= per_group:
+            if per_group is not None and counts[entry_group] >= per_group - 1:
                 blocked.add(entry_group)  # its share of this claim is full
             taken.append(entry_key)
             if len(taken) == room:

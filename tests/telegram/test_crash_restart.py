@@ -38,10 +38,11 @@ def bot_env(settings: dict[str, str]) -> dict[str, str]:
     return {**{k: v for k, v in os.environ.items() if not k.startswith("ISPBOT_")}, **settings}
 
 
-def ispbot(args: list[str], env: dict[str, str], workdir: Path, log: Path) -> subprocess.Popen[bytes]:
+def ispbot_run(env: dict[str, str], workdir: Path, log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as sink:
-        return subprocess.Popen([sys.executable, "-m", "bot.cli", *args], env=env, cwd=workdir, stdout=sink,
-                                stderr=subprocess.STDOUT)
+        return subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "run"], env=env, cwd=workdir, stdout=sink, stderr=subprocess.STDOUT,
+        )
 
 
 @contextlib.asynccontextmanager
@@ -75,7 +76,7 @@ async def test_a_killed_process_is_restarted_and_answers_again_within_seconds(ki
             def answers() -> int:
                 return sum(LANGUAGE in (sent.text or "") for sent in api.outgoing())
 
-            first = ispbot(["run"], env, tmp_path, log)
+            first = ispbot_run(env, tmp_path, log)
             second: subprocess.Popen[bytes] | None = None
             try:
                 for _ in range(SAID):
@@ -86,7 +87,7 @@ async def test_a_killed_process_is_restarted_and_answers_again_within_seconds(ki
                 first.wait(timeout=10)
                 before = answers()
 
-                second = ispbot(["run"], env, tmp_path, log)
+                second = ispbot_run(env, tmp_path, log)
                 restarted = time.monotonic()
                 await api.wait_until(lambda: answers() > before, within=60)
                 first_answer = time.monotonic() - restarted
