@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from pydantic import ValidationError
 
-from bot import invites_cli, locks_cli, logs
+from bot import invites_cli, locks_cli, logs, undelivered_cli
 from bot.cli_support import Refused, load, refused
 from bot.doctor import cli as doctor_cli
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -117,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     invites_cli.register(subparsers)
     locks_cli.register(subparsers)
     mirror_cli.register(subparsers)
+    undelivered_cli.register(subparsers)
     doctor_cli.register(subparsers)
     demo = subparsers.add_parser(
         "demo", description=DEMO,

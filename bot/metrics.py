@@ -30,6 +30,10 @@ INBOX_RECEIVED = Counter(
     "ispbot_inbox_received_total", "Updates received from Telegram, by mode and whether they were new",
     ["mode", "result"], registry=REGISTRY,
 )
+INBOX_DROPPED = Counter(
+    "ispbot_inbox_dropped_total",
+    "Updates set aside unanswered because their chat already had ISPBOT_CHAT_BACKLOG waiting", registry=REGISTRY,
+)
 TELEGRAM_CALLS = Counter(
     "ispbot_telegram_calls_total", "Bot API calls made by the sender: ok, or the error's name (RetryAfter, ...)",
     ["outcome"], registry=REGISTRY,

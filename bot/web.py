@@ -126,9 +126,11 @@ def _webhook(intake: Intake, secret: str) -> Any:
                 return PlainTextResponse("too large", status_code=413)
         try:
             update = json.loads(body)
-        except ValueError:
-            log.warning("webhook: a body that is not JSON was refused")
-            return PlainTextResponse("not JSON", status_code=400)
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested deeper than the parser goes
+            update = None
+        if not isinstance(update, dict):
+            log.warning("webhook: a body that is not a JSON object was refused")
+            return PlainTextResponse("not a JSON object", status_code=400)
         try:
             await intake.store([update], "webhook")
         except Exception as exc:

@@ -8,7 +8,8 @@ Answers: ``answer`` marks an update done *inside the conversation step's own tra
 with the Bot API calls that answer it, and only if the update is still pending (a worker whose lease
 ran out loses the race and its step is rolled back: each update is processed once). Once Telegram
 accepted the calls, ``delivered`` clears them; calls still there when ``available_at`` passes belong
-to a process that died before sending, and ``undelivered`` hands them out again. Until its answer is
+to a process that died before sending, and ``undelivered`` hands them out again (much sooner when that
+process's heartbeat stopped: ``bot.store.processes``). Until its answer is
 cleared, an update holds back its chat's later updates, so the chat reads its answers in order
 whichever process sends them.
 """
@@ -57,6 +58,7 @@ def _from_row(row: InboxRow) -> InboxItem:
 # would otherwise send its answer first while this one's is held back (flood control, a slow send).
 queue = OrderedQueue(
     InboxRow, key="update_id", group="chat_id", due="available_at", pending=InboxState.PENDING, holds="answer",
+    owner="owner",
 )
 
 
@@ -74,8 +76,10 @@ _ANSWER = update(_inbox).where(
 
 
 class Inbox:
-    def __init__(self, lease: timedelta = DEFAULT_LEASE) -> None:
+    def __init__(self, lease: timedelta = DEFAULT_LEASE, owner: str | None = None) -> None:
+        """``owner``: the process (``bot.store.processes``) whose claims and unsent answers these are."""
         self.lease = lease
+        self.owner = owner
 
     async def store(
         self, session: AsyncSession, update_id: int, chat_id: int | None, payload: dict[str, Any],
@@ -86,24 +90,58 @@ class Inbox:
 
     async def store_many(
         self, session: AsyncSession, updates: Sequence[tuple[int, int | None, dict[str, Any]]],
-        now: datetime | None = None,
+        now: datetime | None = None, *, set_aside: Collection[int] = (), reason: str | None = None,
     ) -> set[int]:
-        """Keep a batch of ``(update_id, chat_id, payload)`` in one statement; the ids that were new."""
+        """Keep a batch of ``(update_id, chat_id, payload)`` in one statement; the ids that were new.
+        Those in ``set_aside`` are kept as failed (with ``reason``) and without their payload: they are
+        never processed, and a flood's thousands of messages cost a row each, not their contents."""
         if not updates:
             return set()
         now = now or utcnow()
+        pending, failed = InboxState.PENDING.value, InboxState.FAILED.value
         rows = [
-            {"update_id": update_id, "chat_id": chat_id, "payload": payload, "received_at": now,
-             "state": InboxState.PENDING.value, "attempts": 0, "available_at": now}
+            {"update_id": update_id, "chat_id": chat_id, "payload": {} if update_id in set_aside else payload,
+             "received_at": now,
+             "state": failed if update_id in set_aside else pending, "attempts": 0, "available_at": now,
+             "last_error": reason if update_id in set_aside else None}
             for update_id, chat_id, payload in updates
         ]
         result = await session.execute(_STORE[dialect_name(session)], rows)
         return set(result.scalars())
 
+    async def over_backlog(
+        self, session: AsyncSession, updates: Sequence[tuple[int, int | None, dict[str, Any]]], keep: int,
+        unlimited: Collection[int] = (),
+    ) -> set[int]:
+        """The updates of the batch past the first ``keep`` waiting in their chat (counting those already
+        waiting; ``unlimited`` chats have no cap): the newest, for ``store_many`` to set aside."""
+        ids = {update_id for update_id, _, _ in updates}
+        chats = {chat for _, chat, _ in updates if chat is not None and chat not in unlimited}
+        if not chats:
+            return set()
+        statement = (
+            select(InboxRow.chat_id, func.count())
+            .where(InboxRow.chat_id.in_(chats), InboxRow.state == InboxState.PENDING.value,
+                   InboxRow.update_id.not_in(ids))
+            .group_by(InboxRow.chat_id)
+        )
+        waiting: dict[int | None, int] = dict((await session.execute(statement)).tuples().all())
+        seen: set[int] = set()
+        over: set[int] = set()
+        for update_id, chat, _ in sorted(updates, key=lambda update: update[0]):
+            if chat not in chats or update_id in seen:
+                continue
+            seen.add(update_id)
+            waiting[chat] = waiting.get(chat, 0) + 1
+            if waiting[chat] > keep:
+                over.add(update_id)
+        return over
+
     async def claim_pending(
-        self, session: AsyncSession, limit: int, now: datetime | None = None,
+        self, session: AsyncSession, limit: int, now: datetime | None = None, per_chat: int | None = None,
     ) -> list[InboxItem]:
-        rows = await queue.claim(session, limit, now or utcnow(), self.lease)
+        """Lease up to ``limit`` due updates, each chat's oldest (at most ``per_chat`` of them) in order."""
+        rows = await queue.claim(session, limit, now or utcnow(), self.lease, owner=self.owner, per_group=per_chat)
         return [_from_row(row) for row in rows]
 
     async def mark_done(
@@ -136,7 +174,7 @@ class Inbox:
         now = now or utcnow()
         values = {
             "b_update_id": update_id, "state": InboxState.DONE.value, "processed_at": now, "last_error": None,
-            "answer": calls or None, "available_at": now + resend_after,
+            "answer": calls or None, "available_at": now + resend_after, "owner": self.owner,
         }
         return await execute_rowcount(session, _ANSWER, values) == 1
 
@@ -170,7 +208,7 @@ class Inbox:
                 InboxRow.update_id.in_([row.update_id for row in rows]), InboxRow.state == InboxState.DONE.value,
                 InboxRow.answer.is_not(None), InboxRow.available_at <= now,
             )
-            .values(available_at=now + resend_after)
+            .values(available_at=now + resend_after, owner=self.owner)
             .returning(InboxRow.update_id)
         )
         leased = set((await session.execute(lease, execution_options={"synchronize_session": False})).scalars())

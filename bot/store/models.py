@@ -123,6 +123,7 @@ class InboxRow(Base):
             "ix_inbox_waiting", "chat_id", "update_id",
             sqlite_where=text(INBOX_WAITING), postgresql_where=text(INBOX_WAITING),
         ),
+        Index("ix_inbox_owner", "owner", sqlite_where=text(INBOX_WAITING), postgresql_where=text(INBOX_WAITING)),
     )
 
     update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
@@ -139,6 +140,32 @@ class InboxRow(Base):
     # The Bot API calls answering a processed update, until Telegram accepted them (then NULL).
     # While set, ``available_at`` is when a sweep may send them again (the process died first).
     answer: Mapped[list[dict[str, Any]] | None] = mapped_column(json_type(none_as_null=True))
+    # The process (``ProcessRow``) whose claim or unsent answer this is; when its heartbeat stops,
+    # another process takes the row over at once instead of waiting for ``available_at``.
+    owner: Mapped[str | None] = mapped_column(String(36))
+
+
+class ProcessRow(Base):
+    """A running ``ispbot run``, announced by a heartbeat (``bot.store.processes``)."""
+
+    __tablename__ = "processes"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    heartbeat_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class DeadLetterRow(Base):
+    """A Bot API call Telegram could not be reached for during the sender's whole horizon."""
+
+    __tablename__ = "dead_letters"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    method: Mapped[str] = mapped_column(String(64))
+    params: Mapped[dict[str, Any]] = mapped_column(json_type())
+    error: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 class OutboxRow(Base):

@@ -39,23 +39,27 @@ class OrderedQueue(Generic[RowT]):
     # A column that, while set on an entry no longer pending, still holds its group's later entries
     # back (the inbox: an answer Telegram has not accepted yet).
     holds: str | None = None
+    # A column stamped with the claiming worker's name (the inbox: its process, ``bot.store.processes``).
+    owner: str | None = None
 
     def _column(self, name: str, entity: Any = None) -> InstrumentedAttribute[Any]:
         column: InstrumentedAttribute[Any] = getattr(entity if entity is not None else self.model, name)
         return column
 
     async def claim(
-        self, session: AsyncSession, limit: int, now: datetime, lease: timedelta,
+        self, session: AsyncSession, limit: int, now: datetime, lease: timedelta, *, owner: str | None = None,
+        per_group: int | None = None,
     ) -> list[RowT]:
-        """Lease up to ``limit`` due entries, each group's as an in-order prefix; rows in key order."""
+        """Lease up to ``limit`` due entries, each group's as an in-order prefix (of at most ``per_group``
+        entries: a group with a long backlog then takes turns with the others); rows in key order."""
         if limit <= 0:
             return []
         until = now + lease
-        owned = await self._lease(session, await self._due_heads(session, limit, now), now, until)
+        owned = await self._lease(session, await self._due_heads(session, limit, now), now, until, owner)
         if not owned:
             return []
-        followers = await self._due_followers(session, owned, now, limit - len(owned))
-        claimed = [*owned, *await self._lease(session, followers, now, until)]
+        followers = await self._due_followers(session, owned, now, limit - len(owned), per_group)
+        claimed = [*owned, *await self._lease(session, followers, now, until, owner)]
         key = self._column(self.key)
         rows = await session.execute(
             select(self.model).where(key.in_(claimed)).order_by(key).execution_options(populate_existing=True)
@@ -91,9 +95,9 @@ class OrderedQueue(Generic[RowT]):
         )
 
     async def _due_followers(
-        self, session: AsyncSession, heads: Sequence[int], now: datetime, room: int,
+        self, session: AsyncSession, heads: Sequence[int], now: datetime, room: int, per_group: int | None,
     ) -> list[int]:
-        if room <= 0:
+        if room <= 0 or per_group == 1:
             return []
         key, group, state, due = (self._column(name) for name in (self.key, self.group, "state", self.due))
         head_groups = select(group).where(key.in_(heads), group.is_not(None))
@@ -109,28 +113,35 @@ class OrderedQueue(Generic[RowT]):
         )
         taken: list[int] = []
         blocked: set[Any] = set()
+        counts: dict[Any, int] = {}  # followers taken per group (its head is one more)
         for entry_key, entry_group, entry_due in (await session.execute(statement)).all():
             if entry_group in blocked:
                 continue
             if entry_due > now:  # waiting for a retry: everything after it in its group waits too
                 blocked.add(entry_group)
                 continue
+            counts[entry_group] = counts.get(entry_group, 0) + 1
+            if per_group is not None and counts[entry_group] >= per_group - 1:
+                blocked.add(entry_group)  # its share of this claim is full
             taken.append(entry_key)
             if len(taken) == room:
                 break
         return taken
 
     async def _lease(
-        self, session: AsyncSession, keys: Collection[int], now: datetime, until: datetime,
+        self, session: AsyncSession, keys: Collection[int], now: datetime, until: datetime, owner: str | None,
     ) -> list[int]:
         """Lease those of ``keys`` still pending and due; the keys actually leased."""
         if not keys:
             return []
         key, state, due = self._column(self.key), self._column("state"), self._column(self.due)
+        values: dict[Any, Any] = {due: until, self._column("attempts"): self._column("attempts") + 1}
+        if self.owner is not None:
+            values[self._column(self.owner)] = owner
         statement = (
             update(self.model)
             .where(key.in_(keys), state == self.pending, due <= now)
-            .values({due: until, self._column("attempts"): self._column("attempts") + 1})
+            .values(values)
             .returning(key)
         )
         result = await session.execute(statement, execution_options={"synchronize_session": False})

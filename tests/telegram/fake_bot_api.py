@@ -24,7 +24,7 @@ import itertools
 import json
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -242,11 +242,11 @@ class FakeBotApi:
             raise RuntimeError("the fake Bot API is not serving")
         return f"http://127.0.0.1:{self._port}"
 
-    async def start(self) -> FakeBotApi:
+    async def start(self, port: int = 0) -> FakeBotApi:
         config = uvicorn.Config(
             self.app,
             host="127.0.0.1",
-            port=0,
+            port=port,
             log_level="warning",
             access_log=False,
             lifespan="off",
@@ -288,6 +288,18 @@ class FakeBotApi:
         self._server = None
         self._task = None
         self._port = None
+
+    @contextlib.asynccontextmanager
+    async def unreachable(self) -> AsyncIterator[None]:
+        """Nothing listens meanwhile, so every call is refused (connection refused, not a hang), as
+        when Telegram's side is down; then the same fake, its state kept, serves on the same port."""
+        port = self._port
+        assert port is not None, "the fake Bot API is not serving"
+        await self.stop()
+        try:
+            yield
+        finally:
+            await self.start(port)
 
     async def __aenter__(self) -> FakeBotApi:
         return await self.start()

@@ -249,12 +249,29 @@ async def test_permanent_bad_requests_are_skipped_once(
     assert "Chat not found" in caplog.text
 
 
-async def test_network_errors_retry_a_bounded_number_of_times(api: FakeBotApi, clock: VirtualClock) -> None:
-    sender = make_sender(api, clock, max_network_retries=3)
-    api.errors[20] = [TimedOut() for _ in range(10)]
-    results = await submit_and_drain(sender, clock, [msg(20, "x"), msg(21, "y")])
-    assert results == [None, {"message_id": 1, "chat": {"id": 21}}]
-    assert len([a for a in api.attempts if a.chat_id == 20]) == 4  # first try and three retries
+async def test_network_errors_are_retried_with_capped_backoff_until_telegram_answers(
+    api: FakeBotApi, clock: VirtualClock,
+) -> None:
+    sender = make_sender(api, clock, network_backoff_cap=60.0)
+    refused = NetworkError("httpx.ConnectError: connection refused")
+    api.errors[20] = [TimedOut() if n % 2 else refused for n in range(40)]  # 40 tries: half an hour unreachable
+    results = await submit_and_drain(sender, clock, [msg(20, "x"), msg(20, "y"), msg(21, "z")])
+    assert api.texts(20) == ["x", "y"]  # nothing given up, the chat's order kept
+    assert results[2] == {"message_id": 1, "chat": {"id": 21}}  # other chats did not wait
+    tries = [a.at for a in api.attempts if a.chat_id == 20]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(tries)]
+    assert gaps[:7] == [1, 2, 4, 8, 16, 32, 60] and max(gaps) == 60
+
+
+async def test_past_the_horizon_a_call_is_a_dead_letter_and_the_chat_goes_on(
+    api: FakeBotApi, clock: VirtualClock,
+) -> None:
+    dead: list[tuple[ApiCall, str]] = []
+    sender = make_sender(api, clock, network_horizon=600.0, on_dead=lambda call, error: dead.append((call, error)))
+    api.errors[20] = [TimedOut() for _ in range(30)]
+    results = await submit_and_drain(sender, clock, [msg(20, "x"), msg(20, "y")])
+    assert [(call.params["text"], error) for call, error in dead] == [("x", "TimedOut")]
+    assert results[0] is None and api.texts(20) == ["y"]
 
 
 async def test_unexpected_errors_are_skipped_not_fatal(api: FakeBotApi, clock: VirtualClock) -> None:

@@ -23,6 +23,7 @@ from datetime import timedelta
 from typing import Any
 
 from flows.outages import OutageNotifier
+from flows.replies import Message
 from starlette.applications import Starlette
 
 from bot import metrics
@@ -31,14 +32,20 @@ from bot.channels.telegram import raw
 from bot.channels.telegram.aiohttp_request import AiohttpRequest
 from bot.channels.telegram.commands import default_menu_calls
 from bot.channels.telegram.files import TelegramFiles
+from bot.channels.telegram.heartbeat import Heartbeat
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.processor import Processor
+from bot.channels.telegram.render import ApiCall, render
 from bot.channels.telegram.sender import Sender
 from bot.channels.telegram.settings import TelegramSettings
+from bot.i18n import pick_language
+from bot.logs import chat_ref
 from bot.mirror import MirrorWorker
 from bot.staff import StaffDesk
 from bot.store import Handoffs, Role, utcnow
+from bot.store.dead_letters import DeadLetters
+from bot.store.processes import Processes
 from bot.web import Health, create_web_app
 from telegram import Bot
 
@@ -46,6 +53,7 @@ log = logging.getLogger(__name__)
 
 NOTICE_EVERY = 60.0  # seconds between looks for ended outages to tell the watchers about
 PRUNE_EVERY = 3600.0
+SLOW_DOWN_EVERY = 60.0  # seconds: a chat flooding for longer hears "slow down" again
 KEEP_INBOX_FOR = 2  # days: Telegram never redelivers an update that old
 # Bot API calls in flight at once. They wait on the network, not on this process's work, so they
 # are not tied to ``ISPBOT_CONCURRENCY``: with as many workers as chats in hand (16), a Bot API that
@@ -74,7 +82,11 @@ class TelegramChannel:
         self.app = app
         self.settings = settings
         self.bot = bot or make_bot(settings)
-        self.sender = Sender(self._call, workers=SEND_WORKERS, **(sender_limits or {}))
+        self.sender = Sender(self._call, workers=SEND_WORKERS, **{
+            "network_horizon": settings.telegram_retry_hours * 3600, "on_dead": self._dead_letter,
+            **(sender_limits or {}),
+        })
+        self._keeping: set[asyncio.Task[None]] = set()  # dead letters being written
         app.engine.files = TelegramFiles(self.bot)  # receipts people send, fetched when a flow asks
         self.staff: StaffDesk | None = None
         if settings.staff_chat_id is not None:
@@ -87,7 +99,15 @@ class TelegramChannel:
             app.engine, app.database, self.bot, self.sender,
             staff_chat_id=settings.staff_chat_id, concurrency=settings.concurrency, staff=self.staff,
         )
-        self.intake = Intake(app.database, self.processor.inbox, self.processor.wake, self.processor.acknowledge)
+        owner = self.processor.inbox.owner
+        assert owner is not None  # noqa: S101 - the processor's own inbox names this process
+        self.heartbeat = Heartbeat(app.database, Processes(owner), self.processor.resend_soon)
+        self.intake = Intake(
+            app.database, self.processor.inbox, self.processor.wake, self.processor.acknowledge,
+            chat_backlog=settings.chat_backlog, on_flooded=self._slow_down,
+            unlimited=frozenset() if settings.staff_chat_id is None else frozenset({settings.staff_chat_id}),
+        )
+        self._told_to_slow_down: dict[int, float] = {}  # chat id: when (event loop time)
         self.mirror = MirrorWorker(app.database, app.client)  # chat_messages, from the outbox
         self.notifier = OutageNotifier(app.database, app.isp)
 
@@ -105,6 +125,34 @@ class TelegramChannel:
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
         return await raw.call(self.bot, method, params)
 
+    async def _slow_down(self, chat_id: int, latest: dict[str, Any]) -> None:
+        """A person's messages were set aside (``Intake``): ask them, once a minute at most, to wait."""
+        now = asyncio.get_running_loop().time()
+        if chat_id < 0 or now - self._told_to_slow_down.get(chat_id, float("-inf")) < SLOW_DOWN_EVERY:
+            return  # a group's, or told already during this burst
+        if len(self._told_to_slow_down) > 10_000:
+            self._told_to_slow_down = {c: t for c, t in self._told_to_slow_down.items() if now - t < SLOW_DOWN_EVERY}
+        self._told_to_slow_down[chat_id] = now
+        message = latest.get("message") or latest.get("edited_message") or latest.get("callback_query") or {}
+        person = message.get("from") if isinstance(message, dict) else None
+        code = person.get("language_code") if isinstance(person, dict) else None
+        text = self.app.engine.translations.render(pick_language(code if isinstance(code, str) else None),
+                                                   "common.slow_down")
+        await self.sender.submit_all(render(Message(text), chat_id))
+
+    def _dead_letter(self, call: ApiCall, error: str) -> None:
+        task = asyncio.create_task(self._keep_dead_letter(call, error))
+        self._keeping.add(task)
+        task.add_done_callback(self._keeping.discard)
+
+    async def _keep_dead_letter(self, call: ApiCall, error: str) -> None:
+        try:
+            async with self.app.database.transaction() as session:
+                await DeadLetters().add(session, call.chat_id, call.method, call.params, error=error, now=utcnow())
+        except Exception as exc:
+            log.error("could not keep a dead letter (%s): a %s to chat %s is lost", type(exc).__name__,
+                      call.method, chat_ref(call.chat_id))
+
     async def start(self) -> None:
         """Check the token (``getMe``) and publish the command menu."""
         await self.bot.initialize()
@@ -114,7 +162,9 @@ class TelegramChannel:
 
     async def stop(self) -> None:
         await self.processor.drain()
-        await self.sender.aclose()
+        await self.sender.aclose(within=0)  # drained as far as Telegram let it
+        await asyncio.gather(*self._keeping)
+        await self.heartbeat.leave()
         await self.bot.shutdown()
 
     async def run_polling(self, stop: asyncio.Event, *, poll_timeout: int = 25) -> None:
@@ -140,6 +190,9 @@ class TelegramChannel:
             asyncio.create_task(self._housekeeping(stop), name="housekeeping"),
             asyncio.create_task(self.mirror.run(stop), name="mirror"),
         ]
+        # The heartbeat outlives the others: a process still finishing its chats keeps its work.
+        beating = asyncio.Event()
+        heartbeat = asyncio.create_task(self.heartbeat.run(beating), name="heartbeat")
         stopped = asyncio.create_task(stop.wait())
         try:
             # Until the stop, or until a part ends on its own (a fatal error: it is raised).
@@ -155,6 +208,9 @@ class TelegramChannel:
             for task, grace in zip(tasks, (1.0, 30.0, 5.0, 10.0), strict=True):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, grace)
+            beating.set()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(heartbeat, 5.0)
 
     async def _tell_waiting(self) -> None:
         """Subscribers nobody in the staff answered yet hear their place in the queue (once)."""

@@ -7,6 +7,11 @@ logged and dropped: nothing could deduplicate it, and Telegram never sends one. 
 a lone surrogate, which PostgreSQL's JSONB refuses, is kept as U+FFFD (the store's JSON columns see to
 it): one such update must not make the whole batch fail again and again.
 
+Fair shares: a chat may have at most ``chat_backlog`` updates waiting (the staff group, shared by
+every topic, excepted). What a chat sends beyond that is set aside as it arrives (failed, counted in
+``ispbot_inbox_dropped_total``) and the chat is told to slow down (``on_flooded``), so a few flooding
+chats never fill the inbox up to polling's global pause nor make everyone else wait behind them.
+
 Button presses are acknowledged (``on_button``) as soon as they are stored, not when their chat's
 turn comes: the person's spinner stops at once even while their chat waits on a slow ISP, and a
 press the bot will ignore (a group's, an unparseable update's) is acknowledged too.
@@ -15,12 +20,16 @@ press the bot will ignore (a group's, an unparseable update's) is acknowledged t
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot import metrics
 from bot.channels.telegram.updates import chat_of, update_id_of
+from bot.logs import chat_ref
 from bot.store import Database, Inbox
+
+DEFAULT_CHAT_BACKLOG = 20
+DROPPED = "set aside: its chat had too many updates waiting"
 
 log = logging.getLogger(__name__)
 
@@ -28,12 +37,19 @@ log = logging.getLogger(__name__)
 class Intake:
     def __init__(
         self, database: Database, inbox: Inbox, on_stored: Callable[[], None],
-        on_button: Callable[[str], None] | None = None,
+        on_button: Callable[[str], None] | None = None, *, chat_backlog: int = DEFAULT_CHAT_BACKLOG,
+        unlimited: frozenset[int] = frozenset(),
+        on_flooded: Callable[[int, dict[str, Any]], Awaitable[None]] | None = None,
     ) -> None:
+        """``unlimited``: chats without a cap (the staff group); ``on_flooded(chat_id, latest update)``:
+        a chat's updates were set aside."""
         self.database = database
         self.inbox = inbox
         self.on_stored = on_stored
         self.on_button = on_button
+        self.chat_backlog = chat_backlog
+        self.unlimited = unlimited
+        self.on_flooded = on_flooded
 
     async def store(self, updates: Sequence[Any], mode: str) -> int:
         """Keep the updates (one transaction); how many were new. Raises if the database is down."""
@@ -46,7 +62,12 @@ class Intake:
                 continue
             batch.append((update_id, chat_of(raw), raw))
         async with self.database.transaction() as session:
-            stored = await self.inbox.store_many(session, batch)
+            aside = await self.inbox.over_backlog(session, batch, self.chat_backlog, self.unlimited)
+            stored = await self.inbox.store_many(session, batch, set_aside=aside, reason=DROPPED)
+        flooded: dict[int, int] = {}
+        for update_id, chat, _ in batch:
+            if chat is not None and update_id in aside and update_id in stored:
+                flooded[chat] = flooded.get(chat, 0) + 1
         new, presses = 0, []
         for update_id, _, raw in batch:
             fresh = update_id in stored
@@ -57,6 +78,12 @@ class Intake:
                 presses.append(press)
         if new:
             self.on_stored()
+        for chat_id, dropped in flooded.items():
+            metrics.INBOX_DROPPED.inc(dropped)
+            log.warning("%d updates of chat %s set aside: it has %d waiting", dropped, chat_ref(chat_id),
+                        self.chat_backlog)
+            if self.on_flooded is not None:
+                await self.on_flooded(chat_id, next(raw for _, chat, raw in reversed(batch) if chat == chat_id))
         if self.on_button is not None:
             for press in presses:
                 self.on_button(press)

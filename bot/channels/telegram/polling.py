@@ -24,6 +24,8 @@ from telegram import Bot
 log = logging.getLogger(__name__)
 
 ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member"]
+# Seconds between tries while the database refuses the batch: soon after it is back, the bot goes on.
+STORE_RETRY_CAP = 5.0
 
 
 class FatalPollingError(Exception):
@@ -69,7 +71,7 @@ class Poller:
             except Exception as exc:  # the database, most likely: nothing was confirmed, so nothing is lost
                 failures += 1
                 log.error("could not store updates (%s): is the database up? trying again", type(exc).__name__)
-                await _pause(stop, min(2.0 ** failures, 30.0))
+                await _pause(stop, min(2.0 ** failures, STORE_RETRY_CAP))
 
     async def poll_once(self) -> int:
         """One ``getUpdates``: store what came, move the offset past it; how many came."""

@@ -16,9 +16,13 @@ Exactly once: the engine's turn and the inbox's "done, answered by these calls" 
 transaction, and only while the update is still pending, so an update whose lease ran out and was
 taken by another worker is rolled back here, not processed twice. The calls are then queued on the
 sender; once Telegram has them, the inbox forgets them. A process that dies in between leaves them
-for ``resend_undelivered`` (run at start and every minute).
+for ``resend_undelivered`` (run at start and every minute, and at once when the heartbeat took over
+the work of a process that stopped: ``bot.channels.telegram.heartbeat``). What the database refused
+meanwhile (recording a delivery, putting an update back) is tried again at the next turn of the loop,
+not left to the lease.
 
-Failures: an update that cannot be parsed is marked failed and skipped; one the bot ignores is
+Failures: an update that cannot be parsed or routed (whatever raised) is marked failed and skipped,
+logged by id, and its chat goes on; one the bot ignores is
 marked done; a database or other failure puts the update back with a growing delay, and after
 ``max_attempts`` it is set aside (failed) so the chat's later updates go on.
 """
@@ -29,6 +33,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import uuid
 from collections import deque
 from collections.abc import Iterable
 from datetime import timedelta
@@ -55,9 +60,14 @@ log = logging.getLogger(__name__)
 LEASE = timedelta(minutes=2)
 SWEEP_EVERY = 60.0  # seconds between looks for answers a dead process did not send
 MAX_ATTEMPTS = 5
+RESEND_BATCH = 1000
+SEND_GRACE = 10.0  # seconds a stopping process waits for Telegram to take what it queued
 # Updates claimed at once (at least; twice ``concurrency`` when that is more), and a new claim when
 # fewer than ``concurrency`` wait: a claim costs about the same for 8 updates as for 128.
 CLAIM_SIZE = 128
+# Updates of one chat per claim: a chat with a backlog takes turns with the others instead of holding
+# a slot (and the CPU) for its whole backlog while a newcomer's single update waits behind it.
+RUN_LIMIT = 2
 
 
 class Processor:
@@ -72,7 +82,7 @@ class Processor:
         self.sender = sender
         self.staff_chat_id = staff_chat_id
         self.staff = staff  # the staff desk, when a staff group is configured
-        self.inbox = inbox or Inbox(lease=LEASE)
+        self.inbox = inbox or Inbox(lease=LEASE, owner=str(uuid.uuid4()))
         self.max_attempts = max_attempts
         self._concurrency = concurrency
         self._waiting: deque[tuple[float, list[InboxItem]]] = deque()  # (claimed at, a chat's run)
@@ -81,11 +91,17 @@ class Processor:
         self._tasks: set[asyncio.Task[None]] = set()  # one per chat run in hand
         self._side_tasks: set[asyncio.Task[None]] = set()  # button acknowledgements
         self._delivered: list[int] = []
+        self._unsettled: list[list[InboxItem]] = []  # runs to put back once the database answers again
         self._last_sweep = float("-inf")
 
     # ---- public ------------------------------------------------------------------------------
     def wake(self) -> None:
         """New updates are in the inbox."""
+        self._wake.set()
+
+    def resend_soon(self) -> None:
+        """Work of a stopped process was freed: claim it and send its answers now, not at the next sweep."""
+        self._last_sweep = float("-inf")
         self._wake.set()
 
     async def progressed(self, within: float) -> None:
@@ -125,7 +141,7 @@ class Processor:
     async def _claim(self, limit: int) -> int:
         try:
             async with self.database.transaction() as session:
-                items = await self.inbox.claim_pending(session, limit=limit)
+                items = await self.inbox.claim_pending(session, limit=limit, per_chat=RUN_LIMIT)
         except Exception as exc:
             log.error("could not read the inbox (%s): is the database up? retrying", type(exc).__name__)
             await asyncio.sleep(1.0)
@@ -146,13 +162,16 @@ class Processor:
             await self._release(runs)
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self.sender.drain()
+        await self.sender.drain(within=SEND_GRACE)  # what Telegram did not take yet is resent by whoever runs next
         await self._flush_delivered()
+        await self._settle_put_backs()
 
     async def resend_undelivered(self) -> int:
         """Send again the answers a process processed but did not see accepted; how many updates."""
         async with self.database.transaction() as session:
-            items = await self.inbox.undelivered(session, limit=1000)
+            items = await self.inbox.undelivered(session, limit=RESEND_BATCH)
+        if len(items) == RESEND_BATCH:
+            self.resend_soon()  # more where they came from: the next turn, not the next sweep
         for item in items:
             await self._deliver(item.update_id, [ApiCall.from_json(c) for c in item.answer or []])
         if items:
@@ -194,7 +213,13 @@ class Processor:
             await self._settle(item, failed="could not be parsed")
             update_done(item.update_id, "unparseable", "skipped", chat_id=item.chat_id, started=started, tally=tally)
             return True
-        routed = route(update, self.staff_chat_id)
+        try:
+            routed = route(update, self.staff_chat_id)
+        except Exception as exc:  # a field of an unexpected type, say: this update only, never its chat
+            await self._settle(item, failed=f"could not be routed ({type(exc).__name__})")
+            update_done(item.update_id, "unroutable", "skipped", chat_id=item.chat_id, started=started, tally=tally,
+                        error=exc)
+            return True
         if routed is None or (routed.staff and self.staff is None):
             await self._settle(item)
             update_done(item.update_id, "other", "ignored", chat_id=item.chat_id, started=started, tally=tally)
@@ -275,7 +300,7 @@ class Processor:
     async def _put_back(self, items: list[InboxItem]) -> None:
         head = items[0]
         ids = [item.update_id for item in items]
-        with contextlib.suppress(Exception):  # the database may be what failed: the lease covers that
+        try:
             async with self.database.transaction() as session:
                 if head.attempts >= self.max_attempts:
                     log.error("update %s failed %d times: set aside", head.update_id, head.attempts)
@@ -284,6 +309,13 @@ class Processor:
                 else:
                     delay = timedelta(seconds=min(2 ** head.attempts, 60))
                     await self.inbox.mark_retry(session, ids, utcnow() + delay, "processing failed")
+        except Exception:  # the database may be what failed: try again at the next turn (the lease holds them)
+            self._unsettled.append(items)
+
+    async def _settle_put_backs(self) -> None:
+        runs, self._unsettled = self._unsettled, []
+        for run in runs:
+            await self._put_back(run)
 
     # ---- Telegram ----------------------------------------------------------------------------
     def acknowledge(self, callback_id: str) -> None:
@@ -322,11 +354,12 @@ class Processor:
             async with self.database.transaction() as session:
                 await self.inbox.delivered(session, ids)
         except Exception as exc:
-            log.warning("could not record %d delivered answers (%s); they may be sent twice", len(ids),
-                        type(exc).__name__)
+            self._delivered[:0] = ids  # the database is down: record them when it is back
+            log.warning("could not record %d delivered answers (%s); trying again", len(ids), type(exc).__name__)
 
     async def _sweep_if_due(self) -> None:
         await self._flush_delivered()
+        await self._settle_put_backs()
         now = time.monotonic()
         if now - self._last_sweep < SWEEP_EVERY:
             return

@@ -18,8 +18,10 @@ Errors, by what Telegram means:
 - ``ChatMigrated``: the group became a supergroup; the call is resent to the new chat id.
 - ``Forbidden`` (blocked by the user, kicked), ``BadRequest`` (chat not found, message not
   modified, message too old to edit): permanent, logged and skipped.
-- ``TimedOut`` / other ``NetworkError``: retried with backoff a bounded number of times, then
-  logged and skipped.
+- ``TimedOut`` / other ``NetworkError`` (refused, reset, DNS): Telegram did not say no, so the call
+  is kept and retried, backoff doubling up to ``network_backoff_cap`` seconds, for as long as
+  ``network_horizon`` (a day by default: Telegram itself keeps a bot's updates that long). Past it
+  the call goes to ``on_dead`` (the channel keeps it as a dead letter for ``ispbot undelivered``).
 - anything else: logged (class name only) and skipped; a sender never crash-loops.
 
 Logs carry the method, a hash of the chat id and the error; never the text, never the token
@@ -50,6 +52,10 @@ log = logging.getLogger(__name__)
 Call = Callable[[str, dict[str, Any]], Awaitable[Any]]
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
+DeadLetter = Callable[[ApiCall, str], None]
+
+NETWORK_HORIZON = 24 * 3600.0  # seconds a call is retried while Telegram cannot be reached
+NETWORK_BACKOFF_CAP = 60.0
 
 _TOKEN = re.compile(r"\d{5,}:[A-Za-z0-9_-]{20,}")
 
@@ -95,6 +101,7 @@ class _Item:
     call: ApiCall
     future: asyncio.Future[Any]
     network_failures: int = 0
+    failing_since: float | None = None  # first network failure of the current streak
     floods: int = 0
 
 
@@ -130,7 +137,9 @@ class Sender:
         overall: Rate = Rate(30, 1.0),
         private_chat: Rate = Rate(1, 1.0),
         group_chat: Rate = Rate(20, 60.0),
-        max_network_retries: int = 5,
+        network_horizon: float = NETWORK_HORIZON,
+        network_backoff_cap: float = NETWORK_BACKOFF_CAP,
+        on_dead: DeadLetter | None = None,
         max_flood_retries: int = 20,
         max_idle_chats: int = 10_000,
     ) -> None:
@@ -144,7 +153,9 @@ class Sender:
         self._overall = Window(overall)
         self._private = private_chat
         self._group = group_chat
-        self._max_network_retries = max_network_retries
+        self._network_horizon = network_horizon
+        self._network_backoff_cap = network_backoff_cap
+        self._on_dead = on_dead
         self._max_flood_retries = max_flood_retries
         self._max_idle_chats = max_idle_chats
         self._chats: dict[int, _Chat] = {}
@@ -192,13 +203,16 @@ class Sender:
         """Queue calls in order (for example the parts of a split message)."""
         return [await self.submit(call) for call in calls]
 
-    async def drain(self) -> None:
-        """Wait until every queued call was sent or skipped."""
-        await self._idle.wait()
+    async def drain(self, within: float | None = None) -> bool:
+        """Wait until every queued call was sent or skipped (at most ``within`` seconds); whether they were."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), within)
+        return self._idle.is_set()
 
-    async def aclose(self) -> None:
-        """Drain, then stop the workers and timers."""
-        await self.drain()
+    async def aclose(self, within: float | None = None) -> None:
+        """Drain (at most ``within`` seconds: Telegram may be unreachable; what is left unsent stays
+        unconfirmed, for the inbox to hand out again), then stop the workers and timers."""
+        await self.drain(within)
         self._closed = True
         tasks = [*self._workers, *self._timers]
         for task in tasks:
@@ -321,11 +335,16 @@ class Sender:
         except NetworkError as exc:  # TimedOut included; BadRequest is handled above
             item.network_failures += 1
             self._count(type(exc).__name__)
-            if item.network_failures > self._max_network_retries:
-                log.error("telegram %s to chat %s: %s, giving up", method, ref, type(exc).__name__)
+            now = self._clock()
+            item.failing_since = now if item.failing_since is None else item.failing_since
+            if now - item.failing_since >= self._network_horizon:
+                log.error("telegram %s to chat %s: %s for %.0fs, kept as a dead letter", method, ref,
+                          type(exc).__name__, now - item.failing_since)
+                if self._on_dead is not None:
+                    self._on_dead(item.call, type(exc).__name__)
                 self._skip(item)
                 return None
-            delay = min(2.0 ** (item.network_failures - 1), 30.0)
+            delay = min(2.0 ** min(item.network_failures - 1, 30), self._network_backoff_cap)
             log.warning("telegram %s to chat %s: %s, retry in %.1fs", method, ref, type(exc).__name__, delay)
             self.stats.retried += 1
             return delay

@@ -7,6 +7,13 @@ and a secret (``ISPBOT_WEBHOOK_SECRET``): Telegram sends it back in the
 ``X-Telegram-Bot-Api-Secret-Token`` header, and a hash of it names the path, so neither is
 guessable from the other.
 
+``ISPBOT_CHAT_BACKLOG`` (20) is how many updates one chat may have waiting: what it sends beyond
+that is set aside, unanswered, and the person is asked to slow down (``bot.channels.telegram.intake``).
+
+``ISPBOT_TELEGRAM_RETRY_HOURS`` is how long an answer is retried while Telegram cannot be reached
+(refused, reset, timed out: a day by default, as long as Telegram keeps a bot's updates); past it the
+answer is kept as a dead letter for ``ispbot undelivered``.
+
 ``ISPBOT_LOG_FORMAT`` and ``ISPBOT_LOG_LEVEL`` say how ``ispbot run`` logs (``bot.logs``).
 """
 
@@ -19,6 +26,7 @@ from typing import Literal, Self
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.channels.telegram.intake import DEFAULT_CHAT_BACKLOG
 from bot.logs import LEVELS, LogFormat
 
 _TOKEN = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,}")
@@ -53,6 +61,14 @@ class TelegramSettings(BaseSettings):
     staff_chat_id: int | None = Field(default=None, description="the staff supergroup (forum) chat id")
     concurrency: int = Field(
         default=DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time",
+    )
+    chat_backlog: int = Field(
+        default=DEFAULT_CHAT_BACKLOG, ge=1, le=1000,
+        description="updates one chat may have waiting; what it sends beyond is set aside with a 'slow down'",
+    )
+    telegram_retry_hours: float = Field(
+        default=24.0, gt=0, le=168,
+        description="hours an answer is retried while Telegram cannot be reached; then a dead letter",
     )
     log_format: LogFormat = Field(default="auto", description="json, text, or auto (text on a terminal)")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")

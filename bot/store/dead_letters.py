@@ -1,0 +1,50 @@
+"""Bot API calls the sender could not get to Telegram within its horizon (Telegram unreachable all
+that time), kept for the operator: ``ispbot undelivered`` lists them and sends them again."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.store.models import DeadLetterRow
+from bot.store.sql import execute_rowcount
+
+
+@dataclass(frozen=True, slots=True)
+class DeadLetter:
+    id: int
+    chat_id: int
+    method: str
+    params: dict[str, Any]
+    error: str
+    created_at: datetime
+
+
+class DeadLetters:
+    async def add(
+        self, session: AsyncSession, chat_id: int, method: str, params: dict[str, Any], *, error: str, now: datetime,
+    ) -> int:
+        row = DeadLetterRow(chat_id=chat_id, method=method, params=params, error=error[:200], created_at=now)
+        session.add(row)
+        await session.flush()
+        return row.id
+
+    async def all(self, session: AsyncSession, ids: Collection[int] | None = None) -> list[DeadLetter]:
+        """Oldest first (a chat's in the order they were meant to arrive)."""
+        statement = select(DeadLetterRow).order_by(DeadLetterRow.id)
+        if ids is not None:
+            statement = statement.where(DeadLetterRow.id.in_(ids))
+        return [
+            DeadLetter(row.id, row.chat_id, row.method, dict(row.params), row.error, row.created_at)
+            for row in (await session.execute(statement)).scalars()
+        ]
+
+    async def remove(self, session: AsyncSession, ids: Collection[int]) -> int:
+        if not ids:
+            return 0
+        return await execute_rowcount(session, delete(DeadLetterRow).where(DeadLetterRow.id.in_(ids)))

@@ -1,0 +1,37 @@
+"""An update the routing code cannot make sense of, whatever it raises, is set aside at once (failed,
+logged by id) and its chat goes on: it is not claimed again and again ahead of the chat's later updates."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from bot.sandbox import Sandbox
+from bot.store import Database, InboxState
+
+from tests.telegram import fake_bot_api as tg
+from tests.telegram.harness import running_bot
+
+HELP = "Eu sou o assistente virtual do seu provedor"
+
+
+@pytest.mark.parametrize("odd", [123, ["a"], {"text": "oi"}, True])
+async def test_a_text_that_is_not_a_string_is_set_aside_and_the_chat_is_answered_next(
+    database: Database, sandbox: Sandbox, odd: object, caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with running_bot(database, sandbox) as bot:
+        update = {**tg.text_message(7501, "x"), "update_id": 5001}
+        update["message"]["text"] = odd
+        bad = bot.api.push_update(update)
+        good = bot.api.push_update({**tg.text_message(7501, "/ajuda"), "update_id": 5002})
+
+        await bot.handled_all([bad, good], within=10)
+
+        row = await bot.inbox_row(bad)
+        assert row is not None and row.state == InboxState.FAILED.value and row.attempts == 1
+        assert "routed" in (row.last_error or "")
+        assert HELP in (bot.api.sent(7501)[0].text or "")  # the first answer is the next update's
+    lines = [r for r in caplog.records if getattr(r, "update_id", None) == bad]
+    assert [(r.outcome, r.error) for r in lines] == [("skipped", "AttributeError")]  # type: ignore[attr-defined]
+    assert all(repr(odd) not in r.getMessage() for r in caplog.records)
