@@ -33,7 +33,7 @@ from bot.channels.telegram.commands import default_menu_calls
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.processor import Processor
-from bot.channels.telegram.sender import Sender
+from bot.channels.telegram.sender import Rate, Sender
 from bot.channels.telegram.settings import TelegramSettings
 from bot.mirror import MirrorWorker
 from bot.staff import StaffDesk
@@ -51,6 +51,7 @@ KEEP_INBOX_FOR = 2  # days: Telegram never redelivers an update that old
 # answers in 20 ms capped the bot at 800 calls a second and a third of its rate went waiting there.
 # Telegram's own limit (about 30 messages a second) is the sender's to keep, not the pool's.
 SEND_WORKERS = 32
+PAID_BROADCAST = Rate(1000, 1.0)  # Telegram's ceiling for allow_paid_broadcast messages
 
 
 def make_bot(settings: TelegramSettings) -> Bot:
@@ -72,7 +73,8 @@ class TelegramChannel:
         self.app = app
         self.settings = settings
         self.bot = bot or make_bot(settings)
-        self.sender = Sender(self._call, workers=SEND_WORKERS, **(sender_limits or {}))
+        paid = PAID_BROADCAST if settings.paid_broadcast else None
+        self.sender = Sender(self._call, workers=SEND_WORKERS, paid_broadcast=paid, **(sender_limits or {}))
         self.staff: StaffDesk | None = None
         if settings.staff_chat_id is not None:
             # Handoffs go to the staff group's topics, answered live (not only through a ticket).
@@ -162,7 +164,7 @@ class TelegramChannel:
             calls = await self.staff.waiting_calls(
                 session, utcnow(), timedelta(minutes=settings.handoff_wait_minutes), settings.handoff_minutes_each,
             )
-        await self.sender.submit_all(calls)
+        await self.sender.submit_all(calls, notice=True)
 
     async def refresh_metrics(self) -> None:
         """The gauges read from the database: conversations with the staff now."""

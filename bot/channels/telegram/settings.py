@@ -8,6 +8,11 @@ and a secret (``ISPBOT_WEBHOOK_SECRET``): Telegram sends it back in the
 guessable from the other.
 
 ``ISPBOT_LOG_FORMAT`` and ``ISPBOT_LOG_LEVEL`` say how ``ispbot run`` logs (``bot.logs``).
+
+``ISPBOT_PAID_BROADCAST=true`` sends the notices the bot writes on its own (an outage is over, a
+place in the staff's queue) with Telegram's ``allow_paid_broadcast``: up to 1,000 a second instead
+of sharing the free 30, for a fee in Telegram Stars per message charged to the bot's balance.
+Replies are never paid. Off by default.
 """
 
 from __future__ import annotations
@@ -45,6 +50,9 @@ class TelegramSettings(BaseSettings):
     staff_chat_id: int | None = Field(default=None, description="the staff supergroup (forum) chat id")
     concurrency: int = Field(
         default=DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time",
+    )
+    paid_broadcast: bool = Field(
+        default=False, description="send the bot's own notices as paid broadcasts (a fee per message)",
     )
     log_format: LogFormat = Field(default="auto", description="json, text, or auto (text on a terminal)")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
