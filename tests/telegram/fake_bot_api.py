@@ -18,7 +18,7 @@ the wall clock except for the optional ``latency``.
 ``FakeBotApi(limits=TelegramLimits())`` enforces Telegram's flood limits on the messages a bot
 sends (30 a second overall, 1 a second per private chat, 20 a minute per group; 1,000 a second for
 ``allow_paid_broadcast`` messages) as Telegram does: 429 with ``parameters.retry_after``, counted
-in ``api.too_many_requests``. Off by default, so that the tests of everything else stay fast.
+in ``api.too_many_requests`` by the limit broken. Off by default, so that the tests of everything else stay fast.
 """
 
 from __future__ import annotations
@@ -150,17 +150,22 @@ class _FloodControl:
     def __init__(self, limits: TelegramLimits) -> None:
         self.limits = limits
         self._sent: dict[object, deque[float]] = {}
+        self.retry_after = 0  # of the last refusal, in whole seconds as Telegram gives it
 
-    def check(self, chat_id: int | str, paid: bool, now: float) -> None:
+    def check(self, chat_id: int | str, paid: bool, now: float) -> str | None:
+        """Record the send when it fits; else which limit it broke ("overall", "paid", "chat")."""
         limits = self.limits
-        overall = ("paid", limits.paid_broadcast) if paid else ("overall", limits.overall)
-        chat = (chat_id, limits.group_chat if _is_group(chat_id) else limits.private_chat)
-        waits = [self._wait(key, rate, now) for key, rate in (overall, chat)]
-        if max(waits) > 0:
-            seconds = max(1, math.ceil(max(waits)))
-            raise ApiError(429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds})
-        for key, _ in (overall, chat):
+        overall: tuple[str, object, tuple[int, float]] = (
+            ("paid", "paid", limits.paid_broadcast) if paid else ("overall", "overall", limits.overall)
+        )
+        chat = ("chat", chat_id, limits.group_chat if _is_group(chat_id) else limits.private_chat)
+        for name, key, rate in (overall, chat):
+            if (wait := self._wait(key, rate, now)) > 0:
+                self.retry_after = max(1, math.ceil(wait))
+                return name
+        for _, key, _ in (overall, chat):
             self._sent.setdefault(key, deque()).append(now)
+        return None
 
     def _wait(self, key: object, rate: tuple[int, float], now: float) -> float:
         count, period = rate
@@ -231,7 +236,7 @@ class FakeBotApi:
     ) -> None:
         self.token = token
         self._flood = _FloodControl(limits) if limits is not None else None
-        self.too_many_requests = 0  # 429s answered for Telegram's flood limits
+        self.too_many_requests: Counter[str] = Counter()  # 429s answered, by the limit broken
         self.tokens = {token}
         self.max_poll_timeout = max_poll_timeout
         self.start_timeout = start_timeout
@@ -499,12 +504,11 @@ class FakeBotApi:
     def _flood_control(self, method: str, params: Json) -> None:
         if self._flood is None or method not in _LIMITED_METHODS or "chat_id" not in params:
             return
-        chat_id = _chat_id(params)
-        try:
-            self._flood.check(chat_id, params.get("allow_paid_broadcast") is True, time.monotonic())
-        except ApiError:
-            self.too_many_requests += 1
-            raise
+        broken = self._flood.check(_chat_id(params), params.get("allow_paid_broadcast") is True, time.monotonic())
+        if broken is not None:
+            self.too_many_requests[broken] += 1
+            seconds = self._flood.retry_after
+            raise ApiError(429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds})
 
     def _raise_planned_failure(self, method: str, params: Json) -> None:
         for index, failure in enumerate(self._state.failures):
