@@ -11,10 +11,13 @@ import pytest
 from bot.channels.telegram import raw
 from bot.channels.telegram.render import ApiCall
 from bot.channels.telegram.sender import Rate, Sender
+from bot.sandbox import Sandbox
+from bot.store import Database
 from telegram.error import RetryAfter
 
 import telegram
 from tests.telegram.fake_bot_api import FakeBotApi, TelegramLimits
+from tests.telegram.harness import running_bot
 
 STEP = 5.0
 
@@ -98,3 +101,22 @@ async def test_the_sender_keeps_within_the_limits_and_earns_no_429(api: FakeBotA
     assert all(len(api.sent(chat_id)) >= 1 for chat_id in range(1, 46))
     # Chat 7's later turns waited for its limit anyway, so they went as one message, in order.
     assert [sent.text for sent in api.sent(7)] == ["oi 7", "turn 0\n\nturn 1\n\nturn 2"]
+
+
+@pytest.mark.parametrize("paid", [False, True])
+async def test_only_the_notice_that_the_outage_ended_goes_as_a_paid_broadcast(
+    database: Database, sandbox: Sandbox, paid: bool,
+) -> None:
+    """ISPBOT_PAID_BROADCAST: the bot's own notices carry allow_paid_broadcast, replies never do."""
+    async with running_bot(database, sandbox, paid_broadcast=paid) as bot:
+        maria = await bot.maria(7301)
+        await maria.say("sem internet")
+        await maria.tap("Me avise quando voltar")
+        event = sandbox.store.find("failover", Status="O")
+        assert event is not None
+        event.update(Status="C", UpTime="2025-03-10 11:15:00")
+        before = len(bot.api.sent(7301))
+        await bot.channel.processor.send_notices(await bot.channel.notifier.check())
+        [*replies, notice] = await bot.api.wait_for_sent(7301, count=before + 1, within=STEP)
+    assert all("allow_paid_broadcast" not in sent.params for sent in replies)
+    assert notice.params.get("allow_paid_broadcast") is (True if paid else None)

@@ -103,6 +103,15 @@ class Window:
     def record(self, now: float) -> None:
         self._sent.append(now)
 
+    def moved(self, at: float, to: float) -> None:
+        """Count the send recorded at ``at`` at ``to`` instead."""
+        with contextlib.suppress(ValueError):  # gone already when it took longer than the period
+            self._sent.remove(at)
+        index = len(self._sent)
+        while index and self._sent[index - 1] > to:
+            index -= 1
+        self._sent.insert(index, to)
+
     def full_after_one(self, now: float) -> bool:
         """Whether one more send now would make the next one wait."""
         return self.wait_time(now) == 0 and len(self._sent) + 1 >= self.rate.count
@@ -295,10 +304,14 @@ class Sender:
 
     async def _work(self) -> None:
         while True:
-            chat_id, chat, item = await self._next()
+            chat_id, chat, item, (lane, picked_at) = await self._next()
             retry_in = await self._send(chat_id, chat, item)
-            # Telegram counts a chat's sends as they reach it: from the answer on, the next one cannot be early.
-            chat.window.record(self._clock())
+            # Telegram counts a send when it reaches it, some time after it was picked: counted from
+            # its answer, the sends a window lets go later cannot reach Telegram early, however
+            # unevenly the network (or a busy event loop) carries them.
+            answered = self._clock()
+            lane.moved(picked_at, answered)
+            chat.window.record(answered)
             if retry_in is not None:
                 chat.ahead.appendleft(item)
                 chat.not_before = self._clock() + retry_in
@@ -313,8 +326,9 @@ class Sender:
             else:
                 chat.scheduled = False
 
-    async def _next(self) -> tuple[int, _Chat, _Item]:
-        """The next call to send: the best ready chat's, picked once the overall limit has a slot."""
+    async def _next(self) -> tuple[int, _Chat, _Item, tuple[Window, float]]:
+        """The next call to send: the best ready chat's, picked once the overall limit has a slot;
+        with the window it took a slot of, and when."""
         async with self._gate:  # one picker at a time keeps the windows exact
             while True:
                 await self._until_fits(self._overall)
@@ -328,8 +342,9 @@ class Sender:
                 item = self._take(chat, now)
                 window = self._paid if item.paid and self._paid is not None else self._overall
                 await self._until_fits(window)
-                window.record(self._clock())
-                return chat_id, chat, item
+                picked_at = self._clock()
+                window.record(picked_at)
+                return chat_id, chat, item, (window, picked_at)
 
     async def _until_fits(self, window: Window) -> None:
         while (wait := window.wait_time(self._clock())) > 0:
