@@ -20,10 +20,12 @@ kept; the newest inline keyboard is the one kept). Calls of one ``submit_all`` a
 with each other: that is one turn, already joined where it could be (``render_turn``).
 
 Limits are sliding windows (at most N sends in any window of T seconds): 30 a second overall,
-1 a second per private chat, 20 a minute per group (negative chat id). They run on an injected
-``clock`` and ``sleep``, so tests drive them with a fake clock. aiolimiter was considered; it
-reads the event loop's clock directly, so it cannot run on an injected one, and these windows
-are a few lines of deque.
+1 a second per private chat, 20 a minute per group (negative chat id). A send counts from
+Telegram's answer (its overall slot is taken when it is picked and moved there), so that what a
+window lets go next cannot reach Telegram early, however unevenly it is carried. They run on an
+injected ``clock`` and ``sleep``, so tests drive them with a fake clock. aiolimiter was
+considered; it reads the event loop's clock directly, so it cannot run on an injected one, and
+these windows are a few lines of deque.
 
 Errors, by what Telegram means:
 - 429 (``RetryAfter``): the same call is sent again after ``retry_after``, for that chat only.
@@ -67,7 +69,7 @@ Sleep = Callable[[float], Awaitable[None]]
 _TOKEN = re.compile(r"\d{5,}:[A-Za-z0-9_-]{20,}")
 
 
-# The methods Telegram lets a notice go out as a paid broadcast with.
+# The methods that take allow_paid_broadcast (edits do not).
 _PAID_METHODS = frozenset({"sendMessage", "sendDocument", "sendLocation", "sendPhoto", "copyMessage"})
 
 
@@ -359,7 +361,7 @@ class Sender:
             return item
         while chat.ahead or not chat.queue.empty():
             later = chat.ahead.popleft() if chat.ahead else chat.queue.get_nowait()
-            if _joined(item, later) is None:
+            if not _join(item, later):
                 chat.ahead.appendleft(later)
                 break
         return item
@@ -430,21 +432,21 @@ class Sender:
                 done.future.set_result(result)
 
 
-def _joined(earlier: _Item, later: _Item) -> _Item | None:
-    """``earlier`` with ``later`` joined into it as one message, or None when they must go apart."""
+def _join(earlier: _Item, later: _Item) -> bool:
+    """Join ``later`` into ``earlier`` when they can go as one message; whether they could."""
     first, second = earlier.call, later.call
     if earlier.batch == later.batch or earlier.notice != later.notice:
-        return None
+        return False
     if first.method != "sendMessage" or second.method != "sendMessage":
-        return None
+        return False
     if any(first.params.get(key) != second.params.get(key) for key in ("chat_id", "message_thread_id", "parse_mode")):
-        return None
+        return False
     markups = (first.params.get("reply_markup"), second.params.get("reply_markup"))
     if any(markup is not None and "inline_keyboard" not in markup for markup in markups):
-        return None  # a reply keyboard (share your contact) or its removal goes as it was
+        return False  # a reply keyboard (share your contact) or its removal goes as it was
     text = f"{first.params['text']}\n\n{second.params['text']}"
     if utf16_len(text) > MAX_TEXT:
-        return None
+        return False
     params = {**first.params, **second.params, "text": text}
     newest = markups[1] or markups[0]  # the older buttons would be stale by now
     if newest is not None:
@@ -452,4 +454,4 @@ def _joined(earlier: _Item, later: _Item) -> _Item | None:
     earlier.call = ApiCall("sendMessage", params)
     earlier.batch = later.batch
     earlier.absorbed += [later, *later.absorbed]
-    return earlier
+    return True
