@@ -2,6 +2,7 @@
 benchmark: every contender polls the same kind of server, and the server's CPU is not the bot's.
 
     python -m bench.fake_telegram --updates 5000 --chats 500 --expect-sends 5000 [--latency 0.02] [--rate 100]
+        [--telegram-limits]
 
 Prints ``{"port": N}`` once serving, then ``{"first_poll": t, "last_send": t, ...}`` (monotonic
 seconds of this process) when ``--expect-sends`` messages were sent, or after ``--within`` seconds
@@ -11,6 +12,8 @@ sandbox) is not counted. With ``--rate`` the updates are not there at once but a
 many a second from the first ``getUpdates`` on: the bot's latency at a given load. The
 closing line also says what a person waited, end to end: ``answer_p50_ms`` and ``answer_p99_ms``, from
 an update being offered to the last of its answers (``--expect-sends`` / ``--updates`` of them).
+With ``--telegram-limits`` the server answers 429 past Telegram's flood limits, as Telegram does
+(``tests.telegram.fake_bot_api.TelegramLimits``), and the closing line counts them.
 """
 
 from __future__ import annotations
@@ -24,18 +27,19 @@ from collections import defaultdict, deque
 from collections.abc import Iterable
 
 from tests.telegram import fake_bot_api as tg
-from tests.telegram.fake_bot_api import FakeBotApi, Sent
+from tests.telegram.fake_bot_api import FakeBotApi, Sent, TelegramLimits
 
 TEXT = "/ajuda"  # the full bot answers it without the ISP; an echo bot echoes it
 
 
 async def serve(
     updates: int, chats: int, expect_sends: int, latency: float, within: float, *, rate: float | None,
+    limits: TelegramLimits | None = None,
 ) -> None:
     burst = [(10_000 + n % chats, tg.text_message(10_000 + n % chats, TEXT)) for n in range(updates)]
     answers = Answers(expect_sends // updates)
     pushed = 0
-    async with FakeBotApi(max_poll_timeout=0.25) as api:
+    async with FakeBotApi(max_poll_timeout=0.25, limits=limits) as api:
         if rate is None:
             for _, update in burst:
                 api.push_update(update)
@@ -63,6 +67,7 @@ async def serve(
         print(json.dumps({
             "first_poll": first_poll or 0.0, "last_send": last_send or 0.0,
             "sends": api.calls["sendMessage"], "complete": last_send is not None, **answers.percentiles(),
+            "too_many_requests": sum(api.too_many_requests.values()),
         }), flush=True)
         # Serve on until the driver lets go (closes stdin), so that the contender stops first.
         await asyncio.to_thread(sys.stdin.read)
@@ -110,8 +115,12 @@ def main() -> int:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each Bot API answer")
     parser.add_argument("--within", type=float, default=300.0)
     parser.add_argument("--rate", type=float, default=None, help="updates a second, arriving steadily")
+    parser.add_argument("--telegram-limits", action="store_true", help="answer 429 past Telegram's flood limits")
     args = parser.parse_args()
-    asyncio.run(serve(args.updates, args.chats, args.expect_sends, args.latency, args.within, rate=args.rate))
+    limits = TelegramLimits() if args.telegram_limits else None
+    asyncio.run(serve(
+        args.updates, args.chats, args.expect_sends, args.latency, args.within, rate=args.rate, limits=limits,
+    ))
     return 0
 
 

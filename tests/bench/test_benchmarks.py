@@ -48,6 +48,27 @@ def test_outage_surge(database: str) -> None:
 
 
 @pytest.mark.parametrize("database", DATABASES)
+def test_telegram_surge(database: str) -> None:
+    """Under Telegram's limits (the fake answers 429 past them), with and without paid broadcasts."""
+    free, paid = run(
+        "telegram_surge", "--subscribers", "12", "--seconds", "2", "--within", "120", database=database,
+    )
+    assert [free["paid_broadcast"], paid["paid_broadcast"]] == [False, True]
+    for line in (free, paid):
+        assert line["figure"] == "telegram_surge"
+        # Two messages each and a press for every other one: every message answered, every watcher told.
+        assert line["updates"] == line["answered"] == 12 * 2 + 6
+        assert line["watchers"] == line["notices_sent"] == 6
+        assert line["latecomers"] == 6
+        assert line["surge_sends"] >= line["updates"] / 2  # type: ignore[operator]
+        assert line["bound_seconds"] > 0 and line["last_answer_seconds"] > 0  # type: ignore[operator]
+        assert line["too_many_requests"] == sum(line["too_many_requests_by_limit"].values())  # type: ignore[union-attr]
+        assert {"last_answer_vs_bound", "wait_p50_ms", "wait_p99_ms", "notice_seconds", "notice_bound_seconds",
+                "latecomer_wait_p99_ms", "isp_calls_per_update", "isp_calls_by_operation"} <= set(line)
+    assert paid["notice_bound_seconds"] < free["notice_bound_seconds"]  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("database", DATABASES)
 def test_mirror(database: str) -> None:
     throughput, drain = run(
         "mirror_drain", "--entries", "150", "--backlog", "30", "--outage-seconds", "0", "--within", "120",

@@ -14,6 +14,11 @@ and answers ``{"ok": true, "result": ...}`` or the Bot API's error shape
 The server runs as an asyncio task on the test's own loop; every wait it does is bounded
 (``getUpdates`` long polling is capped by ``max_poll_timeout``), and the test API never sleeps on
 the wall clock except for the optional ``latency``.
+
+``FakeBotApi(limits=TelegramLimits())`` enforces Telegram's flood limits on the messages a bot
+sends (30 a second overall, 1 a second per private chat, 20 a minute per group; 1,000 a second for
+``allow_paid_broadcast`` messages) as Telegram does: 429 with ``parameters.retry_after``, counted
+in ``api.too_many_requests`` by the limit broken. Off by default, so that the tests of everything else stay fast.
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from email.parser import BytesParser
@@ -122,6 +128,55 @@ class Sent:
         ]
 
 
+@dataclass(frozen=True)
+class TelegramLimits:
+    """At most ``(count, seconds)`` messages: overall, per private chat, per group, as paid broadcasts.
+    ``slack``: Telegram does not count to the millisecond, and neither does this fake (a bot's sends
+    reach it some milliseconds after the bot counted them): a window is that much shorter."""
+
+    overall: tuple[int, float] = (30, 1.0)
+    private_chat: tuple[int, float] = (1, 1.0)
+    group_chat: tuple[int, float] = (20, 60.0)
+    paid_broadcast: tuple[int, float] = (1000, 1.0)
+    slack: float = 0.05
+
+
+# The calls that post a message to a chat, which Telegram's flood limits count.
+_LIMITED_METHODS = frozenset({"sendMessage", "sendDocument", "sendLocation", "copyMessage", "editMessageText"})
+
+
+class _FloodControl:
+    """Sliding windows of accepted sends; the wait before one more fits."""
+
+    def __init__(self, limits: TelegramLimits) -> None:
+        self.limits = limits
+        self._sent: dict[object, deque[float]] = {}
+        self.retry_after = 0  # of the last refusal, in whole seconds as Telegram gives it
+
+    def check(self, chat_id: int | str, paid: bool, now: float) -> str | None:
+        """Record the send when it fits; else which limit it broke ("overall", "paid", "chat")."""
+        limits = self.limits
+        overall: tuple[str, object, tuple[int, float]] = (
+            ("paid", "paid", limits.paid_broadcast) if paid else ("overall", "overall", limits.overall)
+        )
+        chat = ("chat", chat_id, limits.group_chat if _is_group(chat_id) else limits.private_chat)
+        for name, key, rate in (overall, chat):
+            if (wait := self._wait(key, rate, now)) > 0:
+                self.retry_after = max(1, math.ceil(wait))
+                return name
+        for _, key, _ in (overall, chat):
+            self._sent.setdefault(key, deque()).append(now)
+        return None
+
+    def _wait(self, key: object, rate: tuple[int, float], now: float) -> float:
+        count, period = rate
+        period = max(period - self.limits.slack, 0.0)
+        sent = self._sent.setdefault(key, deque())
+        while sent and sent[0] <= now - period:
+            sent.popleft()
+        return 0.0 if len(sent) < count else sent[0] + period - now
+
+
 @dataclass
 class _Failure:
     method: str
@@ -179,8 +234,11 @@ class FakeBotApi:
         *,
         max_poll_timeout: float = 1.0,
         start_timeout: float = 5.0,
+        limits: TelegramLimits | None = None,
     ) -> None:
         self.token = token
+        self._flood = _FloodControl(limits) if limits is not None else None
+        self.too_many_requests: Counter[str] = Counter()  # 429s answered, by the limit broken
         self.tokens = {token}
         self.max_poll_timeout = max_poll_timeout
         self.start_timeout = start_timeout
@@ -440,6 +498,7 @@ class FakeBotApi:
             if self.latency > 0:
                 await asyncio.sleep(self.latency)
             self._raise_planned_failure(canonical, params)
+            self._flood_control(canonical, params)
             result = await handler(params)
         except ApiError as error:
             return JSONResponse(error.body(), status_code=error.code)
@@ -458,6 +517,15 @@ class FakeBotApi:
             if known.lower() == name.lower():
                 return handler
         return None
+
+    def _flood_control(self, method: str, params: Json) -> None:
+        if self._flood is None or method not in _LIMITED_METHODS or "chat_id" not in params:
+            return
+        broken = self._flood.check(_chat_id(params), params.get("allow_paid_broadcast") is True, time.monotonic())
+        if broken is not None:
+            self.too_many_requests[broken] += 1
+            seconds = self._flood.retry_after
+            raise ApiError(429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds})
 
     def _raise_planned_failure(self, method: str, params: Json) -> None:
         for index, failure in enumerate(self._state.failures):

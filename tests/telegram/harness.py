@@ -133,8 +133,10 @@ class RunningBot:
 async def running_bot(
     database: Database, sandbox: Sandbox, *, mode: str = "polling", sender_limits: dict[str, Any] | None = None,
     staff_chat_id: int | None = None, concurrency: int = 32, poll_timeout: int = 1, api: FakeBotApi | None = None,
+    paid_broadcast: bool = False,
 ) -> AsyncIterator[RunningBot]:
-    """``api``: another bot's fake Telegram, for a second worker of the same bot (webhook mode)."""
+    """``api``: another bot's fake Telegram, for a second worker of the same bot (webhook mode), or
+    one that enforces Telegram's limits."""
     async with contextlib.AsyncExitStack() as stack:
         if api is None:
             # Long polls end after a quarter second without updates, so stopping the bot never waits long.
@@ -149,7 +151,7 @@ async def running_bot(
             extra = {"mode": "webhook", "webhook_url": "https://bot.example.net", "webhook_secret": WEBHOOK_SECRET}
         settings = TelegramSettings(
             telegram_token=api.token, telegram_api_url=api.base_url, staff_chat_id=staff_chat_id,
-            concurrency=concurrency, **extra,
+            concurrency=concurrency, paid_broadcast=paid_broadcast, **extra,
         )
         bot = RunningBot(api, app, settings, fast_sender_limits() if sender_limits is None else sender_limits, mode)
         bot.poll_timeout = poll_timeout

@@ -82,6 +82,7 @@ def test_polling_is_the_default_with_only_a_token(monkeypatch: pytest.MonkeyPatc
     assert (settings.listen_host, settings.listen_port) == ("127.0.0.1", 8080)
     assert settings.webhook_url is None and settings.webhook_secret is None and settings.staff_chat_id is None
     assert settings.concurrency == 12
+    assert settings.paid_broadcast is False
     assert TOKEN not in repr(settings) and TOKEN not in str(settings)
 
 
@@ -96,6 +97,7 @@ def test_every_setting_comes_from_the_environment(monkeypatch: pytest.MonkeyPatc
         "ISPBOT_LISTEN_PORT": "9000",
         "ISPBOT_STAFF_CHAT_ID": "-1001234567890",
         "ISPBOT_CONCURRENCY": "8",
+        "ISPBOT_PAID_BROADCAST": "true",
     }.items():
         monkeypatch.setenv(name, value)
     settings = TelegramSettings()
@@ -107,6 +109,7 @@ def test_every_setting_comes_from_the_environment(monkeypatch: pytest.MonkeyPatc
     assert (settings.listen_host, settings.listen_port) == ("0.0.0.0", 9000)  # noqa: S104
     assert settings.staff_chat_id == -1001234567890
     assert settings.concurrency == 8
+    assert settings.paid_broadcast is True
     assert SECRET not in repr(settings) and TOKEN not in repr(settings)
 
 

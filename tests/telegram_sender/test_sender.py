@@ -301,8 +301,9 @@ async def test_per_chat_queue_is_bounded_and_submit_waits(api: FakeBotApi, clock
 
     waited = await asyncio.wait_for(clock.run(go()), timeout=10)
     await asyncio.wait_for(sender.aclose(), timeout=5)
-    assert api.texts(50) == [str(n) for n in range(6)]
-    assert waited >= 2  # the producer was held back while the chat's queue was full
+    # Order kept; what waited behind the chat's limit went joined.
+    assert "\n\n".join(api.texts(50)) == "\n\n".join(str(n) for n in range(6))
+    assert waited >= 1  # the producer was held back while the chat's queue was full
 
 
 async def test_custom_rates_and_closed_sender(api: FakeBotApi, clock: VirtualClock) -> None:

@@ -37,7 +37,7 @@ from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.processor import Processor
 from bot.channels.telegram.render import ApiCall, render
-from bot.channels.telegram.sender import Sender
+from bot.channels.telegram.sender import Rate, Sender
 from bot.channels.telegram.settings import TelegramSettings
 from bot.i18n import pick_language
 from bot.logs import chat_ref
@@ -60,6 +60,7 @@ KEEP_INBOX_FOR = 2  # days: Telegram never redelivers an update that old
 # answers in 20 ms capped the bot at 800 calls a second and a third of its rate went waiting there.
 # Telegram's own limit (about 30 messages a second) is the sender's to keep, not the pool's.
 SEND_WORKERS = 32
+PAID_BROADCAST = Rate(1000, 1.0)  # Telegram's ceiling for allow_paid_broadcast messages
 
 
 def make_bot(settings: TelegramSettings) -> Bot:
@@ -84,6 +85,7 @@ class TelegramChannel:
         self.bot = bot or make_bot(settings)
         self.sender = Sender(self._call, workers=SEND_WORKERS, **{
             "network_horizon": settings.telegram_retry_hours * 3600, "on_dead": self._dead_letter,
+            "paid_broadcast": PAID_BROADCAST if settings.paid_broadcast else None,
             **(sender_limits or {}),
         })
         self._keeping: set[asyncio.Task[None]] = set()  # dead letters being written
@@ -221,7 +223,7 @@ class TelegramChannel:
             calls = await self.staff.waiting_calls(
                 session, utcnow(), timedelta(minutes=settings.handoff_wait_minutes), settings.handoff_minutes_each,
             )
-        await self.sender.submit_all(calls)
+        await self.sender.submit_all(calls, notice=True)
 
     async def refresh_metrics(self) -> None:
         """The gauges read from the database: conversations with the staff now."""

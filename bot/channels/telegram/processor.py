@@ -179,9 +179,9 @@ class Processor:
         return len(items)
 
     async def send_notices(self, notices: Iterable[Notice]) -> None:
-        """Messages the bot sends on its own (an outage ended): straight to the sender."""
+        """Messages the bot sends on its own (an outage ended): to the sender, after the replies."""
         for notice in notices:
-            await self.sender.submit_all(render(notice.reply, notice.chat_id))
+            await self.sender.submit_all(render(notice.reply, notice.chat_id), notice=True)
 
     # ---- one chat ----------------------------------------------------------------------------
     def _finished(self, task: asyncio.Task[None]) -> None:

@@ -7,11 +7,25 @@ other workers. A chat that must wait (its own rate, or a 429's ``retry_after``) 
 worker: a timer puts it back on the ready queue when its time comes, and the other chats keep
 going. Only the overall limit makes a worker wait, since it applies to every chat alike.
 
+Priority: the ready queue serves chats with a reply waiting (to a person who just wrote) before
+chats with only notices the bot sends on its own (``submit_all(..., notice=True)``: an outage
+ended, a place in the staff's queue). One worker at a time picks, and only once the overall limit
+has a free slot, so the choice is made when a send can go, not before. With ``paid_broadcast`` a
+notice carries ``allow_paid_broadcast`` and is paced by that rate instead of the overall one
+(Telegram bills it per message; replies never are).
+
+Joining: when a chat's calls are queued behind its per-chat limit anyway, the plain texts still
+waiting are joined into the one about to go (a blank line between, up to 4,096 characters, order
+kept; the newest inline keyboard is the one kept). Calls of one ``submit_all`` are never joined
+with each other: that is one turn, already joined where it could be (``render_turn``).
+
 Limits are sliding windows (at most N sends in any window of T seconds): 30 a second overall,
-1 a second per private chat, 20 a minute per group (negative chat id). They run on an injected
-``clock`` and ``sleep``, so tests drive them with a fake clock. aiolimiter was considered; it
-reads the event loop's clock directly, so it cannot run on an injected one, and these windows
-are a few lines of deque.
+1 a second per private chat, 20 a minute per group (negative chat id). A send counts from
+Telegram's answer (its overall slot is taken when it is picked and moved there), so that what a
+window lets go next cannot reach Telegram early, however unevenly it is carried. They run on an
+injected ``clock`` and ``sleep``, so tests drive them with a fake clock. aiolimiter was
+considered; it reads the event loop's clock directly, so it cannot run on an injected one, and
+these windows are a few lines of deque.
 
 Errors, by what Telegram means:
 - 429 (``RetryAfter``): the same call is sent again after ``retry_after``, for that chat only.
@@ -32,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import re
 import time
@@ -44,7 +59,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from bot import metrics
 from bot.channels.telegram import raw
-from bot.channels.telegram.render import ApiCall
+from bot.channels.telegram.render import MAX_TEXT, ApiCall, utf16_len
 from bot.logs import chat_ref
 
 log = logging.getLogger(__name__)
@@ -58,6 +73,10 @@ NETWORK_HORIZON = 24 * 3600.0  # seconds a call is retried while Telegram cannot
 NETWORK_BACKOFF_CAP = 60.0
 
 _TOKEN = re.compile(r"\d{5,}:[A-Za-z0-9_-]{20,}")
+
+
+# The methods that take allow_paid_broadcast (edits do not).
+_PAID_METHODS = frozenset({"sendMessage", "sendDocument", "sendLocation", "sendPhoto", "copyMessage"})
 
 
 def _scrub(text: str) -> str:
@@ -92,6 +111,19 @@ class Window:
     def record(self, now: float) -> None:
         self._sent.append(now)
 
+    def moved(self, at: float, to: float) -> None:
+        """Count the send recorded at ``at`` at ``to`` instead."""
+        with contextlib.suppress(ValueError):  # gone already when it took longer than the period
+            self._sent.remove(at)
+        index = len(self._sent)
+        while index and self._sent[index - 1] > to:
+            index -= 1
+        self._sent.insert(index, to)
+
+    def full_after_one(self, now: float) -> bool:
+        """Whether one more send now would make the next one wait."""
+        return self.wait_time(now) == 0 and len(self._sent) + 1 >= self.rate.count
+
     def idle(self, now: float) -> bool:
         return not self._sent or self._sent[-1] <= now - self.rate.period
 
@@ -100,6 +132,10 @@ class Window:
 class _Item:
     call: ApiCall
     future: asyncio.Future[Any]
+    batch: int = 0  # the submit_all it came with: one turn, never joined with itself
+    notice: bool = False  # sent on the bot's own account, after the replies
+    paid: bool = False  # a notice sent as a paid broadcast
+    absorbed: list[_Item] = field(default_factory=list)  # later calls joined into this one
     network_failures: int = 0
     failing_since: float | None = None  # first network failure of the current streak
     floods: int = 0
@@ -111,8 +147,9 @@ class _Chat:
     window: Window
     not_before: float = 0.0
     scheduled: bool = False
-    head: _Item | None = None  # the call being retried, ahead of the queue
+    ahead: deque[_Item] = field(default_factory=deque)  # a call being retried, or left over from joining
     pending: int = 0
+    notices: int = 0  # of the pending calls
 
 
 @dataclass(slots=True)
@@ -140,6 +177,7 @@ class Sender:
         network_horizon: float = NETWORK_HORIZON,
         network_backoff_cap: float = NETWORK_BACKOFF_CAP,
         on_dead: DeadLetter | None = None,
+        paid_broadcast: Rate | None = None,
         max_flood_retries: int = 20,
         max_idle_chats: int = 10_000,
     ) -> None:
@@ -151,6 +189,7 @@ class Sender:
         self._workers_wanted = workers
         self._per_chat_queue = per_chat_queue
         self._overall = Window(overall)
+        self._paid = Window(paid_broadcast) if paid_broadcast is not None else None
         self._private = private_chat
         self._group = group_chat
         self._network_horizon = network_horizon
@@ -159,21 +198,24 @@ class Sender:
         self._max_flood_retries = max_flood_retries
         self._max_idle_chats = max_idle_chats
         self._chats: dict[int, _Chat] = {}
-        self._ready: asyncio.Queue[int] = asyncio.Queue()
+        self._ready: asyncio.PriorityQueue[tuple[int, int, int]] = asyncio.PriorityQueue()  # (priority, order, chat)
+        self._order = itertools.count()
+        self._batches = itertools.count(1)
         self._workers: list[asyncio.Task[None]] = []
         self._timers: set[asyncio.Task[None]] = set()
         self._pending = 0
         self._idle = asyncio.Event()
         self._idle.set()
-        self._overall_lock = asyncio.Lock()
+        self._gate = asyncio.Lock()  # one worker picks the next call at a time
         self._closed = False
         self.stats = SenderStats()
 
     # --- public API ---------------------------------------------------------------------------
 
-    async def submit(self, call: ApiCall) -> asyncio.Future[Any]:
+    async def submit(self, call: ApiCall, *, notice: bool = False, batch: int | None = None) -> asyncio.Future[Any]:
         """Queue one call; waits while the chat's queue is full. The future resolves to the API's
-        result, or to ``None`` when the call was skipped (blocked user, chat not found, ...)."""
+        result, or to ``None`` when the call was skipped (blocked user, chat not found, ...).
+        ``notice``: the bot writes on its own account (after replies; a paid broadcast if enabled)."""
         if self._closed:
             raise RuntimeError("sender is closed")
         self._start()
@@ -185,23 +227,30 @@ class Sender:
             chat = _Chat(asyncio.Queue(self._per_chat_queue), Window(rate))
             self._chats[chat_id] = chat
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        paid = notice and self._paid is not None and call.method in _PAID_METHODS
+        if paid:
+            call = ApiCall(call.method, {**call.params, "allow_paid_broadcast": True})
+        item = _Item(call, future, batch=next(self._batches) if batch is None else batch, notice=notice, paid=paid)
         chat.pending += 1
+        chat.notices += notice
         self._pending += 1
         self._idle.clear()
         try:
-            await chat.queue.put(_Item(call, future))
+            await chat.queue.put(item)
         except BaseException:
             chat.pending -= 1
+            chat.notices -= notice
             self._done_one()
             raise
         if not chat.scheduled:
             chat.scheduled = True
-            self._ready.put_nowait(chat_id)
+            self._schedule(chat_id, chat)
         return future
 
-    async def submit_all(self, calls: Iterable[ApiCall]) -> list[asyncio.Future[Any]]:
-        """Queue calls in order (for example the parts of a split message)."""
-        return [await self.submit(call) for call in calls]
+    async def submit_all(self, calls: Iterable[ApiCall], *, notice: bool = False) -> list[asyncio.Future[Any]]:
+        """Queue calls in order: one turn, or the parts of a split message (never joined with each other)."""
+        batch = next(self._batches)
+        return [await self.submit(call, notice=notice, batch=batch) for call in calls]
 
     async def drain(self, within: float | None = None) -> bool:
         """Wait until every queued call was sent or skipped (at most ``within`` seconds); whether they were."""
@@ -251,10 +300,15 @@ class Sender:
         if self._pending == 0:
             self._idle.set()
 
+    def _schedule(self, chat_id: int, chat: _Chat) -> None:
+        """Put a chat on the ready queue: ahead of the notices when a reply of it is waiting."""
+        priority = 0 if chat.pending > chat.notices else 1
+        self._ready.put_nowait((priority, next(self._order), chat_id))
+
     def _requeue(self, chat_id: int, chat: _Chat, delay: float) -> None:
         """Put a chat back on the ready queue, now or after ``delay`` without holding a worker."""
         if delay <= 0:
-            self._ready.put_nowait(chat_id)
+            self._schedule(chat_id, chat)
             return
         timer = asyncio.create_task(self._later(chat_id, delay))
         self._timers.add(timer)
@@ -262,41 +316,69 @@ class Sender:
 
     async def _later(self, chat_id: int, delay: float) -> None:
         await self._sleep(delay)
-        self._ready.put_nowait(chat_id)
+        self._schedule(chat_id, self._chats[chat_id])
 
     async def _work(self) -> None:
         while True:
-            chat_id = await self._ready.get()
-            chat = self._chats[chat_id]
-            now = self._clock()
-            wait = max(chat.not_before - now, chat.window.wait_time(now))
-            if wait > 0:
-                self._requeue(chat_id, chat, wait)
-                continue
-            item = chat.head
-            if item is None:
-                item = chat.queue.get_nowait()
-            chat.head = None
-            await self._acquire_overall()
-            chat.window.record(self._clock())
+            chat_id, chat, item, (lane, picked_at) = await self._next()
             retry_in = await self._send(chat_id, chat, item)
+            # Telegram counts a send when it reaches it, some time after it was picked: counted from
+            # its answer, the sends a window lets go later cannot reach Telegram early, however
+            # unevenly the network (or a busy event loop) carries them.
+            answered = self._clock()
+            lane.moved(picked_at, answered)
+            chat.window.record(answered)
             if retry_in is not None:
-                chat.head = item
+                chat.ahead.appendleft(item)
                 chat.not_before = self._clock() + retry_in
                 self._requeue(chat_id, chat, retry_in)
                 continue
-            chat.pending -= 1
-            self._done_one()
+            for done in (item, *item.absorbed):
+                chat.pending -= 1
+                chat.notices -= done.notice
+                self._done_one()
             if chat.pending:
                 self._requeue(chat_id, chat, chat.window.wait_time(self._clock()))
             else:
                 chat.scheduled = False
 
-    async def _acquire_overall(self) -> None:
-        async with self._overall_lock:  # one waiter at a time keeps the window exact
-            while (wait := self._overall.wait_time(self._clock())) > 0:
-                await self._sleep(wait)
-            self._overall.record(self._clock())
+    async def _next(self) -> tuple[int, _Chat, _Item, tuple[Window, float]]:
+        """The next call to send: the best ready chat's, picked once the overall limit has a slot;
+        with the window it took a slot of, and when."""
+        async with self._gate:  # one picker at a time keeps the windows exact
+            while True:
+                await self._until_fits(self._overall)
+                _, _, chat_id = await self._ready.get()
+                chat = self._chats[chat_id]
+                now = self._clock()
+                wait = max(chat.not_before - now, chat.window.wait_time(now))
+                if wait > 0:
+                    self._requeue(chat_id, chat, wait)
+                    continue
+                item = self._take(chat, now)
+                window = self._paid if item.paid and self._paid is not None else self._overall
+                await self._until_fits(window)
+                picked_at = self._clock()
+                window.record(picked_at)
+                return chat_id, chat, item, (window, picked_at)
+
+    async def _until_fits(self, window: Window) -> None:
+        while (wait := window.wait_time(self._clock())) > 0:
+            await self._sleep(wait)
+
+    @staticmethod
+    def _take(chat: _Chat, now: float) -> _Item:
+        """The chat's next call, with the texts queued behind it joined in when they would wait for
+        the chat's limit anyway; the first that cannot join stays at the head."""
+        item = chat.ahead.popleft() if chat.ahead else chat.queue.get_nowait()
+        if not chat.window.full_after_one(now):
+            return item
+        while chat.ahead or not chat.queue.empty():
+            later = chat.ahead.popleft() if chat.ahead else chat.queue.get_nowait()
+            if not _join(item, later):
+                chat.ahead.appendleft(later)
+                break
+        return item
 
     def _count(self, error: str) -> None:
         self.stats.by_error[error] = self.stats.by_error.get(error, 0) + 1
@@ -325,7 +407,7 @@ class Sender:
             log.info("telegram chat %s migrated to %s, resending", ref, chat_ref(new_id))
             migrated = ApiCall(method, {**params, "chat_id": new_id})
             moved = await self.submit(migrated)
-            moved.add_done_callback(lambda f: _relay(f, item.future))
+            moved.add_done_callback(lambda f: self._finish(item, None if f.cancelled() else f.result()))
             return None
         except (Forbidden, BadRequest) as exc:
             self._count(type(exc).__name__)
@@ -364,10 +446,31 @@ class Sender:
 
     @staticmethod
     def _finish(item: _Item, result: Any) -> None:
-        if not item.future.done():
-            item.future.set_result(result)
+        for done in (item, *item.absorbed):
+            if not done.future.done():
+                done.future.set_result(result)
 
 
-def _relay(source: asyncio.Future[Any], target: asyncio.Future[Any]) -> None:
-    if not target.done():
-        target.set_result(None if source.cancelled() else source.result())
+def _join(earlier: _Item, later: _Item) -> bool:
+    """Join ``later`` into ``earlier`` when they can go as one message; whether they could."""
+    first, second = earlier.call, later.call
+    if earlier.batch == later.batch or earlier.notice != later.notice:
+        return False
+    if first.method != "sendMessage" or second.method != "sendMessage":
+        return False
+    if any(first.params.get(key) != second.params.get(key) for key in ("chat_id", "message_thread_id", "parse_mode")):
+        return False
+    markups = (first.params.get("reply_markup"), second.params.get("reply_markup"))
+    if any(markup is not None and "inline_keyboard" not in markup for markup in markups):
+        return False  # a reply keyboard (share your contact) or its removal goes as it was
+    text = f"{first.params['text']}\n\n{second.params['text']}"
+    if utf16_len(text) > MAX_TEXT:
+        return False
+    params = {**first.params, **second.params, "text": text}
+    newest = markups[1] or markups[0]  # the older buttons would be stale by now
+    if newest is not None:
+        params["reply_markup"] = newest
+    earlier.call = ApiCall("sendMessage", params)
+    earlier.batch = later.batch
+    earlier.absorbed += [later, *later.absorbed]
+    return True

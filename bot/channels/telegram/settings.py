@@ -15,6 +15,11 @@ that is set aside, unanswered, and the person is asked to slow down (``bot.chann
 answer is kept as a dead letter for ``ispbot undelivered``.
 
 ``ISPBOT_LOG_FORMAT`` and ``ISPBOT_LOG_LEVEL`` say how ``ispbot run`` logs (``bot.logs``).
+
+``ISPBOT_PAID_BROADCAST=true`` sends the notices the bot writes on its own (an outage is over, a
+place in the staff's queue) with Telegram's ``allow_paid_broadcast``: up to 1,000 a second instead
+of sharing the free 30, for a fee in Telegram Stars per message charged to the bot's balance.
+Replies are never paid. Off by default.
 """
 
 from __future__ import annotations
@@ -69,6 +74,9 @@ class TelegramSettings(BaseSettings):
     telegram_retry_hours: float = Field(
         default=24.0, gt=0, le=168,
         description="hours an answer is retried while Telegram cannot be reached; then a dead letter",
+    )
+    paid_broadcast: bool = Field(
+        default=False, description="send the bot's own notices as paid broadcasts (a fee per message)",
     )
     log_format: LogFormat = Field(default="auto", description="json, text, or auto (text on a terminal)")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
