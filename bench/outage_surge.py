@@ -21,13 +21,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.sandbox import FixedClock, Sandbox
+from bot.sandbox.store import Record
 from bot.store.db import pool_size_for
+from tests.store.dbtools import ScratchDatabase
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, running_bot
 
@@ -41,7 +46,20 @@ WATCH_LABEL = "Me avise quando voltar"  # the outage answer's button (locales/pt
 POLL = 0.02
 
 
-async def measure(url: str | None, subscribers: int, seconds: float, within: float, concurrency: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Parked:
+    """The seeded sandbox, its open failover event, and the chats of the subscribers behind it, each
+    linked and parked at the menu in ``database``."""
+
+    sandbox: Sandbox
+    event: Record
+    chats: list[int]
+    database: ScratchDatabase
+
+
+@contextlib.asynccontextmanager
+async def parked_subscribers(url: str | None, subscribers: int, concurrency: int) -> AsyncIterator[Parked]:
+    """``subscribers`` customers behind the failed NAS, in a scratch database sized for ``concurrency``."""
     sandbox = Sandbox.seeded(clock=FixedClock())
     event = sandbox.store.find("failover", Status="O")
     if event is None or event["Host"] != FAILED_NAS:
@@ -51,12 +69,19 @@ async def measure(url: str | None, subscribers: int, seconds: float, within: flo
     async with scratch_database(url, pool_size=pool_size_for(concurrency)) as database:
         await link_chats(database, list(zip(chats, customers, strict=True)))
         await park_chats(database, chats, "menu", "choose")
-        async with running_bot(database, sandbox, concurrency=concurrency) as bot:
-            await bot.chat(1).say("/ajuda")  # a stranger's help: pools and templates ready, no ISP read
-            sandbox.reset_calls()
-            pushed, replied, elapsed = await _surge(bot, chats, seconds, within)
-            calls = dict(sandbox.calls)
-            told = sum(1 for sent in bot.api.outgoing() if sent.chat_id in pushed and _offers_watch(sent))
+        yield Parked(sandbox, event, chats, database)
+
+
+async def measure(url: str | None, subscribers: int, seconds: float, within: float, concurrency: int) -> dict[str, Any]:
+    async with parked_subscribers(url, subscribers, concurrency) as parked, running_bot(
+        parked.database, parked.sandbox, concurrency=concurrency,
+    ) as bot:
+        sandbox, chats = parked.sandbox, parked.chats
+        await bot.chat(1).say("/ajuda")  # a stranger's help: pools and templates ready, no ISP read
+        sandbox.reset_calls()
+        pushed, replied, elapsed = await _surge(bot, chats, seconds, within)
+        calls = dict(sandbox.calls)
+        told = sum(1 for sent in bot.api.outgoing() if sent.chat_id in pushed and _offers_watch(sent))
     latencies = [replied[chat] - pushed[chat] for chat in replied]
     total_calls = sum(calls.values())
     return figure(

@@ -34,15 +34,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
-from bot.sandbox import FixedClock, Sandbox
-from bot.store.db import pool_size_for
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi, TelegramLimits
 from tests.telegram.harness import RunningBot, running_bot
 
-from bench.outage_surge import FAILED_NAS, FIRST_CHAT, FIRST_CUSTOMER, WATCH_LABEL
+from bench.outage_surge import WATCH_LABEL, parked_subscribers
 from bench.report import dialect, emit, figure, median, percentile
-from bench.scratch import add_offline_customers, link_chats, park_chats, scratch_database
 
 TELEGRAM_RATE = 30.0  # messages a second, overall
 PAID_RATE = 1000.0
@@ -86,26 +83,20 @@ class Watch:
 async def measure(
     url: str | None, subscribers: int, seconds: float, within: float, concurrency: int, *, paid: bool,
 ) -> dict[str, Any]:
-    sandbox = Sandbox.seeded(clock=FixedClock())
-    event = sandbox.store.find("failover", Status="O")
-    if event is None or event["Host"] != FAILED_NAS:
-        raise RuntimeError("the seeded data set no longer has an open failover event on " + FAILED_NAS)
-    customers = add_offline_customers(sandbox, subscribers, FAILED_NAS, FIRST_CUSTOMER)
-    chats = [FIRST_CHAT + n for n in range(subscribers)]
-    async with scratch_database(url, pool_size=pool_size_for(concurrency)) as database:
-        await link_chats(database, list(zip(chats, customers, strict=True)))
-        await park_chats(database, chats, "menu", "choose")
-        async with FakeBotApi(max_poll_timeout=0.25, limits=TelegramLimits()) as api, running_bot(
-            database, sandbox, concurrency=concurrency, sender_limits={}, api=api, paid_broadcast=paid,
-        ) as bot:
-            await bot.chat(1).say("/ajuda")  # a stranger's help: pools and templates ready, no ISP read
-            sandbox.reset_calls()
-            surge = await _surge(bot, chats, seconds, within)
-            calls = dict(sandbox.calls)
-            await asyncio.sleep(OUTAGE_ENDS_AFTER)
-            event.update(Status="C", UpTime="2025-03-10 11:15:00", Duration=795, Cause=4, Solution="NAS reiniciado")
-            told = await _outage_over(bot, surge.watchers, chats[1::2][:20], within)
-            too_many = dict(api.too_many_requests)
+    async with parked_subscribers(url, subscribers, concurrency) as parked, FakeBotApi(
+        max_poll_timeout=0.25, limits=TelegramLimits(),
+    ) as api, running_bot(
+        parked.database, parked.sandbox, concurrency=concurrency, sender_limits={}, api=api, paid_broadcast=paid,
+    ) as bot:
+        sandbox, chats = parked.sandbox, parked.chats
+        await bot.chat(1).say("/ajuda")  # a stranger's help: pools and templates ready, no ISP read
+        sandbox.reset_calls()
+        surge = await _surge(bot, chats, seconds, within)
+        calls = dict(sandbox.calls)
+        await asyncio.sleep(OUTAGE_ENDS_AFTER)
+        parked.event.update(Status="C", UpTime="2025-03-10 11:15:00", Duration=795, Cause=4, Solution="NAS reiniciado")
+        told = await _outage_over(bot, surge.watchers, chats[1::2][:20], within)
+        too_many = dict(api.too_many_requests)
     total_calls = sum(calls.values())
     bound = max(surge.sends / TELEGRAM_RATE, surge.last_push)
     notice_bound = len(surge.watchers) / (PAID_RATE if paid else TELEGRAM_RATE)
