@@ -33,7 +33,7 @@ def role_flows() -> dict[Role, RoleFlows]:
 class App:
     database: Database
     client: IspClient
-    isp: IspCoordinator
+    coordinator: IspCoordinator
     engine: Engine
     settings: BotSettings
     owns_client: bool

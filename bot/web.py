@@ -48,9 +48,9 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
 class Health:
     """Each part answers within ``CHECK_TIMEOUT`` or counts as unreachable: a probe never hangs."""
 
-    def __init__(self, database: Database, isp: IspCoordinator) -> None:
+    def __init__(self, database: Database, coordinator: IspCoordinator) -> None:
         self.database = database
-        self.isp = isp
+        self.coordinator = coordinator
         self.head = head_revision()  # read from the scripts once, not at every probe
 
     async def database_state(self) -> str:
@@ -67,7 +67,7 @@ class Health:
     async def isp_state(self) -> str:
         try:
             async with asyncio.timeout(CHECK_TIMEOUT):
-                await self.isp.open_outages()
+                await self.coordinator.open_outages()
         except Exception as exc:
             return f"unreachable ({type(exc).__name__})"
         return "ok"

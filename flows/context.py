@@ -3,7 +3,7 @@
 A step says things (``say``), asks the next question (``ask``, ``ask_location``, ``ask_contact``),
 moves to another flow (``switch``) or back to the menu (``to_menu``), and reads or changes what the
 bot knows of the chat (its link, its current ticket, its language). The ISP is reached through
-``ctx.isp`` (the coordinator). The database session belongs to the engine: the few store operations
+``ctx.coordinator`` (the coordinator). The database session belongs to the engine: the few store operations
 flows need are methods here, so a flow never imports the storage layer.
 """
 
@@ -75,13 +75,13 @@ class Repositories:
 class Context:
     def __init__(
         self, *, state: ChatState, link: Link | None, session: AsyncSession, repos: Repositories,
-        isp: IspCoordinator, policy: Policy, translations: Translations, client_language: str | None,
+        coordinator: IspCoordinator, policy: Policy, translations: Translations, client_language: str | None,
         menu: Sequence[Flow] = (), message_id: int | None = None, sender_name: str | None = None,
         files: FileSource | None = None,
     ) -> None:
         self.state = state
         self.link = link
-        self.isp = isp
+        self.coordinator = coordinator
         self.policy = policy
         self._session = session
         self._repos = repos

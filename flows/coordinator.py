@@ -24,10 +24,8 @@ from zoneinfo import ZoneInfo
 
 from bot.isp import F, IspApiError, IspClient, IspError
 from bot.isp.errors import ErrorName
-from bot.isp.models import v1_records as r
-from bot.isp.models import v1_requests as q1
+from bot.isp.models import v1_records, v1_requests, v2_requests
 from bot.isp.models import v2_finance as f
-from bot.isp.models import v2_requests as q2
 from bot.isp.resilience import Clock, TtlCache
 
 T = TypeVar("T")
@@ -55,12 +53,12 @@ class IspCoordinator:
         return now.astimezone(self.zone)
 
     # ---- reference lists ---------------------------------------------------------------------
-    async def subscriber_topics(self) -> list[r.TicketTopic]:
+    async def subscriber_topics(self) -> list[v1_records.TicketTopic]:
         """Active topics shown in the subscriber center, the ones a subscriber may open."""
         where = (F("Central") == "S") & (F("Situacao") == "A")
         return await _get(self._reference, "topics", lambda: self.client.ConsultaTopicos(where))
 
-    async def administrative_topics(self) -> list[r.TicketTopic]:
+    async def administrative_topics(self) -> list[v1_records.TicketTopic]:
         """Active administrative (A) topics, also the staff-only ones: for tickets the bot opens itself."""
         where = (F("Tipo") == "A") & (F("Situacao") == "A")
         return await _get(self._reference, "admin_topics", lambda: self.client.ConsultaTopicos(where))
@@ -68,24 +66,27 @@ class IspCoordinator:
     async def ticket_modes(self) -> list[Any]:
         return await _get(self._reference, "modes", self.client.get_tickets_mode)
 
-    async def system_user(self, login: str) -> r.SystemUser | None:
+    async def system_user(self, login: str) -> v1_records.SystemUser | None:
         """The ISP system user with this login (technicians, staff), or None. Kept briefly: a user
         blocked in the ISP system is refused by the bot within a minute."""
         users = await _get(self._surge, "users", self.client.ConsultaUsuarios)
         return next((user for user in users if user.Usuario == login), None)
 
-    async def closing_causes(self) -> list[r.ClosingCause]:
+    async def closing_causes(self) -> list[v1_records.ClosingCause]:
         return await _get(self._reference, "causes", self.client.ConsultaCausas)
 
-    async def active_causes(self, kind: r.TicketType | None) -> list[r.ClosingCause]:
+    async def active_causes(self, kind: v1_records.TicketType | None) -> list[v1_records.ClosingCause]:
         """The active closing causes of a type of ticket (every active one when the type is unknown)."""
         return [
-            c for c in await self.closing_causes()
-            if c.Codigo is not None and c.Situacao is r.ActiveStatus.ACTIVE and (kind is None or c.Tipo == kind)
+            c
+            for c in await self.closing_causes()
+            if c.Codigo is not None
+            and c.Situacao is v1_records.ActiveStatus.ACTIVE
+            and (kind is None or c.Tipo == kind)
         ]
 
     # ---- what everybody asks during an outage --------------------------------------------------
-    async def open_outages(self) -> list[r.FailoverEvent]:
+    async def open_outages(self) -> list[v1_records.FailoverEvent]:
         return await _get(self._surge, "outages", lambda: self.client.FailOverEvents(F("Status") == "O"))
 
     async def nas_status(self) -> dict[str, bool]:
@@ -97,14 +98,16 @@ class IspCoordinator:
 
         return await _get(self._surge, "nas", load)
 
-    async def outage_for(self, customer: int, nas_hosts: frozenset[str] = frozenset()) -> r.FailoverEvent | None:
+    async def outage_for(
+        self, customer: int, nas_hosts: frozenset[str] = frozenset()
+    ) -> v1_records.FailoverEvent | None:
         """The open failover event that affects this customer (named in it, or on its NAS), if any."""
         for event in await self.open_outages():
             if str(customer) in _named(event) or (event.Host and event.Host in nas_hosts):
                 return event
         return None
 
-    async def outage_on_record(self, customer: int) -> r.FailoverEvent | None:
+    async def outage_on_record(self, customer: int) -> v1_records.FailoverEvent | None:
         """The open failover event that affects this customer as the ISP's records say, without a read
         about the customer: named in the event, or with a PPPoE authentication set on the event's NAS.
 
@@ -125,7 +128,7 @@ class IspCoordinator:
 
         return await _get(self._surge, ("on_nas", host), load)
 
-    async def outage(self, event_id: int) -> r.FailoverEvent | None:
+    async def outage(self, event_id: int) -> v1_records.FailoverEvent | None:
         """One failover event, open or closed (for telling the watchers it ended)."""
         rows = await self.client.FailOverEvents(F("Id") == event_id)
         return rows[0] if rows else None
@@ -135,36 +138,36 @@ class IspCoordinator:
         self._surge.invalidate("outages")
 
     # ---- one customer --------------------------------------------------------------------------
-    async def customer(self, code: int) -> r.Customer | None:
+    async def customer(self, code: int) -> v1_records.Customer | None:
         rows = await self._per_customer(code, "customer", lambda: self.client.ConsultaClientes(F("Codigo") == code))
         return rows[0] if rows else None
 
-    async def customers_by_tax_id(self, tax_id: str) -> list[r.Customer]:
+    async def customers_by_tax_id(self, tax_id: str) -> list[v1_records.Customer]:
         """Customers registered under a CPF/CNPJ (``normalise_tax_id``'s form). Not cached: used to
         prove identity."""
         return await self.client.ConsultaClientes(F("CNPJ_CNPF") == tax_id)
 
-    async def customers_by_codes(self, codes: Sequence[int]) -> list[r.Customer]:
+    async def customers_by_codes(self, codes: Sequence[int]) -> list[v1_records.Customer]:
         """The customers with these codes, in one call whatever their number. Not cached: used to
         prove identity, where the time of an answer must not depend on what was cached."""
         return await self.client.ConsultaClientes(F("Codigo").in_(codes))
 
-    async def authentications_by_login(self, login: str) -> list[r.AuthenticationWithPassword]:
+    async def authentications_by_login(self, login: str) -> list[v1_records.AuthenticationWithPassword]:
         """PPPoE authentications with their passwords in clear: never cached, never logged."""
         return await self.client.ConsultaAutenticacaoSenha(F("Usuario") == login)
 
-    async def contracts(self, customer: int) -> list[r.Contract]:
+    async def contracts(self, customer: int) -> list[v1_records.Contract]:
         return await self._per_customer(
             customer, "contracts", lambda: self.client.ConsultaContratos(F("Cliente_Codigo") == customer),
         )
 
-    async def open_documents(self, customer: int) -> list[r.OpenDocument]:
+    async def open_documents(self, customer: int) -> list[v1_records.OpenDocument]:
         # The spec names the filter of CliFor "Cliente".
         where = (F("Cliente") == customer) & (F("Tipo") == "C")
         return await self._per_customer(customer, "documents", lambda: self.client.ConsultaDocumentosAbertos(where))
 
-    async def digitable_line(self, customer: int, document: r.OpenDocument, *, updated: bool) -> str | None:
-        request = q1.DigitableLineQuery(
+    async def digitable_line(self, customer: int, document: v1_records.OpenDocument, *, updated: bool) -> str | None:
+        request = v1_requests.DigitableLineQuery(
             CliFor=customer, Tipo="C", Documento=document.Documento, Conta=document.Conta,
             BoletoAtualizado="S" if updated else "N",
         )
@@ -233,12 +236,12 @@ class IspCoordinator:
         items = await self.client.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[invoice]))
         return next((item for item in items if item.id in (invoice, None)), None)
 
-    async def tickets(self, customer: int) -> list[r.Ticket]:
+    async def tickets(self, customer: int) -> list[v1_records.Ticket]:
         """All the customer's tickets, newest first. Open ones have no ``Encerramento_DataHora``;
         filtering that here, not in the ``Filtro``, keeps working whatever an installation stores
         for "not closed" (NULL, '' or a zero date)."""
 
-        async def load() -> list[r.Ticket]:
+        async def load() -> list[v1_records.Ticket]:
             rows = await self.client.ConsultaAtendimentos(F("CodigoCliente") == customer)
             return sorted(rows, key=lambda t: t.Numero or 0, reverse=True)
 
@@ -252,16 +255,16 @@ class IspCoordinator:
         except IspError:
             return None
 
-    async def open_tickets(self, customer: int) -> list[r.Ticket]:
+    async def open_tickets(self, customer: int) -> list[v1_records.Ticket]:
         return [t for t in await self.tickets(customer) if t.Encerramento_DataHora is None]
 
-    async def online(self, customer: int) -> r.CustomerOnline | None:
+    async def online(self, customer: int) -> v1_records.CustomerOnline | None:
         rows = await self._per_customer(
             customer, "online", lambda: self.client.ConsultaClienteOnline(F("Codigo") == customer),
         )
         return rows[0] if rows else None
 
-    async def authentications(self, customer: int) -> list[r.Authentication]:
+    async def authentications(self, customer: int) -> list[v1_records.Authentication]:
         """The customer's PPPoE authentications (no passwords): the NAS each is set on, also when offline."""
         return await self._per_customer(
             customer, "authentications", lambda: self.client.ConsultaAutenticacao(F("Cliente") == customer),
@@ -269,12 +272,12 @@ class IspCoordinator:
 
     # ---- writes (never retried blindly by the client; each drops what it makes stale) -----------
     async def open_ticket(
-        self, *, customer: int, contract: int | None, topic: r.TicketTopic, subject: str, description: str,
+        self, *, customer: int, contract: int | None, topic: v1_records.TicketTopic, subject: str, description: str,
         mode: str, user: str | None,
     ) -> int:
         """Open a ticket on the customer's initiative; its protocol number."""
         now = self.now()
-        request = q1.TicketCreate(
+        request = v1_requests.TicketCreate(
             Data_Abertura=now.strftime("%Y-%m-%d"), Hora_Abertura=now.strftime("%H:%M:%S"), Iniciativa="C",
             Modo=mode, TipoCliente="C", Cliente=customer, Contrato=contract, Tipo=topic.Tipo, Topico=topic.Codigo,
             Assunto=subject, Ocorrencia=description or None, Usuario_Abertura=user,
@@ -289,12 +292,12 @@ class IspCoordinator:
 
     async def add_occurrence(self, ticket: int, description: str, user: str | None) -> None:
         await self.client.ticket_occurrence_insert(
-            q2.TicketOccurrenceInsert(ticket_id=ticket, description=description, user=user),
+            v2_requests.TicketOccurrenceInsert(ticket_id=ticket, description=description, user=user),
         )
 
     async def unblock_contract(self, customer: int, contract: int) -> None:
         try:
-            await self.client.contract_unblock(q2.ContractUnblock(customer_id=customer, contract_id=contract))
+            await self.client.contract_unblock(v2_requests.ContractUnblock(customer_id=customer, contract_id=contract))
         finally:
             self.forget(customer)
 
@@ -302,7 +305,7 @@ class IspCoordinator:
         """The ticket's satisfaction-survey link, or None (no survey, or the ISP cannot say now: asked
         once the ticket is closed, when nothing may fail any more)."""
         try:
-            links = await self.client.generate_questionare_link(q2.GenerateQuestionareLink(ticket=ticket))
+            links = await self.client.generate_questionare_link(v2_requests.GenerateQuestionareLink(ticket=ticket))
         except IspError:
             return None
         return next((link.generate_questionare_link for link in links if link.generate_questionare_link), None)
@@ -316,7 +319,7 @@ class IspCoordinator:
         return await _get(self._customer, (customer, what), load)
 
 
-def _named(event: r.FailoverEvent) -> set[str]:
+def _named(event: v1_records.FailoverEvent) -> set[str]:
     """The customer codes the event names itself."""
     return {code.strip() for code in (event.AffectedCustomers or "").split(",")}
 

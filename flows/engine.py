@@ -122,11 +122,11 @@ class RoleFlows:
 
 class Engine:
     def __init__(
-        self, database: Database, isp: IspCoordinator, flows: Mapping[Role, RoleFlows], *,
+        self, database: Database, coordinator: IspCoordinator, flows: Mapping[Role, RoleFlows], *,
         policy: Policy | None = None, translations: Translations | None = None, files: FileSource | None = None,
     ) -> None:
         self.database = database
-        self.isp = isp
+        self.coordinator = coordinator
         self.flows = flows
         self.files = files  # set by a channel that can fetch what people send (a receipt)
         self.policy = policy or Policy()
@@ -225,7 +225,7 @@ class Engine:
     def _context(self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming) -> Context:
         _turn_state.set(state)
         return Context(
-            state=state, link=link, session=session, repos=self.repos, isp=self.isp,
+            state=state, link=link, session=session, repos=self.repos, coordinator=self.coordinator,
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,
             menu=self.flows[state.role].menu(), message_id=incoming.message_id, sender_name=incoming.sender_name,
             files=self.files,

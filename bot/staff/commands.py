@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.channels.telegram.render import ApiCall
 from bot.i18n import plain_text
 from bot.isp import F, IspApiError, IspTransportError
-from bot.isp.models import v2_requests as q
+from bot.isp.models import v2_requests
 from bot.staff.desk import Staff, StaffDesk, Topic
 from bot.store import Origin, StaffHandoff
 
@@ -62,10 +62,10 @@ async def _assign(at: At, args: str) -> list[ApiCall]:
     desk, session, case, topic, staff = at.desk, at.session, at.case, at.topic, at.staff
     words = args.split()
     if len(words) == 2 and words[0] == "group" and words[1].isdigit():
-        target_type, target = q.TargetType.GROUP, words[1]
+        target_type, target = v2_requests.TargetType.GROUP, words[1]
     else:
-        target_type, target = q.TargetType.USER, staff.system_user
-    await desk.isp.client.ticket_assign(q.TicketAssign(
+        target_type, target = v2_requests.TargetType.USER, staff.system_user
+    await desk.coordinator.client.ticket_assign(v2_requests.TicketAssign(
         ticket_id=case.ticket_id, mode_assign=desk.policy.ticket_mode, target_type=target_type, target_id=target,
     ))
     await desk.handoffs.answered(session, case.id)
@@ -75,12 +75,12 @@ async def _assign(at: At, args: str) -> list[ApiCall]:
 async def _status(at: At, args: str) -> list[ApiCall]:
     desk, case, topic = at.desk, at.case, at.topic
     try:
-        status = q.TicketStatus(args)
+        status = v2_requests.TicketStatus(args)
     except ValueError:
-        status = q.TicketStatus.NONE
-    if status is q.TicketStatus.NONE:
+        status = v2_requests.TicketStatus.NONE
+    if status is v2_requests.TicketStatus.NONE:
         return [topic.send(desk.text("staff.status_usage"))]
-    await desk.isp.client.ticket_update(q.TicketUpdate(ticket_id=case.ticket_id, status=status))
+    await desk.coordinator.client.ticket_update(v2_requests.TicketUpdate(ticket_id=case.ticket_id, status=status))
     return [topic.send(desk.text("staff.status_set", ticket=case.ticket_id, status=status.value))]
 
 
@@ -88,25 +88,25 @@ async def _note(at: At, args: str) -> list[ApiCall]:
     desk, case, topic, staff = at.desk, at.case, at.topic, at.staff
     if not args:
         return [topic.send(desk.text("staff.note_usage"))]
-    await desk.isp.add_occurrence(case.ticket_id, args, staff.system_user)
+    await desk.coordinator.add_occurrence(case.ticket_id, args, staff.system_user)
     return [topic.send(desk.text("staff.noted", ticket=case.ticket_id))]
 
 
 async def _close(at: At, args: str) -> list[ApiCall]:
     desk, session, case, topic, staff = at.desk, at.session, at.case, at.topic, at.staff
-    rows = await desk.isp.client.ConsultaAtendimentos(F("Numero") == case.ticket_id)
+    rows = await desk.coordinator.client.ConsultaAtendimentos(F("Numero") == case.ticket_id)
     ticket = rows[0] if rows else None
-    causes = await desk.isp.active_causes(ticket.Tipo if ticket else None)
+    causes = await desk.coordinator.active_causes(ticket.Tipo if ticket else None)
     chosen = _CLOSE.fullmatch(args)
     cause = next((c for c in causes if chosen and c.Codigo == int(chosen.group(1))), None)
     if chosen is None or cause is None or cause.Codigo is None:
         listed = [{"code": c.Codigo, "name": c.Nome or c.Descricao or ""} for c in causes]
         return [topic.send(desk.text("staff.close_usage", ticket=case.ticket_id, causes=listed))]
-    await desk.isp.client.ticket_finish(q.TicketFinish(
+    await desk.coordinator.client.ticket_finish(v2_requests.TicketFinish(
         ticket_id=case.ticket_id, cause_id=cause.Codigo, solution=chosen.group(2).strip(), user=staff.system_user,
     ))
-    desk.isp.forget(case.customer_code)
-    survey = await desk.isp.survey_link(case.ticket_id)
+    desk.coordinator.forget(case.customer_code)
+    survey = await desk.coordinator.survey_link(case.ticket_id)
     protocol = (ticket.Protocolo if ticket else None) or case.ticket_id
     language = await desk.language_of(session, case.chat_id)
     told = desk.translations.render(language, "human.closed", protocol=protocol, survey=survey or "")

@@ -55,10 +55,10 @@ class Topic:
 
 class StaffDesk:
     def __init__(
-        self, bot: Bot, isp: IspCoordinator, staff_chat_id: int, policy: Policy, translations: Translations,
+        self, bot: Bot, coordinator: IspCoordinator, staff_chat_id: int, policy: Policy, translations: Translations,
     ) -> None:
         self.bot = bot
-        self.isp = isp
+        self.coordinator = coordinator
         self.staff_chat_id = staff_chat_id
         self.policy = policy
         self.translations = translations

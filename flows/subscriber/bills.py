@@ -30,7 +30,7 @@ from typing import Any
 
 import segno
 from bot.isp import IspApiError
-from bot.isp.models import v1_records as r
+from bot.isp.models import v1_records
 from bot.isp.pix import parse_br_code
 
 from flows.context import Context
@@ -47,12 +47,12 @@ class Bills(Flow):
     menu_order = 10
 
     async def begin(self, ctx: Context) -> None:
-        documents = await ctx.isp.open_documents(ctx.customer)
+        documents = await ctx.coordinator.open_documents(ctx.customer)
         if not documents:
             ctx.say("bills.none_open")
             ctx.to_menu()
             return
-        today = ctx.isp.now().date()
+        today = ctx.coordinator.now().date()
         due_today = await _due_today(ctx)
         newest = sorted(documents, key=lambda d: d.Vencimento or date.min, reverse=True)[:MAX_SHOWN]
         shown = [_summary(d, today, due_today) for d in newest]
@@ -88,7 +88,7 @@ class Bills(Flow):
                 raise Unexpected("bills.pick_a_button")
 
     async def _pix(self, ctx: Context, item: dict[str, Any]) -> bool:
-        code = parse_br_code(await ctx.isp.pix_code(item["id"])) if item.get("id") else None
+        code = parse_br_code(await ctx.coordinator.pix_code(item["id"])) if item.get("id") else None
         if code is None:
             ctx.say("bills.no_pix")
         else:
@@ -106,7 +106,7 @@ class Bills(Flow):
     async def _updated(self, ctx: Context, item: dict[str, Any]) -> bool:
         line = await self._line(ctx, item, updated=True)
         if line is not None:
-            ctx.say("bills.updated_line", line=line, today=ctx.isp.now().date(), **_display(item))
+            ctx.say("bills.updated_line", line=line, today=ctx.coordinator.now().date(), **_display(item))
         return line is not None
 
     def _offer(self, ctx: Context, item: dict[str, Any]) -> None:
@@ -120,10 +120,10 @@ class Bills(Flow):
 
     async def _pdf(self, ctx: Context, item: dict[str, Any]) -> bool:
         """Send the bill's PDF; False after telling the person the document is gone."""
-        billet = await ctx.isp.bill_pdf(item["id"]) if item.get("id") else None
+        billet = await ctx.coordinator.bill_pdf(item["id"]) if item.get("id") else None
         shown = _display(item)
         if billet is None and item.get("id"):  # no longer open
-            ctx.isp.forget(ctx.customer)
+            ctx.coordinator.forget(ctx.customer)
             ctx.say("bills.gone", **shown)
             await self.begin(ctx)
             return False
@@ -138,10 +138,10 @@ class Bills(Flow):
 
     async def _line(self, ctx: Context, item: dict[str, Any], *, updated: bool) -> str | None:
         """The line, or None after telling the person the document is gone and listing the rest."""
-        document = r.OpenDocument(Documento=item["document"], Conta=item["account"])
-        line = await ctx.isp.digitable_line(ctx.customer, document, updated=updated)
+        document = v1_records.OpenDocument(Documento=item["document"], Conta=item["account"])
+        line = await ctx.coordinator.digitable_line(ctx.customer, document, updated=updated)
         if line is None:
-            ctx.isp.forget(ctx.customer)  # the cached list still holds the paid document
+            ctx.coordinator.forget(ctx.customer)  # the cached list still holds the paid document
             ctx.say("bills.gone", **_display(item))
             await self.begin(ctx)
         return line
@@ -150,7 +150,7 @@ class Bills(Flow):
 async def _due_today(ctx: Context) -> dict[int, Decimal]:
     """Amount due today per internal code; empty when the ISP cannot say (the list still shows)."""
     try:
-        unpaid = await ctx.isp.unpaid_documents(ctx.customer)
+        unpaid = await ctx.coordinator.unpaid_documents(ctx.customer)
     except IspApiError:
         return {}
     return {d.id: d.value_up for d in unpaid if d.id is not None and d.value_up is not None}
@@ -159,10 +159,10 @@ async def _due_today(ctx: Context) -> dict[int, Decimal]:
 async def _qr_image(ctx: Context, item: dict[str, Any]) -> bytes | None:
     if not item.get("id"):
         return None
-    image = await ctx.isp.pix_image(item["id"])
+    image = await ctx.coordinator.pix_image(item["id"])
     if image is not None:
         return image
-    code = parse_br_code(await ctx.isp.pix_code(item["id"]))
+    code = parse_br_code(await ctx.coordinator.pix_code(item["id"]))
     if code is None:
         return None
     return await asyncio.to_thread(draw_qr, code.code)
@@ -175,7 +175,7 @@ def draw_qr(text: str) -> bytes:
     return out.getvalue()
 
 
-def _summary(document: r.OpenDocument, today: date, due_today: dict[int, Decimal]) -> dict[str, Any]:
+def _summary(document: v1_records.OpenDocument, today: date, due_today: dict[int, Decimal]) -> dict[str, Any]:
     """What a button keeps in the chat's state (JSON values only)."""
     due = document.Vencimento
     now = due_today.get(document.Sequencia or 0)

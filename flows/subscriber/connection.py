@@ -39,15 +39,17 @@ class Network:
 
 async def look_at_network(ctx: Context) -> Network:
     customer = ctx.customer
-    known = await ctx.isp.outage_on_record(customer)
+    known = await ctx.coordinator.outage_on_record(customer)
     if known is not None:  # what the customer's own reads would add does not change the answer
         return Network(None, frozenset(), known)
-    status = await ctx.isp.online(customer)
+    status = await ctx.coordinator.online(customer)
     online = status is not None and status.Online is YesNo.YES
     hosts = frozenset(h.strip() for h in ((status.NasConectados or "") if status else "").split(",") if h.strip())
     if not hosts:
-        hosts = frozenset(a.NAS.strip() for a in await ctx.isp.authentications(customer) if a.NAS and a.NAS.strip())
-    return Network(online, hosts, await ctx.isp.outage_for(customer, hosts))
+        hosts = frozenset(
+            a.NAS.strip() for a in await ctx.coordinator.authentications(customer) if a.NAS and a.NAS.strip()
+        )
+    return Network(online, hosts, await ctx.coordinator.outage_for(customer, hosts))
 
 
 def offer_outage(ctx: Context, step: str, outage: FailoverEvent, *, ticket_anyway: bool) -> None:
@@ -78,13 +80,13 @@ class Connection(Flow):
     menu_order = 40
 
     async def begin(self, ctx: Context) -> None:
-        if await ctx.isp.outage_on_record(ctx.customer) is None and await tell_standing(ctx, "standing"):
+        if await ctx.coordinator.outage_on_record(ctx.customer) is None and await tell_standing(ctx, "standing"):
             return  # an outage on record goes first: in a surge it costs no read about each customer
         network = await look_at_network(ctx)
         if network.outage is not None:
             offer_outage(ctx, "outage", network.outage, ticket_anyway=False)
             return
-        nas = await ctx.isp.nas_status()
+        nas = await ctx.coordinator.nas_status()
         nas_down = any(nas.get(host) is False for host in network.hosts)
         key = "connection.online" if network.online else "connection.nas_down" if nas_down else "connection.offline"
         options = [Option("ticket", key="connection.button_ticket"), Option("menu", key="outages.button_menu")]

@@ -29,7 +29,7 @@ from typing import Any
 
 from bot.isp import IspApiError, IspError
 from bot.isp.errors import ErrorName
-from bot.isp.models import v1_records as r
+from bot.isp.models import v1_records
 from markupsafe import Markup
 
 from flows.context import Context
@@ -52,7 +52,7 @@ class Contracts(Flow):
             ctx.data["contract"] = int(ctx.data.pop("unblock"))
             await self.act(ctx, Chosen("unblock", ""))
             return
-        contracts = await ctx.isp.contracts(ctx.customer)
+        contracts = await ctx.coordinator.contracts(ctx.customer)
         if not contracts:
             ctx.say("contracts.none")
             ctx.to_menu()
@@ -68,7 +68,7 @@ class Contracts(Flow):
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Chosen):
             raise Unexpected("contracts.pick_a_button")
-        contracts = await ctx.isp.contracts(ctx.customer)
+        contracts = await ctx.coordinator.contracts(ctx.customer)
         contract = next((c for c in contracts if c.Numero == event.value), None)
         if contract is None:
             ctx.say("contracts.gone")
@@ -119,8 +119,8 @@ class Contracts(Flow):
 
     # ---- unblock in trust ------------------------------------------------------------------------
     async def _unblock(self, ctx: Context, number: int) -> None:
-        ctx.isp.forget(ctx.customer)  # the write must rest on what the ISP says now, not on a cache
-        contract = next((c for c in await ctx.isp.contracts(ctx.customer) if c.Numero == number), None)
+        ctx.coordinator.forget(ctx.customer)  # the write must rest on what the ISP says now, not on a cache
+        contract = next((c for c in await ctx.coordinator.contracts(ctx.customer) if c.Numero == number), None)
         if contract is None or _status(contract) != BLOCKED:
             ctx.say("contracts.not_blocked", number=number)
             ctx.to_menu()
@@ -128,7 +128,7 @@ class Contracts(Flow):
         if await self._refused(ctx, number):
             return
         try:
-            await ctx.isp.unblock_contract(ctx.customer, number)
+            await ctx.coordinator.unblock_contract(ctx.customer, number)
         except IspApiError as exc:
             if exc.known is not ErrorName.INVALID_CONTRACT_STATUS:
                 raise
@@ -137,7 +137,7 @@ class Contracts(Flow):
             return
         ticket = await self._note(ctx, contract)
         await ctx.record_trust_unblock(number)
-        protocol = ticket and (await ctx.isp.protocol(ctx.customer, ticket) or ticket)
+        protocol = ticket and (await ctx.coordinator.protocol(ctx.customer, ticket) or ticket)
         ctx.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes, protocol=protocol)
         ctx.to_menu()
 
@@ -150,11 +150,11 @@ class Contracts(Flow):
             return True
         last = await ctx.last_trust_unblock(number)
         if last is not None and last + policy.unblock_every > datetime.now(UTC):
-            again = (last + policy.unblock_every).astimezone(ctx.isp.zone)
-            ctx.say("contracts.refused_too_soon", last=last.astimezone(ctx.isp.zone), again=again)
+            again = (last + policy.unblock_every).astimezone(ctx.coordinator.zone)
+            ctx.say("contracts.refused_too_soon", last=last.astimezone(ctx.coordinator.zone), again=again)
             ctx.to_menu()
             return True
-        overdue = _overdue(await ctx.isp.open_documents(ctx.customer), number, ctx.isp.now().date())
+        overdue = _overdue(await ctx.coordinator.open_documents(ctx.customer), number, ctx.coordinator.now().date())
         if overdue > policy.unblock_max_overdue:
             options = [Option("bills", key="contracts.button_bills"), Option("menu", key="contracts.button_menu")]
             ctx.ask("refused", "contracts.refused_overdue", options, overdue=overdue,
@@ -162,20 +162,20 @@ class Contracts(Flow):
             return True
         return False
 
-    async def _note(self, ctx: Context, contract: r.Contract) -> int | None:
+    async def _note(self, ctx: Context, contract: v1_records.Contract) -> int | None:
         """Tell the ISP's staff (in Portuguese) on a ticket; the ticket's number, or None if it failed."""
         minutes = ctx.policy.unblock_release_minutes
         text = (f"Desbloqueio em confiança do contrato {contract.Numero} ({contract.Plano_Descricao or 'sem plano'}) "
                 f"feito pelo assinante no Telegram. Liberação em até {minutes} minutos.")
         try:
             if ctx.current_ticket is not None:
-                await ctx.isp.add_occurrence(ctx.current_ticket, text, ctx.policy.isp_user)
+                await ctx.coordinator.add_occurrence(ctx.current_ticket, text, ctx.policy.isp_user)
                 return ctx.current_ticket
-            topic = _topic(await ctx.isp.administrative_topics())
+            topic = _topic(await ctx.coordinator.administrative_topics())
             if topic is None:
                 log.warning("no active administrative topic: trust unblock of contract %s not noted", contract.Numero)
                 return None
-            return await ctx.isp.open_ticket(
+            return await ctx.coordinator.open_ticket(
                 customer=ctx.customer, contract=contract.Numero, topic=topic,
                 subject="Desbloqueio em confiança (Telegram)", description=text,
                 mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
@@ -185,7 +185,7 @@ class Contracts(Flow):
             return None
 
     # ---- showing ---------------------------------------------------------------------------------
-    async def _show(self, ctx: Context, contract: r.Contract, *, several: bool) -> None:
+    async def _show(self, ctx: Context, contract: v1_records.Contract, *, several: bool) -> None:
         view = self._view(ctx, contract)
         current = ctx.link is not None and ctx.link.contract == contract.Numero
         options = []
@@ -199,7 +199,7 @@ class Contracts(Flow):
         ctx.data["contract"] = contract.Numero
         ctx.ask("act", "contracts.detail", options, current=current and several, **view)
 
-    def _view(self, ctx: Context, contract: r.Contract) -> dict[str, Any]:
+    def _view(self, ctx: Context, contract: v1_records.Contract) -> dict[str, Any]:
         status = _status(contract)
         words = Markup(ctx.text(f"contracts.status_{status}")) if status else ""  # noqa: S704 - our own rendered template
         return {
@@ -209,21 +209,21 @@ class Contracts(Flow):
         }
 
 
-def _status(contract: r.Contract) -> str:
+def _status(contract: v1_records.Contract) -> str:
     return contract.Situacao_Codigo.value if contract.Situacao_Codigo else ""
 
 
-def _overdue(documents: list[r.OpenDocument], contract: int, today: date) -> int:
+def _overdue(documents: list[v1_records.OpenDocument], contract: int, today: date) -> int:
     """Overdue documents of this contract; a document linked to no contract counts for all of them."""
 
-    def linked(document: r.OpenDocument) -> bool:
+    def linked(document: v1_records.OpenDocument) -> bool:
         links = {part.strip() for part in (document.ContratosVinculados or "").split(",") if part.strip()}
         return not links or str(contract) in links
 
     return sum(1 for d in documents if d.Vencimento is not None and d.Vencimento < today and linked(d))
 
 
-def _topic(topics: list[r.TicketTopic]) -> r.TicketTopic | None:
+def _topic(topics: list[v1_records.TicketTopic]) -> v1_records.TicketTopic | None:
     for hint in TOPIC_HINTS:
         found = next((t for t in topics if hint in (t.Nome or "").casefold()), None)
         if found is not None:

@@ -46,6 +46,6 @@ class FollowTicket(Flow):
         if ctx.current_ticket is None:
             return False
         try:
-            return any(t.Numero == ctx.current_ticket for t in await ctx.isp.open_tickets(ctx.customer))
+            return any(t.Numero == ctx.current_ticket for t in await ctx.coordinator.open_tickets(ctx.customer))
         except IspError:
             return True

@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.i18n import plain_text
 from bot.isp import IspError
-from bot.isp.models import v1_records as r
+from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.events import Contact, Location, Media, Text
@@ -48,7 +48,7 @@ class Human(Flow):
             return
         ctx.set_current_ticket(ticket)
         if not ctx.policy.staff_desk:
-            protocol = await ctx.isp.protocol(ctx.customer, ticket) or ticket
+            protocol = await ctx.coordinator.protocol(ctx.customer, ticket) or ticket
             ctx.say("human.by_ticket", protocol=protocol)
             ctx.switch("follow_ticket", protocol=protocol)
             return
@@ -82,14 +82,14 @@ class Human(Flow):
         if ticket is None:
             return None
         try:
-            open_numbers = {t.Numero for t in await ctx.isp.open_tickets(ctx.customer)}
+            open_numbers = {t.Numero for t in await ctx.coordinator.open_tickets(ctx.customer)}
         except IspError:
             return ticket  # cannot tell now: keep the conversation's own ticket
         return ticket if ticket in open_numbers else None
 
     async def _open_ticket(self, ctx: Context) -> int | None:
         try:
-            topics = await ctx.isp.administrative_topics()
+            topics = await ctx.coordinator.administrative_topics()
             hints = (*ctx.data.get("topic_hints", ()), *TOPIC_HINTS)
             topic = next((t for hint in hints for t in topics if hint in (t.Nome or "").casefold()),
                          topics[0] if topics else None)
@@ -97,7 +97,7 @@ class Human(Flow):
                 log.warning("no active administrative topic: a handoff cannot open its ticket")
                 return None
             contract = ctx.link.contract if ctx.link else None
-            return await ctx.isp.open_ticket(
+            return await ctx.coordinator.open_ticket(
                 customer=ctx.customer, contract=contract, topic=topic, subject=SUBJECT,
                 description="\n".join(ctx.recent) or SUBJECT, mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
             )
@@ -110,18 +110,18 @@ class Human(Flow):
         facts: dict[str, Any] = {"ticket": ticket, "name": "", "contract": "", "status": "", "online": None,
                                  "bills": None, "tickets": None, "protocol": ticket}
         try:
-            customer = await ctx.isp.customer(ctx.customer)
+            customer = await ctx.coordinator.customer(ctx.customer)
             facts["name"] = customer.Nome if customer and customer.Nome else ""
-            contracts = await ctx.isp.contracts(ctx.customer)
+            contracts = await ctx.coordinator.contracts(ctx.customer)
             chosen = ctx.link.contract if ctx.link else None
             contract = next((c for c in contracts if c.Numero == chosen), contracts[0] if contracts else None)
             if contract is not None:
                 facts["contract"] = f"{contract.Numero} · {contract.Plano_Descricao or ''}".strip(" ·")
                 facts["status"] = contract.Situacao_Codigo.name.lower() if contract.Situacao_Codigo else ""
-            online = await ctx.isp.online(ctx.customer)
-            facts["online"] = online is not None and online.Online is r.YesNo.YES
-            facts["bills"] = len(await ctx.isp.open_documents(ctx.customer))
-            open_tickets = await ctx.isp.open_tickets(ctx.customer)
+            online = await ctx.coordinator.online(ctx.customer)
+            facts["online"] = online is not None and online.Online is v1_records.YesNo.YES
+            facts["bills"] = len(await ctx.coordinator.open_documents(ctx.customer))
+            open_tickets = await ctx.coordinator.open_tickets(ctx.customer)
             facts["tickets"] = len(open_tickets)
             facts["protocol"] = next((t.Protocolo for t in open_tickets if t.Numero == ticket), None) or ticket
         except IspError as exc:  # the card shows what it could read; the handoff goes on

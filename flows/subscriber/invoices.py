@@ -26,8 +26,8 @@ class Invoices(Flow):
     commands = ("notas", "notafiscal", "invoices", "facturas")
 
     async def begin(self, ctx: Context) -> None:
-        since = ctx.isp.now().date() - timedelta(days=DAYS)
-        invoices = sorted((i for i in await ctx.isp.invoices(ctx.customer, since) if i.id is not None),
+        since = ctx.coordinator.now().date() - timedelta(days=DAYS)
+        invoices = sorted((i for i in await ctx.coordinator.invoices(ctx.customer, since) if i.id is not None),
                           key=lambda i: (i.issue or date.min, i.id or 0), reverse=True)
         if not invoices:
             ctx.say("invoices.none", days=DAYS)
@@ -48,7 +48,7 @@ class Invoices(Flow):
                 pass
             case _:
                 raise Unexpected("invoices.pick_a_button")
-        pdf = await ctx.isp.invoice_pdf(int(item["id"]))
+        pdf = await ctx.coordinator.invoice_pdf(int(item["id"]))
         if pdf is not None and pdf.ok and pdf.url:
             ctx.document(pdf.url, "invoices.pdf_caption", **_display(item))
         else:

@@ -47,7 +47,7 @@ class Join(Flow):
         except InviteError as exc:
             await self._refuse(ctx, "join.invalid", reason=type(exc).__name__)
             return
-        user = await ctx.isp.system_user(login)
+        user = await ctx.coordinator.system_user(login)
         if role not in JOINABLE or user is None or user.Situacao is not UserStatus.ACTIVE:
             log.warning("an invite for %s was refused: the system user is not active", role.value)
             await self._refuse(ctx, "join.user_not_active")

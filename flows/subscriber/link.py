@@ -78,7 +78,7 @@ class Link(Flow):
         if await self._locked(ctx, target):
             return
         ctx.data["target"] = target
-        ctx.data["customers"] = [c.Codigo for c in await ctx.isp.customers_by_tax_id(tax_id) if c.Codigo]
+        ctx.data["customers"] = [c.Codigo for c in await ctx.coordinator.customers_by_tax_id(tax_id) if c.Codigo]
         ctx.ask_contact("contact", "link.ask_contact")
 
     async def contact(self, ctx: Context, event: StepEvent) -> None:
@@ -92,7 +92,7 @@ class Link(Flow):
         phone = normalise_phone(event.phone, international=True)
         # One uncached call whether the tax id had customers or not (NOBODY stands in for none).
         codes = [int(code) for code in ctx.data.get("customers", [])] or [NOBODY]
-        for customer in await ctx.isp.customers_by_codes(codes):
+        for customer in await ctx.coordinator.customers_by_codes(codes):
             phones = (customer.TelCelular, customer.TelResidencial, customer.TelComercial)
             known = [p for p in map(normalise_phone, phones) if p is not None]
             if phone is not None and customer.Codigo in codes and any(same_phone(phone, p) for p in known):
@@ -116,7 +116,7 @@ class Link(Flow):
         if await self._locked(ctx, target):
             return
         match = None
-        for auth in await ctx.isp.authentications_by_login(login):
+        for auth in await ctx.coordinator.authentications_by_login(login):
             secret = auth.Senha.get_secret_value() if auth.Senha is not None else None
             if secret and same_secret(event.text, secret) and auth.Cliente and match is None:
                 match = auth
@@ -142,7 +142,7 @@ class Link(Flow):
 
     async def _linked(self, ctx: Context, customer: int, proof: str, auth: int | None = None,
                       contract: int | None = None) -> None:
-        live = [c for c in await ctx.isp.contracts(customer) if c.Numero and c.Situacao_Codigo not in DEAD]
+        live = [c for c in await ctx.coordinator.contracts(customer) if c.Numero and c.Situacao_Codigo not in DEAD]
         numbers = [c.Numero for c in live]
         if contract not in numbers:
             contract = numbers[0] if len(numbers) == 1 else None
@@ -167,7 +167,7 @@ class Link(Flow):
         """Locked for this chat, or for the person tried (``target``) from any chat: the same words."""
         if not await ctx.link_locked(target):
             return False
-        now = ctx.isp.now()
+        now = ctx.coordinator.now()
         free = now + ctx.policy.link_window
         ctx.ask("locked", "link.locked", at=free, today=free.date() == now.date(), phone=ctx.policy.support_phone)
         return True

@@ -48,8 +48,8 @@ class Menu(Flow):
     async def _who(self, ctx: Context) -> tuple[str, str]:
         """Name and contract plan for the greeting; the menu still works when the ISP does not."""
         try:
-            customer = await ctx.isp.customer(ctx.customer)
-            contracts = await ctx.isp.contracts(ctx.customer)
+            customer = await ctx.coordinator.customer(ctx.customer)
+            contracts = await ctx.coordinator.contracts(ctx.customer)
         except IspError:  # a refusal as much as an outage: the menu must not undo the step before it
             return "", ""
         chosen = ctx.link.contract if ctx.link else None

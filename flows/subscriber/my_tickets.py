@@ -29,7 +29,7 @@ class MyTickets(Flow):
     menu_order = 30
 
     async def begin(self, ctx: Context) -> None:
-        tickets = await ctx.isp.open_tickets(ctx.customer)
+        tickets = await ctx.coordinator.open_tickets(ctx.customer)
         if not tickets:
             ctx.say("my_tickets.none_open")
         else:

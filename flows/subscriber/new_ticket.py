@@ -53,7 +53,7 @@ class NewTicket(Flow):
     menu_order: ClassVar[int | None] = 20
 
     async def begin(self, ctx: Context) -> None:
-        known = await ctx.isp.outage_on_record(ctx.customer)  # first: in a surge it costs no read per customer
+        known = await ctx.coordinator.outage_on_record(ctx.customer)  # first: in a surge it costs no read per customer
         if known is None and await tell_standing(ctx, "standing", ticket_anyway=True):
             return
         network = await look_at_network(ctx)
@@ -101,7 +101,7 @@ class NewTicket(Flow):
                 raise Unexpected("new_ticket.use_the_buttons")
 
     async def _ask_topic(self, ctx: Context) -> None:
-        topics = [t for t in await ctx.isp.subscriber_topics() if t.Codigo is not None and t.Nome]
+        topics = [t for t in await ctx.coordinator.subscriber_topics() if t.Codigo is not None and t.Nome]
         if not topics:
             ctx.say("new_ticket.no_topics")
             ctx.switch("human")
@@ -122,7 +122,7 @@ class NewTicket(Flow):
             if landed is not None and landed.Numero is not None:
                 self._opened(ctx, landed.Numero, landed.Protocolo)
                 return
-            if ctx.isp.now() - datetime.fromisoformat(tried) < SETTLE:
+            if ctx.coordinator.now() - datetime.fromisoformat(tried) < SETTLE:
                 self._ask_confirm(ctx, "new_ticket.not_yet")
                 return
         topic = await self._topic(ctx)
@@ -131,9 +131,9 @@ class NewTicket(Flow):
             await self._ask_topic(ctx)
             return
         contract = await self._contract(ctx)
-        tried_at = ctx.isp.now()
+        tried_at = ctx.coordinator.now()
         try:
-            number = await ctx.isp.open_ticket(
+            number = await ctx.coordinator.open_ticket(
                 customer=customer, contract=contract, topic=topic, subject=subject,
                 description=ctx.data["description"], mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
             )
@@ -143,7 +143,7 @@ class NewTicket(Flow):
             ctx.data.setdefault("tried_at", tried_at.isoformat())
             self._ask_confirm(ctx, "new_ticket.unsure")
             return
-        self._opened(ctx, number, await ctx.isp.protocol(customer, number))
+        self._opened(ctx, number, await ctx.coordinator.protocol(customer, number))
 
     def _opened(self, ctx: Context, number: int, protocol: int | None) -> None:
         ctx.set_current_ticket(number)
@@ -151,20 +151,20 @@ class NewTicket(Flow):
         ctx.switch("follow_ticket", protocol=protocol or number)
 
     async def _topic(self, ctx: Context) -> TicketTopic | None:
-        return next((t for t in await ctx.isp.subscriber_topics() if t.Codigo == ctx.data["topic"]), None)
+        return next((t for t in await ctx.coordinator.subscriber_topics() if t.Codigo == ctx.data["topic"]), None)
 
     async def _contract(self, ctx: Context) -> int | None:
         if ctx.link is not None and ctx.link.contract is not None:
             return ctx.link.contract
-        contracts = await ctx.isp.contracts(ctx.customer)
+        contracts = await ctx.coordinator.contracts(ctx.customer)
         return contracts[0].Numero if len(contracts) == 1 else None
 
     async def _landed(self, ctx: Context, subject: str, tried: datetime) -> Ticket | None:
         """The ticket a timed-out opening created, if it did (fresh from the ISP, not the cache)."""
-        ctx.isp.forget(ctx.customer)
-        since = tried.astimezone(ctx.isp.zone).replace(tzinfo=None) - LANDED_SLACK
+        ctx.coordinator.forget(ctx.customer)
+        since = tried.astimezone(ctx.coordinator.zone).replace(tzinfo=None) - LANDED_SLACK
         return next(
-            (t for t in await ctx.isp.tickets(ctx.customer)
+            (t for t in await ctx.coordinator.tickets(ctx.customer)
              if t.Assunto == subject and t.Abertura_DataHora is not None and t.Abertura_DataHora >= since),
             None,
         )
@@ -178,7 +178,7 @@ class WifiPassword(NewTicket):
     menu_order = None
 
     async def begin(self, ctx: Context) -> None:
-        topics = [t for t in await ctx.isp.subscriber_topics() if t.Codigo is not None and t.Nome]
+        topics = [t for t in await ctx.coordinator.subscriber_topics() if t.Codigo is not None and t.Nome]
         topic = next((t for t in topics if any(w in " ".join(normalise(t.Nome or "")) for w in WIFI_WORDS)), None)
         if topic is None:
             ctx.say("new_ticket.wifi_by_person")

@@ -60,7 +60,7 @@ class Paid(Flow):
         if ctx.data.get("document"):
             self._ask_date(ctx)
             return
-        unpaid = [d for d in await ctx.isp.unpaid_documents(ctx.customer) if d.id is not None]
+        unpaid = [d for d in await ctx.coordinator.unpaid_documents(ctx.customer) if d.id is not None]
         if not unpaid:
             ctx.say("paid.none_open")
             ctx.to_menu()
@@ -82,7 +82,7 @@ class Paid(Flow):
         self._ask_date(ctx)
 
     async def when(self, ctx: Context, event: StepEvent) -> None:
-        today = ctx.isp.now().date()
+        today = ctx.coordinator.now().date()
         match event:
             case Chosen(value=str(day)):
                 paid_on = date.fromisoformat(day)
@@ -144,7 +144,7 @@ class Paid(Flow):
         ctx.data["receipt"] = kept(file)
 
     def _ask_date(self, ctx: Context) -> None:
-        today = ctx.isp.now().date()
+        today = ctx.coordinator.now().date()
         options = [Option(today.isoformat(), key="paid.button_today"),
                    Option((today - timedelta(days=1)).isoformat(), key="paid.button_yesterday")]
         ctx.ask("when", "paid.when", options, columns=2, **_display(ctx.data["document"]))
@@ -169,7 +169,7 @@ class Paid(Flow):
             return
         document = ctx.data["document"]
         try:
-            ticket = await ctx.isp.notify_payment(
+            ticket = await ctx.coordinator.notify_payment(
                 customer=ctx.customer, document=int(document["id"]), paid_on=date.fromisoformat(ctx.data["paid_on"]),
                 name=receipt["name"], content=content,
             )
@@ -185,7 +185,7 @@ class Paid(Flow):
     async def _offer_unblock(self, ctx: Context) -> None:
         """After the notice nothing may fail: without the contracts the offer is simply left out."""
         try:
-            contracts = await ctx.isp.contracts(ctx.customer)
+            contracts = await ctx.coordinator.contracts(ctx.customer)
         except IspError:
             contracts = []
         blocked = [c.Numero for c in contracts if c.Situacao_Codigo is ContractStatus.BLOCKED and c.Numero is not None]

@@ -31,7 +31,7 @@ _ORDER = [ContractStatus.BLOCKED, ContractStatus.SUSPENDED, ContractStatus.IN_IN
 
 async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False) -> bool:
     """Say why the contract does not work and ask in ``step``; False (nothing said) when it is active."""
-    contracts = await ctx.isp.contracts(ctx.customer)
+    contracts = await ctx.coordinator.contracts(ctx.customer)
     chosen = ctx.link.contract if ctx.link else None
     relevant = [c for c in contracts if c.Numero == chosen] or contracts
     if not relevant or any(c.Situacao_Codigo in (ContractStatus.ACTIVE, None) for c in relevant):
@@ -78,12 +78,12 @@ def _rank(contract: Contract) -> int:
 
 async def _overdue(ctx: Context) -> tuple[Decimal, int]:
     """The overdue total due today and how many bills it is."""
-    today = ctx.isp.now().date()
+    today = ctx.coordinator.now().date()
     try:
-        unpaid = await ctx.isp.unpaid_documents(ctx.customer)
+        unpaid = await ctx.coordinator.unpaid_documents(ctx.customer)
         late = [d.value_up if d.value_up is not None else d.value_init or Decimal(0)
                 for d in unpaid if d.due_date is not None and d.due_date < today]
     except IspApiError:  # the generation-1.0 list still says what is late, at its original amounts
-        documents = await ctx.isp.open_documents(ctx.customer)
+        documents = await ctx.coordinator.open_documents(ctx.customer)
         late = [d.Valor or Decimal(0) for d in documents if d.Vencimento is not None and d.Vencimento < today]
     return sum(late, Decimal(0)), len(late)

@@ -23,7 +23,7 @@ from typing import Any
 from flows.context import Context
 from flows.events import Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.technician import service_orders as so
+from flows.technician import service_orders
 from flows.technician.tickets import TICKET
 
 PAGE = 8  # ticket buttons at a time
@@ -36,7 +36,7 @@ class Agenda(Flow):
     menu_order = 10
 
     async def begin(self, ctx: Context) -> None:
-        await self._show(ctx, ctx.isp.now().date())
+        await self._show(ctx, ctx.coordinator.now().date())
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         shown = date.fromisoformat(ctx.data["day"])
@@ -51,12 +51,12 @@ class Agenda(Flow):
             case Chosen(value="next"):
                 await self._show(ctx, shown + timedelta(days=1))
             case Chosen(value="today"):
-                await self._show(ctx, ctx.isp.now().date())
+                await self._show(ctx, ctx.coordinator.now().date())
             case Chosen(value="pick"):
                 ctx.ask("pick_day", "technician_agenda.ask_day", [Option(MENU, key="technician_agenda.button_back")])
             case Chosen(value="menu"):
                 ctx.to_menu()
-            case Text(text=text) if so.parse_day(text, ctx.isp.now().date()) is not None:
+            case Text(text=text) if service_orders.parse_day(text, ctx.coordinator.now().date()) is not None:
                 await self.pick_day(ctx, event)
             case _:
                 raise Unexpected("technician_agenda.pick_or_type_day")
@@ -64,7 +64,7 @@ class Agenda(Flow):
     async def pick_day(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Text(text=text):
-                day = so.parse_day(text, ctx.isp.now().date())
+                day = service_orders.parse_day(text, ctx.coordinator.now().date())
                 if day is None:
                     raise Unexpected("technician_agenda.bad_day")
                 await self._show(ctx, day)
@@ -74,12 +74,12 @@ class Agenda(Flow):
                 raise Unexpected("technician_agenda.bad_day")
 
     async def _show(self, ctx: Context, day: date, page: int = 0) -> None:
-        today = ctx.isp.now().date()
-        busy = await so.appointments(ctx, day)
-        scheduled = await so.scheduled_on(ctx, day)
-        backlog = [t for t in await so.open_orders(ctx) if t.Numero not in {s.Numero for s in scheduled}] \
+        today = ctx.coordinator.now().date()
+        busy = await service_orders.appointments(ctx, day)
+        scheduled = await service_orders.scheduled_on(ctx, day)
+        backlog = [t for t in await service_orders.open_orders(ctx) if t.Numero not in {s.Numero for s in scheduled}] \
             if day == today else []
-        visits = await so.visits(ctx, scheduled + backlog)
+        visits = await service_orders.visits(ctx, scheduled + backlog)
         by_number = {v.number: v for v in visits}
         slots = _slots(ctx, busy, [by_number[t.Numero or 0] for t in scheduled])
         others = [by_number[t.Numero or 0] for t in backlog]
@@ -108,7 +108,7 @@ class Agenda(Flow):
         )
 
 
-def _slots(ctx: Context, busy: list[Any], scheduled: list[so.Visit]) -> list[dict[str, Any]]:
+def _slots(ctx: Context, busy: list[Any], scheduled: list[service_orders.Visit]) -> list[dict[str, Any]]:
     """Each busy slot of the day with the visit it is for (tickets with no slot are added too)."""
     left = list(scheduled)
     slots: list[dict[str, Any]] = []
@@ -116,32 +116,32 @@ def _slots(ctx: Context, busy: list[Any], scheduled: list[so.Visit]) -> list[dic
         if slot.start_time is None:
             continue
         start = slot.start_time.replace(tzinfo=None)
-        visit = next((v for v in left if (s := so.slot_of(v.ticket)) is not None and s[0] == start), None)
+        visit = next((v for v in left if (s := service_orders.slot_of(v.ticket)) is not None and s[0] == start), None)
         if visit is not None:
             left.remove(visit)
         end = slot.end_time.replace(tzinfo=None) if slot.end_time is not None else None
         slots.append({"start": start.time(), "end": end.time() if end else None, "visit": _entry(ctx, visit)})
     for visit in left:  # the ISP listed no slot for it: still the technician's visit that day
-        slot = so.slot_of(visit.ticket)
+        slot = service_orders.slot_of(visit.ticket)
         slots.append({"start": slot[0].time() if slot else None, "end": slot[1].time() if slot else None,
                       "visit": _entry(ctx, visit)})
     return sorted(slots, key=lambda s: (s["start"] is None, str(s["start"])))
 
 
-def _entry(ctx: Context, visit: so.Visit | None) -> dict[str, Any] | None:
+def _entry(ctx: Context, visit: service_orders.Visit | None) -> dict[str, Any] | None:
     if visit is None:
         return None
     ticket = visit.ticket
     return {
         "number": visit.number, "name": visit.name, "address": visit.address, "plan": visit.plan,
         "subject": ticket.Assunto or ticket.Topico or "",
-        "status": ctx.text(f"technician_status.status_{so.status_name(ticket)}"),
+        "status": ctx.text(f"technician_status.status_{service_orders.status_name(ticket)}"),
         "closed": visit.closed, "to_confirm": ticket.Situacao_Agendamento == "to_confirm",
         "day": ticket.Data_Agendamento, "time": ticket.Hora_Agendamento,
     }
 
 
-def _label(visit: so.Visit) -> str:
+def _label(visit: service_orders.Visit) -> str:
     ticket = visit.ticket
     when = ticket.Hora_Agendamento.strftime("%H:%M") if ticket.Hora_Agendamento is not None else ""
     label = " · ".join(part for part in (f"#{visit.number}", when, visit.name or ticket.Assunto or "") if part)

@@ -20,13 +20,12 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 
 from bot.isp import IspApiError, IspTransportError
-from bot.isp.models import v1_records as r
-from bot.isp.models import v2_requests as q2
+from bot.isp.models import v1_records, v2_requests
 
 from flows.context import Context
 from flows.events import Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.technician import service_orders as so
+from flows.technician import service_orders
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 
 DAYS_OFFERED = 6
@@ -43,19 +42,19 @@ class Appointment(Flow):
         ticket = await in_hand_or_refuse(ctx)
         if ticket is None:
             return
-        if not so.has_appointment(ticket):
+        if not service_orders.has_appointment(ticket):
             options = [Option(RESCHEDULE, key="technician_appointment.button_schedule"),
                        Option(BACK, key="technician_appointment.button_back")]
             ctx.ask("choose", "technician_appointment.none", options, number=ticket.Numero)
             return
         options = []
-        if ticket.Situacao_Agendamento != q2.AppointmentStatus.CONFIRMED.value:
+        if ticket.Situacao_Agendamento != v2_requests.AppointmentStatus.CONFIRMED.value:
             options.append(Option(CONFIRM, key="technician_appointment.button_confirm"))
         options += [Option(RESCHEDULE, key="technician_appointment.button_reschedule"),
                     Option(BACK, key="technician_appointment.button_back")]
         ctx.ask("choose", "technician_appointment.current", options, number=ticket.Numero,
-                day=ticket.Data_Agendamento, time=ticket.Hora_Agendamento, duration=so.duration_of(ticket),
-                confirmed=ticket.Situacao_Agendamento == q2.AppointmentStatus.CONFIRMED.value)
+                day=ticket.Data_Agendamento, time=ticket.Hora_Agendamento, duration=service_orders.duration_of(ticket),
+                confirmed=ticket.Situacao_Agendamento == v2_requests.AppointmentStatus.CONFIRMED.value)
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -63,11 +62,11 @@ class Appointment(Flow):
                 ticket = await in_hand_or_refuse(ctx)
                 if ticket is None:
                     return
-                slot = so.slot_of(ticket)
-                if slot is None or not so.has_appointment(ticket):
+                slot = service_orders.slot_of(ticket)
+                if slot is None or not service_orders.has_appointment(ticket):
                     await self.begin(ctx)  # gone since it was shown: show what there is now
                     return
-                await self._save(ctx, ticket, slot[0], q2.AppointmentStatus.CONFIRMED)
+                await self._save(ctx, ticket, slot[0], v2_requests.AppointmentStatus.CONFIRMED)
             case Chosen(value="reschedule"):
                 self._ask_day(ctx)
             case Chosen(value="back"):
@@ -76,7 +75,7 @@ class Appointment(Flow):
                 raise Unexpected("technician.pick_a_button")
 
     async def day(self, ctx: Context, event: StepEvent) -> None:
-        today = ctx.isp.now().date()
+        today = ctx.coordinator.now().date()
         match event:
             case Chosen(value="back"):
                 back_to_ticket(ctx)
@@ -84,7 +83,7 @@ class Appointment(Flow):
             case Chosen(value=str() as iso):
                 picked: date | None = date.fromisoformat(iso)
             case Text(text=text):
-                picked = so.parse_day(text, today)
+                picked = service_orders.parse_day(text, today)
             case _:
                 raise Unexpected("technician_appointment.bad_day")
         if picked is None:
@@ -102,7 +101,7 @@ class Appointment(Flow):
                 self._ask_day(ctx)
                 return
             case Chosen(value=str() as text) | Text(text=text):
-                at = so.parse_time(text)
+                at = service_orders.parse_time(text)
             case _:
                 raise Unexpected("technician_appointment.bad_time")
         if at is None:
@@ -113,31 +112,33 @@ class Appointment(Flow):
         ticket = await in_hand_or_refuse(ctx)
         if ticket is None:
             return
-        busy = await so.clash(ctx, ticket, when)
+        busy = await service_orders.clash(ctx, ticket, when)
         if busy is not None:
             raise Unexpected("technician_appointment.clash", start=busy.start_time, end=busy.end_time)
         ctx.data["when"] = when.isoformat()
-        options = [Option(q2.AppointmentStatus.CONFIRMED.value, key="technician_appointment.button_save_confirmed"),
-                   Option(q2.AppointmentStatus.TO_CONFIRM.value, key="technician_appointment.button_save_to_confirm"),
-                   Option(BACK, key="technician_appointment.button_back")]
+        options = [
+            Option(v2_requests.AppointmentStatus.CONFIRMED.value, key="technician_appointment.button_save_confirmed"),
+            Option(v2_requests.AppointmentStatus.TO_CONFIRM.value, key="technician_appointment.button_save_to_confirm"),
+            Option(BACK, key="technician_appointment.button_back"),
+        ]
         ctx.ask("save", "technician_appointment.confirm", options, number=ticket.Numero, day=when.date(),
-                time=when.time(), duration=so.duration_of(ticket))
+                time=when.time(), duration=service_orders.duration_of(ticket))
 
     async def save(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value="back"):
                 back_to_ticket(ctx)
-            case Chosen(value=str() as status) if status in {s.value for s in q2.AppointmentStatus}:
+            case Chosen(value=str() as status) if status in {s.value for s in v2_requests.AppointmentStatus}:
                 ticket = await in_hand_or_refuse(ctx)
                 if ticket is not None:
                     when = datetime.fromisoformat(ctx.data["when"])
-                    await self._save(ctx, ticket, when, q2.AppointmentStatus(status))
+                    await self._save(ctx, ticket, when, v2_requests.AppointmentStatus(status))
             case _:
                 raise Unexpected("technician.pick_a_button")
 
     # ---- internals -----------------------------------------------------------------------------
     def _ask_day(self, ctx: Context) -> None:
-        today = ctx.isp.now().date()
+        today = ctx.coordinator.now().date()
         days = [today + timedelta(days=n) for n in range(DAYS_OFFERED)]
         options = [Option(d.isoformat(), key="technician_appointment.button_day", vars={"day": d}) for d in days]
         options.append(Option(BACK, key="technician_appointment.button_back"))
@@ -150,9 +151,11 @@ class Appointment(Flow):
         options.append(Option(BACK, key="technician_appointment.button_other_day"))
         ctx.ask("hour", "technician_appointment.ask_time", options, columns=3, day=day)
 
-    async def _save(self, ctx: Context, ticket: r.Ticket, when: datetime, status: q2.AppointmentStatus) -> None:
+    async def _save(
+        self, ctx: Context, ticket: v1_records.Ticket, when: datetime, status: v2_requests.AppointmentStatus
+    ) -> None:
         try:
-            await so.schedule(ctx, ticket, when, status)
+            await service_orders.schedule(ctx, ticket, when, status)
         except IspApiError as refused:
             if refused.code != NOT_FOUND:
                 raise
@@ -163,11 +166,11 @@ class Appointment(Flow):
             fresh = await in_hand_or_refuse(ctx)  # a failure here is told and the question asked again
             if fresh is None:
                 return
-            slot = so.slot_of(fresh)
+            slot = service_orders.slot_of(fresh)
             if slot is None or slot[0] != when:
                 raise
         ctx.say("technician_appointment.saved", number=ticket.Numero, day=when.date(), time=when.time(),
-                confirmed=status is q2.AppointmentStatus.CONFIRMED)
+                confirmed=status is v2_requests.AppointmentStatus.CONFIRMED)
         if ticket.CodigoCliente is not None:  # the subscriber hears of their visit's new time
             await ctx.notify_customer(ticket.CodigoCliente, "technician_appointment.customer_visit",
                                       protocol=ticket.Protocolo, day=when.date(), time=when.time())
@@ -176,4 +179,4 @@ class Appointment(Flow):
 
 def _now(ctx: Context) -> datetime:
     """The ISP's wall clock, naive (the ISP's dates and times carry no zone)."""
-    return ctx.isp.now().replace(tzinfo=None)
+    return ctx.coordinator.now().replace(tzinfo=None)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.isp import IspTransportError
-from bot.isp.models import v1_records as r
+from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.events import Text
@@ -94,7 +94,7 @@ class Finish(Flow):
                 await self._finished(ctx, ticket, [])  # the timed-out finish did close it
                 return
             if ticket is not None and ticket.Encerramento_DataHora is None \
-                    and ctx.isp.now() - datetime.fromisoformat(tried) < SETTLE:
+                    and ctx.coordinator.now() - datetime.fromisoformat(tried) < SETTLE:
                 self._ask_confirm(ctx, "technician_work.finish_not_yet")
                 return
         ticket = await in_hand_or_refuse(ctx)
@@ -106,7 +106,7 @@ class Finish(Flow):
                     items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
             back_to_ticket(ctx)
             return
-        tried_at = ctx.isp.now()
+        tried_at = ctx.coordinator.now()
         try:
             new_tickets = await finish_ticket(ctx, number, int(ctx.data["cause"]), solution)
         except IspTransportError as exc:
@@ -117,14 +117,14 @@ class Finish(Flow):
             return
         await self._finished(ctx, ticket, new_tickets)
 
-    async def _finished(self, ctx: Context, ticket: r.Ticket, new_tickets: list[int]) -> None:
+    async def _finished(self, ctx: Context, ticket: v1_records.Ticket, new_tickets: list[int]) -> None:
         number = int(ticket.Numero or 0)
         ctx.say("technician_work.finish_done", number=number, new_tickets=new_tickets)
         if ticket.CodigoCliente is not None:
-            link = await ctx.isp.survey_link(number)
+            link = await ctx.coordinator.survey_link(number)
             await ctx.notify_customer(ticket.CodigoCliente, "technician_work.visit_done",
                                       number=number, protocol=ticket.Protocolo or number, survey=link or "")
-            ctx.isp.forget(ticket.CodigoCliente)  # the subscriber's ticket list changed
+            ctx.coordinator.forget(ticket.CodigoCliente)  # the subscriber's ticket list changed
         ctx.set_current_ticket(None)
         if any(flow.name == AGENDA for flow in ctx.menu):
             ctx.switch(AGENDA)

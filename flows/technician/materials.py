@@ -28,7 +28,7 @@ from decimal import Decimal
 from typing import Any
 
 from bot.isp import IspApiError, IspTransportError
-from bot.isp.models import v2_requests as q
+from bot.isp.models import v2_requests
 
 from flows.context import Context
 from flows.events import Text
@@ -52,8 +52,8 @@ class Materials(Flow):
             back_to_ticket(ctx)
             return
         ctx.data.update(ticket=ticket.Numero, customer=ticket.CodigoCliente)
-        options = [Option(q.ItemOperation.CONSUMPTION.value, key="technician_work.materials_consumption"),
-                   Option(q.ItemOperation.LENDING.value, key="technician_work.materials_lending"),
+        options = [Option(v2_requests.ItemOperation.CONSUMPTION.value, key="technician_work.materials_consumption"),
+                   Option(v2_requests.ItemOperation.LENDING.value, key="technician_work.materials_lending"),
                    Option("back", key="technician_work.button_back")]
         ctx.ask("operation", "technician_work.materials_operation", options, number=ticket.Numero)
 
@@ -61,12 +61,12 @@ class Materials(Flow):
         match event:
             case Chosen(value="back"):
                 back_to_ticket(ctx)
-            case Chosen(value=q.ItemOperation.CONSUMPTION.value):
-                ctx.data["operation"] = q.ItemOperation.CONSUMPTION.value
+            case Chosen(value=v2_requests.ItemOperation.CONSUMPTION.value):
+                ctx.data["operation"] = v2_requests.ItemOperation.CONSUMPTION.value
                 self._ask_item(ctx)
-            case Chosen(value=q.ItemOperation.LENDING.value):
-                ctx.data["operation"] = q.ItemOperation.LENDING.value
-                contracts = [c.Numero for c in await ctx.isp.contracts(int(ctx.data["customer"])) if c.Numero]
+            case Chosen(value=v2_requests.ItemOperation.LENDING.value):
+                ctx.data["operation"] = v2_requests.ItemOperation.LENDING.value
+                contracts = [c.Numero for c in await ctx.coordinator.contracts(int(ctx.data["customer"])) if c.Numero]
                 if not contracts:
                     raise Unexpected("technician_work.materials_no_contract")
                 if len(contracts) == 1:
@@ -147,9 +147,15 @@ class Materials(Flow):
         data = ctx.data
         try:
             await add_item(
-                ctx, ticket=int(ticket.Numero or 0), customer=int(data["customer"]),
-                operation=q.ItemOperation(data["operation"]), item=int(data["item"]), contract=data.get("contract"),
-                serial=data.get("serial"), location=data.get("location"), quantity=Decimal(data["quantity"]),
+                ctx,
+                ticket=int(ticket.Numero or 0),
+                customer=int(data["customer"]),
+                operation=v2_requests.ItemOperation(data["operation"]),
+                item=int(data["item"]),
+                contract=data.get("contract"),
+                serial=data.get("serial"),
+                location=data.get("location"),
+                quantity=Decimal(data["quantity"]),
             )
         except IspApiError as exc:
             ctx.say("technician_work.materials_refused", reason=exc.description or "")

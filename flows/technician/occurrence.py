@@ -84,11 +84,11 @@ class Occurrence(Flow):
             if await occurrence_landed(ctx, number, text, datetime.fromisoformat(tried)):
                 self._recorded(ctx, number, ctx.data.get("sent_position") is not None)
                 return
-            if ctx.isp.now() - datetime.fromisoformat(tried) < SETTLE:
+            if ctx.coordinator.now() - datetime.fromisoformat(tried) < SETTLE:
                 self._ask_unsure(ctx, "technician_work.occurrence_not_yet")
                 return
         position = fresh(ctx, ctx.data.get("position")) or await recorded_position(ctx, number)
-        tried_at = ctx.isp.now()
+        tried_at = ctx.coordinator.now()
         try:
             await add_occurrence(ctx, number, text, position)
         except IspTransportError as exc:

@@ -27,34 +27,33 @@ from urllib.parse import quote_plus
 
 from babel.dates import get_day_names
 from bot.isp import F
-from bot.isp.models import v1_records as r
-from bot.isp.models import v2_requests as q2
+from bot.isp.models import v1_records, v2_requests
 from bot.isp.models import v2_results as v2r
 
 from flows.context import Context
 from flows.intents import normalise
 from flows.technician.tickets import OPEN_OS
 
-Move = q2.OsStatus
+Move = v2_requests.OsStatus
 
 # generation-1.0 code of a ticket's service order (None: no order yet) → its generation-2.0 name
-NAMES: dict[r.OsStatus | None, str] = {
+NAMES: dict[v1_records.OsStatus | None, str] = {
     None: "none",
-    r.OsStatus.QUEUED: Move.IN_QUEUE.value,
-    r.OsStatus.ON_THE_WAY: Move.ON_THE_WAY.value,
-    r.OsStatus.EXECUTING: Move.RUNNING.value,
-    r.OsStatus.PAUSED: Move.PAUSED.value,
-    r.OsStatus.COMPLETED: Move.COMPLETED.value,
-    r.OsStatus.ABORTED: Move.ABORTED.value,
+    v1_records.OsStatus.QUEUED: Move.IN_QUEUE.value,
+    v1_records.OsStatus.ON_THE_WAY: Move.ON_THE_WAY.value,
+    v1_records.OsStatus.EXECUTING: Move.RUNNING.value,
+    v1_records.OsStatus.PAUSED: Move.PAUSED.value,
+    v1_records.OsStatus.COMPLETED: Move.COMPLETED.value,
+    v1_records.OsStatus.ABORTED: Move.ABORTED.value,
 }
-TRANSITIONS: dict[r.OsStatus | None, tuple[Move, ...]] = {
+TRANSITIONS: dict[v1_records.OsStatus | None, tuple[Move, ...]] = {
     None: (Move.IN_QUEUE, Move.ON_THE_WAY),
-    r.OsStatus.QUEUED: (Move.ON_THE_WAY, Move.ABORTED, Move.COMPLETED),
-    r.OsStatus.ON_THE_WAY: (Move.RUNNING, Move.IN_QUEUE, Move.ABORTED),
-    r.OsStatus.EXECUTING: (Move.PAUSED, Move.COMPLETED, Move.ABORTED),
-    r.OsStatus.PAUSED: (Move.RUNNING, Move.ABORTED),
-    r.OsStatus.ABORTED: (Move.IN_QUEUE,),
-    r.OsStatus.COMPLETED: (),
+    v1_records.OsStatus.QUEUED: (Move.ON_THE_WAY, Move.ABORTED, Move.COMPLETED),
+    v1_records.OsStatus.ON_THE_WAY: (Move.RUNNING, Move.IN_QUEUE, Move.ABORTED),
+    v1_records.OsStatus.EXECUTING: (Move.PAUSED, Move.COMPLETED, Move.ABORTED),
+    v1_records.OsStatus.PAUSED: (Move.RUNNING, Move.ABORTED),
+    v1_records.OsStatus.ABORTED: (Move.IN_QUEUE,),
+    v1_records.OsStatus.COMPLETED: (),
 }
 OS_NOT_ALLOWED = 15  # ticket_os_status_update: invalid OS status (the move is not allowed)
 DEFAULT_DURATION = "01:00"
@@ -63,11 +62,11 @@ _WORD = re.compile(r"[a-z_]+")
 
 
 # ---- service orders ------------------------------------------------------------------------------
-def status_name(ticket: r.Ticket) -> str:
+def status_name(ticket: v1_records.Ticket) -> str:
     return NAMES[ticket.Situacao_OS]
 
 
-def allowed_moves(ticket: r.Ticket) -> tuple[Move, ...]:
+def allowed_moves(ticket: v1_records.Ticket) -> tuple[Move, ...]:
     return TRANSITIONS[ticket.Situacao_OS]
 
 
@@ -91,9 +90,11 @@ async def move_order(ctx: Context, ticket: int, target: Move, position: tuple[fl
     """``ticket_os_status_update`` as the technician (with the position when given)."""
     coordinates = None
     if position is not None:
-        coordinates = q2.OsCoordinates(latitude=_degrees(position[0]), longitude=_degrees(position[1]))
-    await ctx.isp.client.ticket_os_status_update(
-        q2.TicketOsStatusUpdate(ticket_id=ticket, new_status=target, coordinates=coordinates, user=ctx.system_user)
+        coordinates = v2_requests.OsCoordinates(latitude=_degrees(position[0]), longitude=_degrees(position[1]))
+    await ctx.coordinator.client.ticket_os_status_update(
+        v2_requests.TicketOsStatusUpdate(
+            ticket_id=ticket, new_status=target, coordinates=coordinates, user=ctx.system_user
+        )
     )
 
 
@@ -106,7 +107,7 @@ def _degrees(value: float) -> Decimal:
 class Visit:
     """A ticket as the agenda shows it: who, where, which plan, when."""
 
-    ticket: r.Ticket
+    ticket: v1_records.Ticket
     name: str
     address: str
     plan: str
@@ -122,42 +123,42 @@ class Visit:
 
 async def appointments(ctx: Context, day: date) -> list[v2r.Appointment]:
     """The technician's busy slots that day (tickets' appointments and their own calendar)."""
-    return await ctx.isp.client.consult_appointments(
-        q2.ConsultAppointments(user=ctx.system_user, appointment_date=day)
+    return await ctx.coordinator.client.consult_appointments(
+        v2_requests.ConsultAppointments(user=ctx.system_user, appointment_date=day)
     )
 
 
-async def scheduled_on(ctx: Context, day: date) -> list[r.Ticket]:
+async def scheduled_on(ctx: Context, day: date) -> list[v1_records.Ticket]:
     """The technician's tickets with an appointment that day, closed ones too, by time."""
     where = (F("Designacao_Usuario") == ctx.system_user) & (F("Data_Agendamento") == day)
-    rows = await ctx.isp.client.ConsultaAtendimentos(where)
+    rows = await ctx.coordinator.client.ConsultaAtendimentos(where)
     rows = [t for t in rows if t.Data_Agendamento == day and t.Situacao_Agendamento != "canceled"]
     return sorted(rows, key=lambda t: (t.Hora_Agendamento or time.min, t.Numero or 0))
 
 
-async def open_orders(ctx: Context) -> list[r.Ticket]:
+async def open_orders(ctx: Context) -> list[v1_records.Ticket]:
     """Open tickets assigned to the technician with a service order not completed, oldest first."""
     where = (F("Designacao_Usuario") == ctx.system_user) & F("Situacao_OS").in_([s.value for s in OPEN_OS])
-    rows = await ctx.isp.client.ConsultaAtendimentos(where)
+    rows = await ctx.coordinator.client.ConsultaAtendimentos(where)
     rows = [t for t in rows if t.Encerramento_DataHora is None and t.Situacao_OS in OPEN_OS]
     return sorted(rows, key=lambda t: (t.Data_Agendamento is None, t.Data_Agendamento or date.min,
                                        t.Hora_Agendamento or time.min, t.Numero or 0))
 
 
-async def visits(ctx: Context, tickets: Iterable[r.Ticket]) -> list[Visit]:
+async def visits(ctx: Context, tickets: Iterable[v1_records.Ticket]) -> list[Visit]:
     """The tickets with their customers' names, addresses and plans (two reads however many)."""
     tickets = list(tickets)
     codes = sorted({t.CodigoCliente for t in tickets if t.CodigoCliente})
-    customers: dict[int, r.Customer] = {}
+    customers: dict[int, v1_records.Customer] = {}
     plans: dict[int, list[str]] = {}
     if codes:
-        for customer in await ctx.isp.client.ConsultaClientes(F("Codigo").in_(codes)):
+        for customer in await ctx.coordinator.client.ConsultaClientes(F("Codigo").in_(codes)):
             if customer.Codigo is not None:
                 customers[customer.Codigo] = customer
-        for contract in await ctx.isp.client.ConsultaContratos(F("Cliente_Codigo").in_(codes)):
+        for contract in await ctx.coordinator.client.ConsultaContratos(F("Cliente_Codigo").in_(codes)):
             if contract.Cliente_Codigo is None or not contract.Plano_Descricao:
                 continue
-            if contract.Situacao_Codigo in (r.ContractStatus.CANCELLED, r.ContractStatus.TRANSFERRED):
+            if contract.Situacao_Codigo in (v1_records.ContractStatus.CANCELLED, v1_records.ContractStatus.TRANSFERRED):
                 continue
             names = plans.setdefault(contract.Cliente_Codigo, [])
             if contract.Plano_Descricao not in names:
@@ -172,14 +173,14 @@ async def visits(ctx: Context, tickets: Iterable[r.Ticket]) -> list[Visit]:
     return found
 
 
-def address(customer: r.Customer | None) -> str:
+def address(customer: v1_records.Customer | None) -> str:
     if customer is None:
         return ""
     street = ", ".join(str(part) for part in (customer.Endereco, customer.Numero, customer.Complemento) if part)
     return " · ".join(part for part in (street, customer.Bairro, customer.Cidade) if part)
 
 
-def phones(customer: r.Customer | None) -> list[str]:
+def phones(customer: v1_records.Customer | None) -> list[str]:
     """The customer's phones as Telegram makes them tappable (+55 11 98765-4321), mobile first."""
     if customer is None:
         return []
@@ -200,7 +201,7 @@ def _dialable(raw: str) -> str | None:
     return None
 
 
-def map_link(customer: r.Customer | None) -> str:
+def map_link(customer: v1_records.Customer | None) -> str:
     """A map of the customer's place: the coordinates the ISP holds, else the address ("" without either).
     One query parameter (no "&"), so the link survives Telegram's HTML as it is."""
     if customer is None:
@@ -214,11 +215,11 @@ def map_link(customer: r.Customer | None) -> str:
 
 
 # ---- appointments of a ticket ----------------------------------------------------------------------
-def has_appointment(ticket: r.Ticket) -> bool:
+def has_appointment(ticket: v1_records.Ticket) -> bool:
     return ticket.Data_Agendamento is not None and ticket.Situacao_Agendamento != "canceled"
 
 
-def duration_of(ticket: r.Ticket) -> str:
+def duration_of(ticket: v1_records.Ticket) -> str:
     """The appointment's duration ``HH:MM`` (an hour when the ISP has none, or zero)."""
     length = ticket.Duracao_Agendamento
     if length is None or (length.hour, length.minute) == (0, 0):
@@ -226,17 +227,28 @@ def duration_of(ticket: r.Ticket) -> str:
     return length.strftime("%H:%M")
 
 
-async def schedule(ctx: Context, ticket: r.Ticket, when: datetime, status: q2.AppointmentStatus) -> None:
+async def schedule(
+    ctx: Context, ticket: v1_records.Ticket, when: datetime, status: v2_requests.AppointmentStatus
+) -> None:
     """Reschedule the ticket's appointment (``ticket_appointment_update``), or give it one."""
-    fields = dict(ticket_id=ticket.Numero, appointment_date=when.date(), appointment_time=when.strftime("%H:%M"),
-                  duration=duration_of(ticket), appointment_status=status)
+    fields = dict(
+        ticket_id=ticket.Numero,
+        appointment_date=when.date(),
+        appointment_time=when.strftime("%H:%M"),
+        duration=duration_of(ticket),
+        appointment_status=status,
+    )
     if ticket.Data_Agendamento is not None:  # a canceled one is moved (and revived) too
-        await ctx.isp.client.ticket_appointment_update(q2.TicketAppointmentUpdate.model_validate(fields))
+        await ctx.coordinator.client.ticket_appointment_update(
+            v2_requests.TicketAppointmentUpdate.model_validate(fields)
+        )
     else:
-        await ctx.isp.client.ticket_appointment_insert(q2.TicketAppointmentInsert.model_validate(fields))
+        await ctx.coordinator.client.ticket_appointment_insert(
+            v2_requests.TicketAppointmentInsert.model_validate(fields)
+        )
 
 
-def slot_of(ticket: r.Ticket) -> tuple[datetime, datetime] | None:
+def slot_of(ticket: v1_records.Ticket) -> tuple[datetime, datetime] | None:
     """When the ticket's own appointment starts and ends."""
     if ticket.Data_Agendamento is None or ticket.Hora_Agendamento is None:
         return None
@@ -245,7 +257,7 @@ def slot_of(ticket: r.Ticket) -> tuple[datetime, datetime] | None:
     return start, start + timedelta(hours=hours, minutes=minutes)
 
 
-async def clash(ctx: Context, ticket: r.Ticket, when: datetime) -> v2r.Appointment | None:
+async def clash(ctx: Context, ticket: v1_records.Ticket, when: datetime) -> v2r.Appointment | None:
     """Another appointment of the technician overlapping ``when`` (for the ticket's duration)."""
     hours, minutes = (int(part) for part in duration_of(ticket).split(":"))
     end = when + timedelta(hours=hours, minutes=minutes)

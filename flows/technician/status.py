@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from bot.i18n import plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
-from bot.isp.models import v1_records as r
+from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.events import Location, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.technician import service_orders as so
+from flows.technician import service_orders
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import MAX_TEXT, add_occurrence
 
@@ -48,8 +48,8 @@ class Status(Flow):
         match event:
             case Chosen(value="back"):
                 back_to_ticket(ctx)
-            case Chosen(value=str() as name) if name in {m.value for m in so.Move}:
-                await self._try(ctx, so.Move(name))
+            case Chosen(value=str() as name) if name in {m.value for m in service_orders.Move}:
+                await self._try(ctx, service_orders.Move(name))
             case _:
                 raise Unexpected("technician.pick_a_button")
 
@@ -71,8 +71,8 @@ class Status(Flow):
         match event:
             case Chosen(value="abort"):
                 ticket = await in_hand_or_refuse(ctx)
-                if ticket is not None and self._still_possible(ctx, ticket, so.Move.ABORTED):
-                    await self._send(ctx, ticket, so.Move.ABORTED, None)
+                if ticket is not None and self._still_possible(ctx, ticket, service_orders.Move.ABORTED):
+                    await self._send(ctx, ticket, service_orders.Move.ABORTED, None)
             case Chosen(value="back"):
                 back_to_ticket(ctx)
             case _:
@@ -82,11 +82,11 @@ class Status(Flow):
         """Waiting for the position that moving to running needs."""
         match event:
             case Location(latitude=latitude, longitude=longitude):
-                if not so.valid_position(latitude, longitude):
+                if not service_orders.valid_position(latitude, longitude):
                     raise Unexpected("technician_status.bad_position")
                 ticket = await in_hand_or_refuse(ctx)
-                if ticket is not None and self._still_possible(ctx, ticket, so.Move.RUNNING):
-                    await self._send(ctx, ticket, so.Move.RUNNING, (latitude, longitude))
+                if ticket is not None and self._still_possible(ctx, ticket, service_orders.Move.RUNNING):
+                    await self._send(ctx, ticket, service_orders.Move.RUNNING, (latitude, longitude))
             case Text():
                 raise Unexpected("technician_status.need_location")
             case _:
@@ -98,59 +98,69 @@ class Status(Flow):
             case Chosen(value="check"):
                 ticket = await in_hand_or_refuse(ctx)
                 if ticket is not None:
-                    await self._settle(ctx, ticket, so.Move(ctx.data["pending"]))
+                    await self._settle(ctx, ticket, service_orders.Move(ctx.data["pending"]))
             case Chosen(value="back"):
                 back_to_ticket(ctx)
             case _:
                 raise Unexpected("technician.pick_a_button")
 
     # ---- internals -----------------------------------------------------------------------------
-    def _offer(self, ctx: Context, ticket: r.Ticket, moves: tuple[so.Move, ...] | None = None) -> None:
-        moves = so.allowed_moves(ticket) if moves is None else moves
+    def _offer(
+        self, ctx: Context, ticket: v1_records.Ticket, moves: tuple[service_orders.Move, ...] | None = None
+    ) -> None:
+        moves = service_orders.allowed_moves(ticket) if moves is None else moves
         if not moves:
-            ctx.say("technician_status.no_moves", number=ticket.Numero, status=_word(ctx, so.status_name(ticket)))
+            ctx.say(
+                "technician_status.no_moves",
+                number=ticket.Numero,
+                status=_word(ctx, service_orders.status_name(ticket)),
+            )
             back_to_ticket(ctx)
             return
         options = [Option(m.value, key=f"technician_status.button_{m.value}") for m in moves]
         options.append(Option(BACK, key="technician_status.button_back"))
         ctx.ask("move", "technician_status.choose", options, columns=2,
-                number=ticket.Numero, status=_word(ctx, so.status_name(ticket)))
+                number=ticket.Numero, status=_word(ctx, service_orders.status_name(ticket)))
 
-    def _still_possible(self, ctx: Context, ticket: r.Ticket, target: so.Move) -> bool:
+    def _still_possible(self, ctx: Context, ticket: v1_records.Ticket, target: service_orders.Move) -> bool:
         """The fresh ticket allows ``target``; otherwise the technician is told why and offered the rest."""
-        if so.status_name(ticket) == target.value:
+        if service_orders.status_name(ticket) == target.value:
             ctx.say("technician_status.already", number=ticket.Numero, status=_word(ctx, target.value))
             back_to_ticket(ctx)
             return False
-        if target not in so.allowed_moves(ticket):
-            ctx.say("technician_status.not_allowed", move=_word(ctx, target.value),
-                    status=_word(ctx, so.status_name(ticket)), allowed=_words(ctx, so.allowed_moves(ticket)))
+        if target not in service_orders.allowed_moves(ticket):
+            ctx.say(
+                "technician_status.not_allowed",
+                move=_word(ctx, target.value),
+                status=_word(ctx, service_orders.status_name(ticket)),
+                allowed=_words(ctx, service_orders.allowed_moves(ticket)),
+            )
             self._offer(ctx, ticket)
             return False
         return True
 
-    async def _try(self, ctx: Context, target: so.Move) -> None:
+    async def _try(self, ctx: Context, target: service_orders.Move) -> None:
         ticket = await in_hand_or_refuse(ctx)
         if ticket is None or not self._still_possible(ctx, ticket, target):
             return
-        if target is so.Move.RUNNING:
+        if target is service_orders.Move.RUNNING:
             ctx.ask_location("where", "technician_status.ask_location", number=ticket.Numero)
             return
-        if target is so.Move.ABORTED:
+        if target is service_orders.Move.ABORTED:
             ctx.ask("reason", "technician_status.ask_abort_reason",
                     [Option(BACK, key="technician_status.button_back")], number=ticket.Numero)
             return
         await self._send(ctx, ticket, target, None)
 
-    async def _send(self, ctx: Context, ticket: r.Ticket, target: so.Move,
+    async def _send(self, ctx: Context, ticket: v1_records.Ticket, target: service_orders.Move,
                     position: tuple[float, float] | None) -> None:
         number = ticket.Numero or 0
         try:
-            await so.move_order(ctx, number, target, position)
+            await service_orders.move_order(ctx, number, target, position)
         except IspApiError as refused:
-            if refused.code != so.OS_NOT_ALLOWED:
+            if refused.code != service_orders.OS_NOT_ALLOWED:
                 raise
-            allowed = so.allowed_in_refusal(refused.description)
+            allowed = service_orders.allowed_in_refusal(refused.description)
             ctx.say("technician_status.refused", move=_word(ctx, target.value), allowed=_words(ctx, allowed))
             self._offer(ctx, ticket, allowed or None)
             return
@@ -169,22 +179,22 @@ class Status(Flow):
             return
         await self._moved(ctx, ticket, target)
 
-    async def _settle(self, ctx: Context, fresh: r.Ticket, target: so.Move) -> None:
+    async def _settle(self, ctx: Context, fresh: v1_records.Ticket, target: service_orders.Move) -> None:
         """What a re-read after an unknown outcome shows: the move happened, or it did not."""
-        if so.status_name(fresh) == target.value:
+        if service_orders.status_name(fresh) == target.value:
             await self._moved(ctx, fresh, target)
             return
         ctx.say("technician_status.not_recorded", move=_word(ctx, target.value))
         self._offer(ctx, fresh)
 
-    async def _moved(self, ctx: Context, ticket: r.Ticket, target: so.Move) -> None:
+    async def _moved(self, ctx: Context, ticket: v1_records.Ticket, target: service_orders.Move) -> None:
         told = 0
-        if target is so.Move.ON_THE_WAY and ticket.CodigoCliente:
+        if target is service_orders.Move.ON_THE_WAY and ticket.CodigoCliente:
             told = await ctx.notify_customer(
                 ticket.CodigoCliente, "technician_status.customer_on_the_way",
                 protocol=ticket.Protocolo or ticket.Numero, subject=ticket.Assunto or ticket.Topico or "",
             )
-        reason = ctx.data.get("reason") if target is so.Move.ABORTED else None
+        reason = ctx.data.get("reason") if target is service_orders.Move.ABORTED else None
         recorded = await self._record_reason(ctx, ticket.Numero or 0, reason) if reason else False
         ctx.say("technician_status.moved", number=ticket.Numero, status=_word(ctx, target.value), told=told,
                 reason=recorded)
@@ -207,5 +217,5 @@ def _word(ctx: Context, status: str) -> str:
     return ctx.text(f"technician_status.status_{status}")
 
 
-def _words(ctx: Context, moves: tuple[so.Move, ...]) -> str:
+def _words(ctx: Context, moves: tuple[service_orders.Move, ...]) -> str:
     return ", ".join(_word(ctx, m.value) for m in moves)

@@ -3,11 +3,11 @@ actions a technician takes on it. Every action flow comes back here when it is d
 
 from __future__ import annotations
 
-from bot.isp.models import v1_records as r
+from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.technician import service_orders as so
+from flows.technician import service_orders
 from flows.technician.tickets import NotYours, refuse_not_yours, ticket_in_hand
 
 # The action flows offered on a ticket, in order (each a module of this package).
@@ -29,15 +29,15 @@ class Ticket(Flow):
                 return
             refuse_not_yours(ctx)
             return
-        customer = await ctx.isp.customer(ticket.CodigoCliente) if ticket.CodigoCliente else None
-        contracts = await ctx.isp.contracts(ticket.CodigoCliente) if ticket.CodigoCliente else []
+        customer = await ctx.coordinator.customer(ticket.CodigoCliente) if ticket.CodigoCliente else None
+        contracts = await ctx.coordinator.contracts(ticket.CodigoCliente) if ticket.CodigoCliente else []
         options = [Option(action, key=f"technician.action_{action}") for action in ACTIONS]
         options.append(Option("menu", key="technician.action_menu"))
         ctx.ask(
             "act", "technician.ticket_card", options, columns=2,
             number=ticket.Numero, protocol=ticket.Protocolo, subject=ticket.Assunto or ticket.Topico or "",
-            status=_status(ticket), name=customer.Nome if customer else "", address=so.address(customer),
-            phones=so.phones(customer), map=so.map_link(customer),
+            status=_status(ticket), name=customer.Nome if customer else "", address=service_orders.address(customer),
+            phones=service_orders.phones(customer), map=service_orders.map_link(customer),
             plan=contracts[0].Plano_Descricao if len(contracts) == 1 else "",
             day=ticket.Data_Agendamento, time=ticket.Hora_Agendamento,
         )
@@ -50,6 +50,6 @@ class Ticket(Flow):
                 raise Unexpected("technician.pick_a_button")
 
 
-def _status(ticket: r.Ticket) -> str:
+def _status(ticket: v1_records.Ticket) -> str:
     return ticket.Situacao_OS.name.lower() if ticket.Situacao_OS is not None else "none"
 

@@ -3,25 +3,30 @@
 from __future__ import annotations
 
 from bot.isp import F
-from bot.isp.models import v1_records as r
+from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.flow import Option
 
 TICKET = "ticket"  # the flow showing the ticket in hand with its actions
-OPEN_OS = (r.OsStatus.QUEUED, r.OsStatus.ON_THE_WAY, r.OsStatus.EXECUTING, r.OsStatus.PAUSED)
+OPEN_OS = (
+    v1_records.OsStatus.QUEUED,
+    v1_records.OsStatus.ON_THE_WAY,
+    v1_records.OsStatus.EXECUTING,
+    v1_records.OsStatus.PAUSED,
+)
 
 
 class NotYours(Exception):
     """The ticket does not exist, is closed, or is not assigned to this technician."""
 
 
-async def read_ticket(ctx: Context, number: int) -> r.Ticket | None:
-    rows = await ctx.isp.client.ConsultaAtendimentos(F("Numero") == number)
+async def read_ticket(ctx: Context, number: int) -> v1_records.Ticket | None:
+    rows = await ctx.coordinator.client.ConsultaAtendimentos(F("Numero") == number)
     return rows[0] if rows else None
 
 
-async def ticket_in_hand(ctx: Context) -> r.Ticket:
+async def ticket_in_hand(ctx: Context) -> v1_records.Ticket:
     """The ticket in hand, read now; ``NotYours`` when there is none or it is not this technician's."""
     number = ctx.current_ticket
     if number is None:
@@ -32,7 +37,7 @@ async def ticket_in_hand(ctx: Context) -> r.Ticket:
     return ticket
 
 
-async def in_hand_or_refuse(ctx: Context) -> r.Ticket | None:
+async def in_hand_or_refuse(ctx: Context) -> v1_records.Ticket | None:
     """The ticket in hand, read now; ``None`` (and the refusal said, back to the menu) when it is not theirs."""
     try:
         return await ticket_in_hand(ctx)
@@ -41,13 +46,13 @@ async def in_hand_or_refuse(ctx: Context) -> r.Ticket | None:
         return None
 
 
-def is_theirs(ctx: Context, ticket: r.Ticket) -> bool:
+def is_theirs(ctx: Context, ticket: v1_records.Ticket) -> bool:
     return ticket.Designacao_Usuario == ctx.system_user and ticket.Encerramento_DataHora is None
 
 
-async def assigned_open_tickets(ctx: Context) -> list[r.Ticket]:
+async def assigned_open_tickets(ctx: Context) -> list[v1_records.Ticket]:
     """Open tickets assigned to the technician whose service order is not finished, by appointment."""
-    rows = await ctx.isp.client.ConsultaAtendimentos(F("Designacao_Usuario") == ctx.system_user)
+    rows = await ctx.coordinator.client.ConsultaAtendimentos(F("Designacao_Usuario") == ctx.system_user)
     open_rows = [t for t in rows if t.Encerramento_DataHora is None and t.Situacao_OS in OPEN_OS]
     return sorted(open_rows, key=lambda t: (t.Data_Agendamento is None, t.Data_Agendamento, t.Hora_Agendamento
                                             is None, t.Hora_Agendamento, t.Numero or 0))
@@ -64,7 +69,7 @@ def back_to_ticket(ctx: Context) -> None:
     ctx.switch(TICKET)
 
 
-def ticket_option(ticket: r.Ticket) -> Option:
+def ticket_option(ticket: v1_records.Ticket) -> Option:
     when = ""
     if ticket.Data_Agendamento is not None:
         when = ticket.Data_Agendamento.strftime("%d/%m")

@@ -1,5 +1,5 @@
 """The ISP reads and writes of the technician's work on the ticket in hand (occurrence, checklist,
-materials, finish), typed, through ``ctx.isp.client`` and ``ctx.isp.now()``. Nothing here is cached:
+materials, finish), typed, through ``ctx.coordinator.client`` and ``ctx.coordinator.now()``. Nothing here is cached:
 a technician acts on what just changed.
 
 Writes whose outcome is unknown (``IspTransportError.outcome_unknown``) are never sent again blindly:
@@ -13,8 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from bot.isp import F, quotable
-from bot.isp.models import v1_records as r
-from bot.isp.models import v2_requests as q
+from bot.isp.models import v1_records, v2_requests
 
 from flows.context import Context
 
@@ -36,14 +35,14 @@ def valid_position(latitude: float, longitude: float) -> bool:
 
 
 def position_record(ctx: Context, latitude: float, longitude: float) -> dict[str, Any]:
-    return {"latitude": latitude, "longitude": longitude, "at": ctx.isp.now().isoformat()}
+    return {"latitude": latitude, "longitude": longitude, "at": ctx.coordinator.now().isoformat()}
 
 
 def fresh(ctx: Context, record: dict[str, Any] | None) -> tuple[float, float] | None:
     """The position of ``record`` if it was shared within ``POSITION_FRESH``."""
     if not record:
         return None
-    if ctx.isp.now() - datetime.fromisoformat(record["at"]) > POSITION_FRESH:
+    if ctx.coordinator.now() - datetime.fromisoformat(record["at"]) > POSITION_FRESH:
         return None
     return float(record["latitude"]), float(record["longitude"])
 
@@ -51,7 +50,7 @@ def fresh(ctx: Context, record: dict[str, Any] | None) -> tuple[float, float] | 
 async def recorded_position(ctx: Context, ticket: int) -> tuple[float, float] | None:
     """The newest position the ISP recorded on this ticket within ``POSITION_FRESH`` (a status move
     sent with the phone's location records one), if any."""
-    since = ctx.isp.now().replace(tzinfo=None) - POSITION_FRESH
+    since = ctx.coordinator.now().replace(tzinfo=None) - POSITION_FRESH
     rows = await occurrences(ctx, ticket)
     located = [
         o for o in rows
@@ -65,13 +64,13 @@ async def recorded_position(ctx: Context, ticket: int) -> tuple[float, float] | 
 
 
 # ---- occurrences ---------------------------------------------------------------------------------
-async def occurrences(ctx: Context, ticket: int) -> list[r.TicketOccurrence]:
-    return await ctx.isp.client.ConsultaOcorrenciasAtendimentos(F("Atendimento") == ticket)
+async def occurrences(ctx: Context, ticket: int) -> list[v1_records.TicketOccurrence]:
+    return await ctx.coordinator.client.ConsultaOcorrenciasAtendimentos(F("Atendimento") == ticket)
 
 
 async def add_occurrence(ctx: Context, ticket: int, text: str, position: tuple[float, float] | None) -> None:
     latitude, longitude = position if position is not None else (None, None)
-    await ctx.isp.client.ticket_occurrence_insert(q.TicketOccurrenceInsert(
+    await ctx.coordinator.client.ticket_occurrence_insert(v2_requests.TicketOccurrenceInsert(
         ticket_id=ticket, user=ctx.system_user, description=text,
         latitude=Decimal(str(latitude)) if latitude is not None else None,
         longitude=Decimal(str(longitude)) if longitude is not None else None,
@@ -80,35 +79,39 @@ async def add_occurrence(ctx: Context, ticket: int, text: str, position: tuple[f
 
 async def occurrence_landed(ctx: Context, ticket: int, text: str, tried: datetime) -> bool:
     """Whether an occurrence with this text was recorded on the ticket since shortly before ``tried``."""
-    since = tried.astimezone(ctx.isp.zone).replace(tzinfo=None) - SETTLE
+    since = tried.astimezone(ctx.coordinator.zone).replace(tzinfo=None) - SETTLE
     return any(o.Descricao == text and (o.Data is None or o.Data >= since) for o in await occurrences(ctx, ticket))
 
 
 # ---- checklist -----------------------------------------------------------------------------------
-async def checklist(ctx: Context, ticket: int) -> list[r.ChecklistItem]:
-    rows = await ctx.isp.client.ConsultaChecklistAtendimentos(F("Atendimento_Numero") == ticket)
+async def checklist(ctx: Context, ticket: int) -> list[v1_records.ChecklistItem]:
+    rows = await ctx.coordinator.client.ConsultaChecklistAtendimentos(F("Atendimento_Numero") == ticket)
     # The filter is the ISP's; the check here keeps another ticket's items out whatever it does.
     return sorted((i for i in rows if i.Atendimento_Numero == ticket), key=lambda i: i.Checklist_Id or 0)
 
 
-def is_checked(item: r.ChecklistItem) -> bool:
-    return item.Checklist_Status is r.YesNo.YES
+def is_checked(item: v1_records.ChecklistItem) -> bool:
+    return item.Checklist_Status is v1_records.YesNo.YES
 
 
-def is_mandatory(item: r.ChecklistItem) -> bool:
-    return item.Checklist_Obrigatorio is r.YesNo.YES
+def is_mandatory(item: v1_records.ChecklistItem) -> bool:
+    return item.Checklist_Obrigatorio is v1_records.YesNo.YES
 
 
-def missing_mandatory(items: list[r.ChecklistItem]) -> list[r.ChecklistItem]:
+def missing_mandatory(items: list[v1_records.ChecklistItem]) -> list[v1_records.ChecklistItem]:
     return [i for i in items if is_mandatory(i) and not is_checked(i)]
 
 
 async def set_checklist_item(ctx: Context, ticket: int, item: int, checked: bool) -> None:
     """Check (M) or uncheck (D) an item: setting a state, so sending it twice changes nothing."""
-    await ctx.isp.client.ticket_checklist_update(q.TicketChecklistUpdate(
-        ticket_id=ticket, checklist_id=item, checklist_set=q.ChecklistSet.CHECK if checked else q.ChecklistSet.UNCHECK,
-        user=ctx.system_user,
-    ))
+    await ctx.coordinator.client.ticket_checklist_update(
+        v2_requests.TicketChecklistUpdate(
+            ticket_id=ticket,
+            checklist_id=item,
+            checklist_set=v2_requests.ChecklistSet.CHECK if checked else v2_requests.ChecklistSet.UNCHECK,
+            user=ctx.system_user,
+        )
+    )
 
 
 # ---- materials -----------------------------------------------------------------------------------
@@ -134,35 +137,35 @@ def parse_code(text: str) -> int | None:
 
 
 async def add_item(
-    ctx: Context, *, ticket: int, customer: int, operation: q.ItemOperation, item: int, contract: int | None,
+    ctx: Context, *, ticket: int, customer: int, operation: v2_requests.ItemOperation, item: int, contract: int | None,
     serial: str | None, location: int | None, quantity: Decimal,
 ) -> int | None:
     """A stock product consumed or lent on the ticket; the ISP's id of the item."""
-    created = await ctx.isp.client.ticket_item_insert(q.TicketItemInsert(
-        ticket_id=ticket, customer_id=customer, type=q.ItemType.PRODUCT, operation=operation,
+    created = await ctx.coordinator.client.ticket_item_insert(v2_requests.TicketItemInsert(
+        ticket_id=ticket, customer_id=customer, type=v2_requests.ItemType.PRODUCT, operation=operation,
         contract_id=contract, item_id=item, serial_number=serial, location_id=location, quantity=quantity,
     ))
     return created.item_id
 
 
-async def search_models(ctx: Context, words: str) -> list[r.ProductModel]:
+async def search_models(ctx: Context, words: str) -> list[v1_records.ProductModel]:
     """Product models whose description or brand contains the words (quoted by ``F``); none for words
     no filter can hold (a backslash), which no model's name has."""
     if not quotable(words):
         return []
     where = F("Descricao").contains(words) | F("Marca").contains(words)
-    return await ctx.isp.client.ConsultaModelosProduto(where)
+    return await ctx.coordinator.client.ConsultaModelosProduto(where)
 
 
 # ---- finish --------------------------------------------------------------------------------------
-async def causes_for(ctx: Context, ticket: r.Ticket) -> list[r.ClosingCause]:
+async def causes_for(ctx: Context, ticket: v1_records.Ticket) -> list[v1_records.ClosingCause]:
     """Active closing causes of the ticket's type (all active ones when the ticket has no type)."""
-    return await ctx.isp.active_causes(ticket.Tipo)
+    return await ctx.coordinator.active_causes(ticket.Tipo)
 
 
 async def finish_ticket(ctx: Context, ticket: int, cause: int, solution: str) -> list[int]:
     """Close the ticket; the numbers of the tickets the ISP opened because of it."""
-    result = await ctx.isp.client.ticket_finish(q.TicketFinish(
+    result = await ctx.coordinator.client.ticket_finish(v2_requests.TicketFinish(
         ticket_id=ticket, cause_id=cause, solution=solution, user=ctx.system_user,
     ))
     return [t.ticket_id for t in result.new_tickets if t.ticket_id is not None]

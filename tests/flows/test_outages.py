@@ -34,7 +34,7 @@ async def watching_chat(desk: Desk, language: str = "pt-br") -> int:
 
 
 async def test_watchers_are_told_once_when_the_event_ends(desk: Desk) -> None:
-    notifier = OutageNotifier(desk.database, desk.engine.isp)
+    notifier = OutageNotifier(desk.database, desk.engine.coordinator)
     first, second = await watching_chat(desk), await watching_chat(desk)
     assert await notifier.check() == []  # still open: nobody is told anything
 
@@ -46,7 +46,7 @@ async def test_watchers_are_told_once_when_the_event_ends(desk: Desk) -> None:
 
 
 async def test_each_chat_is_told_in_its_language(desk: Desk) -> None:
-    notifier = OutageNotifier(desk.database, desk.engine.isp)
+    notifier = OutageNotifier(desk.database, desk.engine.coordinator)
     chat = await desk.linked_chat(MARIA)
     await chat.command("idioma")
     await chat.tap("English")
@@ -60,7 +60,7 @@ async def test_each_chat_is_told_in_its_language(desk: Desk) -> None:
 
 
 async def test_an_isp_that_is_down_delays_the_news_without_losing_it(desk: Desk) -> None:
-    notifier = OutageNotifier(desk.database, desk.engine.isp)
+    notifier = OutageNotifier(desk.database, desk.engine.coordinator)
     chat = await watching_chat(desk)
     finish_event(desk)
     desk.sandbox.faults.go_down()
@@ -70,7 +70,7 @@ async def test_an_isp_that_is_down_delays_the_news_without_losing_it(desk: Desk)
 
 
 async def test_checking_costs_one_read_per_watched_event(desk: Desk) -> None:
-    notifier = OutageNotifier(desk.database, desk.engine.isp)
+    notifier = OutageNotifier(desk.database, desk.engine.coordinator)
     for _ in range(5):
         await watching_chat(desk)
     desk.sandbox.reset_calls()
@@ -90,7 +90,7 @@ def test_every_language_has_the_same_keys_and_every_key_renders(topic: str) -> N
 
 
 async def test_right_after_the_notice_the_connection_no_longer_reports_the_outage(desk: Desk) -> None:
-    notifier = OutageNotifier(desk.database, desk.engine.isp)
+    notifier = OutageNotifier(desk.database, desk.engine.coordinator)
     chat = await desk.linked_chat(MARIA)
     await chat.command("conexao")
     assert "falha na nossa rede" in chat.text

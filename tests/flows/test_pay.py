@@ -78,7 +78,7 @@ async def test_a_malformed_code_from_the_isp_is_never_shown(desk: Desk, monkeypa
     async def broken(_: int) -> str:
         return "00020126580014br.gov.bcb.pix5802BR6304FFFF"
 
-    monkeypatch.setattr(desk.engine.isp, "pix_code", broken)
+    monkeypatch.setattr(desk.engine.coordinator, "pix_code", broken)
     await chat.tap("PIX copia e cola")
     assert "não tem PIX" in chat.text and "000201" not in chat.text
 
@@ -101,7 +101,7 @@ async def test_without_an_isp_image_the_qr_is_drawn_from_the_checked_code(desk: 
     async def none(_: int) -> None:
         return None
 
-    monkeypatch.setattr(desk.engine.isp, "pix_image", none)
+    monkeypatch.setattr(desk.engine.coordinator, "pix_image", none)
     await chat.tap("QR code")
     photo = chat.last(Upload)
     expected = io.BytesIO()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from bot.isp import IspTimeout
-from bot.isp.models import v2_requests as q
+from bot.isp.models import v2_requests
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import FixedClock, Sandbox
 from bot.store import ChatStates
@@ -96,9 +96,9 @@ async def test_a_photo_caption_is_the_note_and_a_stale_or_null_position_is_not_s
 
 async def test_the_position_sent_with_a_status_move_lately_goes_with_the_note(desk: Desk) -> None:
     chat = await in_hand(desk)
-    coordinates = q.OsCoordinates(latitude=Decimal("-23.56"), longitude=Decimal("-46.64"))
-    for status in (q.OsStatus.ON_THE_WAY, q.OsStatus.RUNNING):
-        await desk.client.ticket_os_status_update(q.TicketOsStatusUpdate(
+    coordinates = v2_requests.OsCoordinates(latitude=Decimal("-23.56"), longitude=Decimal("-46.64"))
+    for status in (v2_requests.OsStatus.ON_THE_WAY, v2_requests.OsStatus.RUNNING):
+        await desk.client.ticket_os_status_update(v2_requests.TicketOsStatusUpdate(
             ticket_id=TICKET, new_status=status, coordinates=coordinates, user=D.technician))
     await chat.tap("Ocorrência")
     await chat.say("Sinal óptico em -19 dBm")

@@ -9,8 +9,7 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from bot.isp.filters import F
-from bot.isp.models import v1_records as r
-from bot.isp.models import v1_requests as q
+from bot.isp.models import v1_records, v1_requests
 
 from tests.isp.samples import Sample
 
@@ -71,18 +70,18 @@ def sample(name: str, request: Any, result: Any) -> Callable[[Check], Check]:
         },
     ],
 )
-def _tickets(result: list[r.Ticket]) -> None:
+def _tickets(result: list[v1_records.Ticket]) -> None:
     first, second = result
     assert first.Numero == 48213 and first.Protocolo == 2024050348213
     assert first.Abertura_DataHora == datetime(2024, 5, 3, 9, 14, 22)
-    assert first.Designacao_Tipo is r.AssigneeKind.GROUP and first.Designacao_Usuario is None
-    assert first.Situacao_OS is r.OsStatus.ON_THE_WAY and first.Tipo is r.TicketType.TECHNICAL
-    assert first.TipoCliente is r.PartyKind.CUSTOMER and first.CodigoCliente == 1532
+    assert first.Designacao_Tipo is v1_records.AssigneeKind.GROUP and first.Designacao_Usuario is None
+    assert first.Situacao_OS is v1_records.OsStatus.ON_THE_WAY and first.Tipo is v1_records.TicketType.TECHNICAL
+    assert first.TipoCliente is v1_records.PartyKind.CUSTOMER and first.CodigoCliente == 1532
     assert first.Encerramento_DataHora is None and first.Solucao is None
     assert first.Data_Agendamento == date(2024, 5, 4) and first.Hora_Agendamento == time(14, 0)
     assert first.Duracao_Agendamento == time(1, 30)
     assert second.Situacao_OS is None and second.Designacao_Tipo is None
-    assert second.TipoCliente is r.PartyKind.MARKET and second.Tipo is r.TicketType.COMMERCIAL
+    assert second.TipoCliente is v1_records.PartyKind.MARKET and second.Tipo is v1_records.TicketType.COMMERCIAL
     assert not first.odd_fields and not second.odd_fields
 
 
@@ -99,10 +98,10 @@ def _tickets(result: list[r.Ticket]) -> None:
         }
     ],
 )
-def _causes(result: list[r.ClosingCause]) -> None:
+def _causes(result: list[v1_records.ClosingCause]) -> None:
     (cause,) = result
-    assert cause.Codigo == 3 and cause.Tipo is r.TicketType.TECHNICAL
-    assert cause.Nome == "Cabo rompido" and cause.Situacao is r.ActiveStatus.ACTIVE
+    assert cause.Codigo == 3 and cause.Tipo is v1_records.TicketType.TECHNICAL
+    assert cause.Nome == "Cabo rompido" and cause.Situacao is v1_records.ActiveStatus.ACTIVE
 
 
 @sample(
@@ -118,10 +117,10 @@ def _causes(result: list[r.ClosingCause]) -> None:
         },
     ],
 )
-def _checklist(result: list[r.ChecklistItem]) -> None:
+def _checklist(result: list[v1_records.ChecklistItem]) -> None:
     (item,) = result
     assert item.Atendimento_Numero == 48213 and item.Checklist_Id == 11
-    assert item.Checklist_Obrigatorio is r.YesNo.YES and item.Checklist_Status is r.YesNo.NO
+    assert item.Checklist_Obrigatorio is v1_records.YesNo.YES and item.Checklist_Status is v1_records.YesNo.NO
 
 
 @sample(
@@ -138,10 +137,10 @@ def _checklist(result: list[r.ChecklistItem]) -> None:
         }
     ],
 )
-def _workflows(result: list[r.Workflow]) -> None:
+def _workflows(result: list[v1_records.Workflow]) -> None:
     (flow,) = result
     assert flow.Codigo == 2 and flow.Planos == "1,4,9" and flow.GruposClientes is None
-    assert flow.Situacao is r.ActiveStatus.INACTIVE
+    assert flow.Situacao is v1_records.ActiveStatus.INACTIVE
 
 
 @sample(
@@ -152,9 +151,9 @@ def _workflows(result: list[r.Workflow]) -> None:
         {"Codigo": "2", "Descricao": "Empresarial 4h", "Situacao": "A"},
     ],
 )
-def _sla_groups(result: list[r.SlaGroup]) -> None:
+def _sla_groups(result: list[v1_records.SlaGroup]) -> None:
     assert [g.Codigo for g in result] == [1, 2]
-    assert result[1].Descricao == "Empresarial 4h" and result[1].Situacao is r.ActiveStatus.ACTIVE
+    assert result[1].Descricao == "Empresarial 4h" and result[1].Situacao is v1_records.ActiveStatus.ACTIVE
 
 
 @sample(
@@ -173,10 +172,10 @@ def _sla_groups(result: list[r.SlaGroup]) -> None:
         }
     ],
 )
-def _occurrences(result: list[r.TicketOccurrence]) -> None:
+def _occurrences(result: list[v1_records.TicketOccurrence]) -> None:
     (occ,) = result
     assert occ.Id == 90211 and occ.Data == datetime(2024, 5, 3, 11, 20, 5)
-    assert occ.Modo is r.AutoOrManual.MANUAL
+    assert occ.Modo is v1_records.AutoOrManual.MANUAL
     assert occ.Latitude == Decimal("-23.5505199") and occ.Longitude == Decimal("-46.6333094")
     assert occ.Atendimento_Numero == 48213
 
@@ -196,10 +195,10 @@ def _occurrences(result: list[r.TicketOccurrence]) -> None:
         }
     ],
 )
-def _topics(result: list[r.TicketTopic]) -> None:
+def _topics(result: list[v1_records.TicketTopic]) -> None:
     (topic,) = result
-    assert topic.Codigo == 14 and topic.Central is r.YesNo.YES
-    assert topic.Abertura is r.TopicOpening.ALL and topic.Tipo is r.TicketType.TECHNICAL
+    assert topic.Codigo == 14 and topic.Central is v1_records.YesNo.YES
+    assert topic.Abertura is v1_records.TopicOpening.ALL and topic.Tipo is v1_records.TicketType.TECHNICAL
 
 
 # ---- 2.2 authentications -------------------------------------------------------------------------
@@ -216,14 +215,14 @@ _AUTH = {
 
 
 @sample("ConsultaAutenticacao", F("Cliente") == 1532, [_AUTH])
-def _authentications(result: list[r.Authentication]) -> None:
+def _authentications(result: list[v1_records.Authentication]) -> None:
     (auth,) = result
     assert auth.Id == 301 and auth.Cliente == 1532 and auth.Contrato == 2087
     assert auth.NAS == "10.0.0.1" and auth.MAC == "AA:BB:CC:00:11:22" and auth.Observacao is None
 
 
 @sample("ConsultaAutenticacaoSenha", F("Usuario") == "joao.silva@fibra", [{**_AUTH, "Senha": "Tr0ca@2024"}])
-def _authentications_with_password(result: list[r.AuthenticationWithPassword]) -> None:
+def _authentications_with_password(result: list[v1_records.AuthenticationWithPassword]) -> None:
     (auth,) = result
     assert auth.Senha is not None and auth.Senha.get_secret_value() == "Tr0ca@2024"
     assert "Tr0ca@2024" not in repr(auth)
@@ -284,17 +283,17 @@ _REGISTRATION = {
         }
     ],
 )
-def _customers(result: list[r.Customer]) -> None:
+def _customers(result: list[v1_records.Customer]) -> None:
     (c,) = result
-    assert c.Codigo == 1532 and c.Tipo is r.PersonKind.INDIVIDUAL
+    assert c.Codigo == 1532 and c.Tipo is v1_records.PersonKind.INDIVIDUAL
     assert c.CNPJ_CNPF == "01234567890" and c.CEP == "01310100"  # leading zeros kept
     assert c.Numero == 120 and c.TelComercial is None and c.TelCelular == "19991234567"
     assert c.Nascimento == date(1985, 7, 21) and c.Inclusao == date(2021, 3, 15)
-    assert c.Cobranca is r.ChargeKind.REGISTERED and c.TipoImpressao is r.PrintKind.BILL_SLIP
-    assert c.Bloqueavel is r.YesNo.YES and c.DiaCobr == 10 and c.DiasProtesto == 0
+    assert c.Cobranca is v1_records.ChargeKind.REGISTERED and c.TipoImpressao is v1_records.PrintKind.BILL_SLIP
+    assert c.Bloqueavel is v1_records.YesNo.YES and c.DiaCobr == 10 and c.DiasProtesto == 0
     assert c.MapsMarkLat == Decimal("-22.905639") and c.Grupo == 2 and c.Distrito is None
-    assert c.CodCobr == "000123" and c.Situacao is r.CustomerStatus.ACTIVE
-    assert c.AvisoPagamento is r.PaymentNotice.ALLOWED_AT_ALERT_LEVEL
+    assert c.CodCobr == "000123" and c.Situacao is v1_records.CustomerStatus.ACTIVE
+    assert c.AvisoPagamento is v1_records.PaymentNotice.ALLOWED_AT_ALERT_LEVEL
 
 
 @sample(
@@ -313,11 +312,11 @@ def _customers(result: list[r.Customer]) -> None:
         }
     ],
 )
-def _markets(result: list[r.Market]) -> None:
+def _markets(result: list[v1_records.Market]) -> None:
     (m,) = result
-    assert m.Codigo == 88 and m.Tipo is r.PersonKind.LEGAL_ENTITY
+    assert m.Codigo == 88 and m.Tipo is v1_records.PersonKind.LEGAL_ENTITY
     assert m.CNPJ_CNPF == "04252011000110" and m.RG_IE == "ISENTO" and m.CodCobr == "A-77"
-    assert m.Bloqueavel is r.YesNo.NO and not hasattr(m, "Situacao")
+    assert m.Bloqueavel is v1_records.YesNo.NO and not hasattr(m, "Situacao")
 
 
 @sample(
@@ -332,7 +331,7 @@ def _markets(result: list[r.Market]) -> None:
         }
     ],
 )
-def _blocked_customers(result: list[r.BlockedCustomer]) -> None:
+def _blocked_customers(result: list[v1_records.BlockedCustomer]) -> None:
     (b,) = result
     assert b.Codigo == 1532 and b.DataBloqueio == datetime(2024, 4, 20, 0, 5) and b.DiasBloqueio == 13
 
@@ -350,7 +349,7 @@ def _blocked_customers(result: list[r.BlockedCustomer]) -> None:
         }
     ],
 )
-def _reduced_customers(result: list[r.ReducedCustomer]) -> None:
+def _reduced_customers(result: list[v1_records.ReducedCustomer]) -> None:
     (c,) = result
     assert c.Regra == 2 and c.Contrato_Numero == 2087 and c.Contrato_Descricao == "FIBRA 300 MEGA"
 
@@ -363,10 +362,10 @@ def _reduced_customers(result: list[r.ReducedCustomer]) -> None:
         {"Codigo": "1533", "Nome": "Ana Lima", "Online": "N", "NasConectados": ""},
     ],
 )
-def _customers_online(result: list[r.CustomerOnline]) -> None:
+def _customers_online(result: list[v1_records.CustomerOnline]) -> None:
     online, offline = result
-    assert online.Online is r.YesNo.YES and online.NasConectados == "10.0.0.1,10.0.0.2"
-    assert offline.Online is r.YesNo.NO and offline.NasConectados is None
+    assert online.Online is v1_records.YesNo.YES and online.NasConectados == "10.0.0.1,10.0.0.2"
+    assert offline.Online is v1_records.YesNo.NO and offline.NasConectados is None
 
 
 @sample(
@@ -374,10 +373,10 @@ def _customers_online(result: list[r.CustomerOnline]) -> None:
     None,
     [{"Codigo": "1", "Tipo": "F", "Nome": "Cônjuge"}, {"Codigo": "2", "Tipo": "J", "Nome": "Sócio"}],
 )
-def _contact_complements(result: list[r.ContactComplement]) -> None:
+def _contact_complements(result: list[v1_records.ContactComplement]) -> None:
     assert [(c.Codigo, c.Tipo) for c in result] == [
-        (1, r.PersonKind.INDIVIDUAL),
-        (2, r.PersonKind.LEGAL_ENTITY),
+        (1, v1_records.PersonKind.INDIVIDUAL),
+        (2, v1_records.PersonKind.LEGAL_ENTITY),
     ]
 
 
@@ -400,10 +399,10 @@ def _contact_complements(result: list[r.ContactComplement]) -> None:
         }
     ],
 )
-def _contacts(result: list[r.Contact]) -> None:
+def _contacts(result: list[v1_records.Contact]) -> None:
     (c,) = result
     assert c.id == 77 and c.CPF == "09876543210" and c.Aniversario == "050319"
-    assert c.Tipo is r.ContactType.ADMINISTRATIVE and c.Telefone2 is None and c.Cliente == 1532
+    assert c.Tipo is v1_records.ContactType.ADMINISTRATIVE and c.Telefone2 is None and c.Cliente == 1532
 
 
 @sample(
@@ -420,7 +419,7 @@ def _contacts(result: list[r.Contact]) -> None:
         }
     ],
 )
-def _additional_values(result: list[r.AdditionalDataValue]) -> None:
+def _additional_values(result: list[v1_records.AdditionalDataValue]) -> None:
     (v,) = result
     assert v.Id == 501 and v.Codigo == 4 and v.Chave == "1532" and v.Valor == "Em frente à padaria"
 
@@ -430,7 +429,7 @@ def _additional_values(result: list[r.AdditionalDataValue]) -> None:
     None,
     [{"Codigo": "4", "Tabela": "Clientes", "Nome": "Ponto de referência"}],
 )
-def _additional_definitions(result: list[r.AdditionalDataDefinition]) -> None:
+def _additional_definitions(result: list[v1_records.AdditionalDataDefinition]) -> None:
     (d,) = result
     assert d.Codigo == 4 and d.Tabela == "Clientes"
 
@@ -458,10 +457,10 @@ def _additional_definitions(result: list[r.AdditionalDataDefinition]) -> None:
         }
     ],
 )
-def _customer_billing(result: list[r.CustomerBilling]) -> None:
+def _customer_billing(result: list[v1_records.CustomerBilling]) -> None:
     (b,) = result
-    assert b.BcoCobr == 104 and b.CodCobr == "00991" and b.Cobranca is r.ChargeKind.DIRECT_DEBIT
-    assert b.TipoImpressao is r.PrintKind.BOOKLET and b.DiasProtesto == 30 and b.Cobr_CEP == "13015000"
+    assert b.BcoCobr == 104 and b.CodCobr == "00991" and b.Cobranca is v1_records.ChargeKind.DIRECT_DEBIT
+    assert b.TipoImpressao is v1_records.PrintKind.BOOKLET and b.DiasProtesto == 30 and b.Cobr_CEP == "13015000"
 
 
 @sample(
@@ -490,7 +489,7 @@ def _customer_billing(result: list[r.CustomerBilling]) -> None:
         }
     ],
 )
-def _online_equipment(result: list[r.OnlineEquipment]) -> None:
+def _online_equipment(result: list[v1_records.OnlineEquipment]) -> None:
     (e,) = result
     assert e.Equipamento_Sinal == -21 and e.Equipamento_Temperatura == 47
     assert e.DataHora_UltimaColeta == datetime(2024, 5, 3, 12, 0)
@@ -498,7 +497,7 @@ def _online_equipment(result: list[r.OnlineEquipment]) -> None:
 
 
 @sample("ConsultaGruposCliente", None, [{"Codigo": "2", "Nome": "Residencial"}])
-def _customer_groups(result: list[r.CustomerGroup]) -> None:
+def _customer_groups(result: list[v1_records.CustomerGroup]) -> None:
     assert [(g.Codigo, g.Nome) for g in result] == [(2, "Residencial")]
 
 
@@ -587,16 +586,16 @@ def _address(prefix: str) -> dict[str, str]:
         }
     ],
 )
-def _contracts(result: list[r.Contract]) -> None:
+def _contracts(result: list[v1_records.Contract]) -> None:
     (c,) = result
-    assert c.Numero == 2087 and c.Situacao_Codigo is r.ContractStatus.ACTIVE
+    assert c.Numero == 2087 and c.Situacao_Codigo is v1_records.ContractStatus.ACTIVE
     assert c.Pacote_Codigo is None and c.DataUltimaOperacao is None
     assert c.Assinatura == date(2021, 3, 15) and c.Vigencia == 12
     assert c.ValorBruto == Decimal("109.90") and c.ValorLiquido == Decimal("99.90")
     assert c.EnderecoInstalacao_CEP == "13015000" and c.EnderecoCobranca_LocalidadeId == 3509502
     assert c.EnderecoInstalacao_Latitude == Decimal("-22.905639")
-    assert c.Cliente_Tipo is r.PersonKind.INDIVIDUAL and c.Cliente_CPF_CNPJ == "01234567890"
-    assert c.Cliente_Bloqueavel is r.YesNo.YES and c.Aceite_Eletronico is r.YesNo.YES
+    assert c.Cliente_Tipo is v1_records.PersonKind.INDIVIDUAL and c.Cliente_CPF_CNPJ == "01234567890"
+    assert c.Cliente_Bloqueavel is v1_records.YesNo.YES and c.Aceite_Eletronico is v1_records.YesNo.YES
     assert c.Aceite_Eletronico_IP == "177.10.20.30" and c.Cancelamento_Motivo is None
     assert not c.odd_fields
 
@@ -615,18 +614,18 @@ def _contracts(result: list[r.Contract]) -> None:
         }
     ],
 )
-def _blocked_contracts(result: list[r.BlockedContract]) -> None:
+def _blocked_contracts(result: list[v1_records.BlockedContract]) -> None:
     (b,) = result
     assert b.Contrato_Numero == 2087 and b.Contrato_Bloqueio == date(2024, 4, 20)
 
 
 @sample("ConsultaConcorrencia", None, [{"id": "1", "Nome": "Operadora X"}, {"id": "2", "Nome": "Rede Y"}])
-def _competitors(result: list[r.Competitor]) -> None:
+def _competitors(result: list[v1_records.Competitor]) -> None:
     assert [c.id for c in result] == [1, 2]
 
 
 @sample("ConsultaMotivosCancelamento", None, [{"id": "5", "Nome": "Mudança de endereço"}])
-def _cancellation_reasons(result: list[r.CancellationReason]) -> None:
+def _cancellation_reasons(result: list[v1_records.CancellationReason]) -> None:
     (m,) = result
     assert m.id == 5 and m.Nome == "Mudança de endereço"
 
@@ -637,18 +636,18 @@ def _cancellation_reasons(result: list[r.CancellationReason]) -> None:
     F("Marca") == "Huawei",
     [{"Codigo": "31", "Tipo_Descricao": "ONU", "Tipo_Id": "4", "Descricao": "EG8145V5", "Marca": "Huawei"}],
 )
-def _product_models(result: list[r.ProductModel]) -> None:
+def _product_models(result: list[v1_records.ProductModel]) -> None:
     (m,) = result
     assert m.Codigo == 31 and m.Tipo_Id == 4 and m.Descricao == "EG8145V5"
 
 
 @sample("ConsultaTiposProduto", F("Codigo") == 4, [{"Codigo": "4", "Descricao": "ONU"}])
-def _product_types(result: list[r.ProductType]) -> None:
+def _product_types(result: list[v1_records.ProductType]) -> None:
     assert [(t.Codigo, t.Descricao) for t in result] == [(4, "ONU")]
 
 
 @sample("ConsultaUnidadesProduto", F("Sigla") == "M", [{"Codigo": "2", "Sigla": "M", "Descricao": "Metro"}])
-def _product_units(result: list[r.ProductUnit]) -> None:
+def _product_units(result: list[v1_records.ProductUnit]) -> None:
     (u,) = result
     assert u.Codigo == 2 and u.Sigla == "M"
 
@@ -669,11 +668,11 @@ def _product_units(result: list[r.ProductUnit]) -> None:
         }
     ],
 )
-def _stored_cards(result: list[r.StoredCard]) -> None:
+def _stored_cards(result: list[v1_records.StoredCard]) -> None:
     (card,) = result
-    assert card.UltimosDigitos == "0457" and card.Bandeira is r.CardNetwork.NETWORK_V
-    assert card.TipoCartao is r.CardKind.CREDIT and card.CartaoPadrao is r.YesNo.YES
-    assert card.TipoPessoa is r.PartyKind.CUSTOMER
+    assert card.UltimosDigitos == "0457" and card.Bandeira is v1_records.CardNetwork.NETWORK_V
+    assert card.TipoCartao is v1_records.CardKind.CREDIT and card.CartaoPadrao is v1_records.YesNo.YES
+    assert card.TipoPessoa is v1_records.PartyKind.CUSTOMER
 
 
 @sample(
@@ -681,9 +680,9 @@ def _stored_cards(result: list[r.StoredCard]) -> None:
     None,
     [{"id": "1", "Dia": "1", "Vencimento": "10", "Situacao": "A", "Descricao": "1 a 31 / 10"}],
 )
-def _billing_cycles(result: list[r.BillingCycle]) -> None:
+def _billing_cycles(result: list[v1_records.BillingCycle]) -> None:
     (c,) = result
-    assert c.id == 1 and c.Vencimento == 10 and c.Situacao is r.ActiveStatus.ACTIVE
+    assert c.id == 1 and c.Vencimento == 10 and c.Situacao is v1_records.ActiveStatus.ACTIVE
 
 
 @sample(
@@ -722,12 +721,12 @@ def _billing_cycles(result: list[r.BillingCycle]) -> None:
         }
     ],
 )
-def _settled_documents(result: list[r.SettledDocument]) -> None:
+def _settled_documents(result: list[v1_records.SettledDocument]) -> None:
     (d,) = result
-    assert d.Sequencia == 700321 and d.Tipo is r.DocumentParty.CUSTOMER
+    assert d.Sequencia == 700321 and d.Tipo is v1_records.DocumentParty.CUSTOMER
     assert d.DocumentoPessoa == "01234567890" and d.NossoNumero == "00012345"
-    assert d.Origem is r.DocumentOrigin.BILLING and d.Motivo is r.SettlementReason.PAYMENT
-    assert d.FormaPagto is r.SettlementMethod.CREDIT_CARD_MACHINE and d.ContaContrapartida is None
+    assert d.Origem is v1_records.DocumentOrigin.BILLING and d.Motivo is v1_records.SettlementReason.PAYMENT
+    assert d.FormaPagto is v1_records.SettlementMethod.CREDIT_CARD_MACHINE and d.ContaContrapartida is None
     assert d.ValorBaixado == Decimal("94.90") and d.DataBaixa == date(2024, 5, 9)
     assert d.DataHoraExecucaoBaixa == datetime(2024, 5, 9, 16, 45, 10)
 
@@ -760,24 +759,26 @@ def _settled_documents(result: list[r.SettledDocument]) -> None:
         }
     ],
 )
-def _open_documents(result: list[r.OpenDocument]) -> None:
+def _open_documents(result: list[v1_records.OpenDocument]) -> None:
     (d,) = result
     assert d.Vencimento == date(2024, 5, 10) and d.Valor == Decimal("99.90") and d.CliFor == 1532
     assert d.CPF_CNPJ == "01234567890" and d.Telefone1 is None and d.NossoNumero == "00012345"
-    assert d.RegistradoNoBanco is r.YesNo.YES and d.Origem is r.DocumentOrigin.BILLING
+    assert d.RegistradoNoBanco is v1_records.YesNo.YES and d.Origem is v1_records.DocumentOrigin.BILLING
 
 
 @sample("ConsultaGruposCobranca", None, [{"Codigo": "1", "Nome": "Cobrança padrão"}])
-def _collection_groups(result: list[r.CollectionGroup]) -> None:
+def _collection_groups(result: list[v1_records.CollectionGroup]) -> None:
     assert [(g.Codigo, g.Nome) for g in result] == [(1, "Cobrança padrão")]
 
 
 @sample(
     "ConsultaLinhaDigitavelBoleto",
-    q.DigitableLineQuery(CliFor=1532, Tipo=r.DocumentParty.CUSTOMER, Documento=202405, BoletoAtualizado="S"),
+    v1_requests.DigitableLineQuery(
+        CliFor=1532, Tipo=v1_records.DocumentParty.CUSTOMER, Documento=202405, BoletoAtualizado="S"
+    ),
     [{"LinhaDigitavel": "34191.79001 01043.510047 91020.150008 5 97130000009990"}],
 )
-def _digitable_lines(result: list[q.DigitableLine]) -> None:
+def _digitable_lines(result: list[v1_requests.DigitableLine]) -> None:
     (line,) = result
     assert line.LinhaDigitavel == "34191.79001 01043.510047 91020.150008 5 97130000009990"
 
@@ -804,10 +805,10 @@ def _digitable_lines(result: list[q.DigitableLine]) -> None:
         }
     ],
 )
-def _failover_events(result: list[r.FailoverEvent]) -> None:
+def _failover_events(result: list[v1_records.FailoverEvent]) -> None:
     (e,) = result
-    assert e.Id == 44 and e.Type is r.FailoverKind.LINK and e.Status is r.FailoverStatus.OPEN
-    assert e.Source is r.AutoOrManual.AUTOMATIC and e.DownTime == datetime(2024, 5, 3, 2, 10)
+    assert e.Id == 44 and e.Type is v1_records.FailoverKind.LINK and e.Status is v1_records.FailoverStatus.OPEN
+    assert e.Source is v1_records.AutoOrManual.AUTOMATIC and e.DownTime == datetime(2024, 5, 3, 2, 10)
     assert e.UpTime is None and e.Duration == 35 and e.Cause is None
 
 
@@ -839,22 +840,22 @@ def _failover_events(result: list[r.FailoverEvent]) -> None:
         }
     ],
 )
-def _suppliers(result: list[r.Supplier]) -> None:
+def _suppliers(result: list[v1_records.Supplier]) -> None:
     (s,) = result
-    assert s.Codigo == 9 and s.Tipo is r.PersonKind.LEGAL_ENTITY and s.CNPJ_CNPF == "04252011000110"
-    assert s.Numero == 1500 and s.Inclusao == date(2020, 1, 10) and s.Situacao is r.ActiveStatus.ACTIVE
+    assert s.Codigo == 9 and s.Tipo is v1_records.PersonKind.LEGAL_ENTITY and s.CNPJ_CNPF == "04252011000110"
+    assert s.Numero == 1500 and s.Inclusao == date(2020, 1, 10) and s.Situacao is v1_records.ActiveStatus.ACTIVE
 
 
 @sample(
     "ConsultaPlanos", None, [{"Codigo": "12", "Descricao": "FIBRA 300 MEGA", "Grupo": "Fibra - Residencial"}]
 )
-def _plans(result: list[r.Plan]) -> None:
+def _plans(result: list[v1_records.Plan]) -> None:
     (p,) = result
     assert p.Codigo == 12 and p.Grupo == "Fibra - Residencial"
 
 
 @sample("ConsultaQoS", None, [{"Codigo": "3", "Descricao": "300M"}])
-def _qos(result: list[r.QosProfile]) -> None:
+def _qos(result: list[v1_records.QosProfile]) -> None:
     assert [(x.Codigo, x.Descricao) for x in result] == [(3, "300M")]
 
 
@@ -863,9 +864,9 @@ def _qos(result: list[r.QosProfile]) -> None:
     F("Online") == "N",
     [{"IPInterno": "10.0.0.2", "Online": "N"}],
 )
-def _nas_status(result: list[r.NasStatus]) -> None:
+def _nas_status(result: list[v1_records.NasStatus]) -> None:
     (n,) = result
-    assert n.IPInterno == "10.0.0.2" and n.Online is r.YesNo.NO
+    assert n.IPInterno == "10.0.0.2" and n.Online is v1_records.YesNo.NO
 
 
 @sample(
@@ -876,44 +877,44 @@ def _nas_status(result: list[r.NasStatus]) -> None:
         {"Usuario": "antigo", "Situacao": "B", "Email": ""},
     ],
 )
-def _users(result: list[r.SystemUser]) -> None:
+def _users(result: list[v1_records.SystemUser]) -> None:
     active, blocked = result
-    assert active.Situacao is r.UserStatus.ACTIVE and blocked.Situacao is r.UserStatus.BLOCKED
+    assert active.Situacao is v1_records.UserStatus.ACTIVE and blocked.Situacao is v1_records.UserStatus.BLOCKED
     assert blocked.Email is None
 
 
 # ---- 4.3 writes ----------------------------------------------------------------------------------
 @sample(
     "AtendimentoCadastro",
-    q.TicketCreate(
+    v1_requests.TicketCreate(
         Data_Abertura=date(2024, 5, 3),
         Hora_Abertura="09:14:22",
-        Iniciativa=q.Initiative.CUSTOMER,
+        Iniciativa=v1_requests.Initiative.CUSTOMER,
         Modo="1",
-        TipoCliente=r.PartyKind.CUSTOMER,
+        TipoCliente=v1_records.PartyKind.CUSTOMER,
         Cliente=1532,
         Contrato=2087,
-        Tipo=r.TicketType.TECHNICAL,
+        Tipo=v1_records.TicketType.TECHNICAL,
         Topico=14,
         Assunto="Cliente sem internet desde ontem",
         Ocorrencia="Luz LOS vermelha na ONU",
     ),
     {"NumeroAtendimento": "48213", "SLA": "24:00", "SLA_Tipo": "Horas", "Mensagem": "Atendimento cadastrado"},
 )
-def _ticket_created(result: q.TicketCreated) -> None:
+def _ticket_created(result: v1_requests.TicketCreated) -> None:
     assert result.NumeroAtendimento == 48213 and result.SLA == "24:00"
     assert result.Mensagem == "Atendimento cadastrado"
 
 
-_CONTACT = q.ContactCreate(
-    Nome="Maria da Silva", Tipo=r.ContactType.ADMINISTRATIVE, Telefone1="(19) 99111-2222"
+_CONTACT = v1_requests.ContactCreate(
+    Nome="Maria da Silva", Tipo=v1_records.ContactType.ADMINISTRATIVE, Telefone1="(19) 99111-2222"
 )
 
 
 @sample(
     "ClienteCadastro",
-    q.CustomerCreate(
-        TipoPessoa=q.PersonType.INDIVIDUAL,
+    v1_requests.CustomerCreate(
+        TipoPessoa=v1_requests.PersonType.INDIVIDUAL,
         CPF="012.345.678-90",
         Nome="João da Silva",
         Endereco="Rua das Acácias",
@@ -922,81 +923,83 @@ _CONTACT = q.ContactCreate(
         CodMunicipio=3509502,
         UF="SP",
         CEP="13015-000",
-        TipoConta=q.AccountKind.POSTPAID,
+        TipoConta=v1_requests.AccountKind.POSTPAID,
         RG="12.345.678-9",
-        Cobranca=r.ChargeKind.REGISTERED,
+        Cobranca=v1_records.ChargeKind.REGISTERED,
         DiaVencimento=10,
         Latitude=Decimal("-22.905639"),
         Longitude=Decimal("-47.060831"),
-        Contatos=q.ContactCreateList(Contato=[_CONTACT]),
-        DadosAdicionais=q.AdditionalDataCreateList(
-            DadoAdicional=[q.AdditionalDataCreate(Codigo=4, Conteudo="Portão azul")]
+        Contatos=v1_requests.ContactCreateList(Contato=[_CONTACT]),
+        DadosAdicionais=v1_requests.AdditionalDataCreateList(
+            DadoAdicional=[v1_requests.AdditionalDataCreate(Codigo=4, Conteudo="Portão azul")]
         ),
     ),
     {"CodigoCliente": "1532", "Mensagem": "Cliente cadastrado com sucesso"},
 )
-def _customer_created(result: q.CustomerCreated) -> None:
+def _customer_created(result: v1_requests.CustomerCreated) -> None:
     assert result.CodigoCliente == 1532 and result.Mensagem == "Cliente cadastrado com sucesso"
 
 
 @sample(
     "MercadoCadastro",
-    q.MarketCreate(
-        TipoPessoa=q.PersonType.LEGAL_ENTITY,
+    v1_requests.MarketCreate(
+        TipoPessoa=v1_requests.PersonType.LEGAL_ENTITY,
         CNPJ="04.252.011/0001-10",
         Nome="Padaria Pão Quente",
         CodMunicipio=3552205,
         UF="sp",
         TipoConta="POS",
         IE="669123456110",
-        BuscarCoordenadas=r.YesNo.YES,
+        BuscarCoordenadas=v1_records.YesNo.YES,
     ),
     {"CodigoMercado": "88", "Mensagem": "Mercado cadastrado com sucesso"},
 )
-def _market_created(result: q.MarketCreated) -> None:
+def _market_created(result: v1_requests.MarketCreated) -> None:
     assert result.CodigoMercado == 88 and result.Mensagem == "Mercado cadastrado com sucesso"
 
 
 @sample(
     "ClienteAlteracao",
-    q.CustomerChange(
+    v1_requests.CustomerChange(
         Codigo=1532,
         Email="joao.novo@example.com.br",
         TelCelular="19988887777",
-        BuscarCoordenadaS=r.YesNo.NO,
-        Contatos=q.ContactChangeList(Contato=[q.ContactChange(Codigo=77, Situacao=r.ActiveStatus.INACTIVE)]),
+        BuscarCoordenadaS=v1_records.YesNo.NO,
+        Contatos=v1_requests.ContactChangeList(
+            Contato=[v1_requests.ContactChange(Codigo=77, Situacao=v1_records.ActiveStatus.INACTIVE)]
+        ),
     ),
     {"CodigoCliente": "1532", "Mensagem": "Cliente alterado com sucesso"},
 )
-def _customer_changed(result: q.CustomerChanged) -> None:
+def _customer_changed(result: v1_requests.CustomerChanged) -> None:
     assert result.CodigoCliente == 1532 and result.Mensagem == "Cliente alterado com sucesso"
 
 
 @sample(
     "MercadoAlteracao",
-    q.MarketChange(Codigo=88, Sigla="Pão Quente", Observacoes="Visita agendada"),
+    v1_requests.MarketChange(Codigo=88, Sigla="Pão Quente", Observacoes="Visita agendada"),
     {"CodigoMercado": "88", "Mensagem": "Mercado alterado com sucesso"},
 )
-def _market_changed(result: q.MarketChanged) -> None:
+def _market_changed(result: v1_requests.MarketChanged) -> None:
     assert result.CodigoMercado == 88 and result.Mensagem is not None
 
 
 @sample(
     "NotasFiscaisCadastro",
-    q.InvoicesCreate(
+    v1_requests.InvoicesCreate(
         Nota=[
-            q.Invoice(
-                Cabecalho=q.InvoiceHeader(
+            v1_requests.Invoice(
+                Cabecalho=v1_requests.InvoiceHeader(
                     CodigoCliente=1532,
                     Modelo=21,
                     DataEmissao=date(2024, 5, 1),
-                    TipoUtilizacao=q.InvoiceUsage.MULTIMEDIA,
+                    TipoUtilizacao=v1_requests.InvoiceUsage.MULTIMEDIA,
                     NaturezaOperacao="Prestação de serviço de comunicação multimídia",
-                    Situacao=q.InvoiceStatus.NORMAL,
+                    Situacao=v1_requests.InvoiceStatus.NORMAL,
                 ),
-                Itens=q.InvoiceItemList(
+                Itens=v1_requests.InvoiceItemList(
                     Item=[
-                        q.InvoiceItem(
+                        v1_requests.InvoiceItem(
                             Codigo=12,
                             Descricao="FIBRA 300 MEGA",
                             CFOP=5307,
@@ -1012,21 +1015,21 @@ def _market_changed(result: q.MarketChanged) -> None:
     ),
     {"QuantidadeNotas": "1"},
 )
-def _invoices_created(result: q.InvoicesCreated) -> None:
+def _invoices_created(result: v1_requests.InvoicesCreated) -> None:
     assert result.QuantidadeNotas == 1
 
 
 @sample(
     "PedidoCadastro",
-    q.OrderCreate(
-        Geral=q.OrderGeneral(
+    v1_requests.OrderCreate(
+        Geral=v1_requests.OrderGeneral(
             Cliente=1532,
-            TipoCliente=r.PartyKind.CUSTOMER,
+            TipoCliente=v1_records.PartyKind.CUSTOMER,
             CicloFat=1,
             Assinatura=date(2024, 5, 3),
             Vendedor="Pedro Vendas",
         ),
-        EnderecoInstalacao=q.OrderAddress(
+        EnderecoInstalacao=v1_requests.OrderAddress(
             Endereco="Rua das Acácias",
             Numero=120,
             Bairro="Jardim América",
@@ -1034,31 +1037,31 @@ def _invoices_created(result: q.InvoicesCreated) -> None:
             UF="SP",
             CEP="13015000",
         ),
-        Adesao=q.Enrollment(
-            TipoPlano=q.OrderItemKind.PLAN,
+        Adesao=v1_requests.Enrollment(
+            TipoPlano=v1_requests.OrderItemKind.PLAN,
             CodigoPlano=12,
             NroParcelas=1,
-            FormaPagto=q.EnrollmentPayment.BANK_SLIP,
-            Cobranca=q.EnrollmentCharge.REGISTERED,
+            FormaPagto=v1_requests.EnrollmentPayment.BANK_SLIP,
+            Cobranca=v1_requests.EnrollmentCharge.REGISTERED,
             Conta=3,
             Historico=8,
             Banco=341,
             Convenio=1234,
         ),
-        Parcelas=q.InstallmentList(
+        Parcelas=v1_requests.InstallmentList(
             Parcela=[
-                q.Installment(Descricao="Adesão 1/1", Vencimento=date(2024, 5, 10), Valor=Decimal("150.00"))
+                v1_requests.Installment(Descricao="Adesão 1/1", Vencimento=date(2024, 5, 10), Valor=Decimal("150.00"))
             ]
         ),
-        Itens=q.OrderItemList(
+        Itens=v1_requests.OrderItemList(
             ItemP=[
-                q.OrderItem(
-                    Tipo=q.OrderItemKind.PLAN, Codigo=12, InicioCobranca=date(2024, 5, 3), AgruparCobranca="S"
+                v1_requests.OrderItem(
+                    Tipo=v1_requests.OrderItemKind.PLAN, Codigo=12, InicioCobranca=date(2024, 5, 3), AgruparCobranca="S"
                 )
             ]
         ),
     ),
     {"NumeroPedido": "5120", "Mensagem": "Pedido cadastrado com sucesso"},
 )
-def _order_created(result: q.OrderCreated) -> None:
+def _order_created(result: v1_requests.OrderCreated) -> None:
     assert result.NumeroPedido == 5120 and result.Mensagem == "Pedido cadastrado com sucesso"

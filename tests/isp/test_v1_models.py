@@ -16,8 +16,7 @@ from bot.isp.catalog.v1 import V1_OPERATIONS
 from bot.isp.errors import ErrorName as E
 from bot.isp.errors import FilterError, Generation
 from bot.isp.filters import F
-from bot.isp.models import v1_records as r
-from bot.isp.models import v1_requests as q
+from bot.isp.models import v1_records, v1_requests
 from pydantic import BaseModel, ValidationError
 
 # ---- the operation list (first document, section 4.2 and 4.3) ------------------------------------
@@ -92,7 +91,7 @@ def test_kinds_groups_and_filters() -> None:
         assert op.kind is Kind.WRITE and op.group.startswith("Dados") and op.request_model is not None, name
     boleto = OPERATIONS["ConsultaLinhaDigitavelBoleto"]
     assert boleto.kind is Kind.QUERY and boleto.group == "DadosLinhaDigitavelEntrada"
-    assert boleto.request_model is q.DigitableLineQuery
+    assert boleto.request_model is v1_requests.DigitableLineQuery
 
 
 def test_module_variables_are_named_as_the_operations() -> None:
@@ -206,7 +205,7 @@ def test_documented_error_codes_are_mapped() -> None:
 
 
 # ---- names: no type may be shadowed by a field ---------------------------------------------------
-@pytest.mark.parametrize("module", [r, q])
+@pytest.mark.parametrize("module", [v1_records, v1_requests])
 def test_no_class_or_type_name_equals_a_field_name(module: Any) -> None:
     models = [v for v in vars(module).values() if inspect.isclass(v) and issubclass(v, BaseModel)]
     fields = {name for model in models for name in model.model_fields}
@@ -216,7 +215,7 @@ def test_no_class_or_type_name_equals_a_field_name(module: Any) -> None:
 
 
 def test_enums_have_readable_member_names() -> None:
-    for module in (r, q):
+    for module in (v1_records, v1_requests):
         for value in vars(module).values():
             if inspect.isclass(value) and issubclass(value, Enum) and value.__module__ == module.__name__:
                 for member in value:
@@ -294,7 +293,7 @@ def _without(data: dict[str, Any], key: str) -> dict[str, Any]:
 REFUSED: list[tuple[type[BaseModel], dict[str, Any], str]] = [
     # AtendimentoCadastro
     *[
-        (q.TicketCreate, _without(TICKET, key), key)
+        (v1_requests.TicketCreate, _without(TICKET, key), key)
         for key in (
             "Data_Abertura",
             "Hora_Abertura",
@@ -305,143 +304,143 @@ REFUSED: list[tuple[type[BaseModel], dict[str, Any], str]] = [
             "Assunto",
         )
     ],
-    (q.TicketCreate, {**TICKET, "Iniciativa": "X"}, "Iniciativa"),
-    (q.TicketCreate, {**TICKET, "TipoCliente": "F"}, "TipoCliente"),
-    (q.TicketCreate, {**TICKET, "Situacao": "F"}, "Situacao"),
-    (q.TicketCreate, {**TICKET, "Tipo": "X", "Topico": 3}, "Tipo"),
-    (q.TicketCreate, {**TICKET, "Data_Abertura": "03/05/2024"}, "Data_Abertura"),
-    (q.TicketCreate, {**TICKET, "Hora_Abertura": "9:14"}, "Hora_Abertura"),
-    (q.TicketCreate, {**TICKET, "Hora_Abertura": "25:00:00"}, "Hora_Abertura"),
-    (q.TicketCreate, {**TICKET, "Topico": 3, "Fluxo": 2}, "Topico"),
-    (q.TicketCreate, {**TICKET, "Tipo": "T"}, "Tipo"),
-    (q.TicketCreate, {**TICKET, "Tipo": "T", "Fluxo": 2}, "Tipo"),
-    (q.TicketCreate, {**TICKET, "TipoCliente": "M", "Contrato": 2087}, "Contrato"),
-    (q.TicketCreate, {**TICKET, "Tipo": "T", "Topico": 3, "Estimulo_Marketing": 5}, "Estimulo_Marketing"),
-    (q.TicketCreate, {**TICKET, "Extra": 1}, "Extra"),
+    (v1_requests.TicketCreate, {**TICKET, "Iniciativa": "X"}, "Iniciativa"),
+    (v1_requests.TicketCreate, {**TICKET, "TipoCliente": "F"}, "TipoCliente"),
+    (v1_requests.TicketCreate, {**TICKET, "Situacao": "F"}, "Situacao"),
+    (v1_requests.TicketCreate, {**TICKET, "Tipo": "X", "Topico": 3}, "Tipo"),
+    (v1_requests.TicketCreate, {**TICKET, "Data_Abertura": "03/05/2024"}, "Data_Abertura"),
+    (v1_requests.TicketCreate, {**TICKET, "Hora_Abertura": "9:14"}, "Hora_Abertura"),
+    (v1_requests.TicketCreate, {**TICKET, "Hora_Abertura": "25:00:00"}, "Hora_Abertura"),
+    (v1_requests.TicketCreate, {**TICKET, "Topico": 3, "Fluxo": 2}, "Topico"),
+    (v1_requests.TicketCreate, {**TICKET, "Tipo": "T"}, "Tipo"),
+    (v1_requests.TicketCreate, {**TICKET, "Tipo": "T", "Fluxo": 2}, "Tipo"),
+    (v1_requests.TicketCreate, {**TICKET, "TipoCliente": "M", "Contrato": 2087}, "Contrato"),
+    (v1_requests.TicketCreate, {**TICKET, "Tipo": "T", "Topico": 3, "Estimulo_Marketing": 5}, "Estimulo_Marketing"),
+    (v1_requests.TicketCreate, {**TICKET, "Extra": 1}, "Extra"),
     # ClienteCadastro / MercadoCadastro
     *[
         (model, _without(CUSTOMER, key), key)
-        for model in (q.CustomerCreate, q.MarketCreate)
+        for model in (v1_requests.CustomerCreate, v1_requests.MarketCreate)
         for key in ("TipoPessoa", "CPF", "Nome", "CodMunicipio", "UF", "TipoConta")
     ],
-    (q.CustomerCreate, _without(COMPANY, "CNPJ"), "CNPJ"),
-    (q.CustomerCreate, {**CUSTOMER, "TipoPessoa": "F"}, "TipoPessoa"),
-    (q.CustomerCreate, {**CUSTOMER, "CPF": "123"}, "CPF"),
-    (q.CustomerCreate, {**CUSTOMER, "CNPJ": "04252011000110"}, "CNPJ"),
-    (q.CustomerCreate, {**CUSTOMER, "IE": "669123456110"}, "IE"),
-    (q.CustomerCreate, {**COMPANY, "RG": "123456789"}, "RG"),
-    (q.CustomerCreate, {**COMPANY, "CPF": "01234567890"}, "CPF"),
-    (q.CustomerCreate, {**CUSTOMER, "TipoConta": "MENSAL"}, "TipoConta"),
-    (q.CustomerCreate, {**CUSTOMER, "Cobranca": "X"}, "Cobranca"),
-    (q.CustomerCreate, {**CUSTOMER, "TipoImpressao": "X"}, "TipoImpressao"),
-    (q.CustomerCreate, {**CUSTOMER, "TipoAssinante": 7}, "TipoAssinante"),
-    (q.CustomerCreate, {**CUSTOMER, "TipoAssinante2": 9}, "TipoAssinante2"),
-    (q.CustomerCreate, {**CUSTOMER, "CFOP": 5308}, "CFOP"),
-    (q.CustomerCreate, {**CUSTOMER, "CFOP": 5300}, "CFOP"),
-    (q.CustomerCreate, {**CUSTOMER, "CFOP": 6308}, "CFOP"),
-    (q.CustomerCreate, {**CUSTOMER, "DiaVencimento": 32}, "DiaVencimento"),
-    (q.CustomerCreate, {**CUSTOMER, "DiaVencimento": -1}, "DiaVencimento"),
-    (q.CustomerCreate, {**CUSTOMER, "ContribuinteICMS": 3}, "ContribuinteICMS"),
-    (q.CustomerCreate, {**CUSTOMER, "DebitoOperacao": "002"}, "DebitoOperacao"),
-    (q.CustomerCreate, {**CUSTOMER, "DebitoOperacao": "001", "Banco": 341}, "DebitoOperacao"),
-    (q.CustomerCreate, {**CUSTOMER, "AvisoPagamento": "X"}, "AvisoPagamento"),
-    (q.CustomerCreate, {**CUSTOMER, "Bloqueavel": "X"}, "Bloqueavel"),
-    (q.CustomerCreate, {**CUSTOMER, "Latitude": "-22.9"}, "Longitude"),
-    (q.CustomerCreate, {**CUSTOMER, "Longitude": "-47.0"}, "Latitude"),
-    (q.CustomerCreate, {**CUSTOMER, "Latitude": "-91", "Longitude": "-47.0"}, "Latitude"),
-    (q.CustomerCreate, {**CUSTOMER, "Latitude": "-22.9", "Longitude": "181"}, "Longitude"),
-    (q.CustomerCreate, {**CUSTOMER, "Nascimento": "21/07/1985"}, "Nascimento"),
-    (q.CustomerCreate, {**CUSTOMER, "CEP": "1301500"}, "CEP"),
-    (q.CustomerCreate, {**CUSTOMER, "UF": "São Paulo"}, "UF"),
-    (q.CustomerCreate, {**CUSTOMER, "BuscarCoordenadaS": "S"}, "BuscarCoordenadaS"),
-    (q.CustomerCreate, {**CUSTOMER, "Codigo": 1532}, "Codigo"),
-    (q.CustomerCreate, {**CUSTOMER, "CobrCartaoId": 3}, "CobrCartaoId"),
-    (q.CustomerCreate, {**CUSTOMER, "Contatos": {"Contato": [{"Tipo": "G"}]}}, "Nome"),
-    (q.CustomerCreate, {**CUSTOMER, "Contatos": {"Contato": [{"Nome": "Maria"}]}}, "Tipo"),
-    (q.CustomerCreate, {**CUSTOMER, "Contatos": {"Contato": [{"Nome": "Maria", "Tipo": "X"}]}}, "Tipo"),
+    (v1_requests.CustomerCreate, _without(COMPANY, "CNPJ"), "CNPJ"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "TipoPessoa": "F"}, "TipoPessoa"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "CPF": "123"}, "CPF"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "CNPJ": "04252011000110"}, "CNPJ"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "IE": "669123456110"}, "IE"),
+    (v1_requests.CustomerCreate, {**COMPANY, "RG": "123456789"}, "RG"),
+    (v1_requests.CustomerCreate, {**COMPANY, "CPF": "01234567890"}, "CPF"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "TipoConta": "MENSAL"}, "TipoConta"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Cobranca": "X"}, "Cobranca"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "TipoImpressao": "X"}, "TipoImpressao"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "TipoAssinante": 7}, "TipoAssinante"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "TipoAssinante2": 9}, "TipoAssinante2"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "CFOP": 5308}, "CFOP"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "CFOP": 5300}, "CFOP"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "CFOP": 6308}, "CFOP"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "DiaVencimento": 32}, "DiaVencimento"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "DiaVencimento": -1}, "DiaVencimento"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "ContribuinteICMS": 3}, "ContribuinteICMS"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "DebitoOperacao": "002"}, "DebitoOperacao"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "DebitoOperacao": "001", "Banco": 341}, "DebitoOperacao"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "AvisoPagamento": "X"}, "AvisoPagamento"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Bloqueavel": "X"}, "Bloqueavel"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Latitude": "-22.9"}, "Longitude"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Longitude": "-47.0"}, "Latitude"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Latitude": "-91", "Longitude": "-47.0"}, "Latitude"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Latitude": "-22.9", "Longitude": "181"}, "Longitude"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Nascimento": "21/07/1985"}, "Nascimento"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "CEP": "1301500"}, "CEP"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "UF": "São Paulo"}, "UF"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "BuscarCoordenadaS": "S"}, "BuscarCoordenadaS"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Codigo": 1532}, "Codigo"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "CobrCartaoId": 3}, "CobrCartaoId"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Contatos": {"Contato": [{"Tipo": "G"}]}}, "Nome"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Contatos": {"Contato": [{"Nome": "Maria"}]}}, "Tipo"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "Contatos": {"Contato": [{"Nome": "Maria", "Tipo": "X"}]}}, "Tipo"),
     (
-        q.CustomerCreate,
+        v1_requests.CustomerCreate,
         {**CUSTOMER, "Contatos": {"Contato": [{"Nome": "M", "Tipo": "G", "Codigo": 7}]}},
         "Codigo",
     ),
     (
-        q.CustomerCreate,
+        v1_requests.CustomerCreate,
         {**CUSTOMER, "Contatos": {"Contato": [{"Nome": "M", "Tipo": "G", "Situacao": "X"}]}},
         "Situacao",
     ),
     (
-        q.CustomerCreate,
+        v1_requests.CustomerCreate,
         {**CUSTOMER, "DadosAdicionais": {"DadoAdicional": [{"Codigo": 4, "Conteudo": "x", "Id": 1}]}},
         "Id",
     ),
-    (q.CustomerCreate, {**CUSTOMER, "DadosAdicionais": {"DadoAdicional": [{"Conteudo": "x"}]}}, "Codigo"),
+    (v1_requests.CustomerCreate, {**CUSTOMER, "DadosAdicionais": {"DadoAdicional": [{"Conteudo": "x"}]}}, "Codigo"),
     # ClienteAlteracao / MercadoAlteracao
-    (q.CustomerChange, {"Nome": "João"}, "Codigo"),
-    (q.MarketChange, {"Nome": "João"}, "Codigo"),
-    (q.CustomerChange, {"Codigo": 1532, "BuscarCoordenadas": "S"}, "BuscarCoordenadas"),
-    (q.CustomerChange, {"Codigo": 1532, "TipoPessoa": "J", "RG": "123"}, "RG"),
-    (q.CustomerChange, {"Codigo": 1532, "TipoPessoa": "P", "IE": "123"}, "IE"),
-    (q.CustomerChange, {"Codigo": 1532, "Latitude": "-22.9"}, "Longitude"),
-    (q.CustomerChange, {"Codigo": 1532, "DiaVencimento": 40}, "DiaVencimento"),
-    (q.CustomerChange, {"Codigo": 1532, "Contatos": {"Contato": [{"Codigo": 7, "Tipo": "Z"}]}}, "Tipo"),
+    (v1_requests.CustomerChange, {"Nome": "João"}, "Codigo"),
+    (v1_requests.MarketChange, {"Nome": "João"}, "Codigo"),
+    (v1_requests.CustomerChange, {"Codigo": 1532, "BuscarCoordenadas": "S"}, "BuscarCoordenadas"),
+    (v1_requests.CustomerChange, {"Codigo": 1532, "TipoPessoa": "J", "RG": "123"}, "RG"),
+    (v1_requests.CustomerChange, {"Codigo": 1532, "TipoPessoa": "P", "IE": "123"}, "IE"),
+    (v1_requests.CustomerChange, {"Codigo": 1532, "Latitude": "-22.9"}, "Longitude"),
+    (v1_requests.CustomerChange, {"Codigo": 1532, "DiaVencimento": 40}, "DiaVencimento"),
+    (v1_requests.CustomerChange, {"Codigo": 1532, "Contatos": {"Contato": [{"Codigo": 7, "Tipo": "Z"}]}}, "Tipo"),
     # NotasFiscaisCadastro
-    (q.InvoicesCreate, {"Nota": []}, "Nota"),
-    (q.InvoicesCreate, {}, "Nota"),
+    (v1_requests.InvoicesCreate, {"Nota": []}, "Nota"),
+    (v1_requests.InvoicesCreate, {}, "Nota"),
     *[
-        (q.InvoicesCreate, {"Nota": [{"Cabecalho": _without(HEADER, key), "Itens": {"Item": [ITEM]}}]}, key)
+        (v1_requests.InvoicesCreate, {"Nota": [{"Cabecalho": _without(HEADER, key), "Itens": {"Item": [ITEM]}}]}, key)
         for key in HEADER
     ],
     *[
-        (q.InvoicesCreate, {"Nota": [{"Cabecalho": HEADER, "Itens": {"Item": [_without(ITEM, key)]}}]}, key)
+        (v1_requests.InvoicesCreate, {"Nota": [{"Cabecalho": HEADER, "Itens": {"Item": [_without(ITEM, key)]}}]}, key)
         for key in ITEM
     ],
-    (q.InvoicesCreate, {"Nota": [{"Cabecalho": HEADER, "Itens": {"Item": []}}]}, "Item"),
-    (q.InvoicesCreate, {"Nota": [{"Cabecalho": HEADER}]}, "Itens"),
-    (q.InvoicesCreate, _invoice({"Situacao": "X"}), "Situacao"),
-    (q.InvoicesCreate, _invoice({"TipoUtilizacao": 7}), "TipoUtilizacao"),
-    (q.InvoicesCreate, _invoice({"Modelo": 55}), "Modelo"),
-    (q.InvoicesCreate, _invoice({"DataEmissao": "2024-13-01"}), "DataEmissao"),
-    (q.InvoicesCreate, _invoice(item={"Valor": "99.999"}), "Valor"),
-    (q.InvoicesCreate, _invoice(item={"Valor": "1234567890123456.00"}), "Valor"),
-    (q.InvoicesCreate, _invoice(item={"ICMSValorAliquota": "18.00"}), "ICMSValorAliquota"),
-    (q.InvoicesCreate, _invoice(item={"ICMSValorBaseCalculo": "1.234"}), "ICMSValorBaseCalculo"),
+    (v1_requests.InvoicesCreate, {"Nota": [{"Cabecalho": HEADER, "Itens": {"Item": []}}]}, "Item"),
+    (v1_requests.InvoicesCreate, {"Nota": [{"Cabecalho": HEADER}]}, "Itens"),
+    (v1_requests.InvoicesCreate, _invoice({"Situacao": "X"}), "Situacao"),
+    (v1_requests.InvoicesCreate, _invoice({"TipoUtilizacao": 7}), "TipoUtilizacao"),
+    (v1_requests.InvoicesCreate, _invoice({"Modelo": 55}), "Modelo"),
+    (v1_requests.InvoicesCreate, _invoice({"DataEmissao": "2024-13-01"}), "DataEmissao"),
+    (v1_requests.InvoicesCreate, _invoice(item={"Valor": "99.999"}), "Valor"),
+    (v1_requests.InvoicesCreate, _invoice(item={"Valor": "1234567890123456.00"}), "Valor"),
+    (v1_requests.InvoicesCreate, _invoice(item={"ICMSValorAliquota": "18.00"}), "ICMSValorAliquota"),
+    (v1_requests.InvoicesCreate, _invoice(item={"ICMSValorBaseCalculo": "1.234"}), "ICMSValorBaseCalculo"),
     # PedidoCadastro
-    (q.OrderCreate, _without(ORDER, "Geral"), "Geral"),
-    (q.OrderCreate, _without(ORDER, "Itens"), "Itens"),
-    (q.OrderCreate, {**ORDER, "Itens": {"ItemP": []}}, "ItemP"),
+    (v1_requests.OrderCreate, _without(ORDER, "Geral"), "Geral"),
+    (v1_requests.OrderCreate, _without(ORDER, "Itens"), "Itens"),
+    (v1_requests.OrderCreate, {**ORDER, "Itens": {"ItemP": []}}, "ItemP"),
     *[
-        (q.OrderCreate, {**ORDER, "Geral": _without(ORDER["Geral"], key)}, key)
+        (v1_requests.OrderCreate, {**ORDER, "Geral": _without(ORDER["Geral"], key)}, key)
         for key in ("Cliente", "TipoCliente", "CicloFat", "Assinatura")
     ],
-    (q.OrderCreate, {**ORDER, "Geral": {**ORDER["Geral"], "TipoCliente": "X"}}, "TipoCliente"),
-    *[(q.OrderCreate, {**ORDER, "Itens": {"ItemP": [_without(ORDER_ITEM, key)]}}, key) for key in ORDER_ITEM],
-    (q.OrderCreate, {**ORDER, "Itens": {"ItemP": [{**ORDER_ITEM, "Tipo": "X"}]}}, "Tipo"),
+    (v1_requests.OrderCreate, {**ORDER, "Geral": {**ORDER["Geral"], "TipoCliente": "X"}}, "TipoCliente"),
+    *[(v1_requests.OrderCreate, {**ORDER, "Itens": {"ItemP": [_without(ORDER_ITEM, key)]}}, key) for key in ORDER_ITEM],
+    (v1_requests.OrderCreate, {**ORDER, "Itens": {"ItemP": [{**ORDER_ITEM, "Tipo": "X"}]}}, "Tipo"),
     *[
         (
-            q.OrderCreate,
+            v1_requests.OrderCreate,
             {**ORDER, "Itens": {"ItemP": [{**ORDER_ITEM, "AgruparCobranca": value}]}},
             "AgruparCobranca",
         )
         for value in ("X", 0, 21, "21", "", True)
     ],
     (
-        q.OrderCreate,
+        v1_requests.OrderCreate,
         {**ORDER, "Itens": {"ItemP": [{**ORDER_ITEM, "DescPromoValor": "1.001"}]}},
         "DescPromoValor",
     ),
-    *[(q.OrderCreate, {**ORDER, "Adesao": _without(ENROLLMENT, key)}, key) for key in ENROLLMENT],
-    (q.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "TipoPlano": "X"}}, "TipoPlano"),
-    (q.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "FormaPagto": "X"}}, "FormaPagto"),
-    (q.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "Cobranca": "D"}}, "Cobranca"),
-    (q.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "CodigoPlano": 99}}, "CodigoPlano"),
-    (q.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "TipoPlano": "O"}}, "CodigoPlano"),
+    *[(v1_requests.OrderCreate, {**ORDER, "Adesao": _without(ENROLLMENT, key)}, key) for key in ENROLLMENT],
+    (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "TipoPlano": "X"}}, "TipoPlano"),
+    (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "FormaPagto": "X"}}, "FormaPagto"),
+    (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "Cobranca": "D"}}, "Cobranca"),
+    (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "CodigoPlano": 99}}, "CodigoPlano"),
+    (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "TipoPlano": "O"}}, "CodigoPlano"),
     (
-        q.OrderCreate,
+        v1_requests.OrderCreate,
         {**ORDER, "Parcelas": {"Parcela": [{"Descricao": "Adesão", "Valor": "10.00"}]}},
         "Vencimento",
     ),
     (
-        q.OrderCreate,
+        v1_requests.OrderCreate,
         {
             **ORDER,
             "EnderecoInstalacao": {
@@ -455,11 +454,11 @@ REFUSED: list[tuple[type[BaseModel], dict[str, Any], str]] = [
         "CEP",
     ),
     # ConsultaLinhaDigitavelBoleto
-    (q.DigitableLineQuery, {}, "CliFor"),
-    (q.DigitableLineQuery, {"CliFor": 1532, "Origem": "XYZ"}, "Origem"),
-    (q.DigitableLineQuery, {"CliFor": 1532, "Tipo": "X"}, "Tipo"),
-    (q.DigitableLineQuery, {"CliFor": 1532, "BoletoAtualizado": "X"}, "BoletoAtualizado"),
-    (q.DigitableLineQuery, {"CliFor": 1532, "Vencimento": "10/05/2024"}, "Vencimento"),
+    (v1_requests.DigitableLineQuery, {}, "CliFor"),
+    (v1_requests.DigitableLineQuery, {"CliFor": 1532, "Origem": "XYZ"}, "Origem"),
+    (v1_requests.DigitableLineQuery, {"CliFor": 1532, "Tipo": "X"}, "Tipo"),
+    (v1_requests.DigitableLineQuery, {"CliFor": 1532, "BoletoAtualizado": "X"}, "BoletoAtualizado"),
+    (v1_requests.DigitableLineQuery, {"CliFor": 1532, "Vencimento": "10/05/2024"}, "Vencimento"),
 ]
 
 
@@ -477,7 +476,7 @@ def test_request_rules_are_enforced_naming_the_field(
 
 
 def test_valid_requests_pass_and_serialise_as_the_spec_wants() -> None:
-    ticket = q.TicketCreate.model_validate(
+    ticket = v1_requests.TicketCreate.model_validate(
         {
             **TICKET,
             "Tipo": "C",
@@ -489,10 +488,10 @@ def test_valid_requests_pass_and_serialise_as_the_spec_wants() -> None:
     )
     assert ticket.to_payload()["Data_Abertura"] == "2024-05-03"
     # Without Tipo the server decides (code 223): not pre-validated.
-    q.TicketCreate.model_validate({**TICKET, "Estimulo_Marketing": 5})
-    q.TicketCreate.model_validate({**TICKET, "Fluxo": 2})
+    v1_requests.TicketCreate.model_validate({**TICKET, "Estimulo_Marketing": 5})
+    v1_requests.TicketCreate.model_validate({**TICKET, "Fluxo": 2})
 
-    customer = q.CustomerCreate.model_validate(
+    customer = v1_requests.CustomerCreate.model_validate(
         {
             **CUSTOMER,
             "CPF": "012.345.678-90",
@@ -523,13 +522,13 @@ def test_valid_requests_pass_and_serialise_as_the_spec_wants() -> None:
     assert [c["Nome"] for c in payload["Contatos"]["Contato"]] == ["Maria", "José"]
     assert payload["Contatos"]["Contato"][0]["Aniversario"] == "1990-03-05"
 
-    company = q.MarketCreate.model_validate({**COMPANY, "IE": "669123456110", "UF": "sp"})
+    company = v1_requests.MarketCreate.model_validate({**COMPANY, "IE": "669123456110", "UF": "sp"})
     assert company.to_payload()["UF"] == "SP" and "CPF" not in company.to_payload()
 
-    change = q.CustomerChange.model_validate({"Codigo": 1532, "BuscarCoordenadaS": "S", "CobrCartaoId": 3})
+    change = v1_requests.CustomerChange.model_validate({"Codigo": 1532, "BuscarCoordenadaS": "S", "CobrCartaoId": 3})
     assert change.to_payload() == {"Codigo": 1532, "BuscarCoordenadaS": "S", "CobrCartaoId": 3}
     # Change operations send only what changes: a contact by its code, nothing else required.
-    contact_change = q.CustomerChange.model_validate(
+    contact_change = v1_requests.CustomerChange.model_validate(
         {"Codigo": 1532, "Contatos": {"Contato": [{"Codigo": 7}]}}
     )
     assert contact_change.to_payload() == {"Codigo": 1532, "Contatos": {"Contato": [{"Codigo": 7}]}}
@@ -537,11 +536,11 @@ def test_valid_requests_pass_and_serialise_as_the_spec_wants() -> None:
 
 def test_order_rules_and_billing_group_values() -> None:
     for value, sent in (("S", "S"), ("n", "N"), (1, "1"), ("20", "20"), (" 7 ", "7")):
-        order = q.OrderCreate.model_validate(
+        order = v1_requests.OrderCreate.model_validate(
             {**ORDER, "Itens": {"ItemP": [{**ORDER_ITEM, "AgruparCobranca": value}]}}
         )
         assert order.to_payload()["Itens"]["ItemP"][0]["AgruparCobranca"] == sent
-    order = q.OrderCreate.model_validate(
+    order = v1_requests.OrderCreate.model_validate(
         {
             **ORDER,
             "Adesao": ENROLLMENT,
@@ -563,7 +562,7 @@ def test_order_rules_and_billing_group_values() -> None:
 
 
 def test_invoices_repeat_inside_dados_nota() -> None:
-    two = q.InvoicesCreate.model_validate(
+    two = v1_requests.InvoicesCreate.model_validate(
         {"Nota": [*_invoice()["Nota"], *_invoice({"CodigoCliente": 7})["Nota"]]}
     )
     encoded = OPERATIONS["NotasFiscaisCadastro"].encode(two, EncodeContext())
@@ -571,21 +570,21 @@ def test_invoices_repeat_inside_dados_nota() -> None:
     notes = encoded["DadosNota"]["Nota"]
     assert [n["Cabecalho"]["CodigoCliente"] for n in notes] == [1532, 7]
     assert notes[0]["Itens"]["Item"][0]["CodigoClassificacaoItem"] == "0104"
-    ok = q.InvoicesCreate.model_validate(
+    ok = v1_requests.InvoicesCreate.model_validate(
         _invoice(item={"ICMSValorAliquota": "9.99", "ICMSValorBaseCalculo": 1})
     )
     assert ok.Nota[0].Itens.Item[0].ICMSValorAliquota == Decimal("9.99")
 
 
 def test_requests_are_frozen() -> None:
-    ticket = q.TicketCreate.model_validate(TICKET)
+    ticket = v1_requests.TicketCreate.model_validate(TICKET)
     with pytest.raises(ValidationError):
         ticket.Assunto = "other"  # type: ignore[misc]
 
 
 # ---- records: lenient ----------------------------------------------------------------------------
 def test_an_odd_date_is_kept_raw_without_failing_the_record() -> None:
-    ticket = r.Ticket.model_validate(
+    ticket = v1_records.Ticket.model_validate(
         {"Numero": "48213", "Abertura_DataHora": "2024-15-01 10:00:00", "Data_Agendamento": "2024-15-01"}
     )
     assert ticket.Numero == 48213 and ticket.Data_Agendamento is None and ticket.Abertura_DataHora is None
@@ -593,17 +592,17 @@ def test_an_odd_date_is_kept_raw_without_failing_the_record() -> None:
 
 
 def test_an_unknown_code_is_kept_raw() -> None:
-    contract = r.Contract.model_validate({"Numero": "1", "Situacao_Codigo": "Z"})
+    contract = v1_records.Contract.model_validate({"Numero": "1", "Situacao_Codigo": "Z"})
     assert contract.Situacao_Codigo is None and contract.odd_fields == {"Situacao_Codigo": "Z"}
 
 
 def test_unknown_extra_fields_are_kept() -> None:
-    customer = r.Customer.model_validate({"Codigo": "1", "CampoNovo": "valor"})
+    customer = v1_records.Customer.model_validate({"Codigo": "1", "CampoNovo": "valor"})
     assert customer.model_extra == {"CampoNovo": "valor"}
 
 
 def test_empty_strings_and_zero_dates_read_as_none() -> None:
-    contract = r.Contract.model_validate(
+    contract = v1_records.Contract.model_validate(
         {
             "Numero": "",
             "Assinatura": "0000-00-00",
@@ -614,12 +613,12 @@ def test_empty_strings_and_zero_dates_read_as_none() -> None:
             "Aceite_Eletronico": "",
         }
     )
-    assert all(getattr(contract, name) is None for name in r.Contract.model_fields)
+    assert all(getattr(contract, name) is None for name in v1_records.Contract.model_fields)
     assert not contract.odd_fields
 
 
 def test_numbers_where_strings_are_usual_and_the_reverse() -> None:
-    customer = r.Customer.model_validate(
+    customer = v1_records.Customer.model_validate(
         {
             "Codigo": 1532,
             "Numero": "120",
@@ -638,43 +637,46 @@ def test_numbers_where_strings_are_usual_and_the_reverse() -> None:
 
 
 def test_leading_zeros_of_identifiers_are_kept() -> None:
-    customer = r.Customer.model_validate({"CNPJ_CNPF": "01234567890", "CEP": "01310100", "RG_IE": "0012345X"})
+    customer = v1_records.Customer.model_validate({"CNPJ_CNPF": "01234567890", "CEP": "01310100", "RG_IE": "0012345X"})
     assert customer.CNPJ_CNPF == "01234567890" and customer.CEP == "01310100" and customer.RG_IE == "0012345X"
-    card = r.StoredCard.model_validate({"UltimosDigitos": "0042"})
+    card = v1_records.StoredCard.model_validate({"UltimosDigitos": "0042"})
     assert card.UltimosDigitos == "0042"
-    doc = r.OpenDocument.model_validate({"NossoNumero": "000123", "CPF_CNPJ": "00.123.456/0001-00"})
+    doc = v1_records.OpenDocument.model_validate({"NossoNumero": "000123", "CPF_CNPJ": "00.123.456/0001-00"})
     assert doc.NossoNumero == "000123" and doc.CPF_CNPJ == "00123456000100"
 
 
 def test_an_alphanumeric_cnpj_keeps_its_letters_in_records_and_requests() -> None:
-    assert r.Customer.model_validate({"CNPJ_CNPF": "12.abc.345/01de-35"}).CNPJ_CNPF == "12ABC34501DE35"
-    assert r.OpenDocument.model_validate({"CPF_CNPJ": "12ABC34501DE35"}).CPF_CNPJ == "12ABC34501DE35"
-    assert q.CustomerCreate.model_validate({**COMPANY, "CNPJ": "12.abc.345/01de-35"}).CNPJ == "12ABC34501DE35"
+    assert v1_records.Customer.model_validate({"CNPJ_CNPF": "12.abc.345/01de-35"}).CNPJ_CNPF == "12ABC34501DE35"
+    assert v1_records.OpenDocument.model_validate({"CPF_CNPJ": "12ABC34501DE35"}).CPF_CNPJ == "12ABC34501DE35"
+    assert v1_requests.CustomerCreate.model_validate({**COMPANY, "CNPJ": "12.abc.345/01de-35"}).CNPJ == "12ABC34501DE35"
     with pytest.raises(ValidationError):
-        q.CustomerCreate.model_validate({**COMPANY, "CNPJ": "12ABC34501DEXX"})  # check digits are digits
+        v1_requests.CustomerCreate.model_validate({**COMPANY, "CNPJ": "12ABC34501DEXX"})  # check digits are digits
 
 
 def test_customer_status_i_reads_as_inactive() -> None:
-    assert r.Customer.model_validate({"Situacao": "I"}).Situacao is r.CustomerStatus.INACTIVE
-    assert r.Customer.model_validate({"Situacao": "E"}).Situacao is r.CustomerStatus.WAITING_FOR_INSTALLATION
+    assert v1_records.Customer.model_validate({"Situacao": "I"}).Situacao is v1_records.CustomerStatus.INACTIVE
+    assert (
+        v1_records.Customer.model_validate({"Situacao": "E"}).Situacao
+        is v1_records.CustomerStatus.WAITING_FOR_INSTALLATION
+    )
 
 
 def test_senha_never_shows() -> None:
     secret = "Tr0ca@2024"
-    auth = r.AuthenticationWithPassword.model_validate({"Id": "1", "Usuario": "joao", "Senha": secret})
+    auth = v1_records.AuthenticationWithPassword.model_validate({"Id": "1", "Usuario": "joao", "Senha": secret})
     assert secret not in repr(auth) and secret not in str(auth) and secret not in str(auth.model_dump())
     assert auth.Senha is not None and auth.Senha.get_secret_value() == secret
-    assert r.AuthenticationWithPassword.model_validate({"Senha": ""}).Senha is None
-    numeric = r.AuthenticationWithPassword.model_validate({"Senha": 123456})
+    assert v1_records.AuthenticationWithPassword.model_validate({"Senha": ""}).Senha is None
+    numeric = v1_records.AuthenticationWithPassword.model_validate({"Senha": 123456})
     assert numeric.Senha is not None and numeric.Senha.get_secret_value() == "123456"
     assert not numeric.odd_fields
 
 
 def test_result_objects_read_their_strings() -> None:
-    created = q.TicketCreated.model_validate(
+    created = v1_requests.TicketCreated.model_validate(
         {"NumeroAtendimento": "48213", "SLA": "", "SLA_Tipo": "", "Mensagem": "ok"}
     )
     assert created.NumeroAtendimento == 48213 and created.SLA is None
-    assert q.InvoicesCreated.model_validate({"QuantidadeNotas": "3"}).QuantidadeNotas == 3
-    assert q.OrderCreated.model_validate({"NumeroPedido": "5120"}).NumeroPedido == 5120
-    assert q.MarketChanged.model_validate({"CodigoMercado": "88"}).CodigoMercado == 88
+    assert v1_requests.InvoicesCreated.model_validate({"QuantidadeNotas": "3"}).QuantidadeNotas == 3
+    assert v1_requests.OrderCreated.model_validate({"NumeroPedido": "5120"}).NumeroPedido == 5120
+    assert v1_requests.MarketChanged.model_validate({"CodigoMercado": "88"}).CodigoMercado == 88

@@ -12,8 +12,7 @@ import pytest
 from bot.isp.catalog import OPERATIONS, Kind
 from bot.isp.catalog import v2 as catalog
 from bot.isp.errors import ErrorName, Generation
-from bot.isp.models import v2_requests as q
-from bot.isp.models import v2_results as r
+from bot.isp.models import v2_requests, v2_results
 from bot.isp.models.base import Request
 from pydantic import BaseModel, ValidationError
 
@@ -101,296 +100,296 @@ ADDRESS_OF_CONTRACT: dict[str, Any] = {
 
 REJECTED: list[tuple[str, type[Request], Any, str]] = [
     # tickets
-    ("appointment status outside the set", q.TicketAppointmentUpdate,
+    ("appointment status outside the set", v2_requests.TicketAppointmentUpdate,
      with_(base("ticket_appointment_update"), appointment_status="scheduled"), "appointment_status"),
-    ("appointment time not HH:MM", q.TicketAppointmentUpdate,
+    ("appointment time not HH:MM", v2_requests.TicketAppointmentUpdate,
      with_(base("ticket_appointment_update"), appointment_time="14:00:00"), "appointment_time"),
-    ("appointment hour past 23", q.TicketAppointmentUpdate,
+    ("appointment hour past 23", v2_requests.TicketAppointmentUpdate,
      with_(base("ticket_appointment_update"), appointment_time="24:00"), "appointment_time"),
-    ("zero duration", q.TicketAppointmentInsert,
+    ("zero duration", v2_requests.TicketAppointmentInsert,
      with_(base("ticket_appointment_insert"), duration="00:00"), "duration"),
-    ("missing ticket_id", q.TicketAppointmentInsert, with_(base("ticket_appointment_insert"), ticket_id=...),
+    ("missing ticket_id", v2_requests.TicketAppointmentInsert, with_(base("ticket_appointment_insert"), ticket_id=...),
      "ticket_id"),
-    ("ticket_id not > 0", q.TicketUpdate, {"ticket_id": 0}, "ticket_id"),
-    ("priority above 99", q.TicketUpdate, {"ticket_id": 1, "priority": 100}, "priority"),
-    ("priority below 0", q.TicketUpdate, {"ticket_id": 1, "priority": -1}, "priority"),
-    ("ticket status outside the set", q.TicketUpdate, {"ticket_id": 1, "status": "closed"}, "status"),
-    ("checklist_set not M/D", q.TicketChecklistUpdate,
+    ("ticket_id not > 0", v2_requests.TicketUpdate, {"ticket_id": 0}, "ticket_id"),
+    ("priority above 99", v2_requests.TicketUpdate, {"ticket_id": 1, "priority": 100}, "priority"),
+    ("priority below 0", v2_requests.TicketUpdate, {"ticket_id": 1, "priority": -1}, "priority"),
+    ("ticket status outside the set", v2_requests.TicketUpdate, {"ticket_id": 1, "status": "closed"}, "status"),
+    ("checklist_set not M/D", v2_requests.TicketChecklistUpdate,
      {"ticket_id": 1, "checklist_id": 2, "checklist_set": "X"}, "checklist_set"),
-    ("OS status outside the set", q.TicketOsStatusUpdate, {"ticket_id": 1, "new_status": "F"}, "new_status"),
-    ("latitude 0", q.TicketOsStatusUpdate,
+    ("OS status outside the set", v2_requests.TicketOsStatusUpdate, {"ticket_id": 1, "new_status": "F"}, "new_status"),
+    ("latitude 0", v2_requests.TicketOsStatusUpdate,
      {"ticket_id": 1, "new_status": "running", "coordinates": {"latitude": 0, "longitude": -46}},
      "coordinates.latitude"),
-    ("longitude 0", q.TicketOsStatusUpdate,
+    ("longitude 0", v2_requests.TicketOsStatusUpdate,
      {"ticket_id": 1, "new_status": "running", "coordinates": {"latitude": -23, "longitude": "0.0"}},
      "coordinates.longitude"),
-    ("latitude beyond 90", q.TicketOsStatusUpdate,
+    ("latitude beyond 90", v2_requests.TicketOsStatusUpdate,
      {"ticket_id": 1, "new_status": "running", "coordinates": {"latitude": "90.5", "longitude": 1}},
      "coordinates.latitude"),
-    ("longitude beyond 180", q.TicketOsStatusUpdate,
+    ("longitude beyond 180", v2_requests.TicketOsStatusUpdate,
      {"ticket_id": 1, "new_status": "running", "coordinates": {"latitude": 1, "longitude": -181}},
      "coordinates.longitude"),
-    ("coordinates without longitude", q.TicketOsStatusUpdate,
+    ("coordinates without longitude", v2_requests.TicketOsStatusUpdate,
      {"ticket_id": 1, "new_status": "running", "coordinates": {"latitude": -23}}, "coordinates.longitude"),
-    ("appointments without user", q.ConsultAppointments, {"appointment_date": "2024-05-01"}, "user"),
-    ("appointment date not a date", q.ConsultAppointments, {"user": "a", "appointment_date": "01/05/2024"},
+    ("appointments without user", v2_requests.ConsultAppointments, {"appointment_date": "2024-05-01"}, "user"),
+    ("appointment date not a date", v2_requests.ConsultAppointments, {"user": "a", "appointment_date": "01/05/2024"},
      "appointment_date"),
-    ("target_type outside the set", q.TicketAssign,
+    ("target_type outside the set", v2_requests.TicketAssign,
      {"ticket_id": 1, "mode_assign": "1", "target_type": "team", "target_id": "7"}, "target_type"),
-    ("group target not an id", q.TicketAssign,
+    ("group target not an id", v2_requests.TicketAssign,
      {"ticket_id": 1, "mode_assign": "1", "target_type": "group", "target_id": "suporte"}, "target_id"),
-    ("finish without user", q.TicketFinish, with_(base("ticket_finish"), user=...), "user"),
-    ("finish datetime malformed", q.TicketFinish, with_(base("ticket_finish"), datetime="ontem"), "datetime"),
-    ("recurrence yes without period", q.AppointmentInsert, with_(base("appointment_insert"), period=...),
+    ("finish without user", v2_requests.TicketFinish, with_(base("ticket_finish"), user=...), "user"),
+    ("finish datetime malformed", v2_requests.TicketFinish, with_(base("ticket_finish"), datetime="ontem"), "datetime"),
+    ("recurrence yes without period", v2_requests.AppointmentInsert, with_(base("appointment_insert"), period=...),
      "period"),
-    ("period without recurrence", q.AppointmentInsert, with_(base("appointment_insert"), recurrence="no"),
+    ("period without recurrence", v2_requests.AppointmentInsert, with_(base("appointment_insert"), recurrence="no"),
      "period"),
-    ("recurrence not yes/no", q.AppointmentInsert, with_(base("appointment_insert"), recurrence="S"),
+    ("recurrence not yes/no", v2_requests.AppointmentInsert, with_(base("appointment_insert"), recurrence="S"),
      "recurrence"),
-    ("reminder outside the set", q.AppointmentInsert,
+    ("reminder outside the set", v2_requests.AppointmentInsert,
      with_(base("appointment_insert"), reminder="10_minutes"), "reminder"),
-    ("event colour not hex", q.AppointmentInsert, with_(base("appointment_insert"), event_color="blue"),
+    ("event colour not hex", v2_requests.AppointmentInsert, with_(base("appointment_insert"), event_color="blue"),
      "event_color"),
-    ("appointment_insert without reminder", q.AppointmentInsert,
+    ("appointment_insert without reminder", v2_requests.AppointmentInsert,
      with_(base("appointment_insert"), reminder=...), "reminder"),
     # ticket items
-    ("item type outside the set", q.TicketItemInsert, ITEM | {"type": "plan"}, "type"),
-    ("item operation outside the set", q.TicketItemInsert, ITEM | {"operation": "rent"}, "operation"),
-    ("service other than sale", q.TicketItemInsert,
+    ("item type outside the set", v2_requests.TicketItemInsert, ITEM | {"type": "plan"}, "type"),
+    ("item operation outside the set", v2_requests.TicketItemInsert, ITEM | {"operation": "rent"}, "operation"),
+    ("service other than sale", v2_requests.TicketItemInsert,
      ITEM | {"type": "service", "location_id": None}, "operation"),
-    ("contract_id missing for lending", q.TicketItemInsert, with_(ITEM, contract_id=...), "contract_id"),
-    ("serial_number with location_id", q.TicketItemInsert, ITEM | {"serial_number": "ZTE1"}, "serial_number"),
-    ("stock item without location", q.TicketItemInsert, with_(ITEM, location_id=...), "location_id"),
-    ("service with a location", q.TicketItemInsert,
+    ("contract_id missing for lending", v2_requests.TicketItemInsert, with_(ITEM, contract_id=...), "contract_id"),
+    ("serial_number with location_id", v2_requests.TicketItemInsert, ITEM | {"serial_number": "ZTE1"}, "serial_number"),
+    ("stock item without location", v2_requests.TicketItemInsert, with_(ITEM, location_id=...), "location_id"),
+    ("service with a location", v2_requests.TicketItemInsert,
      SALE | {"type": "service"}, "location_id"),
-    ("serial item quantity 2", q.TicketItemInsert,
+    ("serial item quantity 2", v2_requests.TicketItemInsert,
      with_(ITEM, location_id=...) | {"serial_number": "ZTE1", "quantity": "2"}, "quantity"),
-    ("quantity 0", q.TicketItemInsert, ITEM | {"quantity": "0"}, "quantity"),
-    ("discount outside sale", q.TicketItemInsert, ITEM | {"discount_amount": "5"}, "discount_amount"),
-    ("discount below 0", q.TicketItemInsert, SALE | {"discount_amount": "-1"}, "discount_amount"),
-    ("discount above quantity x price", q.TicketItemInsert,
+    ("quantity 0", v2_requests.TicketItemInsert, ITEM | {"quantity": "0"}, "quantity"),
+    ("discount outside sale", v2_requests.TicketItemInsert, ITEM | {"discount_amount": "5"}, "discount_amount"),
+    ("discount below 0", v2_requests.TicketItemInsert, SALE | {"discount_amount": "-1"}, "discount_amount"),
+    ("discount above quantity x price", v2_requests.TicketItemInsert,
      SALE | {"sale_price": "10", "discount_amount": "11"}, "discount_amount"),
-    ("sale without installments_quantity", q.TicketItemInsert, with_(SALE, installments_quantity=...),
+    ("sale without installments_quantity", v2_requests.TicketItemInsert, with_(SALE, installments_quantity=...),
      "installments_quantity"),
-    ("installments outside sale", q.TicketItemInsert, ITEM | {"installments_quantity": 1},
+    ("installments outside sale", v2_requests.TicketItemInsert, ITEM | {"installments_quantity": 1},
      "installments_quantity"),
-    ("installments_detail missing", q.TicketItemInsert, SALE | {"installments_quantity": 2},
+    ("installments_detail missing", v2_requests.TicketItemInsert, SALE | {"installments_quantity": 2},
      "installments_detail"),
-    ("installments count differs", q.TicketItemInsert,
+    ("installments count differs", v2_requests.TicketItemInsert,
      SALE | {"installments_quantity": 3, "installments_detail": INSTALLMENTS}, "installments_detail"),
-    ("installments sum differs from the total", q.TicketItemInsert,
+    ("installments sum differs from the total", v2_requests.TicketItemInsert,
      SALE | {"installments_quantity": 2, "installments_detail": INSTALLMENTS, "sale_price": "70"},
      "installments_detail"),
-    ("installment period repeated", q.TicketItemInsert,
+    ("installment period repeated", v2_requests.TicketItemInsert,
      SALE | {"installments_quantity": 2, "installments_detail": [
          INSTALLMENTS[0], INSTALLMENTS[1] | {"reference_period": "2024-06-15"}]}, "reference_period"),
-    ("installment description over 50", q.TicketItemInsert,
+    ("installment description over 50", v2_requests.TicketItemInsert,
      SALE | {"installments_detail": [INSTALLMENTS[0] | {"description": "x" * 51}]}, "description"),
-    ("installment amount 0", q.TicketItemInsert,
+    ("installment amount 0", v2_requests.TicketItemInsert,
      SALE | {"installments_detail": [INSTALLMENTS[0] | {"amount": "0"}]}, "amount"),
-    ("dealer_id not > 0", q.TicketItemInsert, ITEM | {"dealer_id": 0}, "dealer_id"),
+    ("dealer_id not > 0", v2_requests.TicketItemInsert, ITEM | {"dealer_id": 0}, "dealer_id"),
     # chat, occurrences
-    ("chat origin outside the set", q.ChatMessages,
+    ("chat origin outside the set", v2_requests.ChatMessages,
      [{"record": "2024-05-01 10:00:00", "customer": 1, "ticket_id": 2, "attendant": "a", "content": "oi",
        "origin": "X"}], "origin"),
-    ("chat entry without content", q.ChatMessages,
+    ("chat entry without content", v2_requests.ChatMessages,
      [{"record": "2024-05-01 10:00:00", "customer": 1, "ticket_id": 2, "attendant": "a", "origin": "A"}],
      "content"),
-    ("no chat messages", q.ChatMessages, [], "messages"),
-    ("occurrence latitude alone", q.TicketOccurrenceInsert,
+    ("no chat messages", v2_requests.ChatMessages, [], "messages"),
+    ("occurrence latitude alone", v2_requests.TicketOccurrenceInsert,
      {"ticket_id": 1, "description": "x", "latitude": "-23.5"}, "longitude"),
-    ("occurrence latitude 0", q.TicketOccurrenceInsert,
+    ("occurrence latitude 0", v2_requests.TicketOccurrenceInsert,
      {"ticket_id": 1, "description": "x", "latitude": 0, "longitude": 1}, "latitude"),
     # authentications
-    ("authentication status outside A/I", q.AuthenticationInsert,
+    ("authentication status outside A/I", v2_requests.AuthenticationInsert,
      with_(base("authentication_insert"), status="B"), "status"),
-    ("authentication mac malformed", q.AuthenticationInsert,
+    ("authentication mac malformed", v2_requests.AuthenticationInsert,
      with_(base("authentication_insert"), mac="AA-BB-CC-DD-EE-FF"), "mac"),
-    ("nas neither IP nor virtual", q.AuthenticationInsert,
+    ("nas neither IP nor virtual", v2_requests.AuthenticationInsert,
      with_(base("authentication_insert"), nas="-4"), "nas"),
-    ("port virtual -2 does not exist", q.AuthenticationInsert,
+    ("port virtual -2 does not exist", v2_requests.AuthenticationInsert,
      with_(base("authentication_insert"), port="-2"), "port"),
-    ("authentication flags required", q.AuthenticationInsert,
+    ("authentication flags required", v2_requests.AuthenticationInsert,
      with_(base("authentication_insert"), force_password_update=...), "force_password_update"),
-    ("update status outside A/I", q.AuthenticationUpdate, {"id": 1, "status": "X"}, "status"),
-    ("delete id not > 0", q.AuthenticationDelete, {"id": 0}, "id"),
+    ("update status outside A/I", v2_requests.AuthenticationUpdate, {"id": 1, "status": "X"}, "status"),
+    ("delete id not > 0", v2_requests.AuthenticationDelete, {"id": 0}, "id"),
     # contacts, groups
-    ("person_type outside C/P", q.ContactCreate,
+    ("person_type outside C/P", v2_requests.ContactCreate,
      with_(base("contact_create"), person_type="M"), "person_type"),
-    ("contact type outside G/A/T", q.ContactCreate, with_(base("contact_create"), type="X"), "type"),
-    ("contact without status", q.ContactCreate, with_(base("contact_create"), status=...), "status"),
-    ("phone with letters", q.ContactCreate, with_(base("contact_create"), phone_1="11 9876-ABCD"), "phone_1"),
-    ("phone without area code", q.ContactUpdate, {"contact_id": 1, "phone_2": "98765432"}, "phone_2"),
-    ("email malformed", q.ContactUpdate, {"contact_id": 1, "email": "ana.example.com"}, "email"),
-    ("birthday malformed", q.ContactUpdate, {"contact_id": 1, "birthday": "02/04/1990"}, "birthday"),
-    ("group priority above 99", q.ClientGroupInsert,
+    ("contact type outside G/A/T", v2_requests.ContactCreate, with_(base("contact_create"), type="X"), "type"),
+    ("contact without status", v2_requests.ContactCreate, with_(base("contact_create"), status=...), "status"),
+    ("phone with letters", v2_requests.ContactCreate, with_(base("contact_create"), phone_1="11 9876-ABCD"), "phone_1"),
+    ("phone without area code", v2_requests.ContactUpdate, {"contact_id": 1, "phone_2": "98765432"}, "phone_2"),
+    ("email malformed", v2_requests.ContactUpdate, {"contact_id": 1, "email": "ana.example.com"}, "email"),
+    ("birthday malformed", v2_requests.ContactUpdate, {"contact_id": 1, "birthday": "02/04/1990"}, "birthday"),
+    ("group priority above 99", v2_requests.ClientGroupInsert,
      {"name": "g", "priority": 100, "status": "A"}, "priority"),
-    ("group without status", q.ClientGroupInsert, {"name": "g"}, "status"),
-    ("group update status outside A/I", q.ClientGroupUpdate, {"group_id": 1, "status": "X"}, "status"),
+    ("group without status", v2_requests.ClientGroupInsert, {"name": "g"}, "status"),
+    ("group update status outside A/I", v2_requests.ClientGroupUpdate, {"group_id": 1, "status": "X"}, "status"),
     # IPs
-    ("pool with a fixed address", q.IpInsert,
+    ("pool with a fixed address", v2_requests.IpInsert,
      {"customer_id": 1, "contract_id": 2, "ipv4": {"pool_id": "[p1]", "ip_address": "10.0.0.2"}}, "pool_id"),
-    ("fixed address without mask", q.IpInsert,
+    ("fixed address without mask", v2_requests.IpInsert,
      {"customer_id": 1, "contract_id": 2, "ipv4": {"ip_address": "10.0.0.2", "gateway": "10.0.0.1"}}, "mask"),
-    ("fixed address without gateway", q.IpInsert,
+    ("fixed address without gateway", v2_requests.IpInsert,
      {"customer_id": 1, "contract_id": 2, "ipv4": {"ip_address": "10.0.0.2", "mask": "30"}}, "gateway"),
-    ("ipv4 empty", q.IpInsert, {"customer_id": 1, "contract_id": 2, "ipv4": {}}, "ipv4"),
-    ("ipv4 missing", q.IpInsert, {"customer_id": 1, "contract_id": 2}, "ipv4"),
-    ("ipv4 address malformed", q.IpInsert,
+    ("ipv4 empty", v2_requests.IpInsert, {"customer_id": 1, "contract_id": 2, "ipv4": {}}, "ipv4"),
+    ("ipv4 missing", v2_requests.IpInsert, {"customer_id": 1, "contract_id": 2}, "ipv4"),
+    ("ipv4 address malformed", v2_requests.IpInsert,
      {"customer_id": 1, "contract_id": 2,
       "ipv4": {"ip_address": "10.0.0.300", "mask": "30", "gateway": "10.0.0.1"}},
      "ip_address"),
-    ("ipv6 wan with wan pool", q.IpInsert,
+    ("ipv6 wan with wan pool", v2_requests.IpInsert,
      {"customer_id": 1, "contract_id": 2, "ipv4": {"pool_id": "p1"},
       "ipv6": {"ip_address_wan": "2804::2", "ip_address_delegated": "2804:1::/56", "wan_pool_id": "w"}},
      "wan_pool_id"),
-    ("ipv6 wan without delegated", q.IpInsert,
+    ("ipv6 wan without delegated", v2_requests.IpInsert,
      {"customer_id": 1, "contract_id": 2, "ipv4": {"pool_id": "p1"}, "ipv6": {"ip_address_wan": "2804::2"}},
      "ip_address_delegated"),
-    ("ipv6 wan pool without delegated pool", q.IpInsert,
+    ("ipv6 wan pool without delegated pool", v2_requests.IpInsert,
      {"customer_id": 1, "contract_id": 2, "ipv4": {"pool_id": "p1"}, "ipv6": {"wan_pool_id": "w"}},
      "delegated_pool_id"),
-    ("ip status outside A/I", q.IpInsert,
+    ("ip status outside A/I", v2_requests.IpInsert,
      {"customer_id": 1, "contract_id": 2, "ipv4": {"pool_id": "p1"}, "status": "X"}, "status"),
     # queries
-    ("online filter datetime malformed", q.GetOnlineCustomer, {"session_start_time": "01/05/2024 10:00"},
+    ("online filter datetime malformed", v2_requests.GetOnlineCustomer, {"session_start_time": "01/05/2024 10:00"},
      "session_start_time"),
-    ("disconnect without session", q.DisconnectOnlineCustomer,
+    ("disconnect without session", v2_requests.DisconnectOnlineCustomer,
      {"customer_id": 1, "server_id": 2, "nas_ip_address": "10.0.0.1"}, "session_id"),
-    ("disconnect nas not an IP", q.DisconnectOnlineCustomer,
+    ("disconnect nas not an IP", v2_requests.DisconnectOnlineCustomer,
      {"customer_id": 1, "server_id": 2, "nas_ip_address": "bng", "session_id": "s"}, "nas_ip_address"),
-    ("collector without rules", q.VirtualCollectorCostumerList, {"regra": []}, "regra"),
-    ("additional data type outside the set", q.ConsultAdditionalData, {"type": ["markets"]}, "type"),
-    ("additional data without type", q.ConsultAdditionalData, {}, "type"),
-    ("equipment status outside the set", q.GetEquipmentCustomer,
+    ("collector without rules", v2_requests.VirtualCollectorCostumerList, {"regra": []}, "regra"),
+    ("additional data type outside the set", v2_requests.ConsultAdditionalData, {"type": ["markets"]}, "type"),
+    ("additional data without type", v2_requests.ConsultAdditionalData, {}, "type"),
+    ("equipment status outside the set", v2_requests.GetEquipmentCustomer,
      {"equipment_status": "A"}, "equipment_status"),
-    ("mvno recharge without recharge_id", q.MvnoInsertRecharge, {"customer_id": 1, "contract_line_id": 2},
+    ("mvno recharge without recharge_id", v2_requests.MvnoInsertRecharge, {"customer_id": 1, "contract_line_id": 2},
      "recharge_id"),
     # contracts
-    ("contract type outside Plan/Package", q.ContractInsert, CONTRACT | {"type": "plan"}, "type"),
-    ("Plan without plan_data", q.ContractInsert, with_(CONTRACT, plan_data=...), "plan_data"),
-    ("Package without package_data", q.ContractInsert, CONTRACT | {"type": "Package"}, "package_data"),
-    ("Plan with package_data", q.ContractInsert, CONTRACT | {"package_data": {"id": 3}}, "package_data"),
-    ("group_contract 0", q.ContractInsert, CONTRACT | {"plan_data": PLAN_DATA | {"group_contract": 0}},
+    ("contract type outside Plan/Package", v2_requests.ContractInsert, CONTRACT | {"type": "plan"}, "type"),
+    ("Plan without plan_data", v2_requests.ContractInsert, with_(CONTRACT, plan_data=...), "plan_data"),
+    ("Package without package_data", v2_requests.ContractInsert, CONTRACT | {"type": "Package"}, "package_data"),
+    ("Plan with package_data", v2_requests.ContractInsert, CONTRACT | {"package_data": {"id": 3}}, "package_data"),
+    ("group_contract 0", v2_requests.ContractInsert, CONTRACT | {"plan_data": PLAN_DATA | {"group_contract": 0}},
      "group_contract"),
-    ("group_contract 100", q.ContractInsert, CONTRACT | {"plan_data": PLAN_DATA | {"group_contract": "100"}},
+    ("group_contract 100", v2_requests.ContractInsert, CONTRACT | {"plan_data": PLAN_DATA | {"group_contract": "100"}},
      "group_contract"),
-    ("group_contract word", q.ContractInsert,
+    ("group_contract word", v2_requests.ContractInsert,
      CONTRACT | {"plan_data": PLAN_DATA | {"group_contract": "maybe"}},
      "group_contract"),
-    ("signing option outside the set", q.ContractInsert,
+    ("signing option outside the set", v2_requests.ContractInsert,
      CONTRACT | {"plan_data": PLAN_DATA | {"online_signature": {"option": "always"}}}, "option"),
-    ("signing without templates", q.ContractInsert,
+    ("signing without templates", v2_requests.ContractInsert,
      CONTRACT | {"plan_data": PLAN_DATA | {"online_signature": {"option": "required"}}}, "templates"),
-    ("signature not yes/no", q.ContractInsert, CONTRACT | {"signature": True}, "signature"),
-    ("adhesion billet outside the set", q.ContractInsert,
+    ("signature not yes/no", v2_requests.ContractInsert, CONTRACT | {"signature": True}, "signature"),
+    ("adhesion billet outside the set", v2_requests.ContractInsert,
      CONTRACT | {"generate_adhesion": {"installments": [{"value": "50", "due_date": "2024-06-01"}],
                                        "billet": "carne", "charge": "simple", "account_id": 1,
                                        "historic_id": 2, "bank": 3, "bank_agreement": "x"}}, "billet"),
-    ("adhesion charge outside the set", q.ContractInsert,
+    ("adhesion charge outside the set", v2_requests.ContractInsert,
      CONTRACT | {"generate_adhesion": {"installments": [{"value": "50", "due_date": "2024-06-01"}],
                                        "billet": "single_billet", "charge": "pix", "account_id": 1,
                                        "historic_id": 2, "bank": 3, "bank_agreement": "x"}}, "charge"),
-    ("installation address incomplete", q.ContractInsert,
+    ("installation address incomplete", v2_requests.ContractInsert,
      CONTRACT | {"installation_address": with_(ADDRESS, city=...)}, "city"),
-    ("installation address without billing_address", q.ContractInsert,
+    ("installation address without billing_address", v2_requests.ContractInsert,
      CONTRACT | {"installation_address": with_(ADDRESS, billing_address=...)}, "billing_address"),
-    ("update group_contract out of range", q.ContractUpdate,
+    ("update group_contract out of range", v2_requests.ContractUpdate,
      {"customer_id": 1, "contract_id": 2, "group_contract": 100}, "group_contract"),
-    ("update signing without templates", q.ContractUpdate,
+    ("update signing without templates", v2_requests.ContractUpdate,
      {"customer_id": 1, "contract_id": 2, "online_signature": {"option": "optional"}}, "templates"),
-    ("activate contract_id not > 0", q.ContractActivate, {"customer_id": 1, "contract_id": 0}, "contract_id"),
-    ("block customer_id not > 0", q.ContractBlock, {"customer_id": -1, "contract_id": 2}, "customer_id"),
-    ("unblock without contract", q.ContractUnblock, {"customer_id": 1}, "contract_id"),
-    ("cancel period action outside the set", q.ContractCancel,
+    ("activate contract_id not > 0", v2_requests.ContractActivate, {"customer_id": 1, "contract_id": 0}, "contract_id"),
+    ("block customer_id not > 0", v2_requests.ContractBlock, {"customer_id": -1, "contract_id": 2}, "customer_id"),
+    ("unblock without contract", v2_requests.ContractUnblock, {"customer_id": 1}, "contract_id"),
+    ("cancel period action outside the set", v2_requests.ContractCancel,
      CANCEL | {"billing": CANCEL["billing"] | {"cancellation_period_action": "delete"}},
      "cancellation_period_action"),
-    ("pre-billing action block does not exist", q.ContractCancel,
+    ("pre-billing action block does not exist", v2_requests.ContractCancel,
      CANCEL | {"pre_billing": CANCEL["pre_billing"] | {"cancellation_period_action": "block"}},
      "cancellation_period_action"),
-    ("cancel without fine", q.ContractCancel, with_(CANCEL, fine=...), "fine"),
-    ("os open without target", q.ContractCancel, CANCEL | {"os": {"open": True}}, "os.target_type"),
-    ("os target type outside the set", q.ContractCancel,
+    ("cancel without fine", v2_requests.ContractCancel, with_(CANCEL, fine=...), "fine"),
+    ("os open without target", v2_requests.ContractCancel, CANCEL | {"os": {"open": True}}, "os.target_type"),
+    ("os target type outside the set", v2_requests.ContractCancel,
      CANCEL | {"os": {"open": True, "target_type": "group", "target_id": 1}}, "target_type"),
-    ("suspension in the past", q.ContractSuspendTemporary,
+    ("suspension in the past", v2_requests.ContractSuspendTemporary,
      {"customer_id": 1, "contract_id": 2, "duration": 5, "start_date": date.today() - timedelta(days=3)},
      "start_date"),
-    ("suspension of 0 days", q.ContractSuspendTemporary,
+    ("suspension of 0 days", v2_requests.ContractSuspendTemporary,
      {"customer_id": 1, "contract_id": 2, "duration": 0, "start_date": FUTURE}, "duration"),
-    ("promotional discount 0", q.PromotionalContractDiscountUpdate,
+    ("promotional discount 0", v2_requests.PromotionalContractDiscountUpdate,
      {"customer": 1, "contract_number": 2, "discount_period": 3, "discount_value": "0"}, "discount_value"),
-    ("promotional delete without contract", q.PromotionalContractDiscountDelete, {"customer": 1},
+    ("promotional delete without contract", v2_requests.PromotionalContractDiscountDelete, {"customer": 1},
      "contract_number"),
-    ("html type outside the set", q.ContractGenerateHtml,
+    ("html type outside the set", v2_requests.ContractGenerateHtml,
      {"customer_id": 1, "contract_id": 2, "generate_link": True, "type": "signing"}, "type"),
-    ("html resend without type", q.ContractGenerateHtml,
+    ("html resend without type", v2_requests.ContractGenerateHtml,
      {"customer_id": 1, "contract_id": 2, "generate_link": True, "resend_clicksign_contract": True}, "type"),
-    ("html without generate_link", q.ContractGenerateHtml, {"customer_id": 1, "contract_id": 2},
+    ("html without generate_link", v2_requests.ContractGenerateHtml, {"customer_id": 1, "contract_id": 2},
      "generate_link"),
-    ("address without contract or package", q.ContractAddress, with_(ADDRESS_OF_CONTRACT, contract_id=...),
+    ("address without contract or package", v2_requests.ContractAddress, with_(ADDRESS_OF_CONTRACT, contract_id=...),
      "package_id"),
-    ("address with contract and package", q.ContractAddress, ADDRESS_OF_CONTRACT | {"package_id": "P1"},
+    ("address with contract and package", v2_requests.ContractAddress, ADDRESS_OF_CONTRACT | {"package_id": "P1"},
      "contract_id"),
-    ("address type outside the set", q.ContractAddress, ADDRESS_OF_CONTRACT | {"type": "delivery"}, "type"),
-    ("address dici_type outside the set", q.ContractAddress, ADDRESS_OF_CONTRACT | {"dici_type": "x"},
+    ("address type outside the set", v2_requests.ContractAddress, ADDRESS_OF_CONTRACT | {"type": "delivery"}, "type"),
+    ("address dici_type outside the set", v2_requests.ContractAddress, ADDRESS_OF_CONTRACT | {"dici_type": "x"},
      "dici_type"),
-    ("address zip code short", q.ContractAddress, ADDRESS_OF_CONTRACT | {"zip_code": "0100"}, "zip_code"),
-    ("address latitude alone", q.ContractAddress, ADDRESS_OF_CONTRACT | {"latitude": "-23.5"}, "longitude"),
-    ("transfer type outside plan/package", q.ContractTransfer, TRANSFER | {"type": "Plan"}, "type"),
-    ("transfer new plan without plan_data", q.ContractTransfer,
+    ("address zip code short", v2_requests.ContractAddress, ADDRESS_OF_CONTRACT | {"zip_code": "0100"}, "zip_code"),
+    ("address latitude alone", v2_requests.ContractAddress, ADDRESS_OF_CONTRACT | {"latitude": "-23.5"}, "longitude"),
+    ("transfer type outside plan/package", v2_requests.ContractTransfer, TRANSFER | {"type": "Plan"}, "type"),
+    ("transfer new plan without plan_data", v2_requests.ContractTransfer,
      TRANSFER | {"new": {"type": "plan"}}, "plan_data"),
-    ("transfer new package without package_data", q.ContractTransfer,
+    ("transfer new package without package_data", v2_requests.ContractTransfer,
      TRANSFER | {"new": {"type": "package", "plan_data": TRANSFER_PLAN}}, "package_data"),
-    ("transfer keep discount outside plan-to-plan", q.ContractTransfer,
+    ("transfer keep discount outside plan-to-plan", v2_requests.ContractTransfer,
      TRANSFER | {"type": "package", "new": {
          "type": "plan", "plan_data": TRANSFER_PLAN | {"promotional_discount_option": "keep"}}},
      "promotional_discount_option"),
-    ("transfer plan status outside plan-to-plan", q.ContractTransfer,
+    ("transfer plan status outside plan-to-plan", v2_requests.ContractTransfer,
      TRANSFER | {"type": "package", "new": {"type": "plan", "plan_data": TRANSFER_PLAN | {"status": "A"}}},
      "status"),
-    ("package-to-package without plan_correlation", q.ContractTransfer,
+    ("package-to-package without plan_correlation", v2_requests.ContractTransfer,
      TRANSFER | {"type": "package", "new": {"type": "package", "package_data": PACKAGE_DATA}},
      "plan_correlation"),
-    ("transfer future_cancel while keeping billing", q.ContractTransfer,
+    ("transfer future_cancel while keeping billing", v2_requests.ContractTransfer,
      TRANSFER | {"new": {"type": "plan", "plan_data": TRANSFER_PLAN | {
          "billing": {"keep": True, "future_cancel": True}}}}, "future_cancel"),
-    ("transfer period action without future_cancel", q.ContractTransfer,
+    ("transfer period action without future_cancel", v2_requests.ContractTransfer,
      TRANSFER | {"new": {"type": "plan", "plan_data": TRANSFER_PLAN | {
          "billing": {"keep": False, "cancellation_period_action": "none"}}}}, "cancellation_period_action"),
-    ("transfer promotional option outside the set", q.ContractTransfer,
+    ("transfer promotional option outside the set", v2_requests.ContractTransfer,
      TRANSFER | {"new": {"type": "plan", "plan_data": TRANSFER_PLAN | {"promotional_discount_option": "x"}}},
      "promotional_discount_option"),
-    ("transfer signing without templates", q.ContractTransfer,
+    ("transfer signing without templates", v2_requests.ContractTransfer,
      TRANSFER | {"new": {"type": "plan",
                          "plan_data": TRANSFER_PLAN | {"online_signature": {"option": "required"}}}},
      "templates"),
-    ("transfer reason not > 0", q.ContractTransfer, TRANSFER | {"reason_id": 0}, "reason_id"),
-    ("transfer without fine", q.ContractTransfer, with_(TRANSFER, fine=...), "fine"),
+    ("transfer reason not > 0", v2_requests.ContractTransfer, TRANSFER | {"reason_id": 0}, "reason_id"),
+    ("transfer without fine", v2_requests.ContractTransfer, with_(TRANSFER, fine=...), "fine"),
     # temporary plans
-    ("start_period omitted", q.TemporaryPlanInsert,
+    ("start_period omitted", v2_requests.TemporaryPlanInsert,
      {"customer_id": 1, "contract_id": 2, "temporary_plan_id": 3, "finish_period": "2024-06-01 00:00:00"},
      "start_period"),
-    ("finish before start", q.TemporaryPlanUpdate,
+    ("finish before start", v2_requests.TemporaryPlanUpdate,
      {"id": 1, "temporary_plan_id": 3, "start_period": "2024-06-01 00:00:00",
       "finish_period": "2024-05-01 00:00:00"}, "finish_period"),
-    ("update without finish_period", q.TemporaryPlanUpdate,
+    ("update without finish_period", v2_requests.TemporaryPlanUpdate,
      {"id": 1, "temporary_plan_id": 3, "start_period": None}, "finish_period"),
-    ("list without id nor start_period", q.TemporaryPlanList, {}, "start_period"),
-    ("disable id not > 0", q.TemporaryPlanDisable, {"id": 0}, "id"),
+    ("list without id nor start_period", v2_requests.TemporaryPlanList, {}, "start_period"),
+    ("disable id not > 0", v2_requests.TemporaryPlanDisable, {"id": 0}, "id"),
     # stock
-    ("lending serial with location", q.EquipmentLending, LENDING | {"serial_number": "S1", "quantity": 1},
+    ("lending serial with location", v2_requests.EquipmentLending, LENDING | {"serial_number": "S1", "quantity": 1},
      "serial_number"),
-    ("lending without serial nor location", q.EquipmentLending,
+    ("lending without serial nor location", v2_requests.EquipmentLending,
      with_(LENDING, location_id=...), "location_id"),
-    ("lending serial quantity 2", q.EquipmentLending,
+    ("lending serial quantity 2", v2_requests.EquipmentLending,
      with_(LENDING, location_id=...) | {"serial_number": "S1"}, "quantity"),
-    ("lending quantity 0", q.EquipmentLending, LENDING | {"quantity": 0}, "quantity"),
-    ("provisioning without scripts", q.EquipmentLending,
+    ("lending quantity 0", v2_requests.EquipmentLending, LENDING | {"quantity": 0}, "quantity"),
+    ("provisioning without scripts", v2_requests.EquipmentLending,
      LENDING | {"provisioning": {"controller_id": 1, "controller_port_id": 2}}, "scripts"),
-    ("complementary field without value", q.EquipmentLending,
+    ("complementary field without value", v2_requests.EquipmentLending,
      LENDING | {"complementary_fields": [{"name": "vlan"}]}, "value"),
-    ("inventory null where not allowed", q.InventoryInsert, {"code": None}, "code"),
-    ("inventory unknown field", q.InventoryInsert, {"colour": "red"}, "colour"),
+    ("inventory null where not allowed", v2_requests.InventoryInsert, {"code": None}, "code"),
+    ("inventory unknown field", v2_requests.InventoryInsert, {"colour": "red"}, "colour"),
 ]
 
 
@@ -402,49 +401,49 @@ def test_each_rule_is_enforced_naming_the_field(
 
 
 def test_valid_variants_pass() -> None:
-    q.TicketItemInsert.model_validate(ITEM | {"operation": "consumption", "contract_id": None})
-    q.TicketItemInsert.model_validate(SALE | {"type": "service", "location_id": None})
-    q.TicketItemInsert.model_validate(
+    v2_requests.TicketItemInsert.model_validate(ITEM | {"operation": "consumption", "contract_id": None})
+    v2_requests.TicketItemInsert.model_validate(SALE | {"type": "service", "location_id": None})
+    v2_requests.TicketItemInsert.model_validate(
         SALE | {"installments_quantity": 2, "installments_detail": INSTALLMENTS, "quantity": 2,
                 "sale_price": 30})
-    serial = q.TicketItemInsert.model_validate(with_(ITEM, location_id=...) | {"serial_number": "ZTE1"})
+    serial = v2_requests.TicketItemInsert.model_validate(with_(ITEM, location_id=...) | {"serial_number": "ZTE1"})
     assert "location_id" not in serial.to_payload()
-    q.TicketOsStatusUpdate.model_validate(
+    v2_requests.TicketOsStatusUpdate.model_validate(
         {"ticket_id": 1, "new_status": "completed", "coordinates": {"latitude": 90, "longitude": -180}})
-    q.ContractInsert.model_validate(
+    v2_requests.ContractInsert.model_validate(
         with_(CONTRACT, plan_data=...) | {"type": "Package", "package_data": {"id": 3}})
-    q.ContractAddress.model_validate(with_(ADDRESS_OF_CONTRACT, contract_id=...) | {"package_id": "P1"})
-    q.ContractTransfer.model_validate(
+    v2_requests.ContractAddress.model_validate(with_(ADDRESS_OF_CONTRACT, contract_id=...) | {"package_id": "P1"})
+    v2_requests.ContractTransfer.model_validate(
         TRANSFER | {"type": "package", "new": {"type": "package", "package_data": PACKAGE_DATA | {
             "plan_correlation": [{"contract_id": 881, "new_plan_id": 14}]}}})
-    q.ContractSuspendTemporary.model_validate(
+    v2_requests.ContractSuspendTemporary.model_validate(
         {"customer_id": 1, "contract_id": 2, "duration": 5, "start_date": date.today()})
-    q.TemporaryPlanList.model_validate({"id": 3})
-    q.AuthenticationInsert.model_validate(with_(base("authentication_insert"), nas="-2", port="-3"))
+    v2_requests.TemporaryPlanList.model_validate({"id": 3})
+    v2_requests.AuthenticationInsert.model_validate(with_(base("authentication_insert"), nas="-2", port="-3"))
 
 
 def test_group_contract_is_sent_as_the_spec_shows() -> None:
     def sent(value: Any) -> Any:
-        request = q.ContractUpdate(customer_id=1, contract_id=2, group_contract=value)
+        request = v2_requests.ContractUpdate(customer_id=1, contract_id=2, group_contract=value)
         return request.to_payload()["group_contract"]
 
     assert [sent(v) for v in ("yes", "NO", 1, "07", 99)] == ["yes", "no", "1", "7", "99"]
 
 
 def test_templates_are_text_for_insert_and_a_list_for_update() -> None:
-    insert = q.OnlineSignature(option=q.SignatureOption.REQUIRED, templates=[4, 5])
-    update = q.OnlineSignatureList(option=q.SignatureOption.REQUIRED, templates="4, 5")
+    insert = v2_requests.OnlineSignature(option=v2_requests.SignatureOption.REQUIRED, templates=[4, 5])
+    update = v2_requests.OnlineSignatureList(option=v2_requests.SignatureOption.REQUIRED, templates="4, 5")
     assert insert.to_payload() == {"option": "required", "templates": "4,5"}
     assert update.to_payload() == {"option": "required", "templates": [4, 5]}
 
 
 def test_pool_name_is_bracketed_and_digit_strings_keep_zeros() -> None:
-    ip = q.Ipv4Settings(pool_id="clientes")
+    ip = v2_requests.Ipv4Settings(pool_id="clientes")
     assert ip.to_payload() == {"pool_id": "[clientes]"}
-    contact = q.ContactUpdate(contact_id=1, document_number="012.345.678-90", phone_1="(11) 98765-4321")
+    contact = v2_requests.ContactUpdate(contact_id=1, document_number="012.345.678-90", phone_1="(11) 98765-4321")
     assert contact.to_payload() == {
         "contact_id": 1, "document_number": "01234567890", "phone_1": "11987654321"}
-    address = q.ContractAddress.model_validate(ADDRESS_OF_CONTRACT)
+    address = v2_requests.ContractAddress.model_validate(ADDRESS_OF_CONTRACT)
     assert address.to_payload()["zip_code"] == "01001000"
 
 
@@ -456,14 +455,14 @@ def test_item_sale_price_is_checked_but_never_sent() -> None:
 
 def test_datetimes_are_sent_in_the_isp_time_zone() -> None:
     aware = datetime(2024, 5, 6, 13, 0, tzinfo=ZoneInfo("UTC"))
-    request = q.TicketFinish(ticket_id=1, cause_id=2, solution="ok", datetime=aware, user="u")
+    request = v2_requests.TicketFinish(ticket_id=1, cause_id=2, solution="ok", datetime=aware, user="u")
     assert request.to_payload({"tz": ZoneInfo("America/Sao_Paulo")})["datetime"] == "2024-05-06 10:00:00"
 
 
 # ---- passwords ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("model", [q.AuthenticationInsert, q.AuthenticationUpdate])
+@pytest.mark.parametrize("model", [v2_requests.AuthenticationInsert, v2_requests.AuthenticationUpdate])
 def test_passwords_never_show_in_repr_or_str(model: type[Request]) -> None:
-    data = base("authentication_insert") if model is q.AuthenticationInsert else {"id": 1}
+    data = base("authentication_insert") if model is v2_requests.AuthenticationInsert else {"id": 1}
     request = model.model_validate(data | {"password": PASSWORD})
     assert PASSWORD not in repr(request) and PASSWORD not in str(request)
     assert request.to_payload()["password"] == PASSWORD
@@ -472,11 +471,11 @@ def test_passwords_never_show_in_repr_or_str(model: type[Request]) -> None:
 
 # ---- null and list payloads --------------------------------------------------------------------
 def test_start_period_null_is_sent_as_null() -> None:
-    insert = q.TemporaryPlanInsert(customer_id=1, contract_id=2, temporary_plan_id=3, start_period=None,
+    insert = v2_requests.TemporaryPlanInsert(customer_id=1, contract_id=2, temporary_plan_id=3, start_period=None,
                                    finish_period=datetime(2024, 6, 1))
     payload = insert.to_payload()
     assert "start_period" in payload and payload["start_period"] is None
-    update = q.TemporaryPlanUpdate(id=1, temporary_plan_id=3, start_period=datetime(2024, 5, 1),
+    update = v2_requests.TemporaryPlanUpdate(id=1, temporary_plan_id=3, start_period=datetime(2024, 5, 1),
                                    finish_period=datetime(2024, 6, 1))
     assert update.to_payload()["start_period"] == "2024-05-01 00:00:00"
 
@@ -495,7 +494,7 @@ def test_chat_messages_payload_is_a_list() -> None:
     assert isinstance(payload, list) and len(payload) == 2
     assert payload[0]["record"] == "2024-05-06 10:00:05" and payload[1]["origin"] == "C"
     assert "contact" not in payload[0] and payload[1]["contact"] == 77
-    assert q.ChatMessages(messages=request.messages) == request
+    assert v2_requests.ChatMessages(messages=request.messages) == request
 
 
 # ---- catalog -----------------------------------------------------------------------------------
@@ -608,4 +607,4 @@ def test_odd_codes_are_kept_raw() -> None:
     assert reason.status is None and reason.odd_fields == {"status": "Z"}
     (equipment,) = catalog.get_equipment_customer.parse([{"id": 1, "status": ""}])
     assert equipment.status is None and equipment.odd_fields == {}
-    assert r.ContractHtml(contract_model_html="not base64!").html is None
+    assert v2_results.ContractHtml(contract_model_html="not base64!").html is None

@@ -84,7 +84,7 @@ class Demo:
             app.engine, _identity(sandbox), chat_id=SUBSCRIBER_CHAT, client_language=language, bold=bold,
             chat_names=names,
         )
-        return cls(app, channel, sandbox, OutageNotifier(app.database, app.isp), subscriber=channel)
+        return cls(app, channel, sandbox, OutageNotifier(app.database, app.coordinator), subscriber=channel)
 
     @property
     def prompt(self) -> str:

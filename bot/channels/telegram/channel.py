@@ -95,7 +95,7 @@ class TelegramChannel:
             # Handoffs go to the staff group's topics, answered live (not only through a ticket).
             app.engine.policy = replace(app.engine.policy, staff_desk=True)
             self.staff = StaffDesk(
-                self.bot, app.isp, settings.staff_chat_id, app.engine.policy, app.engine.translations,
+                self.bot, app.coordinator, settings.staff_chat_id, app.engine.policy, app.engine.translations,
             )
         self.processor = Processor(
             app.engine, app.database, self.bot, self.sender,
@@ -111,14 +111,14 @@ class TelegramChannel:
         )
         self._told_to_slow_down: dict[int, float] = {}  # chat id: when (event loop time)
         self.mirror = MirrorWorker(app.database, app.client)  # chat_messages, from the outbox
-        self.notifier = OutageNotifier(app.database, app.isp)
+        self.notifier = OutageNotifier(app.database, app.coordinator)
 
     def web_app(self) -> Starlette:
         """``bot.web``'s app for this channel: the webhook route only in webhook mode."""
         settings = self.settings
         webhook = settings.mode == "webhook" and settings.webhook_secret is not None
         return create_web_app(
-            Health(self.app.database, self.app.isp),
+            Health(self.app.database, self.app.coordinator),
             intake=self.intake if webhook else None,
             webhook_path=settings.webhook_path if webhook else None,
             webhook_secret=settings.webhook_secret.get_secret_value() if settings.webhook_secret and webhook else None,

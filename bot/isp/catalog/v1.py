@@ -12,12 +12,11 @@ from typing import cast
 
 from bot.isp.catalog.base import Kind, Operation, encode_in_group, one, records, v1_listing, v1_query
 from bot.isp.errors import ErrorName, Generation
-from bot.isp.models import v1_records as r
-from bot.isp.models import v1_requests as q
+from bot.isp.models import v1_records, v1_requests
 
 # ---- 4.2 queries that accept Filtro --------------------------------------------------------------
 ConsultaAtendimentos = v1_query(
-    "ConsultaAtendimentos", r.Ticket,
+    "ConsultaAtendimentos", v1_records.Ticket,
     also=(
         "Atendimentos.Data_AB", "Atendimentos.Hora_AB", "Atendimentos.Usu_abertura",
         "Atendimentos.Usu_Designado", "Atendimentos.Grupo_Designado", "UsuariosGrupoSetor.Grupo",
@@ -29,58 +28,58 @@ ConsultaAtendimentos = v1_query(
     ),
     summary="Support tickets",
 )
-ConsultaCausas = v1_query("ConsultaCausas", r.ClosingCause, summary="Ticket closing causes")
+ConsultaCausas = v1_query("ConsultaCausas", v1_records.ClosingCause, summary="Ticket closing causes")
 ConsultaChecklistAtendimentos = v1_query(
-    "ConsultaChecklistAtendimentos", r.ChecklistItem, summary="Checklists of open tickets"
+    "ConsultaChecklistAtendimentos", v1_records.ChecklistItem, summary="Checklists of open tickets"
 )
-ConsultaFluxos = v1_query("ConsultaFluxos", r.Workflow, summary="Ticket workflows")
+ConsultaFluxos = v1_query("ConsultaFluxos", v1_records.Workflow, summary="Ticket workflows")
 ConsultaOcorrenciasAtendimentos = v1_query(
-    "ConsultaOcorrenciasAtendimentos", r.TicketOccurrence,
+    "ConsultaOcorrenciasAtendimentos", v1_records.TicketOccurrence,
     also=("Data", "Descricao", "Modo", "Usuario", "MapsLat", "MapsLng", "Atendimento"),
     summary="Ticket occurrences",
 )
-ConsultaTopicos = v1_query("ConsultaTopicos", r.TicketTopic, summary="Ticket topics")
+ConsultaTopicos = v1_query("ConsultaTopicos", v1_records.TicketTopic, summary="Ticket topics")
 ConsultaAutenticacao = v1_query(
-    "ConsultaAutenticacao", r.Authentication, summary="Subscriber authentications"
+    "ConsultaAutenticacao", v1_records.Authentication, summary="Subscriber authentications"
 )
 ConsultaAutenticacaoSenha = v1_query(
-    "ConsultaAutenticacaoSenha", r.AuthenticationWithPassword,
+    "ConsultaAutenticacaoSenha", v1_records.AuthenticationWithPassword,
     summary="Subscriber authentications with their passwords",
 )
-ConsultaClientes = v1_query("ConsultaClientes", r.Customer, summary="Customers")
+ConsultaClientes = v1_query("ConsultaClientes", v1_records.Customer, summary="Customers")
 ConsultaClientesBloqueados = v1_query(
-    "ConsultaClientesBloqueados", r.BlockedCustomer, summary="Blocked customers"
+    "ConsultaClientesBloqueados", v1_records.BlockedCustomer, summary="Blocked customers"
 )
 ConsultaClientesReducao = v1_query(
-    "ConsultaClientesReducao", r.ReducedCustomer,
+    "ConsultaClientesReducao", v1_records.ReducedCustomer,
     summary="Customers in a bandwidth-reduction rule of the virtual collector",
 )
 ConsultaClienteOnline = v1_query(
-    "ConsultaClienteOnline", r.CustomerOnline, summary="Whether customers are online"
+    "ConsultaClienteOnline", v1_records.CustomerOnline, summary="Whether customers are online"
 )
-ConsultaContatos = v1_query("ConsultaContatos", r.Contact, also=("Cliente",), summary="Contacts")
+ConsultaContatos = v1_query("ConsultaContatos", v1_records.Contact, also=("Cliente",), summary="Contacts")
 ConsultarDadosAdicionais = v1_query(
-    "ConsultarDadosAdicionais", r.AdditionalDataValue, summary="Values of additional data"
+    "ConsultarDadosAdicionais", v1_records.AdditionalDataValue, summary="Values of additional data"
 )
 ConsultaClientesCobranca = v1_query(
-    "ConsultaClientesCobranca", r.CustomerBilling, summary="Billing data of customers"
+    "ConsultaClientesCobranca", v1_records.CustomerBilling, summary="Billing data of customers"
 )
 ConsultaEquipamentosOnline = v1_query(
-    "ConsultaEquipamentosOnline", r.OnlineEquipment, summary="Online customer equipment"
+    "ConsultaEquipamentosOnline", v1_records.OnlineEquipment, summary="Online customer equipment"
 )
-ConsultaMercados = v1_query("ConsultaMercados", r.Market, summary="Markets (prospects)")
-ConsultaContratos = v1_query("ConsultaContratos", r.Contract, summary="Contracts")
+ConsultaMercados = v1_query("ConsultaMercados", v1_records.Market, summary="Markets (prospects)")
+ConsultaContratos = v1_query("ConsultaContratos", v1_records.Contract, summary="Contracts")
 ConsultaContratosBloqueados = v1_query(
-    "ConsultaContratosBloqueados", r.BlockedContract, summary="Blocked contracts"
+    "ConsultaContratosBloqueados", v1_records.BlockedContract, summary="Blocked contracts"
 )
-ConsultaModelosProduto = v1_query("ConsultaModelosProduto", r.ProductModel, summary="Product models")
-ConsultaTiposProduto = v1_query("ConsultaTiposProduto", r.ProductType, summary="Product types")
-ConsultaUnidadesProduto = v1_query("ConsultaUnidadesProduto", r.ProductUnit, summary="Product units")
+ConsultaModelosProduto = v1_query("ConsultaModelosProduto", v1_records.ProductModel, summary="Product models")
+ConsultaTiposProduto = v1_query("ConsultaTiposProduto", v1_records.ProductType, summary="Product types")
+ConsultaUnidadesProduto = v1_query("ConsultaUnidadesProduto", v1_records.ProductUnit, summary="Product units")
 ConsultaCartoesCadastrados = v1_query(
-    "ConsultaCartoesCadastrados", r.StoredCard, summary="Stored payment cards"
+    "ConsultaCartoesCadastrados", v1_records.StoredCard, summary="Stored payment cards"
 )
 ConsultaDocumentosBaixados = v1_query(
-    "ConsultaDocumentosBaixados", r.SettledDocument,
+    "ConsultaDocumentosBaixados", v1_records.SettledDocument,
     also=(
         "Movimento.Sequencia", "Movimento.Tipo", "Movimento.Cobranca", "Movimento.Cliente",
         "Clientes.CNPJ_CNPF", "Fornecedores.CNPJ_CNPF", "Mercado.CNPJ_CNPF",
@@ -95,90 +94,90 @@ ConsultaDocumentosBaixados = v1_query(
     summary="Settled financial documents",
 )
 ConsultaDocumentosAbertos = v1_query(
-    "ConsultaDocumentosAbertos", r.OpenDocument,
+    "ConsultaDocumentosAbertos", v1_records.OpenDocument,
     also=("Data", "Cliente", "BcoCobr", "NroBanco", "DataLancto"),
     summary="Open financial documents",
 )
-FailOverEvents = v1_query("FailOverEvents", r.FailoverEvent, summary="Failover events")
-ConsutaFornecedores = v1_query("ConsutaFornecedores", r.Supplier, summary="Suppliers")
-ConsultaStatusNAS = v1_query("ConsultaStatusNAS", r.NasStatus, summary="Whether each NAS is online")
+FailOverEvents = v1_query("FailOverEvents", v1_records.FailoverEvent, summary="Failover events")
+ConsutaFornecedores = v1_query("ConsutaFornecedores", v1_records.Supplier, summary="Suppliers")
+ConsultaStatusNAS = v1_query("ConsultaStatusNAS", v1_records.NasStatus, summary="Whether each NAS is online")
 
 # ---- 4.2 queries without filter support ----------------------------------------------------------
-ConsultaGruposSLA = v1_listing("ConsultaGruposSLA", r.SlaGroup, summary="SLA groups")
+ConsultaGruposSLA = v1_listing("ConsultaGruposSLA", v1_records.SlaGroup, summary="SLA groups")
 ConsultaComplementoContatos = v1_listing(
-    "ConsultaComplementoContatos", r.ContactComplement, summary="Contact complements"
+    "ConsultaComplementoContatos", v1_records.ContactComplement, summary="Contact complements"
 )
-ConsultaGruposCliente = v1_listing("ConsultaGruposCliente", r.CustomerGroup, summary="Customer groups")
-ConsultaConcorrencia = v1_listing("ConsultaConcorrencia", r.Competitor, summary="Competitors")
+ConsultaGruposCliente = v1_listing("ConsultaGruposCliente", v1_records.CustomerGroup, summary="Customer groups")
+ConsultaConcorrencia = v1_listing("ConsultaConcorrencia", v1_records.Competitor, summary="Competitors")
 ConsultaMotivosCancelamento = v1_listing(
-    "ConsultaMotivosCancelamento", r.CancellationReason, summary="Cancellation reasons"
+    "ConsultaMotivosCancelamento", v1_records.CancellationReason, summary="Cancellation reasons"
 )
-ConsultaCiclosFaturamento = v1_listing("ConsultaCiclosFaturamento", r.BillingCycle, summary="Billing cycles")
-ConsultaGruposCobranca = v1_listing("ConsultaGruposCobranca", r.CollectionGroup, summary="Collection groups")
+ConsultaCiclosFaturamento = v1_listing("ConsultaCiclosFaturamento", v1_records.BillingCycle, summary="Billing cycles")
+ConsultaGruposCobranca = v1_listing("ConsultaGruposCobranca", v1_records.CollectionGroup, summary="Collection groups")
 ConsultaDadosAdicionais = v1_listing(
-    "ConsultaDadosAdicionais", r.AdditionalDataDefinition, summary="Definitions of additional data"
+    "ConsultaDadosAdicionais", v1_records.AdditionalDataDefinition, summary="Definitions of additional data"
 )
-ConsultaPlanos = v1_listing("ConsultaPlanos", r.Plan, summary="Plans")
-ConsultaQoS = v1_listing("ConsultaQoS", r.QosProfile, summary="QoS profiles")
-ConsultaUsuarios = v1_listing("ConsultaUsuarios", r.SystemUser, summary="System users")
+ConsultaPlanos = v1_listing("ConsultaPlanos", v1_records.Plan, summary="Plans")
+ConsultaQoS = v1_listing("ConsultaQoS", v1_records.QosProfile, summary="QoS profiles")
+ConsultaUsuarios = v1_listing("ConsultaUsuarios", v1_records.SystemUser, summary="System users")
 
 # ---- 4.3.7 a query with a parameter group --------------------------------------------------------
 ConsultaLinhaDigitavelBoleto = Operation(
     "ConsultaLinhaDigitavelBoleto", Generation.V1, Kind.QUERY,
-    encode_in_group("DadosLinhaDigitavelEntrada"), records(q.DigitableLine),
+    encode_in_group("DadosLinhaDigitavelEntrada"), records(v1_requests.DigitableLine),
     errors={1: ErrorName.DOCUMENT_NOT_FOUND},
-    request_model=q.DigitableLineQuery, group="DadosLinhaDigitavelEntrada",
+    request_model=v1_requests.DigitableLineQuery, group="DadosLinhaDigitavelEntrada",
     summary="Digitable line of a bill slip",
 )
 
 # ---- 4.3 writes ----------------------------------------------------------------------------------
 AtendimentoCadastro = Operation(
     "AtendimentoCadastro", Generation.V1, Kind.WRITE,
-    encode_in_group("DadosAtendimento"), one(q.TicketCreated),
+    encode_in_group("DadosAtendimento"), one(v1_requests.TicketCreated),
     errors={223: ErrorName.MARKETING_STIMULUS_NOT_COMMERCIAL},
-    request_model=q.TicketCreate, group="DadosAtendimento",
+    request_model=v1_requests.TicketCreate, group="DadosAtendimento",
     summary="Open a ticket",
 )
 ClienteCadastro = Operation(
     "ClienteCadastro", Generation.V1, Kind.WRITE,
-    encode_in_group("DadosCliente"), one(q.CustomerCreated),
+    encode_in_group("DadosCliente"), one(v1_requests.CustomerCreated),
     errors={1: ErrorName.REQUIRED_FIELD_MISSING},
-    request_model=q.CustomerCreate, group="DadosCliente",
+    request_model=v1_requests.CustomerCreate, group="DadosCliente",
     summary="Register a customer",
 )
 MercadoCadastro = Operation(
     "MercadoCadastro", Generation.V1, Kind.WRITE,
-    encode_in_group("DadosMercado"), one(q.MarketCreated),
+    encode_in_group("DadosMercado"), one(v1_requests.MarketCreated),
     errors={1: ErrorName.REQUIRED_FIELD_MISSING},
-    request_model=q.MarketCreate, group="DadosMercado",
+    request_model=v1_requests.MarketCreate, group="DadosMercado",
     summary="Register a market (prospect)",
 )
 ClienteAlteracao = Operation(
     "ClienteAlteracao", Generation.V1, Kind.WRITE,
-    encode_in_group("DadosCliente"), one(q.CustomerChanged),
+    encode_in_group("DadosCliente"), one(v1_requests.CustomerChanged),
     errors={4: ErrorName.INVALID_CODE},
-    request_model=q.CustomerChange, group="DadosCliente",
+    request_model=v1_requests.CustomerChange, group="DadosCliente",
     summary="Change a customer",
 )
 MercadoAlteracao = Operation(
     "MercadoAlteracao", Generation.V1, Kind.WRITE,
-    encode_in_group("DadosMercado"), one(q.MarketChanged),
+    encode_in_group("DadosMercado"), one(v1_requests.MarketChanged),
     errors={4: ErrorName.INVALID_CODE},
-    request_model=q.MarketChange, group="DadosMercado",
+    request_model=v1_requests.MarketChange, group="DadosMercado",
     summary="Change a market (prospect)",
 )
 NotasFiscaisCadastro = Operation(
     "NotasFiscaisCadastro", Generation.V1, Kind.WRITE,
-    encode_in_group("DadosNota"), one(q.InvoicesCreated),
+    encode_in_group("DadosNota"), one(v1_requests.InvoicesCreated),
     errors={98: ErrorName.INVOICE_ISSUE_DATE_TOO_EARLY},
-    request_model=q.InvoicesCreate, group="DadosNota",
+    request_model=v1_requests.InvoicesCreate, group="DadosNota",
     summary="Create invoices of model 21 and 22",
 )
 PedidoCadastro = Operation(
     "PedidoCadastro", Generation.V1, Kind.WRITE,
-    encode_in_group("DadosPedido"), one(q.OrderCreated),
+    encode_in_group("DadosPedido"), one(v1_requests.OrderCreated),
     errors={135: ErrorName.ENROLLMENT_WITHOUT_INSTALLMENT},
-    request_model=q.OrderCreate, group="DadosPedido",
+    request_model=v1_requests.OrderCreate, group="DadosPedido",
     summary="Create a standalone order",
 )
 
