@@ -6,3 +6,8 @@ from tests.leakscan import (  # noqa: F401 - pytest finds hooks by name in a con
     pytest_sessionstart,
     pytest_terminal_summary,
 )
+
+from flows.engine import Engine
+
+# A step that leads where its flow's ``steps`` do not declare fails the test (a running bot logs it).
+Engine.strict_steps = True
