@@ -168,7 +168,7 @@ class Engine:
                     return await self._turn(incoming, within)
                 except StaleStateError:
                     log.info("chat state changed under a turn; running it again")
-                except UpdateTakenError:
+                except (UpdateTakenError, UndeclaredMove):
                     raise
                 except IspError as exc:
                     return await self._failed_turn(incoming, exc, within)
