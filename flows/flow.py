@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from flows.context import Context
 
 __all__ = [
-    "MENU_FLOWS", "TO_MENU", "Chosen", "Flow", "Option", "StepEvent", "Steps", "Switch", "Unexpected", "discover",
+    "MENU_FLOWS", "TO_MENU", "Chosen", "Flow", "Option", "StepEvent", "Steps", "Switch", "Unexpected", "check_steps",
+    "discover",
 ]
 
 
