@@ -23,12 +23,14 @@ import yaml
 from bot.app import role_flows
 from bot.store import Role
 from flows.context import Context
-from flows.engine import RoleFlows
+from flows.engine import Engine, RoleFlows, UndeclaredMove
 from flows.flow import MENU_FLOWS, TO_MENU, Flow, StepEvent, Steps, Switch, check_steps
 from flows.intents import LEAVE, SMALL_TALK
 from flows.subscriber import subscriber_flows
+from flows.subscriber.bills import Bills
 
 from flows import diagrams
+from tests.flows.harness import Desk
 
 ROOT = Path(__file__).resolve().parents[2]
 ASKS = {"ask", "ask_location", "ask_contact", "wait"}
@@ -199,6 +201,30 @@ def test_leads_knows_staying_the_menu_flows_and_nothing_else() -> None:
     assert steps.leads("choose", Switch("paid"))
     assert not steps.leads("choose", Switch("bills"))
     assert not steps.leads("begin", Switch("paid"))
+
+
+# ---- the engine checks each move ------------------------------------------------------------------
+MISDECLARED = Steps(begin=("choose", TO_MENU), choose=(TO_MENU,), act=("choose", Switch("paid"), TO_MENU))
+
+
+async def test_a_move_the_steps_do_not_declare_fails_in_tests(desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Bills, "steps", MISDECLARED)  # choosing a bill asks in "act"
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    with pytest.raises(UndeclaredMove, match="flow 'bills': step 'choose' led to 'act'"):
+        await chat.tap("28/03/2025")
+
+
+async def test_a_running_bot_logs_an_undeclared_move_and_carries_on(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(Bills, "steps", MISDECLARED)
+    monkeypatch.setattr(Engine, "strict_steps", False)
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.tap("28/03/2025")
+    assert "✅ Já paguei" in chat.buttons  # the answer is the flow's, as before
+    assert "step 'choose' led to 'act', which its steps do not declare" in caplog.text
 
 
 # ---- the diagrams ----------------------------------------------------------------------------------
