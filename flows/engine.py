@@ -112,13 +112,13 @@ class RoleFlows:
     menu: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, flows: Iterable[Flow], menu: Iterable[type[Flow]] = ()) -> RoleFlows:
-        """The flows, with the commands each declares; ``menu``, the flows the menu offers in order.
+    def of(cls, flows: Iterable[Flow], menu: Iterable[str] = ()) -> RoleFlows:
+        """The flows, with the commands each declares; ``menu``, the names of the menu's flows in order.
         Fails loudly on a menu entry or a ``Switch`` naming a flow the role does not have."""
         flows = list(flows)
         by_name = {flow.name: flow for flow in flows}
         commands = {command: flow.name for flow in flows for command in flow.commands}
-        names = tuple(entry.name for entry in menu)
+        names = tuple(menu)
         unknown = [name for name in names if name not in by_name]
         for flow in flows:
             unknown += [f"{flow.name} -> {name}" for name in flow.steps.switches() - {MENU_FLOWS.flow, *by_name}]

@@ -8,7 +8,7 @@ import sys
 from flows.engine import RoleFlows
 from flows.flow import discover
 
-MENU = ()  # no buttons: the staff's menu only says where the work happens
+MENU: tuple[str, ...] = ()  # no buttons: the staff's menu only says where the work happens
 
 
 def staff_flows() -> RoleFlows:

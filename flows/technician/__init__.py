@@ -14,10 +14,8 @@ import sys
 
 from flows.engine import RoleFlows
 from flows.flow import discover
-from flows.technician.agenda import Agenda
-from flows.technician.ticket import Ticket
 
-MENU = (Agenda, Ticket)  # the menu's buttons, in order (labels: ``technician.menu_<name>``)
+MENU = ("agenda", "ticket")  # the menu's buttons, in order (labels: ``technician.menu_<name>``)
 
 
 def technician_flows() -> RoleFlows:

@@ -186,6 +186,11 @@ def test_a_switch_to_a_flow_the_role_lacks_fails_when_the_role_is_built() -> Non
         RoleFlows.of([Lost(), *subscriber_flows().flows.values()])
 
 
+def test_a_menu_naming_a_flow_the_role_lacks_fails_when_the_role_is_built() -> None:
+    with pytest.raises(ValueError, match="flows this role does not have: bils"):
+        RoleFlows.of(subscriber_flows().flows.values(), menu=("bils", "new_ticket"))
+
+
 def test_a_flow_without_steps_fails_when_the_flow_is_found() -> None:
     class Bare(Flow):
         name = "bare"
