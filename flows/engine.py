@@ -322,8 +322,6 @@ class Engine:
         target: Target
         if ctx.next_flow is not None:
             target = Switch(ctx.next_flow)
-        elif ctx.state.flow != flow.name:
-            return  # the step began another flow itself (a role changed): that flow's own begin was checked
         elif ctx.state.step is None:
             target = TO_MENU  # ended without a question: the engine begins the menu
         else:

@@ -93,3 +93,5 @@ def check_steps(cls: type[Flow]) -> None:
         unknown = [t for t in targets if isinstance(t, str) and t not in declared]
         if unknown:
             raise TypeError(f"flow {cls.name!r}: step {origin!r} leads to undeclared steps {unknown}")
+    if not cls.verbatim_steps <= declared:
+        raise TypeError(f"flow {cls.name!r}: verbatim steps not declared {sorted(cls.verbatim_steps - declared)}")

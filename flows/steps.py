@@ -11,7 +11,7 @@ its steps (``Steps``): each step with where it can lead, in the spirit of python
 A plain name is a step of the same flow (a method, waited in through ``ctx.ask``/``ctx.wait``);
 ``Switch(name)`` is ``ctx.switch(name)``; ``MENU_FLOWS`` is any flow of the role's menu (a button
 built from ``ctx.menu``). Ending without a question leads to the menu, as the engine does. The engine
-checks every move against the table, ``flows.diagrams`` draws it, and neither module imports a flow.
+checks every move against the table and ``flows.diagrams`` draws it (``make diagrams``).
 """
 
 from __future__ import annotations
