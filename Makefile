@@ -3,7 +3,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test lint typecheck unit demo lock lock-upgrade docs bench bench-quick clean
+.PHONY: install test lint typecheck unit demo lock lock-upgrade docs diagrams bench bench-quick clean
 
 # The versions CI, the image and every developer use: requirements-dev.lock (hashes checked) and the
 # build backend of requirements-build.lock, then the project itself without dependencies.
@@ -35,6 +35,10 @@ lock-upgrade:
 ## docs/isp-operations.md from the client's catalog (a test fails when it is stale).
 docs: $(STAMP)
 	$(BIN)/python -m bot.operations_doc > docs/isp-operations.md
+
+## docs/flows/: a Mermaid state diagram per flow, from its steps (a test fails when one is stale).
+diagrams: $(STAMP)
+	$(BIN)/python -m flows.diagrams
 
 lint: $(STAMP)
 	$(BIN)/ruff check bot flows tests bench

@@ -35,7 +35,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.coordinator import IspCoordinator
 from flows.files import FileSource, FileUnavailable
-from flows.flow import Flow, Option
 from flows.identity import target_ref
 from flows.policy import Policy
 from flows.replies import (
@@ -51,6 +50,7 @@ from flows.replies import (
     ToStaff,
     Upload,
 )
+from flows.steps import Option
 
 # Keys of ChatState.data: the flow's own data, the pending question and its buttons' values.
 FLOW_DATA = "flow"
@@ -76,7 +76,7 @@ class Context:
     def __init__(
         self, *, state: ChatState, link: Link | None, session: AsyncSession, repos: Repositories,
         coordinator: IspCoordinator, policy: Policy, translations: Translations, client_language: str | None,
-        menu: Sequence[Flow] = (), message_id: int | None = None, sender_name: str | None = None,
+        menu: Sequence[str] = (), message_id: int | None = None, sender_name: str | None = None,
         files: FileSource | None = None,
     ) -> None:
         self.state = state
@@ -87,7 +87,7 @@ class Context:
         self._repos = repos
         self._translations = translations
         self._client_language = client_language
-        self.menu = menu  # the flows the menu offers, in order
+        self.menu = menu  # the names of the flows the menu offers, in order
         self.message_id = message_id  # the channel's reference of the message being handled
         self.sender_name = sender_name  # the name the person gave the channel (Telegram's first name), if any
         self.replies: list[Reply] = []

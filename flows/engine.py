@@ -71,10 +71,11 @@ from flows.context import (
 from flows.coordinator import IspCoordinator
 from flows.events import Choice, Command, Event, Incoming, Location, Start, Text, describe
 from flows.files import FileSource
-from flows.flow import Chosen, Flow, StepEvent, Unexpected
+from flows.flow import Flow
 from flows.intents import default_intents
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply, Upload
+from flows.steps import BEGIN, MENU_FLOWS, TO_MENU, Chosen, StepEvent, Switch, Target, Unexpected
 
 log = logging.getLogger(__name__)
 
@@ -104,23 +105,36 @@ def turn_position() -> tuple[str | None, str | None]:
 
 @dataclass(frozen=True)
 class RoleFlows:
-    """The flows of one role, and the commands (``/bills``) that begin them directly."""
+    """The flows of one role, the commands (``/bills``) that begin them directly, and its menu in order."""
 
     flows: Mapping[str, Flow]
     commands: Mapping[str, str] = field(default_factory=dict)
+    menu: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, flows: Iterable[Flow]) -> RoleFlows:
-        """The flows, with the commands each declares."""
+    def of(cls, flows: Iterable[Flow], menu: Iterable[str] = ()) -> RoleFlows:
+        """The flows, with the commands each declares; ``menu``, the names of the menu's flows in order.
+        Fails loudly on a menu entry or a ``Switch`` naming a flow the role does not have."""
         flows = list(flows)
+        by_name = {flow.name: flow for flow in flows}
         commands = {command: flow.name for flow in flows for command in flow.commands}
-        return cls({flow.name: flow for flow in flows}, commands)
+        names = tuple(menu)
+        unknown = [name for name in names if name not in by_name]
+        for flow in flows:
+            unknown += [f"{flow.name} -> {name}" for name in flow.steps.switches() - {MENU_FLOWS.flow, *by_name}]
+        if unknown:
+            raise ValueError(f"flows this role does not have: {', '.join(unknown)}")
+        return cls(by_name, commands, names)
 
-    def menu(self) -> list[Flow]:
-        return sorted((f for f in self.flows.values() if f.menu_order is not None), key=lambda f: f.menu_order or 0)
+
+class UndeclaredMove(Exception):
+    """A step led where its flow's ``steps`` do not say it can (a misspelt step, a move not declared)."""
 
 
 class Engine:
+    # Tests raise ``UndeclaredMove``; a running bot logs it and carries on as the flow said.
+    strict_steps = False
+
     def __init__(
         self, database: Database, coordinator: IspCoordinator, flows: Mapping[Role, RoleFlows], *,
         policy: Policy | None = None, translations: Translations | None = None, files: FileSource | None = None,
@@ -154,7 +168,7 @@ class Engine:
                     return await self._turn(incoming, within)
                 except StaleStateError:
                     log.info("chat state changed under a turn; running it again")
-                except UpdateTakenError:
+                except (UpdateTakenError, UndeclaredMove):
                     raise
                 except IspError as exc:
                     return await self._failed_turn(incoming, exc, within)
@@ -227,7 +241,7 @@ class Engine:
         return Context(
             state=state, link=link, session=session, repos=self.repos, coordinator=self.coordinator,
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,
-            menu=self.flows[state.role].menu(), message_id=incoming.message_id, sender_name=incoming.sender_name,
+            menu=self.flows[state.role].menu, message_id=incoming.message_id, sender_name=incoming.sender_name,
             files=self.files,
         )
 
@@ -277,7 +291,9 @@ class Engine:
                 raise Unexpected("common.button_expired")
             await self._begin(ctx, MENU)  # a new chat: the greeting (or the menu) is the answer
             return
+        origin = ctx.state.step or ""
         await step(ctx, self._resolve(ctx, event))
+        self._check_move(role, flow, origin, ctx)
 
     def _resolve(self, ctx: Context, event: Event) -> StepEvent:
         if not isinstance(event, Choice):
@@ -293,12 +309,29 @@ class Engine:
         flow = role.flows[name]
         if flow.requires_link and ctx.link is None and LINK in role.flows:
             name, flow = LINK, role.flows[LINK]
-        ctx.menu = role.menu()  # the role may have changed in this turn (an invite redeemed)
+        ctx.menu = role.menu  # the role may have changed in this turn (an invite redeemed)
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
         recent = ctx.state.data.get(RECENT, [])
         ctx.state.data = {FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses, RECENT: recent}
         await flow.begin(ctx)
+        self._check_move(role, flow, BEGIN, ctx)
+
+    def _check_move(self, role: RoleFlows, flow: Flow, origin: str, ctx: Context) -> None:
+        """Whether the step ``origin`` of ``flow`` just led where the flow's ``steps`` say it can."""
+        target: Target
+        if ctx.next_flow is not None:
+            target = Switch(ctx.next_flow)
+        elif ctx.state.step is None:
+            target = TO_MENU  # ended without a question: the engine begins the menu
+        else:
+            target = ctx.state.step
+        if flow.steps.leads(origin, target, role.menu):
+            return
+        problem = f"flow {flow.name!r}: step {origin!r} led to {target!r}, which its steps do not declare"
+        if self.strict_steps:
+            raise UndeclaredMove(problem)
+        log.error("%s", problem)
 
     async def _misunderstood(self, ctx: Context, miss: Unexpected) -> None:
         misses = int(ctx.state.data.get(MISSES, 0)) + 1

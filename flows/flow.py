@@ -2,6 +2,7 @@
 
     class Bills(Flow):
         name = "bills"
+        steps = Steps(begin=("choose", TO_MENU), choose=(Switch("paid"), TO_MENU))  # see flows.steps
 
         async def begin(self, ctx):                 # entering the flow
             ...
@@ -23,45 +24,18 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
-from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from flows.events import Event
+from flows.steps import BEGIN, MENU_FLOWS, TO_MENU, Chosen, Option, StepEvent, Steps, Switch, Unexpected
 
 if TYPE_CHECKING:
     from flows.context import Context
 
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One button. The label is a template key (``key``) or text from the ISP (``text``); ``value``
-    is any JSON value the flow wants back, kept server-side in the chat's state."""
-
-    value: Any
-    key: str | None = None
-    text: str | None = None
-    vars: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class Chosen:
-    """A button of the current question was pressed: the value the flow attached to it."""
-
-    value: Any
-    label: str
-
-
-StepEvent = Event | Chosen
-
-
-class Unexpected(Exception):
-    """The step cannot use this event: the engine says ``hint`` (or a generic line) and asks again."""
-
-    def __init__(self, hint: str | None = None, **variables: Any) -> None:
-        super().__init__(hint or "")
-        self.hint = hint
-        self.variables = variables
+__all__ = [
+    "MENU_FLOWS", "TO_MENU", "Chosen", "Flow", "Option", "StepEvent", "Steps", "Switch", "Unexpected", "check_steps",
+    "discover",
+]
 
 
 class Flow:
@@ -71,12 +45,12 @@ class Flow:
     requires_link: ClassVar[bool] = True
     # Commands that begin the flow from anywhere (without the slash), e.g. ("boleto", "bills").
     commands: ClassVar[tuple[str, ...]] = ()
-    # Place in the menu (None: not in the menu); the button's label is the template ``menu.<name>``.
-    menu_order: ClassVar[int | None] = None
     # A flow the chat rests in (the menu, a ticket's follow-up): leaving it for the menu cancels nothing.
     resting: ClassVar[bool] = False
     # Steps whose text is passed on as it is (to a person): "cancelar" there is the person's words.
     verbatim_steps: ClassVar[frozenset[str]] = frozenset()
+    # Every step and where it can lead (``flows.steps``): checked when the flow is found, drawn in docs/flows/.
+    steps: ClassVar[Steps]
 
     async def begin(self, ctx: Context) -> None:
         raise NotImplementedError  # pragma: no cover - every flow defines its entry
@@ -91,5 +65,33 @@ def discover(package: ModuleType) -> list[Flow]:
             if issubclass(cls, Flow) and cls is not Flow and cls.__module__ == module.__name__ and "name" in vars(cls):
                 if cls.name in found:
                     raise ValueError(f"two flows named {cls.name!r} in {package.__name__}")
+                check_steps(cls)
                 found[cls.name] = cls()
     return list(found.values())
+
+
+def step_methods(cls: type[Flow]) -> set[str]:
+    """The steps a flow's code has: ``begin`` and its public coroutine methods taking ``(ctx, event)``."""
+    found = {BEGIN}
+    for name, member in inspect.getmembers(cls, inspect.iscoroutinefunction):
+        if not name.startswith("_") and list(inspect.signature(member).parameters) == ["self", "ctx", "event"]:
+            found.add(name)
+    return found
+
+
+def check_steps(cls: type[Flow]) -> None:
+    """Fails loudly when a flow's declared steps and its step methods differ."""
+    if not isinstance(getattr(cls, "steps", None), Steps):
+        raise TypeError(f"flow {cls.name!r} declares no steps (steps = Steps(begin=...))")
+    declared, methods = set(cls.steps), step_methods(cls)
+    if declared != methods:
+        raise TypeError(
+            f"flow {cls.name!r}: steps declared without a method {sorted(declared - methods)}, "
+            f"methods not declared as steps {sorted(methods - declared)}"
+        )
+    for origin, targets in cls.steps.items():
+        unknown = [t for t in targets if isinstance(t, str) and t not in declared]
+        if unknown:
+            raise TypeError(f"flow {cls.name!r}: step {origin!r} leads to undeclared steps {unknown}")
+    if not cls.verbatim_steps <= declared:
+        raise TypeError(f"flow {cls.name!r}: verbatim steps not declared {sorted(cls.verbatim_steps - declared)}")

@@ -8,6 +8,8 @@ import sys
 from flows.engine import RoleFlows
 from flows.flow import discover
 
+MENU: tuple[str, ...] = ()  # no buttons: the staff's menu only says where the work happens
+
 
 def staff_flows() -> RoleFlows:
-    return RoleFlows.of(discover(sys.modules[__name__]))
+    return RoleFlows.of(discover(sys.modules[__name__]), menu=MENU)

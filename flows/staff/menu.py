@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from flows.context import Context
-from flows.flow import Flow, StepEvent
+from flows.flow import Flow, StepEvent, Steps
 
 
 class Menu(Flow):
     name = "menu"
     commands = ("menu", "inicio", "help", "ajuda")
     resting = True
+    steps = Steps(begin=("idle",), idle=())
 
     async def begin(self, ctx: Context) -> None:
         ctx.say("staff.menu", user=ctx.system_user)

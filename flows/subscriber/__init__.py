@@ -1,5 +1,6 @@
 """The subscribers' flows, one module each. A flow defined in a module here is found by itself
-(``discover``): its commands work and, with a ``menu_order``, it has a menu button."""
+(``discover``): its commands work. ``MENU`` names the flows the menu offers, in order (each button's
+label is the template ``menu.<name>``; a name no flow has fails when the bot starts)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import sys
 from flows.engine import RoleFlows
 from flows.flow import discover
 
+MENU = ("bills", "new_ticket", "my_tickets", "connection", "contracts", "human", "help", "language", "unlink")
+
 
 def subscriber_flows() -> RoleFlows:
-    return RoleFlows.of(discover(sys.modules[__name__]))
+    return RoleFlows.of(discover(sys.modules[__name__]), menu=MENU)

@@ -34,7 +34,7 @@ from bot.isp.models import v1_records
 from bot.isp.pix import parse_br_code
 
 from flows.context import Context
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 
 MAX_SHOWN = 6
 PIX, QR, PDF, PAID = "pix", "qr", "pdf", "paid"
@@ -44,7 +44,11 @@ UPDATED, OTHERS, MENU = "updated", "others", "menu"
 class Bills(Flow):
     name = "bills"
     commands = ("boleto", "segundavia", "bills", "factura", "pix")
-    menu_order = 10
+    steps = Steps(
+        begin=("choose", TO_MENU),
+        choose=("act", TO_MENU),
+        act=("choose", Switch("paid"), TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
         documents = await ctx.coordinator.open_documents(ctx.customer)

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from bot.isp.models.v1_records import FailoverEvent, YesNo
 
 from flows.context import Context
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
-from flows.subscriber.standing import answer_standing, tell_standing
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +62,9 @@ def offer_outage(ctx: Context, step: str, outage: FailoverEvent, *, ticket_anywa
     ctx.ask(step, "outages.affected", options, since=outage.DownTime)
 
 
+OUTAGE_LEADS = (TO_MENU,)  # where ``answer_outage`` leads
+
+
 async def answer_outage(ctx: Context, event: StepEvent) -> None:
     match event:
         case Chosen(value="watch"):
@@ -77,7 +80,12 @@ async def answer_outage(ctx: Context, event: StepEvent) -> None:
 class Connection(Flow):
     name = "connection"
     commands = ("conexao", "connection", "conexion")
-    menu_order = 40
+    steps = Steps(
+        begin=("standing", "outage", "next"),
+        standing=STANDING_LEADS,
+        outage=OUTAGE_LEADS,
+        next=(Switch("new_ticket"), TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
         if await ctx.coordinator.outage_on_record(ctx.customer) is None and await tell_standing(ctx, "standing"):

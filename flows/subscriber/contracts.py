@@ -33,7 +33,7 @@ from bot.isp.models import v1_records
 from markupsafe import Markup
 
 from flows.context import Context
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,13 @@ TOPIC_HINTS = ("desbloq", "negocia")
 class Contracts(Flow):
     name = "contracts"
     commands = ("contratos", "contrato", "contracts")
-    menu_order = 50
+    steps = Steps(
+        begin=("choose", "act", "confirm", "refused", TO_MENU),
+        choose=("act", TO_MENU),
+        act=("choose", "confirm", "refused", TO_MENU),
+        confirm=("refused", TO_MENU),
+        refused=(Switch("bills"), TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
         if "unblock" in ctx.data:  # offered elsewhere (a blocked subscriber, a payment just told)

@@ -15,7 +15,7 @@ from bot.isp import IspError
 
 from flows.context import Context
 from flows.events import Text
-from flows.flow import Chosen, Flow, Option, StepEvent
+from flows.flow import MENU_FLOWS, TO_MENU, Chosen, Flow, Option, StepEvent, Steps
 from flows.intents import default_intents
 from flows.subscriber.menu import SMALL_TALK_REPLIES
 
@@ -23,9 +23,10 @@ from flows.subscriber.menu import SMALL_TALK_REPLIES
 class FollowTicket(Flow):
     name = "follow_ticket"
     resting = True
+    steps = Steps(begin=("note",), note=(MENU_FLOWS, TO_MENU))
 
     async def begin(self, ctx: Context) -> None:
-        options = [Option(flow.name, key=f"menu.{flow.name}") for flow in ctx.menu]
+        options = [Option(name, key=f"menu.{name}") for name in ctx.menu]
         ctx.ask("note", "follow_ticket.prompt", options, columns=2, protocol=ctx.data["protocol"])
 
     async def note(self, ctx: Context, event: StepEvent) -> None:

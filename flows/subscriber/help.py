@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from flows.context import Context
-from flows.flow import Flow
+from flows.flow import TO_MENU, Flow, Steps
 
 
 class Help(Flow):
     name = "help"
     requires_link = False
     commands = ("help", "ajuda", "ayuda")
-    menu_order = 80
+    steps = Steps(begin=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
         ctx.say("help.text", linked=ctx.link is not None)

@@ -24,7 +24,7 @@ from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.events import Contact, Location, Media, Text
-from flows.flow import Flow, StepEvent
+from flows.flow import TO_MENU, Flow, StepEvent, Steps, Switch
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +37,8 @@ CANCEL_HINT = "cancel"  # the administrative topic of cancellations ("Cancelamen
 class Human(Flow):
     name = "human"
     commands = ("human", "atendente", "humano", "agente")
-    menu_order = 70
     verbatim_steps = frozenset({"with_person"})
+    steps = Steps(begin=("with_person", Switch("follow_ticket"), TO_MENU), with_person=())
 
     async def begin(self, ctx: Context) -> None:
         ticket = await self._still_open(ctx, ctx.current_ticket) or await self._open_ticket(ctx)
@@ -136,6 +136,7 @@ class CancelPlan(Flow):
     """"Quero cancelar meu plano": a person takes it, told why first."""
 
     name = "cancel_plan"
+    steps = Steps(begin=(Switch("human"),))
 
     async def begin(self, ctx: Context) -> None:
         ctx.say("human.cancel_plan")

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from flows.context import Context
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
 
 DAYS = 180
 MAX_SHOWN = 6
@@ -24,6 +24,7 @@ MAX_SHOWN = 6
 class Invoices(Flow):
     name = "invoices"
     commands = ("notas", "notafiscal", "invoices", "facturas")
+    steps = Steps(begin=("choose", TO_MENU), choose=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
         since = ctx.coordinator.now().date() - timedelta(days=DAYS)

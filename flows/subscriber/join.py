@@ -16,7 +16,7 @@ from bot.isp.models.v1_records import UserStatus
 from bot.store import InviteError, Role
 
 from flows.context import Context
-from flows.flow import Flow
+from flows.flow import TO_MENU, Flow, Steps
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,7 @@ JOINABLE = (Role.TECHNICIAN, Role.STAFF)
 class Join(Flow):
     name = "join"
     requires_link = False
+    steps = Steps(begin=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
         code = str(ctx.data.get("payload") or "")

@@ -5,14 +5,14 @@ from __future__ import annotations
 from bot.i18n import LANGUAGES
 
 from flows.context import Context
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
 
 
 class Language(Flow):
     name = "language"
     requires_link = False
     commands = ("language", "idioma")
-    menu_order = 90
+    steps = Steps(begin=("choose",), choose=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
         options = [Option(lang, key=f"language.name_{lang}") for lang in LANGUAGES]

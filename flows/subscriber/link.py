@@ -37,7 +37,7 @@ from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import Context
 from flows.events import Contact, Text
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
 from flows.identity import normalise_phone, normalise_tax_id, same_phone, same_secret
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
@@ -48,6 +48,16 @@ NOBODY = 0  # a customer code no ISP gives: asked for when a tax id had no custo
 class Link(Flow):
     name = "link"
     requires_link = False
+    steps = Steps(
+        begin=("locked", "method"),
+        locked=("method",),
+        method=("tax_id", "login", "contact", "locked"),
+        tax_id=("contact", "locked"),
+        contact=("contract", "method", "locked", TO_MENU),
+        login=("password",),
+        password=("contract", "method", "locked", TO_MENU),
+        contract=(TO_MENU,),
+    )
 
     async def begin(self, ctx: Context) -> None:
         if not await self._locked(ctx):

@@ -11,7 +11,7 @@ from bot.isp import IspError
 
 from flows.context import Context
 from flows.events import Media, Text
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import MENU_FLOWS, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.intents import SMALL_TALK, default_intents
 from flows.subscriber.paid import kept, receipt_of
 
@@ -23,9 +23,15 @@ class Menu(Flow):
     name = "menu"
     commands = ("menu", "inicio")
     resting = True
+    # Besides its buttons, free text reaches the flows the intents name (a receipt, "paid").
+    steps = Steps(
+        begin=("choose",),
+        choose=(MENU_FLOWS, Switch("invoices"), Switch("wifi_password"), Switch("cancel_plan"), Switch("paid"),
+                TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
-        options = [Option(flow.name, key=f"menu.{flow.name}") for flow in ctx.menu]
+        options = [Option(name, key=f"menu.{name}") for name in ctx.menu]
         name, contract = await self._who(ctx)
         ctx.ask("choose", "menu.prompt", options, columns=2, name=name, contract=contract)
 

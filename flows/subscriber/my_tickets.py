@@ -18,7 +18,7 @@ from typing import Any
 from bot.isp.models.v1_records import Ticket
 
 from flows.context import Context
-from flows.flow import Flow
+from flows.flow import TO_MENU, Flow, Steps
 
 MAX_SHOWN = 8
 
@@ -26,7 +26,7 @@ MAX_SHOWN = 8
 class MyTickets(Flow):
     name = "my_tickets"
     commands = ("chamados", "meuschamados", "tickets", "reclamos")
-    menu_order = 30
+    steps = Steps(begin=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
         tickets = await ctx.coordinator.open_tickets(ctx.customer)

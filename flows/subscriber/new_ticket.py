@@ -36,10 +36,10 @@ from bot.isp.models.v1_records import Ticket, TicketTopic
 
 from flows.context import Context
 from flows.events import Media, Text
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.intents import normalise
-from flows.subscriber.connection import answer_outage, look_at_network, offer_outage
-from flows.subscriber.standing import answer_standing, tell_standing
+from flows.subscriber.connection import OUTAGE_LEADS, answer_outage, look_at_network, offer_outage
+from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
 
 MAX_DESCRIPTION = 2000
 LANDED_SLACK = timedelta(minutes=2)  # the ISP's clock may run a little behind ours
@@ -50,7 +50,14 @@ WIFI_WORDS = ("wifi", "wi fi", "senha")  # in a topic's name, accents and punctu
 class NewTicket(Flow):
     name = "new_ticket"
     commands: ClassVar[tuple[str, ...]] = ("chamado", "abrirchamado", "ticket", "reclamo")
-    menu_order: ClassVar[int | None] = 20
+    steps = Steps(
+        begin=("standing", "outage", "topic", Switch("human")),
+        standing=("topic", Switch("human"), *STANDING_LEADS),
+        outage=("topic", Switch("human"), *OUTAGE_LEADS),
+        topic=("describe",),
+        describe=("confirm",),
+        confirm=("describe", "topic", Switch("follow_ticket"), Switch("human"), TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
         known = await ctx.coordinator.outage_on_record(ctx.customer)  # first: in a surge it costs no read per customer
@@ -175,7 +182,7 @@ class WifiPassword(NewTicket):
 
     name = "wifi_password"
     commands = ()
-    menu_order = None
+    steps = NewTicket.steps.but(begin=("describe", Switch("human")))
 
     async def begin(self, ctx: Context) -> None:
         topics = [t for t in await ctx.coordinator.subscriber_topics() if t.Codigo is not None and t.Nome]

@@ -31,7 +31,7 @@ from bot.isp.models.v1_records import ContractStatus
 from flows.context import Context
 from flows.events import FileRef, Media, Text
 from flows.files import FileTooLarge, FileUnavailable
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 
 OLDEST_DAYS = 90
 RECEIPT_TYPES = ("application/pdf", "image/")
@@ -51,6 +51,14 @@ def receipt_of(event: Media) -> FileRef | None:
 class Paid(Flow):
     name = "paid"
     commands = ("paguei", "comprovante", "paid")
+    steps = Steps(
+        begin=("bill", "when", TO_MENU),
+        bill=("when",),
+        when=("receipt", "confirm"),
+        receipt=("confirm", TO_MENU),
+        confirm=("receipt", "after", TO_MENU),
+        after=(Switch("contracts"), TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
         receipt = ctx.data.get("receipt")

@@ -22,7 +22,7 @@ from bot.isp import IspApiError
 from bot.isp.models.v1_records import Contract, ContractStatus
 
 from flows.context import Context
-from flows.flow import Chosen, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Option, StepEvent, Switch, Unexpected
 
 # When several contracts are all inactive, the one said is the one the person can act on first.
 _ORDER = [ContractStatus.BLOCKED, ContractStatus.SUSPENDED, ContractStatus.IN_INSTALLATION,
@@ -53,6 +53,10 @@ async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False)
     ctx.ask(step, key, options, number=contract.Numero, plan=contract.Plano_Descricao or "", owed=owed,
             overdue=overdue)
     return True
+
+
+# Where ``answer_standing`` leads, for the steps of the flows that use it.
+STANDING_LEADS = (Switch("bills"), Switch("contracts"), Switch("paid"), Switch("human"), TO_MENU)
 
 
 async def answer_standing(ctx: Context, event: StepEvent) -> None:

@@ -8,14 +8,14 @@ message before greeting them for a new link, so the goodbye is the last thing th
 from __future__ import annotations
 
 from flows.context import Context
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
 
 
 class Unlink(Flow):
     name = "unlink"
     requires_link = False  # answered in words when there is no link, rather than sent to linking
     commands = ("unlink", "desvincular")
-    menu_order = 95
+    steps = Steps(begin=("confirm", TO_MENU), confirm=("unlinked", TO_MENU), unlinked=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
         if ctx.link is None:

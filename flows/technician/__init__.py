@@ -15,6 +15,8 @@ import sys
 from flows.engine import RoleFlows
 from flows.flow import discover
 
+MENU = ("agenda", "ticket")  # the menu's buttons, in order (labels: ``technician.menu_<name>``)
+
 
 def technician_flows() -> RoleFlows:
-    return RoleFlows.of(discover(sys.modules[__name__]))
+    return RoleFlows.of(discover(sys.modules[__name__]), menu=MENU)

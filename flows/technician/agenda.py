@@ -22,7 +22,7 @@ from typing import Any
 
 from flows.context import Context
 from flows.events import Text
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician import service_orders
 from flows.technician.tickets import TICKET
 
@@ -33,7 +33,7 @@ PREVIOUS, NEXT, TODAY, PICK, MENU, PAGE_TO = "previous", "next", "today", "pick"
 class Agenda(Flow):
     name = "agenda"
     commands = ("agenda",)
-    menu_order = 10
+    steps = Steps(begin=("choose",), choose=("pick_day", Switch("ticket"), TO_MENU), pick_day=("choose",))
 
     async def begin(self, ctx: Context) -> None:
         await self._show(ctx, ctx.coordinator.now().date())

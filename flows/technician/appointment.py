@@ -24,7 +24,7 @@ from bot.isp.models import v1_records, v2_requests
 
 from flows.context import Context
 from flows.events import Text
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician import service_orders
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 
@@ -37,6 +37,13 @@ NOT_FOUND = 15  # ticket_appointment_update: error searching the ticket (or its 
 
 class Appointment(Flow):
     name = "appointment"
+    steps = Steps(
+        begin=("choose", TO_MENU),
+        choose=("day", Switch("ticket"), TO_MENU),
+        day=("hour", Switch("ticket")),
+        hour=("day", "save", TO_MENU),
+        save=(Switch("ticket"), TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
         ticket = await in_hand_or_refuse(ctx)

@@ -9,7 +9,7 @@ checklist is read again after every change, so what is shown is what the ISP hol
 from __future__ import annotations
 
 from flows.context import Context
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import checklist, is_checked, is_mandatory, missing_mandatory, set_checklist_item
 
@@ -18,6 +18,7 @@ MAX_LABEL = 60
 
 class Checklist(Flow):
     name = "checklist"
+    steps = Steps(begin=("toggle", Switch("ticket"), TO_MENU), toggle=(Switch("ticket"), TO_MENU))
 
     async def begin(self, ctx: Context) -> None:
         ticket = await in_hand_or_refuse(ctx)

@@ -21,7 +21,7 @@ from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.events import Text
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse, read_ticket
 from flows.technician.work import (
     MAX_TEXT,
@@ -37,6 +37,12 @@ AGENDA = "agenda"
 
 class Finish(Flow):
     name = "finish"
+    steps = Steps(
+        begin=("cause", Switch("ticket"), TO_MENU),
+        cause=("solution", Switch("ticket")),
+        solution=("confirm",),
+        confirm=(Switch("agenda"), Switch("ticket"), TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
         ticket = await in_hand_or_refuse(ctx)
@@ -126,7 +132,7 @@ class Finish(Flow):
                                       number=number, protocol=ticket.Protocolo or number, survey=link or "")
             ctx.coordinator.forget(ticket.CodigoCliente)  # the subscriber's ticket list changed
         ctx.set_current_ticket(None)
-        if any(flow.name == AGENDA for flow in ctx.menu):
+        if AGENDA in ctx.menu:
             ctx.switch(AGENDA)
         else:
             ctx.to_menu()

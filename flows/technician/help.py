@@ -4,12 +4,13 @@ commands that work anywhere. Then the menu."""
 from __future__ import annotations
 
 from flows.context import Context
-from flows.flow import Flow
+from flows.flow import TO_MENU, Flow, Steps
 
 
 class Help(Flow):
     name = "help"
     commands = ("ajuda", "help", "ayuda")
+    steps = Steps(begin=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
         ctx.say("technician.help")

@@ -32,7 +32,7 @@ from bot.isp.models import v2_requests
 
 from flows.context import Context
 from flows.events import Text
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import add_item, parse_code, parse_quantity, search_models
 
@@ -42,6 +42,16 @@ MAX_MODELS = 8
 
 class Materials(Flow):
     name = "materials"
+    steps = Steps(
+        begin=("operation", Switch("ticket"), TO_MENU),
+        operation=("contract", "item", Switch("ticket")),
+        contract=("item",),
+        item=("serial", "quantity", Switch("ticket")),
+        serial=("quantity", "confirm"),
+        quantity=("location",),
+        location=("confirm",),
+        confirm=("quantity", "serial", Switch("ticket"), TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
         ticket = await in_hand_or_refuse(ctx)

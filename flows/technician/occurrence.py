@@ -24,7 +24,7 @@ from bot.isp import IspTransportError
 
 from flows.context import Context
 from flows.events import Location, Media, Text
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import (
     MAX_TEXT,
@@ -40,6 +40,11 @@ from flows.technician.work import (
 
 class Occurrence(Flow):
     name = "occurrence"
+    steps = Steps(
+        begin=("note", TO_MENU),
+        note=("unsure", Switch("ticket"), TO_MENU),
+        unsure=(Switch("ticket"), TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
         ticket = await in_hand_or_refuse(ctx)

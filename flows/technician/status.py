@@ -28,7 +28,7 @@ from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.events import Location, Text
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician import service_orders
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import MAX_TEXT, add_occurrence
@@ -38,6 +38,14 @@ BACK, CHECK, ABORT = "back", "check", "abort"
 
 class Status(Flow):
     name = "status"
+    steps = Steps(
+        begin=("move", Switch("ticket"), TO_MENU),
+        move=("where", "reason", "check", Switch("ticket"), TO_MENU),
+        reason=("confirm_abort", Switch("ticket")),
+        confirm_abort=("move", "check", Switch("ticket"), TO_MENU),
+        where=("move", "check", Switch("ticket"), TO_MENU),
+        check=("move", Switch("ticket"), TO_MENU),
+    )
 
     async def begin(self, ctx: Context) -> None:
         ticket = await in_hand_or_refuse(ctx)

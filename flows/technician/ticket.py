@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.isp.models import v1_records
 
 from flows.context import Context
-from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician import service_orders
 from flows.technician.tickets import NotYours, refuse_not_yours, ticket_in_hand
 
@@ -17,7 +17,7 @@ ACTIONS = ("status", "occurrence", "checklist", "materials", "appointment", "fin
 class Ticket(Flow):
     name = "ticket"
     commands = ("os", "ticket")
-    menu_order = 20
+    steps = Steps(begin=("act", Switch("agenda"), TO_MENU), act=(*map(Switch, ACTIONS), TO_MENU))
 
     async def begin(self, ctx: Context) -> None:
         try:

@@ -11,7 +11,7 @@ import pytest
 from bot.operations_doc import render
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 _FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -38,7 +38,7 @@ def test_there_is_a_guide_an_architecture_and_the_operations() -> None:
     assert {"docs/operator-guide.md", "docs/architecture.md", "docs/isp-operations.md"} <= readme
 
 
-@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: str(path.relative_to(ROOT)))
 def test_every_relative_link_resolves_inside_the_repository(document: Path) -> None:
     def resolves(link: str) -> bool:
         target, _, anchor = link.partition("#")
@@ -50,7 +50,7 @@ def test_every_relative_link_resolves_inside_the_repository(document: Path) -> N
     assert [link for link in relative_links(document) if not resolves(link)] == []
 
 
-@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_example_names_a_migration_number(document: Path) -> None:
     # Revisions are numbered 0001, 0002, ...: an example naming one is wrong after the next migration.
     assert re.findall(r"\b0\d{3}\b", document.read_text(encoding="utf-8")) == []

@@ -1,0 +1,107 @@
+"""What a step receives and answers (``Option``, ``Chosen``, ``Unexpected``), and how a flow declares
+its steps (``Steps``): each step with where it can lead, in the spirit of python-telegram-bot's
+``ConversationHandler(states=...)``.
+
+    steps = Steps(
+        begin=("choose", TO_MENU),                  # entering the flow: ask "choose", or the menu
+        choose=("act", Switch("paid"), TO_MENU),    # a step of this flow, another flow, the menu
+        act=("act", TO_MENU),
+    )
+
+A plain name is a step of the same flow (a method, waited in through ``ctx.ask``/``ctx.wait``);
+``Switch(name)`` is ``ctx.switch(name)``; ``MENU_FLOWS`` is any flow of the role's menu (a button
+built from ``ctx.menu``). Ending without a question leads to the menu, as the engine does. The engine
+checks every move against the table and ``flows.diagrams`` draws it (``make diagrams``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flows.events import Event
+
+BEGIN = "begin"  # the entry of every flow: its ``begin`` method
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One button. The label is a template key (``key``) or text from the ISP (``text``); ``value``
+    is any JSON value the flow wants back, kept server-side in the chat's state."""
+
+    value: Any
+    key: str | None = None
+    text: str | None = None
+    vars: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """A button of the current question was pressed: the value the flow attached to it."""
+
+    value: Any
+    label: str
+
+
+StepEvent = Event | Chosen
+
+
+class Unexpected(Exception):
+    """The step cannot use this event: the engine says ``hint`` (or a generic line) and asks again."""
+
+    def __init__(self, hint: str | None = None, **variables: Any) -> None:
+        super().__init__(hint or "")
+        self.hint = hint
+        self.variables = variables
+
+
+@dataclass(frozen=True, slots=True)
+class Switch:
+    """A move to another flow (``ctx.switch(flow)``)."""
+
+    flow: str
+
+
+TO_MENU = Switch("menu")  # ``ctx.to_menu()``, or a step that ends without a question
+MENU_FLOWS = Switch("*menu")  # any flow of the role's menu (the menu's own buttons)
+
+Target = str | Switch
+
+
+class Steps(Mapping[str, tuple[Target, ...]]):
+    """A flow's steps, ``begin`` first, each with the steps and flows it can lead to."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self, **table: tuple[Target, ...]) -> None:
+        if BEGIN not in table:
+            raise ValueError("a flow's steps start with begin")
+        self._table = dict(table)
+
+    def __getitem__(self, step: str) -> tuple[Target, ...]:
+        return self._table[step]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def __repr__(self) -> str:
+        return f"Steps({self._table!r})"
+
+    def but(self, **table: tuple[Target, ...]) -> Steps:
+        """These steps, with some leading elsewhere (a flow that shares another's steps)."""
+        return Steps(**{**self._table, **table})
+
+    def leads(self, origin: str, target: Target, menu: Collection[str] = ()) -> bool:
+        """Whether ``origin`` may lead to ``target`` (``menu``: the role's menu); staying is always allowed."""
+        if target == origin:
+            return True
+        targets = self._table.get(origin, ())
+        return target in targets or (isinstance(target, Switch) and MENU_FLOWS in targets and target.flow in menu)
+
+    def switches(self) -> set[str]:
+        """The flows any step can switch to (``MENU_FLOWS`` left as it is)."""
+        return {t.flow for targets in self._table.values() for t in targets if isinstance(t, Switch)}
