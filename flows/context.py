@@ -10,7 +10,7 @@ flows need are methods here, so a flow never imports the storage layer.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -51,6 +51,7 @@ from flows.replies import (
     ToStaff,
     Upload,
 )
+from flows.writes import WriteOnce
 
 # Keys of ChatState.data: the flow's own data, the pending question and its buttons' values.
 FLOW_DATA = "flow"
@@ -212,6 +213,12 @@ class Context:
             text = self._translations.render(language, key, **variables)
             self.notices.append(Notice(chat_id, Message(text)))
         return len(chats)
+
+    # ---- writing to the ISP ---------------------------------------------------------------------
+    def write_once(self, key: str, *, ask: Callable[[str], None], unsure: str, wait: str | None = None) -> WriteOnce:
+        """An ISP write whose outcome may be unknown, under the rule of ``flows.writes``: ``ask(unsure)``
+        when a try's outcome is unknown, ``ask(wait)`` when its read-back may still be early."""
+        return WriteOnce(self.data, self.coordinator.now, key, ask=ask, unsure=unsure, wait=wait)
 
     # ---- moving ----------------------------------------------------------------------------------
     def switch(self, flow: str, **data: Any) -> None:

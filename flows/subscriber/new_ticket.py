@@ -28,11 +28,10 @@ Choices where the spec is silent:
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import ClassVar
 
-from bot.isp import IspTransportError
-from bot.isp.models.v1_records import Ticket, TicketTopic
+from bot.isp.models.v1_records import TicketTopic
 
 from flows.context import Context
 from flows.events import Media, Text
@@ -40,10 +39,9 @@ from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 from flows.intents import normalise
 from flows.subscriber.connection import answer_outage, look_at_network, offer_outage
 from flows.subscriber.standing import answer_standing, tell_standing
+from flows.writes import CLOCK_SLACK, Found, Wait
 
 MAX_DESCRIPTION = 2000
-LANDED_SLACK = timedelta(minutes=2)  # the ISP's clock may run a little behind ours
-SETTLE = timedelta(minutes=2)  # longer than any request the ISP may still be finishing
 WIFI_WORDS = ("wifi", "wi fi", "senha")  # in a topic's name, accents and punctuation folded
 
 
@@ -117,13 +115,13 @@ class NewTicket(Flow):
 
     async def _open(self, ctx: Context) -> None:
         customer, subject = ctx.customer, ctx.data["subject"]
-        if (tried := ctx.data.get("tried_at")) is not None:
-            landed = await self._landed(ctx, subject, datetime.fromisoformat(tried))
-            if landed is not None and landed.Numero is not None:
-                self._opened(ctx, landed.Numero, landed.Protocolo)
+        write = ctx.write_once("opening", ask=lambda key: self._ask_confirm(ctx, key),
+                               unsure="new_ticket.unsure", wait="new_ticket.not_yet")
+        match await write.recall(lambda tried: self._landed(ctx, subject, tried)):
+            case Found(value=(number, protocol)):
+                self._opened(ctx, number, protocol)
                 return
-            if ctx.coordinator.now() - datetime.fromisoformat(tried) < SETTLE:
-                self._ask_confirm(ctx, "new_ticket.not_yet")
+            case Wait():
                 return
         topic = await self._topic(ctx)
         if topic is None:  # withdrawn from the subscriber center since it was offered
@@ -131,19 +129,12 @@ class NewTicket(Flow):
             await self._ask_topic(ctx)
             return
         contract = await self._contract(ctx)
-        tried_at = ctx.coordinator.now()
-        try:
-            number = await ctx.coordinator.open_ticket(
-                customer=customer, contract=contract, topic=topic, subject=subject,
-                description=ctx.data["description"], mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
-            )
-        except IspTransportError as exc:
-            if not exc.outcome_unknown:
-                raise
-            ctx.data.setdefault("tried_at", tried_at.isoformat())
-            self._ask_confirm(ctx, "new_ticket.unsure")
-            return
-        self._opened(ctx, number, await ctx.coordinator.protocol(customer, number))
+        sent = await write.send(lambda: ctx.coordinator.open_ticket(
+            customer=customer, contract=contract, topic=topic, subject=subject,
+            description=ctx.data["description"], mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
+        ))
+        if sent is not None:
+            self._opened(ctx, sent.value, await ctx.coordinator.protocol(customer, sent.value))
 
     def _opened(self, ctx: Context, number: int, protocol: int | None) -> None:
         ctx.set_current_ticket(number)
@@ -159,13 +150,15 @@ class NewTicket(Flow):
         contracts = await ctx.coordinator.contracts(ctx.customer)
         return contracts[0].Numero if len(contracts) == 1 else None
 
-    async def _landed(self, ctx: Context, subject: str, tried: datetime) -> Ticket | None:
-        """The ticket a timed-out opening created, if it did (fresh from the ISP, not the cache)."""
+    async def _landed(self, ctx: Context, subject: str, tried: datetime) -> tuple[int, int | None] | None:
+        """The number and protocol of the ticket a timed-out opening created, if it did (fresh from
+        the ISP, not the cache)."""
         ctx.coordinator.forget(ctx.customer)
-        since = tried.astimezone(ctx.coordinator.zone).replace(tzinfo=None) - LANDED_SLACK
+        since = tried.astimezone(ctx.coordinator.zone).replace(tzinfo=None) - CLOCK_SLACK
         return next(
-            (t for t in await ctx.coordinator.tickets(ctx.customer)
-             if t.Assunto == subject and t.Abertura_DataHora is not None and t.Abertura_DataHora >= since),
+            ((t.Numero, t.Protocolo) for t in await ctx.coordinator.tickets(ctx.customer)
+             if t.Numero is not None and t.Assunto == subject
+             and t.Abertura_DataHora is not None and t.Abertura_DataHora >= since),
             None,
         )
 

@@ -14,23 +14,14 @@ since the try the bot asks to wait (a slow ISP may still be closing it), after t
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from bot.isp import IspTransportError
 from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.events import Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse, read_ticket
-from flows.technician.work import (
-    MAX_TEXT,
-    SETTLE,
-    causes_for,
-    checklist,
-    finish_ticket,
-    missing_mandatory,
-)
+from flows.technician.work import MAX_TEXT, causes_for, checklist, finish_ticket, missing_mandatory
+from flows.writes import Found, Wait
 
 AGENDA = "agenda"
 
@@ -88,16 +79,15 @@ class Finish(Flow):
 
     async def _finish(self, ctx: Context) -> None:
         number, solution = int(ctx.data["ticket"]), str(ctx.data["solution"])
-        if (tried := ctx.data.get("tried_at")) is not None:
-            ticket = await read_ticket(ctx, number)
-            if ticket is not None and ticket.Encerramento_DataHora is not None and ticket.Solucao == solution:
-                await self._finished(ctx, ticket, [])  # the timed-out finish did close it
+        write = ctx.write_once("finish", ask=lambda key: self._ask_confirm(ctx, key),
+                               unsure="technician_work.finish_unsure", wait="technician_work.finish_not_yet")
+        match await write.recall(lambda tried: self._closed(ctx, number)):
+            case Found(value=closed) if closed.Solucao == solution:
+                await self._finished(ctx, closed, [])  # the timed-out finish did close it
                 return
-            if ticket is not None and ticket.Encerramento_DataHora is None \
-                    and ctx.coordinator.now() - datetime.fromisoformat(tried) < SETTLE:
-                self._ask_confirm(ctx, "technician_work.finish_not_yet")
+            case Wait():
                 return
-        ticket = await in_hand_or_refuse(ctx)
+        ticket = await in_hand_or_refuse(ctx)  # closed by someone else: refused here
         if ticket is None:
             return
         missing = missing_mandatory(await checklist(ctx, number))  # unchecked since the question?
@@ -106,16 +96,14 @@ class Finish(Flow):
                     items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
             back_to_ticket(ctx)
             return
-        tried_at = ctx.coordinator.now()
-        try:
-            new_tickets = await finish_ticket(ctx, number, int(ctx.data["cause"]), solution)
-        except IspTransportError as exc:
-            if not exc.outcome_unknown:
-                raise
-            ctx.data["tried_at"] = tried_at.isoformat()
-            self._ask_confirm(ctx, "technician_work.finish_unsure")
-            return
-        await self._finished(ctx, ticket, new_tickets)
+        sent = await write.send(lambda: finish_ticket(ctx, number, int(ctx.data["cause"]), solution))
+        if sent is not None:
+            await self._finished(ctx, ticket, sent.value)
+
+    async def _closed(self, ctx: Context, number: int) -> v1_records.Ticket | None:
+        """The ticket read now if it is closed (by the timed-out finish or by someone else)."""
+        ticket = await read_ticket(ctx, number)
+        return ticket if ticket is not None and ticket.Encerramento_DataHora is not None else None
 
     async def _finished(self, ctx: Context, ticket: v1_records.Ticket, new_tickets: list[int]) -> None:
         number = int(ticket.Numero or 0)

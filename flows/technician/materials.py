@@ -27,7 +27,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from bot.isp import IspApiError, IspTransportError
+from bot.isp import IspApiError
 from bot.isp.models import v2_requests
 
 from flows.context import Context
@@ -145,8 +145,14 @@ class Materials(Flow):
         if ticket is None:
             return
         data = ctx.data
+
+        def unsure(key: str) -> None:  # no operation reads a ticket's items back: never sent again
+            ctx.say(key, number=ticket.Numero)
+            back_to_ticket(ctx)
+
+        write = ctx.write_once("item", ask=unsure, unsure="technician_work.materials_unsure")
         try:
-            await add_item(
+            sent = await write.send(lambda: add_item(
                 ctx,
                 ticket=int(ticket.Numero or 0),
                 customer=int(data["customer"]),
@@ -156,7 +162,7 @@ class Materials(Flow):
                 serial=data.get("serial"),
                 location=data.get("location"),
                 quantity=Decimal(data["quantity"]),
-            )
+            ))
         except IspApiError as exc:
             ctx.say("technician_work.materials_refused", reason=exc.description or "")
             if data.get("serial_known") is False:  # no stock there, most likely: the amount or another place
@@ -164,14 +170,9 @@ class Materials(Flow):
             else:
                 self._ask_serial(ctx)
             return
-        except IspTransportError as exc:
-            if not exc.outcome_unknown:
-                raise
-            ctx.say("technician_work.materials_unsure", number=ticket.Numero)
+        if sent is not None:
+            ctx.say("technician_work.materials_recorded", **self._summary(ctx))
             back_to_ticket(ctx)
-            return
-        ctx.say("technician_work.materials_recorded", **self._summary(ctx))
-        back_to_ticket(ctx)
 
     # ---- internals -----------------------------------------------------------------------------
     def _pick(self, ctx: Context, code: int) -> None:

@@ -18,17 +18,12 @@ Choices where the spec and the engine leave room:
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from bot.isp import IspTransportError
-
 from flows.context import Context
 from flows.events import Location, Media, Text
 from flows.flow import Chosen, Flow, Option, StepEvent, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import (
     MAX_TEXT,
-    SETTLE,
     add_occurrence,
     fresh,
     occurrence_landed,
@@ -36,6 +31,7 @@ from flows.technician.work import (
     recorded_position,
     valid_position,
 )
+from flows.writes import Found, Wait
 
 
 class Occurrence(Flow):
@@ -80,24 +76,18 @@ class Occurrence(Flow):
         number = int(ctx.data["ticket"])
         if await in_hand_or_refuse(ctx) is None:  # still theirs and open (reassigned or closed meanwhile?)
             return
-        if (tried := ctx.data.get("tried_at")) is not None and text == ctx.data.get("text"):
-            if await occurrence_landed(ctx, number, text, datetime.fromisoformat(tried)):
+        write = ctx.write_once("occurrence", ask=lambda key: self._ask_unsure(ctx, key),
+                               unsure="technician_work.occurrence_unsure", wait="technician_work.occurrence_not_yet")
+        match await write.recall(lambda tried: occurrence_landed(ctx, number, text, tried), what=text):
+            case Found():
                 self._recorded(ctx, number, ctx.data.get("sent_position") is not None)
                 return
-            if ctx.coordinator.now() - datetime.fromisoformat(tried) < SETTLE:
-                self._ask_unsure(ctx, "technician_work.occurrence_not_yet")
+            case Wait():
                 return
         position = fresh(ctx, ctx.data.get("position")) or await recorded_position(ctx, number)
-        tried_at = ctx.coordinator.now()
-        try:
-            await add_occurrence(ctx, number, text, position)
-        except IspTransportError as exc:
-            if not exc.outcome_unknown:
-                raise
-            ctx.data.update(text=text, sent_position=position, tried_at=tried_at.isoformat())
-            self._ask_unsure(ctx, "technician_work.occurrence_unsure")
-            return
-        self._recorded(ctx, number, position is not None)
+        ctx.data.update(text=text, sent_position=position)  # for "check" after an unknown outcome
+        if await write.send(lambda: add_occurrence(ctx, number, text, position), what=text) is not None:
+            self._recorded(ctx, number, position is not None)
 
     def _recorded(self, ctx: Context, number: int, located: bool) -> None:
         ctx.say("technician_work.occurrence_recorded", number=number, located=located)
