@@ -21,16 +21,17 @@ from bot.store import (
     ChatState,
     ChatStates,
     Handoffs,
+    InviteError,
     Invites,
     Link,
     LinkAttempts,
     Links,
     OutageWatches,
     Proof,
-    Role,
     TrustUnblocks,
     utcnow,
 )
+from bot.store import Role as Role  # noqa: PLC0414 - re-exported: flows name roles here, never through the store
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.coordinator import IspCoordinator
@@ -60,6 +61,15 @@ CHOICES = "choices"
 MISSES = "misses"
 RECENT = "recent"  # the person's last few messages, in words: the staff's card shows them
 RECENT_KEPT = 5
+
+
+class InviteRefused(Exception):
+    """An invite code that cannot be used; ``reason`` says why, for the logs (unknown, used, expired,
+    revoked): the person is told one plain thing."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +263,11 @@ class Context:
 
     async def redeem_invite(self, code: str) -> tuple[Role, str]:
         """Use a single-use invite for this chat: the role and system user it was issued for.
-        Raises ``bot.store.InviteError`` (unknown, used, expired, revoked)."""
-        invite = await self._repos.invites.redeem(self._session, code, self.chat_id)
+        Raises ``InviteRefused`` (unknown, used, expired, revoked)."""
+        try:
+            invite = await self._repos.invites.redeem(self._session, code, self.chat_id)
+        except InviteError as exc:
+            raise InviteRefused(type(exc).__name__) from exc
         return invite.role, invite.system_user
 
     async def link_system_user(self, role: Role, system_user: str) -> None:
