@@ -27,8 +27,7 @@ from urllib.parse import quote_plus
 
 from babel.dates import get_day_names
 from bot.isp import F
-from bot.isp.models import v1_records, v2_requests
-from bot.isp.models import v2_results as v2r
+from bot.isp.models import v1_records, v2_requests, v2_results
 
 from flows.context import Context
 from flows.intents import normalise
@@ -121,7 +120,7 @@ class Visit:
         return self.ticket.Encerramento_DataHora is not None
 
 
-async def appointments(ctx: Context, day: date) -> list[v2r.Appointment]:
+async def appointments(ctx: Context, day: date) -> list[v2_results.Appointment]:
     """The technician's busy slots that day (tickets' appointments and their own calendar)."""
     return await ctx.coordinator.client.consult_appointments(
         v2_requests.ConsultAppointments(user=ctx.system_user, appointment_date=day)
@@ -257,7 +256,7 @@ def slot_of(ticket: v1_records.Ticket) -> tuple[datetime, datetime] | None:
     return start, start + timedelta(hours=hours, minutes=minutes)
 
 
-async def clash(ctx: Context, ticket: v1_records.Ticket, when: datetime) -> v2r.Appointment | None:
+async def clash(ctx: Context, ticket: v1_records.Ticket, when: datetime) -> v2_results.Appointment | None:
     """Another appointment of the technician overlapping ``when`` (for the ticket's duration)."""
     hours, minutes = (int(part) for part in duration_of(ticket).split(":"))
     end = when + timedelta(hours=hours, minutes=minutes)
