@@ -1,29 +1,17 @@
 """Open a ticket: a known outage first, then topic, the problem in the person's words, confirmation.
 
-Choices where the spec is silent:
-
 - A contract that is not active is told first (``standing``), with "open a ticket anyway" among its
   buttons: a blocked subscriber may write about something else.
-
-- Subject (``Assunto``) is the topic's name as the ISP wrote it, so tickets group by topic in the ISP
-  system; the person's words go verbatim into the opening occurrence (``Ocorrencia``), capped at
-  ``MAX_DESCRIPTION`` characters. An ISP with no topic shown in the subscriber center gets the
-  person handed to a human instead (a ticket without a topic lands nowhere useful).
-- Contract: the one chosen at linking, else the customer's only contract, else none.
-- A photo counts when it has a caption (the caption is the description); without one the bot asks
-  for words, because the ticket cannot carry the picture.
-- After the opening the protocol is read back from ``ConsultaAtendimentos``; when that read fails
-  the ticket number is told instead (the write already happened: nothing may fail after it). The
-  protocol is the one name a ticket has towards the subscriber, in every flow and language: it is
-  the number the ISP's staff ask for and read out on the phone ("protocolo").
-- After the opening, what the subscriber writes is added to the ticket (``follow_ticket``).
-- "Trocar a senha do Wi-Fi" (``wifi_password``) opens a ticket of the subscriber topic whose name
-  mentions Wi-Fi or passwords, straight at the description; where the ISP has none, a person.
-- A timed-out opening (``outcome_unknown``) is not retried: the bot says it is not sure, keeps the
-  moment it tried, and the next "open" first looks for a ticket with the same subject opened since
-  ``LANDED_SLACK`` before that moment. A slow ISP may still be working on the first request after
-  the client gave up (the sandbox's timeout fault writes after the hang), so when none is found
-  within ``SETTLE`` of the try the bot asks to wait a minute rather than write; after that it opens.
+- The subject (``Assunto``) is the topic's name as the ISP wrote it, so tickets group by topic; the
+  person's words go verbatim into the opening occurrence, capped at ``MAX_DESCRIPTION``. Without a
+  topic in the subscriber center, a person instead: a ticket without one lands nowhere useful.
+- Contract: the one chosen at linking, else the customer's only one, else none. A photo counts by
+  its caption (the ticket cannot carry the picture).
+- The protocol is the ticket's one name towards the subscriber (what the ISP's staff ask for on the
+  phone); when reading it fails the number is told: nothing may fail after the write. What the
+  subscriber writes next is added to the ticket (``follow_ticket``).
+- The opening is written with ``ctx.write_once``: its read-back looks for a ticket of the same
+  subject opened since shortly before the try.
 """
 
 from __future__ import annotations

@@ -6,10 +6,8 @@ satisfaction-survey link when the ticket has one; the ticket leaves the technici
 agenda comes back (the menu where there is no agenda). Nothing read after the write may fail the
 step: the write already happened.
 
-A timed-out ``ticket_finish`` (outcome unknown) is never sent again blindly: the bot says it is not
-sure and asks to confirm again; confirming first reads the ticket back. Closed with this solution:
-it was this finish, and the bot goes on as if it had answered. Still open: before ``SETTLE`` has passed
-since the try the bot asks to wait (a slow ISP may still be closing it), after that it sends again.
+``ticket_finish`` is written with ``ctx.write_once``: its read-back finds the ticket closed with this
+solution (closed otherwise, the ticket is no longer in hand and the finish is refused).
 """
 
 from __future__ import annotations

@@ -1,19 +1,15 @@
-"""An occurrence on the ticket in hand: the technician's note (or a photo's caption), with where
-they are when they shared it lately.
+"""An occurrence on the ticket in hand: the technician's note (or a photo's caption), with where they
+are when they shared it lately.
 
-Choices where the spec and the engine leave room:
-
-- The position. A flow's data is emptied when another flow begins, so a position shared in another
-  flow cannot be handed over through the chat's state. Two sources are used instead: a location
-  shared at this flow's question (a live location's later positions update it silently), and the
-  newest position the ISP itself recorded on this ticket (a status move to "running" sent with the
-  phone's location records one). Either counts when it is at most ``POSITION_FRESH`` old; 0,0 or out
-  of range is never sent.
+- The position. A flow's data is emptied when another flow begins, so a position shared elsewhere
+  cannot be handed over. Two sources instead: a location shared at this flow's question (a live
+  location's later positions update it silently), and the newest position the ISP recorded on this
+  ticket (a move to "running" sent with the phone's location records one). Either counts when at
+  most ``POSITION_FRESH`` old; 0,0 or out of range is never sent.
 - A photo counts by its caption (the ticket cannot carry the picture); without one the bot asks for
   words.
-- A timed-out insert (outcome unknown) is not sent again blindly: the bot says it is not sure and
-  offers "check"; that reads the ticket's occurrences and only sends again when the note is not
-  there and ``SETTLE`` has passed since the try.
+- The note is written with ``ctx.write_once``: its read-back looks for an occurrence with the same
+  text on the ticket; "check" is the button of the unsure question.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 materials, finish), typed, through ``ctx.coordinator.client`` and ``ctx.coordinator.now()``. Nothing here is cached:
 a technician acts on what just changed.
 
-Writes whose outcome is unknown (``IspTransportError.outcome_unknown``) are never sent again blindly:
-the flows keep the moment they tried and read back before they offer to send again (see each flow).
+The flows send the writes whose outcome may be unknown with ``ctx.write_once`` (``flows.writes``);
+``occurrence_landed`` is the occurrence's read-back.
 """
 
 from __future__ import annotations
