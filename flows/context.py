@@ -3,8 +3,10 @@
 A step says things (``say``), asks the next question (``ask``, ``ask_location``, ``ask_contact``),
 moves to another flow (``switch``) or back to the menu (``to_menu``), and reads or changes what the
 bot knows of the chat (its link, its current ticket, its language). The ISP is reached through
-``ctx.coordinator`` (the coordinator). The database session belongs to the engine: the few store operations
-flows need are methods here, so a flow never imports the storage layer.
+``ctx.coordinator`` (the coordinator); a write whose outcome may be unknown goes through
+``ctx.write_once`` (``flows.writes``). The database session belongs to the engine: the few store
+operations flows need are methods here (and ``Role`` is named here), so a flow never imports the
+storage layer.
 """
 
 from __future__ import annotations
