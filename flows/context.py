@@ -3,14 +3,16 @@
 A step says things (``say``), asks the next question (``ask``, ``ask_location``, ``ask_contact``),
 moves to another flow (``switch``) or back to the menu (``to_menu``), and reads or changes what the
 bot knows of the chat (its link, its current ticket, its language). The ISP is reached through
-``ctx.coordinator`` (the coordinator). The database session belongs to the engine: the few store operations
-flows need are methods here, so a flow never imports the storage layer.
+``ctx.coordinator`` (the coordinator); a write whose outcome may be unknown goes through
+``ctx.write_once`` (``flows.writes``). The database session belongs to the engine: the few store
+operations flows need are methods here (and ``Role`` is named here), so a flow never imports the
+storage layer.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,16 +23,17 @@ from bot.store import (
     ChatState,
     ChatStates,
     Handoffs,
+    InviteError,
     Invites,
     Link,
     LinkAttempts,
     Links,
     OutageWatches,
     Proof,
-    Role,
     TrustUnblocks,
     utcnow,
 )
+from bot.store import Role as Role  # noqa: PLC0414 - re-exported: flows name roles here, never through the store
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.coordinator import IspCoordinator
@@ -51,6 +54,7 @@ from flows.replies import (
     Upload,
 )
 from flows.steps import Option
+from flows.writes import WriteOnce
 
 # Keys of ChatState.data: the flow's own data, the pending question and its buttons' values.
 FLOW_DATA = "flow"
@@ -59,6 +63,15 @@ CHOICES = "choices"
 MISSES = "misses"
 RECENT = "recent"  # the person's last few messages, in words: the staff's card shows them
 RECENT_KEPT = 5
+
+
+class InviteRefused(Exception):
+    """An invite code that cannot be used; ``reason`` says why, for the logs (unknown, used, expired,
+    revoked): the person is told one plain thing."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +226,12 @@ class Context:
             self.notices.append(Notice(chat_id, Message(text)))
         return len(chats)
 
+    # ---- writing to the ISP ---------------------------------------------------------------------
+    def write_once(self, key: str, *, ask: Callable[[str], None], unsure: str, wait: str | None = None) -> WriteOnce:
+        """An ISP write whose outcome may be unknown, under the rule of ``flows.writes``: ``ask(unsure)``
+        when a try's outcome is unknown, ``ask(wait)`` when its read-back may still be early."""
+        return WriteOnce(self.data, self.coordinator.now, key, ask=ask, unsure=unsure, wait=wait)
+
     # ---- moving ----------------------------------------------------------------------------------
     def switch(self, flow: str, **data: Any) -> None:
         """Leave this flow; the engine begins ``flow`` right after this step, ``data`` (JSON values)
@@ -246,8 +265,11 @@ class Context:
 
     async def redeem_invite(self, code: str) -> tuple[Role, str]:
         """Use a single-use invite for this chat: the role and system user it was issued for.
-        Raises ``bot.store.InviteError`` (unknown, used, expired, revoked)."""
-        invite = await self._repos.invites.redeem(self._session, code, self.chat_id)
+        Raises ``InviteRefused`` (unknown, used, expired, revoked)."""
+        try:
+            invite = await self._repos.invites.redeem(self._session, code, self.chat_id)
+        except InviteError as exc:
+            raise InviteRefused(type(exc).__name__) from exc
         return invite.role, invite.system_user
 
     async def link_system_user(self, role: Role, system_user: str) -> None:

@@ -24,8 +24,7 @@ from zoneinfo import ZoneInfo
 
 from bot.isp import F, IspApiError, IspClient, IspError
 from bot.isp.errors import ErrorName
-from bot.isp.models import v1_records, v1_requests, v2_requests
-from bot.isp.models import v2_finance as f
+from bot.isp.models import v1_records, v1_requests, v2_finance, v2_requests
 from bot.isp.resilience import Clock, TtlCache
 
 T = TypeVar("T")
@@ -180,17 +179,18 @@ class IspCoordinator:
         return next((line.LinhaDigitavel for line in lines if line.LinhaDigitavel), None)
 
     # ---- finance (third document): the document's internal code is ``Sequencia`` -------------------
-    async def unpaid_documents(self, customer: int) -> list[f.UnpaidDocument]:
+    async def unpaid_documents(self, customer: int) -> list[v2_finance.UnpaidDocument]:
         """Open bills with the amount due today (``value_up``)."""
         return await self._per_customer(
-            customer, "unpaid", lambda: self.client.get_unpaid_document(f.GetUnpaidDocument(customer_id=customer)),
+            customer, "unpaid",
+            lambda: self.client.get_unpaid_document(v2_finance.GetUnpaidDocument(customer_id=customer)),
         )
 
     async def pix_code(self, document: int) -> str | None:
         """The bill's PIX copy-and-paste code as the ISP gives it (unchecked), None when its bank issues
         none (code 16). Never cached: a code may be replaced when the bill is updated."""
         try:
-            return await self.client.get_pix_copia_cola(f.GetPixCopiaCola(banking_billet_id=document))
+            return await self.client.get_pix_copia_cola(v2_finance.GetPixCopiaCola(banking_billet_id=document))
         except IspApiError as exc:
             if exc.known is ErrorName.NO_PIX:
                 return None
@@ -199,17 +199,17 @@ class IspCoordinator:
     async def pix_image(self, document: int) -> bytes | None:
         """The ISP's own QR image (PNG bytes), None when it has none."""
         try:
-            return await self.client.get_pix_qrcode(f.GetPixQrcode(banking_billet_id=document))
+            return await self.client.get_pix_qrcode(v2_finance.GetPixQrcode(banking_billet_id=document))
         except IspApiError as exc:
             if exc.known is ErrorName.NO_PIX:
                 return None
             raise
 
-    async def bill_pdf(self, document: int) -> f.BankingBillet | None:
+    async def bill_pdf(self, document: int) -> v2_finance.BankingBillet | None:
         """The bill as a PDF, fetched each time it is asked for (its link expires); None when the
         document is no longer open (code 5)."""
         try:
-            return await self.client.get_banking_billet(f.GetBankingBillet(document_id=document))
+            return await self.client.get_banking_billet(v2_finance.GetBankingBillet(document_id=document))
         except IspApiError as exc:
             if exc.known is ErrorName.NO_OPEN_DOCUMENT:
                 return None
@@ -219,7 +219,7 @@ class IspCoordinator:
                              content: bytes) -> int | None:
         """Tell the ISP the bill was paid, with the receipt; the ticket it opened. Raises IspApiError
         (``PAYMENT_ALREADY_INFORMED`` for a second notice). A write: never retried blindly."""
-        request = f.SendPaymentNotification.with_receipt(
+        request = v2_finance.SendPaymentNotification.with_receipt(
             document_id=document, customer_id=customer, payment_date=paid_on, name=name, content=content,
         )
         try:
@@ -228,12 +228,13 @@ class IspCoordinator:
             self.forget(customer)
         return notice.ticket_id
 
-    async def invoices(self, customer: int, since: date) -> list[f.Invoice]:
+    async def invoices(self, customer: int, since: date) -> list[v2_finance.Invoice]:
         """Fiscal invoices of model 21 (communication services) issued since ``since``."""
-        return await self.client.invoices_issued(f.InvoicesIssued(model="21", issue=since, customer_id=customer))
+        request = v2_finance.InvoicesIssued(model="21", issue=since, customer_id=customer)
+        return await self.client.invoices_issued(request)
 
-    async def invoice_pdf(self, invoice: int) -> f.InvoicePdf | None:
-        items = await self.client.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[invoice]))
+    async def invoice_pdf(self, invoice: int) -> v2_finance.InvoicePdf | None:
+        items = await self.client.invoices_issued_pdf(v2_finance.InvoicesIssuedPdf(id=[invoice]))
         return next((item for item in items if item.id in (invoice, None)), None)
 
     async def tickets(self, customer: int) -> list[v1_records.Ticket]:

@@ -1,20 +1,15 @@
 """Pure helpers for proving who a subscriber is: tax ids, Brazilian phones, secret comparison.
 
-Choices where Brazilian practice leaves room:
-
 - A tax id is read from whatever the person typed by keeping its digits (``529.982.247-25``,
-  ``11.444.777/0001-61``, ``CPF 52998224725``): 11 digits are a CPF, 14 a CNPJ, and the check digits
-  must hold. Repeated-digit ids (``111.111.111-11``) satisfy the arithmetic but are never issued,
-  so they are refused like any typo.
-- A CNPJ may also be alphanumeric (issued from July 2026): 12 letters or digits, then 2 check
-  digits computed the same way with each character worth its ASCII code minus 48 (digits keep their
-  value, ``A`` is 17). It is read upper-cased with punctuation and the words CPF/CNPJ removed
-  (``cnpj 12.abc.345/01de-35`` is ``12ABC34501DE35``), and kept so, as the ISP stores it.
-- A phone is compared by area code and subscriber number, so the country code (55), the trunk
-  prefix 0 and punctuation do not matter. A mobile's ninth digit (added between 2012 and 2016) is
-  dropped before comparing, so a record still holding the old 8-digit mobile matches the 9-digit
-  number Telegram reports. A record without an area code matches on the subscriber number alone:
-  the customer's own record, typed by the ISP, usually in its own area.
+  ``CPF 52998224725``): 11 digits are a CPF, 14 a CNPJ, and the check digits must hold.
+  Repeated-digit ids (``111.111.111-11``) satisfy the arithmetic but are never issued: refused.
+- A CNPJ may also be alphanumeric (issued from July 2026): each character is worth its ASCII code
+  minus 48 in the same check digits. It is read upper-cased without punctuation nor the words
+  CPF/CNPJ (``cnpj 12.abc.345/01de-35`` is ``12ABC34501DE35``), as the ISP stores it.
+- A phone is compared by area code and subscriber number (country code 55, trunk prefix 0 and
+  punctuation do not matter), a mobile's ninth digit dropped: a record still holding the old
+  8-digit mobile matches the number Telegram reports. A record without an area code matches on
+  the subscriber number alone (typed by the ISP, usually in its own area).
 """
 
 from __future__ import annotations

@@ -3,16 +3,13 @@
 The app runs ``OutageNotifier.check()`` every minute or so and sends the notices it returns. Each
 watched event costs one ``FailOverEvents`` read per check, however many chats watch it.
 
-Choices where the spec is silent:
-
-- Watchers are claimed and their notices rendered in one transaction, so two bot processes checking
-  at once never both tell a chat; the notice is then the caller's to send (at most once: a notice
-  lost by a crashed sender is not repeated, an outage message twice would be worse).
-- An event the ISP cannot be asked about now (down, refused) is left for the next check; an event it
-  no longer knows (deleted by hand) is left waiting too, rather than announcing a fix nobody made.
-- The notice is in the chat's chosen language, else Brazilian Portuguese.
-- An ended event drops the open outages the coordinator keeps for everybody, so a chat told "the
-  outage is over" is not told of it again by its next look at the connection.
+- Watchers are claimed and their notices rendered in one transaction, so two bot processes never
+  both tell a chat; the notice is then the caller's to send, at most once (an outage message twice
+  would be worse than one lost).
+- An event the ISP cannot be asked about now, or no longer knows (deleted by hand), is left for the
+  next check rather than announcing a fix nobody made.
+- The notice is in the chat's chosen language, else Brazilian Portuguese. An ended event drops the
+  open outages the coordinator keeps, so the chat's next look at the connection does not tell it.
 """
 
 from __future__ import annotations

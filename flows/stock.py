@@ -5,7 +5,6 @@ The web service lists neither (``ConsultaModelosProduto`` has models, not produc
 bot a catalog file (``ISPBOT_STOCK_FILE``), kept as the ISP system shows them::
 
     products:
-      - {code: 2001, id: 3, name: "Drop óptico (metro)", serial: false}
       - {code: 1001, id: 1, name: "ONU GPON Huawei HG8145", serial: true}
     locations:
       - {id: 1, name: "Almoxarifado central"}

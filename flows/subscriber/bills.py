@@ -1,23 +1,17 @@
 """Bills: the customer's open documents, and for the one they pick every way to pay it: the
 digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I have paid".
 
-Choices where the spec is silent:
-- At most ``MAX_SHOWN`` (6) documents are offered, newest due date first: six buttons still fit a
-  phone screen; when there are more, the person is told how many were left out and pointed to a person.
-- The line is sent as digits only inside ``<code>`` (Telegram copies it with one tap; every bank app
-  accepts the 47 digits without dots or spaces).
-- A document is overdue when its due date is before today in the ISP's time zone. Its line is sent with
-  the original due date and the line with the updated due date (``BoletoAtualizado = S``) is offered.
-- The amount due today (``value_up`` of ``get_unpaid_document``) is shown next to the original when
-  they differ; when that read fails the list is still shown, with the original amounts.
-- The button keeps what the queries need (document, internal code, account, due date, value), so
-  choosing costs one ISP call. When the ISP no longer finds it (paid in between), the person is told
-  so and gets the fresh list.
-- After the line the bill's actions stay offered (a person may want the PIX and then the QR code).
-  The PIX code is shown only when it is a well-formed BR Code with a right CRC; otherwise the person is
-  told and pointed to the line. The QR image is the ISP's when it has one, else drawn here from the
-  checked code (off the event loop). The PDF is fetched each time it is asked for, never kept: its
-  link is valid for minutes only.
+- At most ``MAX_SHOWN`` documents (six buttons fit a phone), newest due date first; the rest counted.
+- The line is sent as digits only inside ``<code>``: Telegram copies it with one tap, and bank apps
+  take the 47 digits bare. An overdue document (due before today in the ISP's zone) is also offered
+  the line with the updated due date (``BoletoAtualizado = S``).
+- The amount due today (``value_up``) is shown next to the original when they differ; when that
+  read fails the list is still shown, with the original amounts.
+- The button keeps what the queries need, so choosing costs one ISP call; a bill the ISP no longer
+  finds (paid in between) is told, with the fresh list.
+- The PIX code is shown only when it is a well-formed BR Code with a right CRC. The QR image is the
+  ISP's, else drawn here from the checked code. The PDF is fetched each time, never kept (its link
+  lives minutes).
 """
 
 from __future__ import annotations

@@ -1,22 +1,16 @@
 """Connection: online or not, whether the NAS behind it answers, and a known outage said first.
 
-Choices where the spec is silent:
-
-- The customer's NAS are the ones ``ConsultaClienteOnline`` says it is connected to; when it is
-  offline (exactly when a NAS that is down matters), the NAS its PPPoE authentications are set on.
-- An open failover event affecting the customer is told before anything else, with "tell me when
-  it ends" and the menu; the ticket button is left out there, because the ticket flow would tell the
-  same outage again (it offers "open anyway" itself). ``look_at_network``, ``offer_outage`` and
-  ``answer_outage`` are shared with the ticket flow so both say it the same way.
-- An outage on record (the customer named in an open event, or one of its authentications set on the
-  event's NAS) is found without any read about the customer: in a surge everybody on the failed NAS
-  asks at once, and the open events and the customers on each failed NAS are read once for all of them.
-  A customer with one access on the failed NAS hears of the outage even if another access is online.
-- A NAS that is down without a failover event is told plainly as a problem on our side.
-- A NAS missing from ``ConsultaStatusNAS`` counts as up: the bot never invents a failure.
-- A contract that is not active is told (``standing``) before any read about the connection: the
-  checklist is for active contracts only. Only an outage on record comes before it, because finding
-  that costs no read about the customer while a surge is on.
+- The customer's NAS are the ones ``ConsultaClienteOnline`` says it is connected to; when offline
+  (exactly when a NAS that is down matters), the NAS its PPPoE authentications are set on. A NAS
+  missing from ``ConsultaStatusNAS`` counts as up: the bot never invents a failure; one down without
+  a failover event is told plainly as a problem on our side.
+- An open failover event affecting the customer is told first, with "tell me when it ends" and the
+  menu (no ticket button: the ticket flow would tell the same outage again). ``look_at_network``,
+  ``offer_outage`` and ``answer_outage`` are shared with the ticket flow so both say it alike.
+- An outage on record (the customer named in an open event, or an authentication on the event's
+  NAS) is found without any read about the customer: in a surge everybody on the failed NAS asks at
+  once, and the open events and each failed NAS's customers are read once for all of them. Only it
+  comes before a contract that is not active (``standing``), which is told before any other read.
 """
 
 from __future__ import annotations

@@ -1,24 +1,16 @@
 """Contracts: plan, status and value of each; the contract the chat speaks for; unblock in trust.
 
-Choices where the spec is silent:
-- At most ``MAX_SHOWN`` (8) contracts, the live ones first (cancelled and transferred last); a single
-  contract is shown straight away.
+- At most ``MAX_SHOWN`` contracts, the live ones first; a single contract is shown straight away.
 - Unblock in trust follows the operator's policy, checked in this order, each refusal said plainly:
-  switched off; already used for this contract within ``unblock_every`` (the date it is possible again
-  is told); more than ``unblock_max_overdue`` overdue open documents (due before today in the ISP's
-  zone) linked to this contract, or linked to none (the bills flow is offered).
-- The period is measured on the clock the bot records unblocks with (UTC), not the ISP's.
-- Right before ``contract_unblock`` the contract and the documents are read again, uncached: the
-  write is only sent for a contract the ISP still shows blocked. A timed-out unblock is not repeated:
-  the next attempt finds the contract active and says so (error 10 gets the same plain answer).
-- After the unblock the fact is written for the ISP's staff, in Portuguese: as an occurrence on the
-  chat's current ticket when it has one, otherwise in a new administrative ticket (customer's
-  initiative) on the first active administrative topic whose name mentions "desbloq", else
-  "negocia", else the first one. The ticket stays open: staff follow the promise to pay. It does not
-  become the chat's current ticket (it is the staff's record, not a conversation). If that note
-  fails the unblock still stands: the failure is logged (contract number only) and the person told.
-  The person is told the ticket's protocol, the name tickets have towards subscribers.
-- The bot's own record (``record_trust_unblock``) is written last, after both ISP writes.
+  switched off; already used for this contract within ``unblock_every`` (measured on the bot's UTC
+  clock; the date it is possible again is told); more than ``unblock_max_overdue`` overdue documents
+  linked to this contract or to none (the bills flow is offered).
+- Right before ``contract_unblock`` the contract is read again, uncached: the write is only sent for
+  a contract the ISP still shows blocked. It sets a state, so it needs no ``ctx.write_once``: a
+  timed-out unblock is not repeated, the next attempt finds the contract active and says so.
+- Then the fact is written for the ISP's staff, in Portuguese, on the chat's current ticket or a new
+  administrative ticket (``_note``) that stays open: staff follow the promise to pay. If that note
+  fails the unblock still stands. The bot's own record (``record_trust_unblock``) is written last.
 """
 
 from __future__ import annotations
@@ -169,7 +161,8 @@ class Contracts(Flow):
         return False
 
     async def _note(self, ctx: Context, contract: v1_records.Contract) -> int | None:
-        """Tell the ISP's staff (in Portuguese) on a ticket; the ticket's number, or None if it failed."""
+        """Tell the ISP's staff (in Portuguese) on a ticket; the ticket's number, or None if it failed.
+        A new ticket is the staff's record, not a conversation: it does not become the chat's current one."""
         minutes = ctx.policy.unblock_release_minutes
         text = (f"Desbloqueio em confiança do contrato {contract.Numero} ({contract.Plano_Descricao or 'sem plano'}) "
                 f"feito pelo assinante no Telegram. Liberação em até {minutes} minutos.")

@@ -13,14 +13,13 @@ import logging
 import re
 
 from bot.isp.models.v1_records import UserStatus
-from bot.store import InviteError, Role
 
-from flows.context import Context
+from flows.context import Context, InviteRefused, Role
 from flows.flow import TO_MENU, Flow, Steps
 
 log = logging.getLogger(__name__)
 
-INVITE_CODE = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16), as bot.store.invites makes them
+INVITE_CODE = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16), as invites are made
 # Roles an invite can make a chat (subscribers prove who they are instead).
 JOINABLE = (Role.TECHNICIAN, Role.STAFF)
 
@@ -45,8 +44,8 @@ class Join(Flow):
             return
         try:
             role, login = await ctx.redeem_invite(code)
-        except InviteError as exc:
-            await self._refuse(ctx, "join.invalid", reason=type(exc).__name__)
+        except InviteRefused as refused:
+            await self._refuse(ctx, "join.invalid", reason=refused.reason)
             return
         user = await ctx.coordinator.system_user(login)
         if role not in JOINABLE or user is None or user.Situacao is not UserStatus.ACTIVE:

@@ -1,33 +1,17 @@
 """Linking a chat to a customer, with proof: a tax id plus the chat's own Telegram phone, or a PPPoE
 login and password of one of the customer's authentications.
 
-Choices where the spec is silent:
-
-- A tax id with wrong check digits is a typo, caught here without asking the ISP: it is answered as
-  such and asked again, and it does NOT count as an attempt. It tells a guesser nothing (check
-  digits are public arithmetic) and the ISP is never consulted, so counting it would only punish a
-  slip of the thumb. A contact that is not the sender's own is refused the same way: it is never
-  compared with anything. Everything that is compared (tax id with phone, login with password)
-  counts, pass or fail.
-- The tax id is looked up when it arrives and only the matching customer codes (often none) are
-  kept in the chat's state until the contact arrives; the tax id itself is not kept. An unknown tax
-  id is asked for the contact like a known one, so nothing tells whether it exists: not the words,
-  nor the time. Each step makes the same ISP calls either way: the tax id step one lookup, the
-  contact step one uncached read of the customers' records (of a code no customer has when there
-  were none), so that a customer's answer takes no longer than a stranger's.
-- The PPPoE password is checked in the step it arrives in and kept nowhere. The ISP answers the
-  login's authentications (``F`` quotes the login); a login with none is compared against a dummy,
-  so both paths do the same work. A login with a backslash is answered like one with a space: no
-  ``Filtro`` can carry it the same way under every SQL mode of the ISP's server.
-- Locked: the answer names the time by which linking is certainly free again (now + the window),
-  an upper bound, since the context tells how many failures there were but not when, and the ISP's
-  phone (``ISPBOT_SUPPORT_PHONE``) when the operator gave one.
-- Failures count per chat and per person tried (the tax id or the PPPoE login, as a keyed hash)
-  across all chats, so five chats of one attacker get no more tries at one person than the
-  person-wide limit. Either lock gives the same words. A person locked so can still use the other
-  proof, or call the ISP; the staff clear locks with ``ispbot locks clear``.
-- A PPPoE proof speaks for its authentication's contract; a phone proof asks which contract when the
-  customer has several that are neither cancelled nor transferred.
+- Nothing tells a guesser whether a tax id or a login exists, not the words nor the time: an unknown
+  tax id is asked for the contact like a known one, each step makes the same ISP calls either way
+  (``NOBODY`` stands in for no customer), and a login without authentications meets a dummy password.
+- What is compared (tax id with phone, login with password) counts as an attempt, pass or fail; a tax
+  id with wrong check digits (public arithmetic) or a contact that is not the sender's own is a slip
+  of the thumb: answered, never compared, never counted.
+- The tax id's matching customer codes wait in the chat's state for the contact, not the tax id; the
+  password is checked in the step it arrives in and kept nowhere.
+- Failures count per chat and per person tried (a keyed hash of the tax id or login) across chats;
+  either lock gives the same words, with the time linking is certainly free again. Staff clear locks
+  with ``ispbot locks clear``. A phone proof asks which contract when the customer has several live.
 """
 
 from __future__ import annotations
@@ -113,6 +97,7 @@ class Link(Flow):
     # ---- proof (b): PPPoE login and password ----------------------------------------------------
     async def login(self, ctx: Context, event: StepEvent) -> None:
         login = event.text.strip() if isinstance(event, Text) else ""
+        # A backslash is refused like a space: no ``Filtro`` carries it alike under every SQL mode.
         if not login or len(login) > MAX_LOGIN or any(ch.isspace() for ch in login) or not quotable(login):
             raise Unexpected("link.login_hint")
         ctx.data["login"] = login

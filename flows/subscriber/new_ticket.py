@@ -1,38 +1,25 @@
 """Open a ticket: a known outage first, then topic, the problem in the person's words, confirmation.
 
-Choices where the spec is silent:
-
 - A contract that is not active is told first (``standing``), with "open a ticket anyway" among its
   buttons: a blocked subscriber may write about something else.
-
-- Subject (``Assunto``) is the topic's name as the ISP wrote it, so tickets group by topic in the ISP
-  system; the person's words go verbatim into the opening occurrence (``Ocorrencia``), capped at
-  ``MAX_DESCRIPTION`` characters. An ISP with no topic shown in the subscriber center gets the
-  person handed to a human instead (a ticket without a topic lands nowhere useful).
-- Contract: the one chosen at linking, else the customer's only contract, else none.
-- A photo counts when it has a caption (the caption is the description); without one the bot asks
-  for words, because the ticket cannot carry the picture.
-- After the opening the protocol is read back from ``ConsultaAtendimentos``; when that read fails
-  the ticket number is told instead (the write already happened: nothing may fail after it). The
-  protocol is the one name a ticket has towards the subscriber, in every flow and language: it is
-  the number the ISP's staff ask for and read out on the phone ("protocolo").
-- After the opening, what the subscriber writes is added to the ticket (``follow_ticket``).
-- "Trocar a senha do Wi-Fi" (``wifi_password``) opens a ticket of the subscriber topic whose name
-  mentions Wi-Fi or passwords, straight at the description; where the ISP has none, a person.
-- A timed-out opening (``outcome_unknown``) is not retried: the bot says it is not sure, keeps the
-  moment it tried, and the next "open" first looks for a ticket with the same subject opened since
-  ``LANDED_SLACK`` before that moment. A slow ISP may still be working on the first request after
-  the client gave up (the sandbox's timeout fault writes after the hang), so when none is found
-  within ``SETTLE`` of the try the bot asks to wait a minute rather than write; after that it opens.
+- The subject (``Assunto``) is the topic's name as the ISP wrote it, so tickets group by topic; the
+  person's words go verbatim into the opening occurrence, capped at ``MAX_DESCRIPTION``. Without a
+  topic in the subscriber center, a person instead: a ticket without one lands nowhere useful.
+- Contract: the one chosen at linking, else the customer's only one, else none. A photo counts by
+  its caption (the ticket cannot carry the picture).
+- The protocol is the ticket's one name towards the subscriber (what the ISP's staff ask for on the
+  phone); when reading it fails the number is told: nothing may fail after the write. What the
+  subscriber writes next is added to the ticket (``follow_ticket``).
+- The opening is written with ``ctx.write_once``: its read-back looks for a ticket of the same
+  subject opened since shortly before the try.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import ClassVar
 
-from bot.isp import IspTransportError
-from bot.isp.models.v1_records import Ticket, TicketTopic
+from bot.isp.models.v1_records import TicketTopic
 
 from flows.context import Context
 from flows.events import Media, Text
@@ -40,10 +27,9 @@ from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, 
 from flows.intents import normalise
 from flows.subscriber.connection import OUTAGE_LEADS, answer_outage, look_at_network, offer_outage
 from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
+from flows.writes import CLOCK_SLACK, Found, Wait
 
 MAX_DESCRIPTION = 2000
-LANDED_SLACK = timedelta(minutes=2)  # the ISP's clock may run a little behind ours
-SETTLE = timedelta(minutes=2)  # longer than any request the ISP may still be finishing
 WIFI_WORDS = ("wifi", "wi fi", "senha")  # in a topic's name, accents and punctuation folded
 
 
@@ -124,13 +110,13 @@ class NewTicket(Flow):
 
     async def _open(self, ctx: Context) -> None:
         customer, subject = ctx.customer, ctx.data["subject"]
-        if (tried := ctx.data.get("tried_at")) is not None:
-            landed = await self._landed(ctx, subject, datetime.fromisoformat(tried))
-            if landed is not None and landed.Numero is not None:
-                self._opened(ctx, landed.Numero, landed.Protocolo)
+        write = ctx.write_once("opening", ask=lambda key: self._ask_confirm(ctx, key),
+                               unsure="new_ticket.unsure", wait="new_ticket.not_yet")
+        match await write.recall(lambda tried: self._landed(ctx, subject, tried)):
+            case Found(value=(number, protocol)):
+                self._opened(ctx, number, protocol)
                 return
-            if ctx.coordinator.now() - datetime.fromisoformat(tried) < SETTLE:
-                self._ask_confirm(ctx, "new_ticket.not_yet")
+            case Wait():
                 return
         topic = await self._topic(ctx)
         if topic is None:  # withdrawn from the subscriber center since it was offered
@@ -138,19 +124,12 @@ class NewTicket(Flow):
             await self._ask_topic(ctx)
             return
         contract = await self._contract(ctx)
-        tried_at = ctx.coordinator.now()
-        try:
-            number = await ctx.coordinator.open_ticket(
-                customer=customer, contract=contract, topic=topic, subject=subject,
-                description=ctx.data["description"], mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
-            )
-        except IspTransportError as exc:
-            if not exc.outcome_unknown:
-                raise
-            ctx.data.setdefault("tried_at", tried_at.isoformat())
-            self._ask_confirm(ctx, "new_ticket.unsure")
-            return
-        self._opened(ctx, number, await ctx.coordinator.protocol(customer, number))
+        sent = await write.send(lambda: ctx.coordinator.open_ticket(
+            customer=customer, contract=contract, topic=topic, subject=subject,
+            description=ctx.data["description"], mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
+        ))
+        if sent is not None:
+            self._opened(ctx, sent.value, await ctx.coordinator.protocol(customer, sent.value))
 
     def _opened(self, ctx: Context, number: int, protocol: int | None) -> None:
         ctx.set_current_ticket(number)
@@ -166,13 +145,15 @@ class NewTicket(Flow):
         contracts = await ctx.coordinator.contracts(ctx.customer)
         return contracts[0].Numero if len(contracts) == 1 else None
 
-    async def _landed(self, ctx: Context, subject: str, tried: datetime) -> Ticket | None:
-        """The ticket a timed-out opening created, if it did (fresh from the ISP, not the cache)."""
+    async def _landed(self, ctx: Context, subject: str, tried: datetime) -> tuple[int, int | None] | None:
+        """The number and protocol of the ticket a timed-out opening created, if it did (fresh from
+        the ISP, not the cache)."""
         ctx.coordinator.forget(ctx.customer)
-        since = tried.astimezone(ctx.coordinator.zone).replace(tzinfo=None) - LANDED_SLACK
+        since = tried.astimezone(ctx.coordinator.zone).replace(tzinfo=None) - CLOCK_SLACK
         return next(
-            (t for t in await ctx.coordinator.tickets(ctx.customer)
-             if t.Assunto == subject and t.Abertura_DataHora is not None and t.Abertura_DataHora >= since),
+            ((t.Numero, t.Protocolo) for t in await ctx.coordinator.tickets(ctx.customer)
+             if t.Numero is not None and t.Assunto == subject
+             and t.Abertura_DataHora is not None and t.Abertura_DataHora >= since),
             None,
         )
 

@@ -1,19 +1,17 @@
 """"I have paid": which bill, when, the receipt, a confirmation, then ``send_payment_notification``.
 
 It begins from a bill's button (the bill known), from words ("paguei", "comprovante") or from a photo
-or PDF sent at the menu (the receipt known). Choices where the spec is silent:
-- The bills offered are those of ``get_unpaid_document`` (its ``id`` is what the notice names); one
-  open bill is taken without asking.
-- The payment date is today, yesterday or typed (``DD/MM`` or ``DD/MM/AAAA``); a date in the future or
-  more than ``OLDEST_DAYS`` ago is refused with the reason.
-- A receipt is a photo or a PDF (or an image sent as a file) of at most ``policy.receipt_max_bytes``;
-  anything else is refused plainly. It is fetched from the channel only once the person confirmed,
-  sent to the ISP, and dropped: never logged, never stored.
-- The notice is a write sent once: the ISP refuses a second one for the same bill (code 21), which is
-  told plainly. When the ISP could not be reached the engine asks the confirmation again, and a
-  resend that finds the first one arrived gets that same plain answer.
-- After the notice, a blocked contract of the customer is offered the unblock in trust right there
-  when the policy allows it (the contracts flow applies the policy's limits).
+or PDF sent at the menu (the receipt known).
+
+- The bills are those of ``get_unpaid_document`` (its ``id`` is what the notice names); one open
+  bill is taken without asking. The date is today, yesterday or typed, not in the future nor more
+  than ``OLDEST_DAYS`` ago.
+- A receipt is a photo or a PDF (or an image sent as a file) of at most ``policy.receipt_max_bytes``.
+  It is fetched from the channel only once the person confirmed, sent to the ISP, and dropped:
+  never logged, never stored.
+- The notice needs no ``ctx.write_once``: the ISP refuses a second one for the same bill (code 21),
+  told plainly, so a resend after a lost answer is harmless.
+- After the notice, a blocked contract is offered the unblock in trust when the policy allows it.
 """
 
 from __future__ import annotations

@@ -1,18 +1,16 @@
 """The technician's agenda: a day's appointments and the open service orders, a ticket to take in hand.
 
-Choices where the spec is silent:
-
 - ``consult_appointments`` answers busy slots only (start and end): a slot is matched to the
-  technician's ticket scheduled at that time that day (``ConsultaAtendimentos`` by
-  ``Data_Agendamento``); a slot no ticket explains is shown as "another commitment".
-- Today's view also lists the open service orders (F, A, E, P) assigned to the technician that are
-  not scheduled today; another day's view shows that day's appointments only (yesterday's
-  backlog is today's backlog).
-- Every ticket that can be taken in hand gets a button, ``PAGE`` at a time: "more" and "back" buttons
-  page through them (the text lists the whole day). A closed ticket is shown but cannot be taken in hand.
-- Another day: the day before and after the one shown, back to today, or a day typed: ``dd/mm``
-  (the nearest such day), ``dd/mm/yyyy``, "hoje", "amanhã", "ontem" or a weekday's name (and the
-  English and Spanish words), also without pressing "another day" first.
+  technician's ticket scheduled at that time that day; a slot no ticket explains is shown as
+  "another commitment".
+- Today's view also lists the open service orders assigned to the technician that are not
+  scheduled today (yesterday's backlog is today's); another day's view shows that day's
+  appointments only.
+- Every ticket that can be taken in hand gets a button, ``PAGE`` at a time ("more", "back"); the
+  text lists the whole day. A closed ticket is shown but cannot be taken in hand.
+- Another day: the day before or after, back to today, or a day typed (``dd/mm``, ``dd/mm/yyyy``,
+  "hoje", "amanhã", "ontem", a weekday's name, in any of the bot's languages), also without
+  pressing "another day" first.
 """
 
 from __future__ import annotations

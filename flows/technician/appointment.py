@@ -1,18 +1,17 @@
 """The appointment of the ticket in hand: confirm it, or reschedule it (a day, a time, confirmed or not).
 
-Choices where the spec is silent:
-
 - Rescheduling keeps the appointment's duration (an hour when the ISP has none) and asks whether the
-  new time is confirmed with the customer (``appointment_status`` confirmed or to_confirm), since
-  the technician usually agrees it on the phone.
-- A day is picked from the next ``DAYS_OFFERED`` days or typed ``dd/mm``; not before today, not more
-  than ``MAX_AHEAD`` ahead (a typo, not a plan). A time is picked or typed (``14:30``, ``14h``); not
-  in the past, and not over another of the technician's appointments that day
-  (``consult_appointments``; the ticket's own slot does not count).
+  new time is confirmed with the customer (``appointment_status``): the technician usually agrees it
+  on the phone.
+- A day is picked from the next ``DAYS_OFFERED`` days or typed ``dd/mm``: not before today, not more
+  than ``MAX_AHEAD`` ahead (a typo, not a plan). A time is picked or typed (``14:30``, ``14h``): not
+  in the past, and not over another of the technician's appointments that day (the ticket's own
+  slot does not count).
 - A ticket without an appointment gets one (``ticket_appointment_insert``): ``update`` would fail
   with error 15.
-- Every write re-reads the ticket first; a write whose answer was lost is read back, and told as done
-  when the ticket shows the new time (sending the same appointment twice changes nothing).
+- An appointment sets a state, so it needs no ``ctx.write_once``: every write re-reads the ticket
+  first, and one whose answer was lost is read back at once and told as done when the ticket shows
+  the new time (sending the same appointment twice changes nothing).
 """
 
 from __future__ import annotations

@@ -6,31 +6,20 @@ satisfaction-survey link when the ticket has one; the ticket leaves the technici
 agenda comes back (the menu where there is no agenda). Nothing read after the write may fail the
 step: the write already happened.
 
-A timed-out ``ticket_finish`` (outcome unknown) is never sent again blindly: the bot says it is not
-sure and asks to confirm again; confirming first reads the ticket back. Closed with this solution:
-it was this finish, and the bot goes on as if it had answered. Still open: before ``SETTLE`` has passed
-since the try the bot asks to wait (a slow ISP may still be closing it), after that it sends again.
+``ticket_finish`` is written with ``ctx.write_once``: its read-back finds the ticket closed with this
+solution (closed otherwise, the ticket is no longer in hand and the finish is refused).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from bot.isp import IspTransportError
 from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.events import Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse, read_ticket
-from flows.technician.work import (
-    MAX_TEXT,
-    SETTLE,
-    causes_for,
-    checklist,
-    finish_ticket,
-    missing_mandatory,
-)
+from flows.technician.work import MAX_TEXT, causes_for, checklist, finish_ticket, missing_mandatory
+from flows.writes import Found, Wait
 
 AGENDA = "agenda"
 
@@ -94,16 +83,15 @@ class Finish(Flow):
 
     async def _finish(self, ctx: Context) -> None:
         number, solution = int(ctx.data["ticket"]), str(ctx.data["solution"])
-        if (tried := ctx.data.get("tried_at")) is not None:
-            ticket = await read_ticket(ctx, number)
-            if ticket is not None and ticket.Encerramento_DataHora is not None and ticket.Solucao == solution:
-                await self._finished(ctx, ticket, [])  # the timed-out finish did close it
+        write = ctx.write_once("finish", ask=lambda key: self._ask_confirm(ctx, key),
+                               unsure="technician_work.finish_unsure", wait="technician_work.finish_not_yet")
+        match await write.recall(lambda tried: self._closed(ctx, number)):
+            case Found(value=closed) if closed.Solucao == solution:
+                await self._finished(ctx, closed, [])  # the timed-out finish did close it
                 return
-            if ticket is not None and ticket.Encerramento_DataHora is None \
-                    and ctx.coordinator.now() - datetime.fromisoformat(tried) < SETTLE:
-                self._ask_confirm(ctx, "technician_work.finish_not_yet")
+            case Wait():
                 return
-        ticket = await in_hand_or_refuse(ctx)
+        ticket = await in_hand_or_refuse(ctx)  # closed by someone else: refused here
         if ticket is None:
             return
         missing = missing_mandatory(await checklist(ctx, number))  # unchecked since the question?
@@ -112,16 +100,14 @@ class Finish(Flow):
                     items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
             back_to_ticket(ctx)
             return
-        tried_at = ctx.coordinator.now()
-        try:
-            new_tickets = await finish_ticket(ctx, number, int(ctx.data["cause"]), solution)
-        except IspTransportError as exc:
-            if not exc.outcome_unknown:
-                raise
-            ctx.data["tried_at"] = tried_at.isoformat()
-            self._ask_confirm(ctx, "technician_work.finish_unsure")
-            return
-        await self._finished(ctx, ticket, new_tickets)
+        sent = await write.send(lambda: finish_ticket(ctx, number, int(ctx.data["cause"]), solution))
+        if sent is not None:
+            await self._finished(ctx, ticket, sent.value)
+
+    async def _closed(self, ctx: Context, number: int) -> v1_records.Ticket | None:
+        """The ticket read now if it is closed (by the timed-out finish or by someone else)."""
+        ticket = await read_ticket(ctx, number)
+        return ticket if ticket is not None and ticket.Encerramento_DataHora is not None else None
 
     async def _finished(self, ctx: Context, ticket: v1_records.Ticket, new_tickets: list[int]) -> None:
         number = int(ticket.Numero or 0)

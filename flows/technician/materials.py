@@ -1,25 +1,17 @@
 """Materials used or lent on the ticket in hand: a stock product consumed (consumption) or lent to the
 customer (lending) with ``ticket_item_insert``.
 
-Choices where the spec is silent or short:
-
-- Which product. The web service lists product models but not the products (nor the stock
-  locations), and ``ticket_item_insert`` wants the product's internal id. With the operator's stock
-  catalog (``flows.stock``, ``ISPBOT_STOCK_FILE``) the technician types the code on the label (or part
-  of the name: the matching products come as buttons with their codes); the code is resolved at
-  once, and an unknown one is refused there, not after the serial, quantity and location. Without a
-  catalog the technician types the internal id, and a word lists the ISP's matching models (searched
-  with ``F``, never raw text in a ``Filtro``) to help tell them apart.
-- Serial numbers. Serial-controlled items need one and move one at a time: with one the quantity is
-  1 (the spec's rule) and no location is sent; a product without serial takes the quantity (> 0, at
-  most two decimals, within Decimal(15.2): checked before sending) and the stock location, chosen
-  from the catalog's list. The catalog says which products are serial-controlled; without it the
-  bot asks for the serial first, with a "no serial" button. When the ISP refuses (no stock, a serial
-  not available) its reason is shown and the answer it is about is asked again.
+- Which product. The web service lists product models, not products or stock locations, and the
+  insert wants the product's internal id: with the operator's catalog (``flows.stock``) the
+  technician types the code on the label (or part of the name: matches come as buttons), resolved
+  at once; without one, the internal id, and a word lists the ISP's matching models to help.
+- A serial-controlled item moves one at a time (quantity 1, no location); other products take a
+  quantity (checked against Decimal(15.2) before sending) and a stock location. Without a catalog
+  the bot asks for the serial first, with a "no serial" button. An ISP refusal (no stock, a serial
+  not available) is shown and the answer it is about asked again.
 - Lending needs the contract: the customer's only one, or the one the technician picks.
-- A timed-out insert (outcome unknown) cannot be checked: no operation reads a ticket's items back.
-  The bot never sends it again: it says so and asks the technician to look in the ISP system first.
-  Any other failure to reach the ISP is the engine's: the confirmation is asked again (one tap).
+- Written with ``ctx.write_once`` without a read-back (no operation reads a ticket's items): an
+  unknown outcome is never sent again; the technician is asked to look in the ISP system first.
 """
 
 from __future__ import annotations
@@ -27,7 +19,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from bot.isp import IspApiError, IspTransportError
+from bot.isp import IspApiError
 from bot.isp.models import v2_requests
 
 from flows.context import Context
@@ -155,8 +147,14 @@ class Materials(Flow):
         if ticket is None:
             return
         data = ctx.data
+
+        def unsure(key: str) -> None:  # no operation reads a ticket's items back: never sent again
+            ctx.say(key, number=ticket.Numero)
+            back_to_ticket(ctx)
+
+        write = ctx.write_once("item", ask=unsure, unsure="technician_work.materials_unsure")
         try:
-            await add_item(
+            sent = await write.send(lambda: add_item(
                 ctx,
                 ticket=int(ticket.Numero or 0),
                 customer=int(data["customer"]),
@@ -166,7 +164,7 @@ class Materials(Flow):
                 serial=data.get("serial"),
                 location=data.get("location"),
                 quantity=Decimal(data["quantity"]),
-            )
+            ))
         except IspApiError as exc:
             ctx.say("technician_work.materials_refused", reason=exc.description or "")
             if data.get("serial_known") is False:  # no stock there, most likely: the amount or another place
@@ -174,14 +172,9 @@ class Materials(Flow):
             else:
                 self._ask_serial(ctx)
             return
-        except IspTransportError as exc:
-            if not exc.outcome_unknown:
-                raise
-            ctx.say("technician_work.materials_unsure", number=ticket.Numero)
+        if sent is not None:
+            ctx.say("technician_work.materials_recorded", **self._summary(ctx))
             back_to_ticket(ctx)
-            return
-        ctx.say("technician_work.materials_recorded", **self._summary(ctx))
-        back_to_ticket(ctx)
 
     # ---- internals -----------------------------------------------------------------------------
     def _pick(self, ctx: Context, code: int) -> None:

@@ -1,26 +1,18 @@
-"""An occurrence on the ticket in hand: the technician's note (or a photo's caption), with where
-they are when they shared it lately.
+"""An occurrence on the ticket in hand: the technician's note (or a photo's caption), with where they
+are when they shared it lately.
 
-Choices where the spec and the engine leave room:
-
-- The position. A flow's data is emptied when another flow begins, so a position shared in another
-  flow cannot be handed over through the chat's state. Two sources are used instead: a location
-  shared at this flow's question (a live location's later positions update it silently), and the
-  newest position the ISP itself recorded on this ticket (a status move to "running" sent with the
-  phone's location records one). Either counts when it is at most ``POSITION_FRESH`` old; 0,0 or out
-  of range is never sent.
+- The position. A flow's data is emptied when another flow begins, so a position shared elsewhere
+  cannot be handed over. Two sources instead: a location shared at this flow's question (a live
+  location's later positions update it silently), and the newest position the ISP recorded on this
+  ticket (a move to "running" sent with the phone's location records one). Either counts when at
+  most ``POSITION_FRESH`` old; 0,0 or out of range is never sent.
 - A photo counts by its caption (the ticket cannot carry the picture); without one the bot asks for
   words.
-- A timed-out insert (outcome unknown) is not sent again blindly: the bot says it is not sure and
-  offers "check"; that reads the ticket's occurrences and only sends again when the note is not
-  there and ``SETTLE`` has passed since the try.
+- The note is written with ``ctx.write_once``: its read-back looks for an occurrence with the same
+  text on the ticket; "check" is the button of the unsure question.
 """
 
 from __future__ import annotations
-
-from datetime import datetime
-
-from bot.isp import IspTransportError
 
 from flows.context import Context
 from flows.events import Location, Media, Text
@@ -28,7 +20,6 @@ from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, 
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import (
     MAX_TEXT,
-    SETTLE,
     add_occurrence,
     fresh,
     occurrence_landed,
@@ -36,6 +27,7 @@ from flows.technician.work import (
     recorded_position,
     valid_position,
 )
+from flows.writes import Found, Wait
 
 
 class Occurrence(Flow):
@@ -85,24 +77,18 @@ class Occurrence(Flow):
         number = int(ctx.data["ticket"])
         if await in_hand_or_refuse(ctx) is None:  # still theirs and open (reassigned or closed meanwhile?)
             return
-        if (tried := ctx.data.get("tried_at")) is not None and text == ctx.data.get("text"):
-            if await occurrence_landed(ctx, number, text, datetime.fromisoformat(tried)):
+        write = ctx.write_once("occurrence", ask=lambda key: self._ask_unsure(ctx, key),
+                               unsure="technician_work.occurrence_unsure", wait="technician_work.occurrence_not_yet")
+        match await write.recall(lambda tried: occurrence_landed(ctx, number, text, tried), what=text):
+            case Found():
                 self._recorded(ctx, number, ctx.data.get("sent_position") is not None)
                 return
-            if ctx.coordinator.now() - datetime.fromisoformat(tried) < SETTLE:
-                self._ask_unsure(ctx, "technician_work.occurrence_not_yet")
+            case Wait():
                 return
         position = fresh(ctx, ctx.data.get("position")) or await recorded_position(ctx, number)
-        tried_at = ctx.coordinator.now()
-        try:
-            await add_occurrence(ctx, number, text, position)
-        except IspTransportError as exc:
-            if not exc.outcome_unknown:
-                raise
-            ctx.data.update(text=text, sent_position=position, tried_at=tried_at.isoformat())
-            self._ask_unsure(ctx, "technician_work.occurrence_unsure")
-            return
-        self._recorded(ctx, number, position is not None)
+        ctx.data.update(text=text, sent_position=position)  # for "check" after an unknown outcome
+        if await write.send(lambda: add_occurrence(ctx, number, text, position), what=text) is not None:
+            self._recorded(ctx, number, position is not None)
 
     def _recorded(self, ctx: Context, number: int, located: bool) -> None:
         ctx.say("technician_work.occurrence_recorded", number=number, located=located)

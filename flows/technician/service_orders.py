@@ -1,18 +1,14 @@
 """The ISP reads and writes of the agenda, the service-order status and the appointment, typed.
 
-Choices where the spec is silent:
-
-- Service-order moves: the spec names the six statuses and shows only that some state allows
-  on_the_way, aborted and completed (error 15 lists the allowed targets). ``TRANSITIONS`` is the
-  sandbox's reading (``bot/sandbox/rules/tickets.py``); when a real ISP refuses a move with error
-  15, the targets its message lists win over this table (``allowed_in_refusal``).
+- Service-order moves: the spec names the six statuses and shows only that some allow on_the_way,
+  aborted and completed. ``TRANSITIONS`` is the sandbox's reading (``bot/sandbox/rules/tickets.py``);
+  when a real ISP refuses a move with error 15, the targets its message lists win
+  (``allowed_in_refusal``).
 - A position is sent with at most 7 decimals (about 1 cm; the spec's Decimal(16.13) would refuse a
-  phone's 15), and refused before sending when the ISP would refuse it: 0 on either axis, or out of
-  range (``valid_position``).
-- The agenda's tickets: those of the technician with the day's appointment (``Data_Agendamento``),
-  and open service orders (``Situacao_OS`` F, A, E, P) of tickets not closed, in one filtered query
-  each. Customers and contracts of the listed tickets are read in one query each (``IN``), not once
-  per ticket.
+  phone's 15), and refused before sending when the ISP would refuse it (``valid_position``).
+- The agenda's tickets: the technician's with the day's appointment, and open service orders
+  (``Situacao_OS`` F, A, E, P) of tickets not closed, one filtered query each; their customers and
+  contracts are read in one query each (``IN``), not once per ticket.
 """
 
 from __future__ import annotations
@@ -27,8 +23,7 @@ from urllib.parse import quote_plus
 
 from babel.dates import get_day_names
 from bot.isp import F
-from bot.isp.models import v1_records, v2_requests
-from bot.isp.models import v2_results as v2r
+from bot.isp.models import v1_records, v2_requests, v2_results
 
 from flows.context import Context
 from flows.intents import normalise
@@ -121,7 +116,7 @@ class Visit:
         return self.ticket.Encerramento_DataHora is not None
 
 
-async def appointments(ctx: Context, day: date) -> list[v2r.Appointment]:
+async def appointments(ctx: Context, day: date) -> list[v2_results.Appointment]:
     """The technician's busy slots that day (tickets' appointments and their own calendar)."""
     return await ctx.coordinator.client.consult_appointments(
         v2_requests.ConsultAppointments(user=ctx.system_user, appointment_date=day)
@@ -257,7 +252,7 @@ def slot_of(ticket: v1_records.Ticket) -> tuple[datetime, datetime] | None:
     return start, start + timedelta(hours=hours, minutes=minutes)
 
 
-async def clash(ctx: Context, ticket: v1_records.Ticket, when: datetime) -> v2r.Appointment | None:
+async def clash(ctx: Context, ticket: v1_records.Ticket, when: datetime) -> v2_results.Appointment | None:
     """Another appointment of the technician overlapping ``when`` (for the ticket's duration)."""
     hours, minutes = (int(part) for part in duration_of(ticket).split(":"))
     end = when + timedelta(hours=hours, minutes=minutes)

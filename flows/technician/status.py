@@ -1,23 +1,17 @@
 """The service order's status: the moves its current status allows, as the technician, with GPS for running.
 
-Choices where the spec is silent:
-
-- Every move re-reads the ticket just before it is sent (the step's first thing): a move already
-  made (a write that landed though its answer was lost, another person's change) is told, not sent
-  again, and a move the fresh status does not allow is explained with the ones it does.
-- ``running`` needs the phone's position (the spec requires it only when the ISP is configured so,
-  and only the server knows that): a shared location, or a live location's position, is checked
-  before anything is sent (``service_orders.valid_position``); a bad one is refused and asked again.
-- Error 15 (move not allowed) is explained with the targets the ISP's message lists, which are
-  offered as the buttons (the ISP's own rule wins over ours).
-- A write whose outcome is unknown (timeout, connection lost) is checked at once by re-reading the
-  ticket; when that read fails too, the technician gets one button to check again, and the move is
-  offered again only once a read shows it did not happen.
-- When the order goes ``on_the_way``, every chat linked to the ticket's customer is told (sent with
-  the answer of the turn that recorded the move).
-- Aborting cannot be undone in the field, so it takes the reason (typed) and a confirmation; the
-  reason is recorded on the ticket as an occurrence once the ISP has taken the move. When that
-  occurrence cannot be recorded the technician is told to write it down as one.
+- Every move re-reads the ticket just before it is sent: a move already made (a write that landed
+  though its answer was lost, another person's change) is told, not sent again, and a move the fresh
+  status does not allow is explained with the ones it does. Error 15 (move not allowed) is explained
+  with the targets the ISP's message lists, offered as the buttons (the ISP's rule wins over ours).
+- ``running`` needs the phone's position, checked before anything is sent; a bad one is asked again.
+- A move sets a state, so it needs no ``ctx.write_once``: after any failure to reach the ISP the
+  ticket is read back at once; when that read fails too, one button checks again, and the move is
+  offered again only once a read shows it did not happen (and the next try re-reads first).
+- On ``on_the_way`` every chat linked to the ticket's customer is told.
+- Aborting cannot be undone in the field: it takes the reason (typed) and a confirmation; the reason
+  is recorded on the ticket as an occurrence once the ISP has taken the move (if that fails, the
+  technician is told to write it down as one).
 """
 
 from __future__ import annotations

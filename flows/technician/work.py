@@ -2,8 +2,8 @@
 materials, finish), typed, through ``ctx.coordinator.client`` and ``ctx.coordinator.now()``. Nothing here is cached:
 a technician acts on what just changed.
 
-Writes whose outcome is unknown (``IspTransportError.outcome_unknown``) are never sent again blindly:
-the flows keep the moment they tried and read back before they offer to send again (see each flow).
+The flows send the writes whose outcome may be unknown with ``ctx.write_once`` (``flows.writes``);
+``occurrence_landed`` is the occurrence's read-back.
 """
 
 from __future__ import annotations
@@ -16,13 +16,11 @@ from bot.isp import F, quotable
 from bot.isp.models import v1_records, v2_requests
 
 from flows.context import Context
+from flows.writes import CLOCK_SLACK
 
 # A position shared this recently (by the technician in the occurrence flow, or recorded by the ISP
 # with a status move on this ticket) goes with a new occurrence.
 POSITION_FRESH = timedelta(minutes=15)
-# A write that timed out may still be finishing on a slow ISP: before that long has passed since the
-# try, a read that does not find it is not proof it did not happen.
-SETTLE = timedelta(minutes=2)
 MAX_TEXT = 2000  # occurrence notes, solutions: what a technician types on a phone, capped
 # ticket_item_insert's quantity is Decimal(15.2): up to 13 digits before the point, 2 after.
 MAX_QUANTITY = Decimal("9999999999999.99")
@@ -77,10 +75,15 @@ async def add_occurrence(ctx: Context, ticket: int, text: str, position: tuple[f
     ))
 
 
-async def occurrence_landed(ctx: Context, ticket: int, text: str, tried: datetime) -> bool:
-    """Whether an occurrence with this text was recorded on the ticket since shortly before ``tried``."""
-    since = tried.astimezone(ctx.coordinator.zone).replace(tzinfo=None) - SETTLE
-    return any(o.Descricao == text and (o.Data is None or o.Data >= since) for o in await occurrences(ctx, ticket))
+async def occurrence_landed(
+    ctx: Context, ticket: int, text: str, tried: datetime,
+) -> v1_records.TicketOccurrence | None:
+    """The occurrence with this text recorded on the ticket since shortly before ``tried``, if any."""
+    since = tried.astimezone(ctx.coordinator.zone).replace(tzinfo=None) - CLOCK_SLACK
+    return next(
+        (o for o in await occurrences(ctx, ticket) if o.Descricao == text and (o.Data is None or o.Data >= since)),
+        None,
+    )
 
 
 # ---- checklist -----------------------------------------------------------------------------------

@@ -107,6 +107,42 @@ async def test_the_position_sent_with_a_status_move_lately_goes_with_the_note(de
     assert (note["Latitude"], note["Longitude"]) == pytest.approx((-23.56, -46.64))
 
 
+async def test_a_note_whose_answer_was_lost_is_checked_not_recorded_twice(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    chat = await in_hand(desk)
+    answer_lost(monkeypatch, desk, "ticket_occurrence_insert")
+    await chat.tap("Ocorrência")
+    await chat.say("Poste caído na rua")
+    assert "pode ter registrado a nota" in chat.text
+    await chat.tap("Verificar")  # reads the occurrences back: the note is there
+    assert "Ocorrência registrada" in chat.text
+    assert [o["Descricao"] for o in occurrences(desk)].count("Poste caído na rua") == 1
+
+
+async def test_a_note_that_never_landed_is_waited_for_then_sent_once(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    chat = await in_hand(desk)
+
+    async def never(request: Any) -> Any:
+        error = IspTimeout("ticket_occurrence_insert: no answer", operation="ticket_occurrence_insert")
+        error.outcome_unknown = True
+        raise error
+
+    real = desk.client.ticket_occurrence_insert
+    monkeypatch.setattr(desk.client, "ticket_occurrence_insert", never)
+    await chat.tap("Ocorrência")
+    await chat.say("Poste caído na rua")
+    monkeypatch.setattr(desk.client, "ticket_occurrence_insert", real)
+    await chat.tap("Verificar")  # at once: the ISP may still be writing it
+    assert "Ainda não encontrei a nota" in chat.text
+    desk.clock.advance(minutes=3)
+    await chat.tap("Verificar")
+    assert "Ocorrência registrada" in chat.text
+    assert [o["Descricao"] for o in occurrences(desk)].count("Poste caído na rua") == 1
+
+
 # ---- checklist -----------------------------------------------------------------------------------
 async def test_checklist_items_toggle_in_the_isp_and_mandatory_ones_are_marked(desk: Desk) -> None:
     chat = await in_hand(desk)
