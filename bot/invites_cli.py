@@ -137,16 +137,17 @@ async def _invite(args: argparse.Namespace) -> None:
     if not 1 <= args.hours <= MAX_HOURS:
         raise Refused(EXIT_INVALID, f"--hours must be between 1 and {MAX_HOURS}")
     username = _given_username(args.bot_username)
-    isp, settings = load_all(IspSettings, BotSettings)  # every wrong variable of both, at once
+    isp_settings, bot_settings = load_all(IspSettings, BotSettings)  # every wrong variable of both, at once
     # A database behind its migrations is refused before anything is asked.
-    async with migrated(open_database(settings.database_url)) as database:
-        await _check_active(isp, login)
+    async with migrated(open_database(bot_settings.database_url)) as database:
+        await _check_active(isp_settings, login)
         if username is None:
             username = await _username_from_telegram()
         async with database.transaction() as session:
             issued = await Invites().create(session, role, login, ttl=timedelta(hours=args.hours))
     invite = issued.invite
-    print(f"Invite {invite.id} for {who} {login}: single use, valid until {_shown(invite.expires_at, isp.zone)}.")
+    until = _shown(invite.expires_at, isp_settings.zone)
+    print(f"Invite {invite.id} for {who} {login}: single use, valid until {until}.")
     if username is not None:
         print(LINK.format(bot=username, code=issued.code))
         print(f"Send this link to the {who} only; opening it on their phone links that Telegram account.")
@@ -166,10 +167,10 @@ def _given_username(raw: str | None) -> str | None:
     return name
 
 
-async def _check_active(settings: IspSettings, login: str) -> None:
+async def _check_active(isp_settings: IspSettings, login: str) -> None:
     try:
-        async with IspClient(settings) as isp:
-            users = await isp.ConsultaUsuarios()
+        async with IspClient(isp_settings) as client:
+            users = await client.ConsultaUsuarios()
     except IspApiError as exc:
         raise Refused(EXIT_REFUSED, str(exc)) from None
     except IspTransportError as exc:

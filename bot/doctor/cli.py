@@ -91,7 +91,7 @@ async def diagnose(seconds: float) -> list[Finding]:
     settings_found: list[Finding] = []
     bot_settings = _load(BotSettings, "settings", settings_found)
     telegram = _load(TelegramSettings, "telegram", settings_found)
-    isp = _load(IspSettings, "isp", settings_found)
+    isp_settings = _load(IspSettings, "isp", settings_found)
     database = open_database(bot_settings.database_url) if bot_settings is not None else None
     try:
         stored, on_telegram = await asyncio.gather(
@@ -99,7 +99,7 @@ async def diagnose(seconds: float) -> list[Finding]:
             telegram_findings(telegram, seconds) if telegram is not None else _nothing(),
         )
         found_in_database, tickets = stored
-        on_isp = await isp_findings(isp, seconds, tickets) if isp is not None else []
+        on_isp = await isp_findings(isp_settings, seconds, tickets) if isp_settings is not None else []
     finally:
         if database is not None:
             await database.dispose()

@@ -45,10 +45,10 @@ class Answer:
     transport: str = ""  # the transport failure, without secrets (the client builds it from the URL's host)
 
 
-def doctor_settings(settings: IspSettings, seconds: float) -> IspSettings:
+def doctor_settings(isp_settings: IspSettings, seconds: float) -> IspSettings:
     """The operator's settings with no retries and no circuit: each probe is asked once, within ``seconds``."""
-    update = {"retries": 0, "timeout": min(settings.timeout, seconds), "breaker_threshold": 1_000_000}
-    return settings.model_copy(update=update)
+    update = {"retries": 0, "timeout": min(isp_settings.timeout, seconds), "breaker_threshold": 1_000_000}
+    return isp_settings.model_copy(update=update)
 
 
 class Prober:
@@ -168,9 +168,11 @@ async def environment(client: IspClient, tickets: Sequence[int] | None) -> list[
                       "are in the ISP system")]
 
 
-async def isp_findings(settings: IspSettings, seconds: float, tickets: Sequence[int] | None) -> list[Finding]:
+async def isp_findings(
+    isp_settings: IspSettings, seconds: float, tickets: Sequence[int] | None,
+) -> list[Finding]:
     """Each step bounded by ``seconds``; the operations and the environment only once the key is accepted."""
-    async with IspClient(doctor_settings(settings, seconds)) as client:
+    async with IspClient(doctor_settings(isp_settings, seconds)) as client:
         prober = Prober(client)
         found = await bounded("isp", seconds, "the ISP web service", ISP_FIX, reachable(prober))
         if any(f.status is Status.FAIL for f in found):

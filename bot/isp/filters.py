@@ -23,7 +23,7 @@ plain-identifier shape here, and against the query's own filter names by the cat
 request leaves.
 
     where = (F("Designacao_Usuario") == user) & F("Situacao_OS").in_(["F", "A", "E"])
-    tickets = await isp.ConsultaAtendimentos(where)
+    tickets = await client.ConsultaAtendimentos(where)
 
 ``unsafe_raw_filter`` is the only way to send a hand-written clause; it is named so on purpose and
 must never see a person's text.
