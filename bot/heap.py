@@ -3,8 +3,9 @@
 A full collection walks every object the cyclic collector tracks. In a running bot most of them
 were made at start (modules, classes, SQLAlchemy's tables and compiled statements, the flows and
 their templates) and live as long as the process, so each walk was wasted work that stopped the
-event loop while every update in flight waited (bench/RESULTS.md has the pauses measured). ``gc.freeze`` moves them to a generation the collector never walks; what the
-bot makes later (updates, turns, replies) is collected as before.
+event loop while every update in flight waited (bench/RESULTS.md has the pauses measured).
+``gc.freeze`` moves them to a generation the collector never walks; what the bot makes later
+(updates, turns, replies) is collected as before.
 """
 
 from __future__ import annotations
