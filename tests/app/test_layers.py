@@ -77,7 +77,7 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> Iterator[str]:
             continue
         for written in targets:
             target = written
-            while target and target not in known:  # `import bot.store.models as m` names the module
+            while target and target not in known:  # the nearest module of ours; none for a third party's
                 target = target.rpartition(".")[0]
             if target and target != name:
                 yield target
@@ -91,8 +91,6 @@ def graph() -> dict[str, set[str]]:
 def component(module: str) -> str:
     """The longest prefix of ``LAYERS`` naming ``module`` (the package it belongs to here); the module
     itself when none does (``test_every_module_has_a_layer`` names it)."""
-    if module == "bot":  # the root package: a docstring, nothing else
-        return "bot.heap"
     named = [prefix for prefixes in LAYERS for prefix in prefixes
              if module == prefix or module.startswith(f"{prefix}.")]
     return max(named, key=len) if named else module
@@ -100,6 +98,8 @@ def component(module: str) -> str:
 
 def layer(module: str) -> int:
     """The index of ``module``'s layer in ``LAYERS``; above them all when it has none."""
+    if module == "bot":  # the root package's __init__.py: a docstring, nothing else
+        return 0
     return next((index for index, prefixes in enumerate(LAYERS) if component(module) in prefixes), len(LAYERS))
 
 
