@@ -6,13 +6,11 @@ benchmark: every contender polls the same kind of server, and the server's CPU i
 
 Prints ``{"port": N}`` once serving, then ``{"first_poll": t, "last_send": t, ...}`` (monotonic
 seconds of this process) when ``--expect-sends`` messages were sent, or after ``--within`` seconds
-with what it saw; it exits when its standard input closes. The clock starts at the first
-``getUpdates`` (which brings updates at once), so the contenders' start-up (migrations, seeding the
-sandbox) is not counted. With ``--rate`` the updates are not there at once but arrive steadily, that
-many a second from the first ``getUpdates`` on: the bot's latency at a given load. The
-closing line also says what a person waited, end to end: ``answer_p50_ms`` and ``answer_p99_ms``, from
-an update being offered to the last of its answers (``--expect-sends`` / ``--updates`` of them).
-With ``--telegram-limits`` the server answers 429 past Telegram's flood limits, as Telegram does
+with what it saw, with what a person waited end to end (``answer_p50_ms``, ``answer_p99_ms``: from an
+update being offered to the last of its answers); it exits when its standard input closes. The clock
+starts at the first ``getUpdates``, so the contenders' start-up (migrations, seeding the sandbox) is
+not counted. With ``--rate`` the updates arrive steadily, that many a second, instead of all at once;
+with ``--telegram-limits`` the server answers 429 past Telegram's flood limits, as Telegram does
 (``tests.telegram.fake_bot_api.TelegramLimits``), and the closing line counts them.
 """
 

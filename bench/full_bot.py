@@ -47,11 +47,11 @@ async def run(api: str, token: str, url: str, isp_latency: float, concurrency: i
     sandbox = Sandbox.seeded(clock=FixedClock())
     if isp_latency > 0:
         sandbox.faults.add_latency(isp_latency)
-    isp = IspClient(
+    client = IspClient(
         IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0),
         http_transport=httpx.ASGITransport(app=sandbox.app),
     )
-    app = await build_app(database, isp, BotSettings(), wall_clock=sandbox.clock)
+    app = await build_app(database, client, BotSettings(), wall_clock=sandbox.clock)
     settings = TelegramSettings(telegram_token=token, telegram_api_url=api, concurrency=concurrency)
     channel = TelegramChannel(app, settings, sender_limits=fast_sender_limits())
     stop = asyncio.Event()
@@ -61,7 +61,7 @@ async def run(api: str, token: str, url: str, isp_latency: float, concurrency: i
         await channel.run_polling(stop, poll_timeout=1)
         await channel.stop()
     finally:
-        await isp.aclose()
+        await client.aclose()
         await database.destroy()
     return {"updates": _answered(), **_percentiles_ms(kept)}
 

@@ -7,16 +7,9 @@ This process seeds a throw-away database with ``--chats`` linked subscriber chat
 sandbox's customers) of which ``--conversations`` are in the middle of opening a ticket (a state row
 waiting for the problem's description). Then a fresh child process, so that none of the seeding's
 memory is counted, runs the whole bot (python-telegram-bot polling the fake Bot API over loopback,
-the engine, the sandbox ISP in-process) on that database and reports:
-
-- ``rss_idle_mib``: VmRSS once the bot is started and has answered one update (the baseline);
-- ``rss_after_mib``: VmRSS after ``--sample`` of the conversations in progress each sent their
-  description and were answered (a garbage collection first, so what is counted is kept memory);
-- ``rss_growth_per_chat_kib``: (after - idle) / sample: what one more active chat costs;
-- ``peak_rss_mib``: the child's highest resident memory (``getrusage`` ru_maxrss).
-
-The fake Telegram server runs in the same process and keeps every message it was sent: that is part
-of the growth, a small one. Bounded: the child gives up after ``--within`` seconds.
+the engine, the sandbox ISP in-process) on that database and reports its memory (``measure`` says
+which figures). The fake Telegram server runs in the same process and keeps every message it was
+sent: that is part of the growth, a small one. Bounded: the child gives up after ``--within`` seconds.
 """
 
 from __future__ import annotations
@@ -90,6 +83,14 @@ async def measure_in_child(url: str, schema: str | None, sample: int, within: fl
 
 
 async def measure(url: str | None, chats: int, conversations: int, sample: int, within: float) -> dict[str, Any]:
+    """The figures:
+
+    - ``rss_idle_mib``: VmRSS once the bot is started and has answered one update (the baseline);
+    - ``rss_after_mib``: VmRSS after ``sample`` of the conversations in progress each sent their
+      description and were answered (a garbage collection first, so what is counted is kept memory);
+    - ``rss_growth_per_chat_kib``: (after - idle) / sample: what one more active chat costs;
+    - ``peak_rss_mib``: the child's highest resident memory (``getrusage`` ru_maxrss).
+    """
     if not 0 < sample < conversations <= chats:
         raise ValueError("needs 0 < sample < conversations <= chats")
     async with scratch_database(url) as database:

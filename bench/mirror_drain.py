@@ -4,18 +4,11 @@
                                            [--database URL]
 
 Two figures, each on a fresh database and a freshly seeded sandbox served by uvicorn in a thread:
-
-- ``mirror_throughput``: ``--entries`` entries already in the outbox, spread evenly over the seeded
-  tickets; ``MirrorWorker`` (the settings ``ispbot mirror`` runs with) delivers them all. Entries per
-  second from the worker's start to the last entry marked sent, and ``chat_messages`` calls per entry.
-- ``mirror_drain_after_outage``: the sandbox stops listening (connections refused), ``--backlog``
-  entries are in the outbox and the worker runs against the dead ISP for ``--outage-seconds``, backing
-  off; then the ISP comes back. ``drain_seconds`` is from the ISP's return to an empty backlog; it is
-  the sum of ``backoff_wait_seconds`` (until the first entry is accepted: the tickets' retry times
-  come due) and ``delivery_seconds`` (from then to the last).
-
-The outbox is counted every 0.25 s (the figures' resolution). Bounded: each part gives up after
-``--within`` seconds (the throughput then says how many it delivered, with ``"complete": false``).
+``mirror_throughput`` (``throughput``: a full outbox delivered by ``MirrorWorker`` with the settings
+``ispbot mirror`` runs with) and ``mirror_drain_after_outage`` (``drain_after_outage``: a backlog
+that built up while the ISP refused connections, drained once it is back). The outbox is counted
+every 0.25 s (the figures' resolution). Bounded: each part gives up after ``--within`` seconds (the
+throughput then says how many it delivered, with ``"complete": false``).
 """
 
 from __future__ import annotations
@@ -102,6 +95,9 @@ async def until_empty(database: ScratchDatabase, within: float) -> None:
 
 
 async def throughput(url: str | None, entries: int, within: float, options: dict[str, int]) -> dict[str, Any]:
+    """``entries`` entries already in the outbox, spread evenly over the seeded tickets, all delivered:
+    entries per second from the worker's start to the last entry marked sent, and ``chat_messages``
+    calls per entry."""
     sandbox = seeded_sandbox()
     async with scratch_database(url) as database:
         await fill_outbox(database, sandbox, entries)
@@ -128,6 +124,11 @@ async def throughput(url: str | None, entries: int, within: float, options: dict
 async def drain_after_outage(
     url: str | None, backlog: int, outage: float, within: float, options: dict[str, int],
 ) -> dict[str, Any]:
+    """The sandbox stops listening (connections refused), ``backlog`` entries are in the outbox and
+    the worker runs against the dead ISP for ``outage`` seconds, backing off; then the ISP comes back.
+    ``drain_seconds`` is from the ISP's return to an empty backlog; it is the sum of
+    ``backoff_wait_seconds`` (until the first entry is accepted: the tickets' retry times come due)
+    and ``delivery_seconds`` (from then to the last)."""
     sandbox = seeded_sandbox()
     async with scratch_database(url) as database:
         await fill_outbox(database, sandbox, backlog)

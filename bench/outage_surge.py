@@ -8,13 +8,8 @@ loopback HTTP, the engine with state in the database, the sandbox ISP in-process
 ``--subscribers`` more customers, each with a PPPoE authentication on the NAS of the seeded open
 failover event (10.0.2.1) and no session (offline); each is linked to its own chat, waiting at the
 menu. Each chat then writes "sem internet" once, arrivals paced evenly over ``--seconds`` (0: all at
-once), and the bot answers with the outage and "tell me when it's back".
-
-Figures (one JSON line): replies per second (subscribers over the time from the first message to the
-last reply), latency from a message's push to its reply reaching the fake Telegram (p50/p99/max; the
-replies are watched every 20 ms, so that is the resolution), how many replies told the outage, and the
-ISP calls per update with the calls by operation (the sandbox's own call counter; the warm-up's
-calls are not counted). Bounded: gives up after ``--within`` seconds.
+once), and the bot answers with the outage and "tell me when it's back". ``measure`` says which
+figures it prints (one JSON line). Bounded: gives up after ``--within`` seconds.
 """
 
 from __future__ import annotations
@@ -73,6 +68,11 @@ async def parked_subscribers(url: str | None, subscribers: int, concurrency: int
 
 
 async def measure(url: str | None, subscribers: int, seconds: float, within: float, concurrency: int) -> dict[str, Any]:
+    """Replies per second (subscribers over the time from the first message to the last reply),
+    latency from a message's push to its reply reaching the fake Telegram (p50/p99/max; the replies
+    are watched every 20 ms, so that is the resolution), how many replies told the outage, and the ISP
+    calls per update with the calls by operation (the sandbox's own call counter; the warm-up's calls
+    are not counted)."""
     async with parked_subscribers(url, subscribers, concurrency) as parked, running_bot(
         parked.database, parked.sandbox, concurrency=concurrency,
     ) as bot:

@@ -7,24 +7,12 @@ Three settings: ``fast`` (the Bot API and the sandbox ISP answer at once, all up
 start), ``steady`` (the same, but the updates arrive steadily at the rate the issue's target asks for:
 half the sequential echo bot's rate measured in ``fast``, or ``--steady-rate``; the whole bot only, for
 its latency at that rate) and ``realistic`` (the Bot API answers each call after 20 ms, the sandbox
-ISP after 50 ms). Contenders: python-telegram-bot's
-echo bot, updates one after another and with ``concurrent_updates(32)``; aiogram's echo bot (when
-aiogram is installed: ``pip install -e '.[bench]'``); a typical stateful aiogram bot (FSM in Redis, a
-Jinja2 reply: ``bench/stateful_bots.py``) when Redis answers on 127.0.0.1:6379, and with PostgreSQL the
-same plus one insert per update; the whole bot on SQLite and, with
-``--postgresql`` (or ISPBOT_TEST_DATABASE_URL), on PostgreSQL. Each contender runs in its own process,
-so its peak resident memory is its own.
-
-Prints one JSON line per contender and setting: updates per second from the first ``getUpdates`` to
-the last answer the server received, peak memory, what a person waits end to end (``answer_p50_ms``,
-``answer_p99_ms``: from the update being offered to its last answer reaching the server; in ``fast``
-that is mostly the wait behind the burst), and for the whole bot the 99th percentile of its own time
-per update. CPU per update is given three times: the contender's own, the fake Bot API's and the whole
-machine's (PostgreSQL's server and this driver included); the last gives
-``machine_bound_updates_per_second``, the most the machine's cores could carry at that cost, however
-many processes shared it. Then one line per setting with the ratios the issue's targets speak of, and
-the whole bot's machine bound against aiogram's rate (below 1: out of this machine's reach). Every
-run is bounded (``--within`` seconds per contender) and talks to 127.0.0.1 only.
+ISP after 50 ms). ``contenders`` says who runs: echo bots, a typical stateful bot and the whole bot,
+each in its own process, so its peak resident memory is its own. ``measure`` says which figures each
+prints (one JSON line per contender and setting); then one line per setting with the ratios the
+issue's targets speak of, and the whole bot's machine bound against aiogram's rate (below 1: out of
+this machine's reach). Every run is bounded (``--within`` seconds per contender) and talks to
+127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -77,6 +65,11 @@ class Contender:
 
 
 def contenders(postgresql: str | None, isp_latency: float, concurrency: int) -> list[Contender]:
+    """python-telegram-bot's echo bot, updates one after another and with ``concurrent_updates(32)``;
+    aiogram's echo bot (when aiogram is installed: ``pip install -e '.[bench]'``); a typical stateful
+    aiogram bot (FSM in Redis, a Jinja2 reply: ``bench/stateful_bots.py``) when Redis answers on
+    127.0.0.1:6379, and with PostgreSQL the same plus one insert per update; the whole bot on SQLite
+    and, with ``--postgresql`` (or ISPBOT_TEST_DATABASE_URL), on PostgreSQL."""
     python = [sys.executable, "-m"]
     echo = [*python, "bench.echo_bots"]
     full = [*python, "bench.full_bot", "--isp-latency", str(isp_latency), "--concurrency", str(concurrency)]
@@ -131,6 +124,13 @@ def process(command: list[str], **options: Any) -> Iterator[subprocess.Popen[str
 def measure(
     contender: Contender, updates: int, chats: int, api_latency: float, within: float, *, rate: float | None = None,
 ) -> dict[str, object]:
+    """Updates per second from the first ``getUpdates`` to the last answer the server received, peak
+    memory, what a person waits end to end (``answer_p50_ms``, ``answer_p99_ms``: from the update being
+    offered to its last answer reaching the server; in ``fast`` that is mostly the wait behind the
+    burst), and for the whole bot the 99th percentile of its own time per update. CPU per update is
+    given three times: the contender's own, the fake Bot API's and the whole machine's (PostgreSQL's
+    server and this driver included); the last gives ``machine_bound_updates_per_second``, the most the
+    machine's cores could carry at that cost, however many processes shared it."""
     server_command = [
         sys.executable, "-m", "bench.fake_telegram", "--updates", str(updates), "--chats", str(chats),
         "--expect-sends", str(updates * contender.sends_per_update), "--latency", str(api_latency),

@@ -9,18 +9,9 @@ NAS of the seeded open failover event), with the sender at Telegram's real limit
 writes "sem internet" (first messages spread over the first 80% of ``--seconds``), and again a few
 seconds later (all within ``--seconds``); every other one presses "tell me when it's back" on the
 first answer that offers it, a second after it came. Two seconds after everybody was answered, the
-event is closed, the watchers are told, and a few other subscribers write "oi" meanwhile.
-
-Figures (one JSON line per setting of ``allow_paid_broadcast`` for the notices, off then on):
-- ``last_answer_seconds``: from the first message to the last subscriber's last answer, against
-  ``bound_seconds``, what Telegram allows at best: the replies sent ÷ 30 a second (or the last
-  message's time, if later); ``last_answer_vs_bound`` is their ratio.
-- ``wait_p50_ms`` / ``wait_p99_ms``: from a message reaching Telegram to the next message the bot sent
-  that chat (what a person waits to hear back); watched every 20 ms.
-- ``too_many_requests``: 429s the fake answered (the bot paces itself: 0 expected).
-- ``notice_seconds`` against ``notice_bound_seconds`` (watchers ÷ 30, or ÷ 1,000 as paid broadcasts),
-  and ``latecomer_wait_p99_ms``: the "oi" written while the notices go out is answered before them.
-- ``isp_calls_per_update``: ISP calls during the surge over the updates (messages and presses).
+event is closed, the watchers are told, and a few other subscribers write "oi" meanwhile. One JSON
+line per setting of ``allow_paid_broadcast`` for the notices, off then on (``measure`` says which
+figures).
 """
 
 from __future__ import annotations
@@ -83,6 +74,19 @@ class Watch:
 async def measure(
     url: str | None, subscribers: int, seconds: float, within: float, concurrency: int, *, paid: bool,
 ) -> dict[str, Any]:
+    """The figures:
+
+    - ``last_answer_seconds``: from the first message to the last subscriber's last answer, against
+      ``bound_seconds``, what Telegram allows at best: the replies sent ÷ 30 a second (or the last
+      message's time, if later); ``last_answer_vs_bound`` is their ratio.
+    - ``wait_p50_ms`` / ``wait_p99_ms``: from a message reaching Telegram to the next message the bot
+      sent that chat (what a person waits to hear back); watched every 20 ms.
+    - ``too_many_requests``: 429s the fake answered (the bot paces itself: 0 expected).
+    - ``notice_seconds`` against ``notice_bound_seconds`` (watchers ÷ 30, or ÷ 1,000 as paid
+      broadcasts), and ``latecomer_wait_p99_ms``: the "oi" written while the notices go out is
+      answered before them.
+    - ``isp_calls_per_update``: ISP calls during the surge over the updates (messages and presses).
+    """
     async with parked_subscribers(url, subscribers, concurrency) as parked, FakeBotApi(
         max_poll_timeout=0.25, limits=TelegramLimits(),
     ) as api, running_bot(

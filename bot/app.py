@@ -18,7 +18,7 @@ from flows.staff import staff_flows
 from flows.subscriber import subscriber_flows
 from flows.technician import technician_flows
 
-from bot import metrics
+from bot import i18n, metrics
 from bot.isp import IspClient, IspSettings
 from bot.settings import BotSettings
 from bot.store import Database, Role
@@ -53,6 +53,7 @@ async def build_app(
     does not know."""
     await ensure_current(database)
     settings = settings or BotSettings()
+    i18n.use_locales_dir(settings.locales_dir)  # the texts the engine, the flows and the notices read
     owns_client = not isinstance(isp, IspClient)
     client = isp if isinstance(isp, IspClient) else IspClient(isp, http_transport=http_transport)
     metrics.watch_isp(client)

@@ -2,10 +2,10 @@
 
 A full collection walks every object the cyclic collector tracks. In a running bot most of them
 were made at start (modules, classes, SQLAlchemy's tables and compiled statements, the flows and
-their templates: about 150,000) and live as long as the process, so each walk was wasted work that
-stopped the event loop for 50-70 ms, a few times a minute under load: every update in flight at that
-moment waited for it. ``gc.freeze`` moves them to a generation the collector never walks; what the
-bot makes later (updates, turns, replies) is collected as before.
+their templates) and live as long as the process, so each walk was wasted work that stopped the
+event loop while every update in flight waited (bench/RESULTS.md has the pauses measured).
+``gc.freeze`` moves them to a generation the collector never walks; what the bot makes later
+(updates, turns, replies) is collected as before.
 """
 
 from __future__ import annotations

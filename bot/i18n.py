@@ -93,16 +93,30 @@ class Translations:
         return found
 
 
+# The operator's folder of texts (``ISPBOT_LOCALES_DIR``), set by whoever reads the settings: the
+# settings sit above this module (they import the flows, which read the texts), so they pass it down.
+_chosen_dir: Path | None = None
+
+
+def use_locales_dir(directory: Path | None) -> None:
+    """The texts to read from now on: ``directory`` (the ``locales_dir`` setting), None for the shipped ones."""
+    global _chosen_dir  # noqa: PLW0603 - one folder per process, like the settings it comes from
+    _chosen_dir = directory
+
+
 def locales_dir() -> Path:
-    """``ISPBOT_LOCALES_DIR`` when the operator set it (read with the other settings), else the shipped texts."""
-    from bot.settings import BotSettings  # noqa: PLC0415 - bot.settings imports the flows, which read the texts
-
-    return BotSettings().locales_dir or LOCALES_DIR
+    """The folder ``use_locales_dir`` chose, else the shipped texts."""
+    return _chosen_dir or LOCALES_DIR
 
 
-@lru_cache(maxsize=1)
 def default_translations() -> Translations:
-    return Translations()
+    """The texts of ``locales_dir()``, compiled once per folder."""
+    return _translations_in(locales_dir())
+
+
+@lru_cache(maxsize=2)
+def _translations_in(directory: Path) -> Translations:
+    return Translations(directory)
 
 
 def plain_text(markup: str) -> str:

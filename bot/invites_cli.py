@@ -1,29 +1,7 @@
 """``ispbot invite`` and ``ispbot technicians``: the only way a chat becomes a technician's or a
 staff member's.
 
-    ispbot invite technician LOGIN [--hours 24] [--bot-username NAME]
-    ispbot invite staff LOGIN [--hours 24] [--bot-username NAME]
-    ispbot invite list
-    ispbot invite revoke ID
-    ispbot technicians [--remove LOGIN_OR_CHAT_ID]
-
-``invite technician`` (or ``invite staff``) asks the ISP (``ConsultaUsuarios``) that LOGIN is an
-active system user, then stores a single-use invite and prints its deep link
-``https://t.me/<bot>?start=<code>`` once: only a hash of the code is kept, so it cannot be shown
-again (revoke it and issue another). The bot's username comes from ``--bot-username`` or from
-Telegram's ``getMe`` when ``ISPBOT_TELEGRAM_TOKEN`` is set; without either the code is printed with
-the link's pattern. ``invite list`` shows invites that can still be used (never their codes);
-``invite revoke`` withdraws one.
-
-``technicians`` lists the chats linked to technicians with their Telegram chat ids (personal data:
-this is the operator's own console; do not paste the list elsewhere). ``--remove`` unlinks every
-chat of a system user, or one chat by its id; the chat is back to a stranger's greeting at once.
-
-The database is ``ISPBOT_DATABASE_URL`` (it must be at this version's migrations, ``ispbot migrate``),
-the ISP ``ISPBOT_ISP_*``. Exit codes, as ``ispbot call``'s: 0 done; 1 refused (a system user that is
-unknown, blocked or inactive, the ISP said no, no such invite or technician, a database behind its
-migrations), with nothing created; 2 invalid arguments or configuration (naming the variable);
-3 the ISP web service or Telegram could not be reached. Errors are one line on stderr.
+``DESCRIPTION`` is both commands' ``--help``: the sub-commands, what each asks and keeps, exit codes.
 """
 
 from __future__ import annotations
@@ -60,6 +38,35 @@ from bot.settings import BotSettings
 from bot.store import ChatStates, Database, Invites, Links, Role, StaleStateError
 from bot.store.models import LinkRow
 
+DESCRIPTION = """\
+``ispbot invite`` and ``ispbot technicians``: the only way a chat becomes a technician's or a
+staff member's.
+
+    ispbot invite technician LOGIN [--hours 24] [--bot-username NAME]
+    ispbot invite staff LOGIN [--hours 24] [--bot-username NAME]
+    ispbot invite list
+    ispbot invite revoke ID
+    ispbot technicians [--remove LOGIN_OR_CHAT_ID]
+
+``invite technician`` (or ``invite staff``) asks the ISP (``ConsultaUsuarios``) that LOGIN is an
+active system user, then stores a single-use invite and prints its deep link
+``https://t.me/<bot>?start=<code>`` once: only a hash of the code is kept, so it cannot be shown
+again (revoke it and issue another). The bot's username comes from ``--bot-username`` or from
+Telegram's ``getMe`` when ``ISPBOT_TELEGRAM_TOKEN`` is set; without either the code is printed with
+the link's pattern. ``invite list`` shows invites that can still be used (never their codes);
+``invite revoke`` withdraws one.
+
+``technicians`` lists the chats linked to technicians with their Telegram chat ids (personal data:
+this is the operator's own console; do not paste the list elsewhere). ``--remove`` unlinks every
+chat of a system user, or one chat by its id; the chat is back to a stranger's greeting at once.
+
+The database is ``ISPBOT_DATABASE_URL`` (it must be at this version's migrations, ``ispbot migrate``),
+the ISP ``ISPBOT_ISP_*``. Exit codes, as ``ispbot call``'s: 0 done; 1 refused (a system user that is
+unknown, blocked or inactive, the ISP said no, no such invite or technician, a database behind its
+migrations), with nothing created; 2 invalid arguments or configuration (naming the variable);
+3 the ISP web service or Telegram could not be reached. Errors are one line on stderr.
+"""
+
 MAX_HOURS = 24 * 30
 GET_ME_TIMEOUT = 10.0  # seconds for Telegram's getMe, all tries included
 LINK = "https://t.me/{bot}?start={code}"
@@ -76,7 +83,7 @@ open_database: Callable[[str], Database] = Database
 def register(subparsers: Any) -> None:
     invite = subparsers.add_parser(
         "invite", help="issue, list or revoke the single-use links that make a chat a technician's or staff's",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = invite.add_subparsers(dest="action", metavar="ACTION")
     for role, who in ((Role.TECHNICIAN, "technician"), (Role.STAFF, "staff member")):
@@ -103,7 +110,7 @@ def register(subparsers: Any) -> None:
         "technicians",
         help="list the chats linked to technicians, with their Telegram chat ids (personal data: "
              "shown on this console only), or --remove one",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     technicians.add_argument(
         "--remove", metavar="USER_OR_CHAT", default=None,
@@ -137,16 +144,17 @@ async def _invite(args: argparse.Namespace) -> None:
     if not 1 <= args.hours <= MAX_HOURS:
         raise Refused(EXIT_INVALID, f"--hours must be between 1 and {MAX_HOURS}")
     username = _given_username(args.bot_username)
-    isp, settings = load_all(IspSettings, BotSettings)  # every wrong variable of both, at once
+    isp_settings, bot_settings = load_all(IspSettings, BotSettings)  # every wrong variable of both, at once
     # A database behind its migrations is refused before anything is asked.
-    async with migrated(open_database(settings.database_url)) as database:
-        await _check_active(isp, login)
+    async with migrated(open_database(bot_settings.database_url)) as database:
+        await _check_active(isp_settings, login)
         if username is None:
             username = await _username_from_telegram()
         async with database.transaction() as session:
             issued = await Invites().create(session, role, login, ttl=timedelta(hours=args.hours))
     invite = issued.invite
-    print(f"Invite {invite.id} for {who} {login}: single use, valid until {_shown(invite.expires_at, isp.zone)}.")
+    until = _shown(invite.expires_at, isp_settings.zone)
+    print(f"Invite {invite.id} for {who} {login}: single use, valid until {until}.")
     if username is not None:
         print(LINK.format(bot=username, code=issued.code))
         print(f"Send this link to the {who} only; opening it on their phone links that Telegram account.")
@@ -166,10 +174,10 @@ def _given_username(raw: str | None) -> str | None:
     return name
 
 
-async def _check_active(settings: IspSettings, login: str) -> None:
+async def _check_active(isp_settings: IspSettings, login: str) -> None:
     try:
-        async with IspClient(settings) as isp:
-            users = await isp.ConsultaUsuarios()
+        async with IspClient(isp_settings) as client:
+            users = await client.ConsultaUsuarios()
     except IspApiError as exc:
         raise Refused(EXIT_REFUSED, str(exc)) from None
     except IspTransportError as exc:

@@ -1,5 +1,26 @@
 """``ispbot locks``: see and clear the locks that too many failed link attempts put on linking.
 
+``DESCRIPTION`` is the command's ``--help``: what locks, what the list shows, what ``clear`` needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+from flows.identity import normalise_tax_id, target_key, target_ref
+
+from bot.cli_support import EXIT_INVALID, EXIT_REFUSED, Refused, isp_zone, load, migrated, run_action
+from bot.isp import IspSettings
+from bot.settings import BotSettings
+from bot.store import Database, LinkAttempts, utcnow
+
+DESCRIPTION = """\
+``ispbot locks``: see and clear the locks that too many failed link attempts put on linking.
+
     ispbot locks
     ispbot locks clear --chat CHAT_ID
     ispbot locks clear --tax-id CPF_OR_CNPJ
@@ -18,21 +39,6 @@ bot. Exit codes: 0 done; 1 nothing to clear, or a database behind its migrations
 arguments or configuration (naming the variable).
 """
 
-from __future__ import annotations
-
-import argparse
-import asyncio
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
-from typing import Any
-
-from flows.identity import normalise_tax_id, target_key, target_ref
-
-from bot.cli_support import EXIT_INVALID, EXIT_REFUSED, Refused, isp_zone, load, migrated, run_action
-from bot.isp import IspSettings
-from bot.settings import BotSettings
-from bot.store import Database, LinkAttempts, utcnow
-
 PROG = "ispbot locks"
 
 # How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
@@ -42,7 +48,7 @@ open_database: Callable[[str], Database] = Database
 def register(subparsers: Any) -> None:
     locks = subparsers.add_parser(
         "locks", help="list the chats and people whose linking is locked after failed attempts, or clear a lock",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     locks.set_defaults(func=run, handler=_list)
     actions = locks.add_subparsers(dest="action", metavar="ACTION")

@@ -6,18 +6,8 @@ Whatever a call passes in ``extra=`` becomes fields of its JSON object, or ``key
 the text line's message: the per-update line of the Telegram processor is made so.
 
 ``RedactSecrets`` scrubs every record (message, arguments, extra fields, exception text) before any
-handler formats it:
-
-- anything shaped like a bot token (the Bot API puts it in every URL and httpx logs URLs), and the
-  exact secrets it is given (the ISP key, the webhook secret);
-- values after a password-like name (``senha=...``, ``"password": "..."``, ``ChaveIntegracao``);
-- CPF and CNPJ shapes (11 or 14 digits, bare or punctuated; an alphanumeric CNPJ's 12 letters or
-  digits with at least one letter, then 2 digits, in either case) and Brazilian phone numbers with
-  their area code (10 digits or more, with or without +55, spaces, parentheses or a hyphen).
-
-Digit runs of 9 digits or fewer (update ids, message ids, ticket numbers, latencies) stay as they
-are, and digits that are part of a word (a hex hash, ``v1``) are left alone: only the shapes of tax
-ids and phone numbers go. Chat ids are never logged raw: ``chat_ref`` gives a keyed hash instead.
+handler formats it: tokens and secrets, passwords, tax ids and phone numbers (its docstring lists the
+shapes). Chat ids are never logged raw: ``chat_ref`` gives a keyed hash instead.
 """
 
 from __future__ import annotations
@@ -72,7 +62,19 @@ def extra_fields(record: logging.LogRecord) -> dict[str, Any]:
 
 
 class RedactSecrets(logging.Filter):
-    """Scrubs secrets and personal data from a record; never raises at the logging call."""
+    """Scrubs secrets and personal data from a record; never raises at the logging call.
+
+    - anything shaped like a bot token (the Bot API puts it in every URL and httpx logs URLs), and the
+      exact secrets it is given (the ISP key, the webhook secret);
+    - values after a password-like name (``senha=...``, ``"password": "..."``, ``ChaveIntegracao``);
+    - CPF and CNPJ shapes (11 or 14 digits, bare or punctuated; an alphanumeric CNPJ's 12 letters or
+      digits with at least one letter, then 2 digits, in either case) and Brazilian phone numbers with
+      their area code (10 digits or more, with or without +55, spaces, parentheses or a hyphen).
+
+    Digit runs of 9 digits or fewer (update ids, message ids, ticket numbers, latencies) stay as they
+    are, and digits that are part of a word (a hex hash, ``v1``) are left alone: only the shapes of tax
+    ids and phone numbers go.
+    """
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         super().__init__()

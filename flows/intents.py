@@ -134,6 +134,11 @@ def _score(phrase: list[str], words: list[str]) -> tuple[float, int]:
     return sum(_same(wanted, words[index]) for wanted, index in zip(phrase, found, strict=True)), -found[0]
 
 
-@lru_cache(maxsize=1)
 def default_intents() -> Intents:
-    return Intents()
+    """The phrases of ``locales_dir()``, read once per folder."""
+    return _intents_in(locales_dir())
+
+
+@lru_cache(maxsize=2)
+def _intents_in(directory: Path) -> Intents:
+    return Intents(directory / "intents")

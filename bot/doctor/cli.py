@@ -1,26 +1,6 @@
 """``ispbot doctor``: the configuration checked against reality, one line per check.
 
-    ispbot doctor [--timeout SECONDS]
-
-    ok    database         postgresql, migrated to 0005
-    FAIL  telegram         token refused by Telegram (401 Unauthorized): set ISPBOT_TELEGRAM_TOKEN ...
-    warn  isp-environment  UNKNOWN: the web service cannot say whether this key is HOMOLOGATION ...
-
-Checks: the settings (each ``ISPBOT_*`` variable, as ``ispbot run`` reads them); the database
-reachable and at this version's migrations; the Telegram token (``getMe``); the webhook against
-``ISPBOT_MODE`` / ``ISPBOT_WEBHOOK_URL`` (``getWebhookInfo``: a webhook set in polling mode, another
-address, updates waiting, Telegram's last delivery error); the staff group when
-``ISPBOT_STAFF_CHAT_ID`` is set (a forum supergroup where the bot is an administrator that can manage
-topics); the ISP web service reachable over HTTPS (plain http only on loopback, as the client
-itself requires), the key accepted by both generations, every operation the bot's code calls
-permitted (``bot.doctor.operations``: probes that cannot change anything), and the key's environment,
-homologation said loudly (``bot.doctor.isp``: how it is found out).
-
-Every check is bounded by ``--timeout`` (default 10 s); one failing does not stop the others, except
-those it makes meaningless (no Telegram check without a token Telegram accepts, no operation
-without a key the ISP accepts). Nothing is written anywhere, in the database or in the ISP system,
-and no secret or personal data is printed. Exit codes: 0 when no check failed (warnings allowed);
-1 when any check failed; 2 for invalid arguments.
+``DESCRIPTION`` is the command's ``--help``: what is checked, and how each check is bounded.
 """
 
 from __future__ import annotations
@@ -44,6 +24,32 @@ from bot.isp import IspSettings
 from bot.settings import BotSettings
 from bot.store import Database
 
+DESCRIPTION = """\
+``ispbot doctor``: the configuration checked against reality, one line per check.
+
+    ispbot doctor [--timeout SECONDS]
+
+    ok    database         postgresql, migrated to 0005
+    FAIL  telegram         token refused by Telegram (401 Unauthorized): set ISPBOT_TELEGRAM_TOKEN ...
+    warn  isp-environment  UNKNOWN: the web service cannot say whether this key is HOMOLOGATION ...
+
+Checks: the settings (each ``ISPBOT_*`` variable, as ``ispbot run`` reads them); the database
+reachable and at this version's migrations; the Telegram token (``getMe``); the webhook against
+``ISPBOT_MODE`` / ``ISPBOT_WEBHOOK_URL`` (``getWebhookInfo``: a webhook set in polling mode, another
+address, updates waiting, Telegram's last delivery error); the staff group when
+``ISPBOT_STAFF_CHAT_ID`` is set (a forum supergroup where the bot is an administrator that can manage
+topics); the ISP web service reachable over HTTPS (plain http only on loopback, as the client
+itself requires), the key accepted by both generations, every operation the bot's code calls
+permitted (``bot.doctor.operations``: probes that cannot change anything), and the key's environment,
+homologation said loudly (``bot.doctor.isp``: how it is found out).
+
+Every check is bounded by ``--timeout`` (default 10 s); one failing does not stop the others, except
+those it makes meaningless (no Telegram check without a token Telegram accepts, no operation
+without a key the ISP accepts). Nothing is written anywhere, in the database or in the ISP system,
+and no secret or personal data is printed. Exit codes: 0 when no check failed (warnings allowed);
+1 when any check failed; 2 for invalid arguments.
+"""
+
 DEFAULT_TIMEOUT = 10.0
 S = TypeVar("S", bound=BaseSettings)
 
@@ -54,7 +60,7 @@ open_database: Callable[[str], Database] = Database
 def register(subparsers: Any) -> None:
     doctor = subparsers.add_parser(
         "doctor", help="check the configuration against reality: database, Telegram, webhook, staff group, ISP key",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     doctor.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT,
@@ -91,7 +97,7 @@ async def diagnose(seconds: float) -> list[Finding]:
     settings_found: list[Finding] = []
     bot_settings = _load(BotSettings, "settings", settings_found)
     telegram = _load(TelegramSettings, "telegram", settings_found)
-    isp = _load(IspSettings, "isp", settings_found)
+    isp_settings = _load(IspSettings, "isp", settings_found)
     database = open_database(bot_settings.database_url) if bot_settings is not None else None
     try:
         stored, on_telegram = await asyncio.gather(
@@ -99,7 +105,7 @@ async def diagnose(seconds: float) -> list[Finding]:
             telegram_findings(telegram, seconds) if telegram is not None else _nothing(),
         )
         found_in_database, tickets = stored
-        on_isp = await isp_findings(isp, seconds, tickets) if isp is not None else []
+        on_isp = await isp_findings(isp_settings, seconds, tickets) if isp_settings is not None else []
     finally:
         if database is not None:
             await database.dispose()

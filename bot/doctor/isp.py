@@ -6,14 +6,7 @@ spec's invalid or inactive key (both generations); 96 an operation the key may n
 refusal of a probe proves the call was permitted: the service got past the key's permissions to
 validate the request (see ``bot.doctor.operations`` for why no probe can change anything).
 
-The key's environment: the spec offers no call that tells a homologation key from a production
-one. The only difference is that homologation persists nothing, and finding that out by writing a
-record would create one in production, which the doctor never does. So it reads the evidence the
-bot already has: the tickets its conversations recorded (``chats.current_ticket``, open and past
-handoffs), newest first, looked up with ``ConsultaAtendimentos``. None of them found in the ISP
-system means a homologation key (or a database from another installation); some found means the
-tickets the bot opened were kept. With no ticket recorded yet, the environment is unknown and said
-so loudly, with where the operator reads it (Company > Parameters > Web Services).
+The key's environment is read from the tickets the bot recorded (``environment`` says why).
 """
 
 from __future__ import annotations
@@ -45,10 +38,10 @@ class Answer:
     transport: str = ""  # the transport failure, without secrets (the client builds it from the URL's host)
 
 
-def doctor_settings(settings: IspSettings, seconds: float) -> IspSettings:
+def doctor_settings(isp_settings: IspSettings, seconds: float) -> IspSettings:
     """The operator's settings with no retries and no circuit: each probe is asked once, within ``seconds``."""
-    update = {"retries": 0, "timeout": min(settings.timeout, seconds), "breaker_threshold": 1_000_000}
-    return settings.model_copy(update=update)
+    update = {"retries": 0, "timeout": min(isp_settings.timeout, seconds), "breaker_threshold": 1_000_000}
+    return isp_settings.model_copy(update=update)
 
 
 class Prober:
@@ -143,7 +136,17 @@ async def permissions(prober: Prober) -> list[Finding]:
 
 
 async def environment(client: IspClient, tickets: Sequence[int] | None) -> list[Finding]:
-    """The key's environment, from the tickets the bot recorded (see the module docstring)."""
+    """The key's environment, from the tickets the bot recorded.
+
+    The spec offers no call that tells a homologation key from a production one. The only difference
+    is that homologation persists nothing, and finding that out by writing a record would create one
+    in production, which the doctor never does. So it reads the evidence the bot already has: the
+    tickets its conversations recorded (``chats.current_ticket``, open and past handoffs), newest
+    first, looked up with ``ConsultaAtendimentos``. None of them found in the ISP system means a
+    homologation key (or a database from another installation); some found means the tickets the bot
+    opened were kept. With no ticket recorded yet, the environment is unknown and said so loudly,
+    with where the operator reads it (Company > Parameters > Web Services).
+    """
     check = "isp-environment"
     if not tickets:
         why = "its database could not be read" if tickets is None else "the bot has recorded no ticket yet"
@@ -168,9 +171,11 @@ async def environment(client: IspClient, tickets: Sequence[int] | None) -> list[
                       "are in the ISP system")]
 
 
-async def isp_findings(settings: IspSettings, seconds: float, tickets: Sequence[int] | None) -> list[Finding]:
+async def isp_findings(
+    isp_settings: IspSettings, seconds: float, tickets: Sequence[int] | None,
+) -> list[Finding]:
     """Each step bounded by ``seconds``; the operations and the environment only once the key is accepted."""
-    async with IspClient(doctor_settings(settings, seconds)) as client:
+    async with IspClient(doctor_settings(isp_settings, seconds)) as client:
         prober = Prober(client)
         found = await bounded("isp", seconds, "the ISP web service", ISP_FIX, reachable(prober))
         if any(f.status is Status.FAIL for f in found):

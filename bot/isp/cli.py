@@ -101,13 +101,13 @@ def run(args: argparse.Namespace) -> int:
     except InvalidRequestError as exc:
         return _fail(EXIT_INVALID, str(exc))
     try:
-        settings = IspSettings()
+        isp_settings = IspSettings()
     except ValidationError as exc:
         for line in settings_problems(exc, IspSettings):
             _fail(EXIT_INVALID, f"configuration: {line}")
         return EXIT_INVALID
     try:
-        result = asyncio.run(_call(settings, op, request))
+        result = asyncio.run(_call(isp_settings, op, request))
     except IspApiError as exc:
         return _fail(EXIT_ISP_ERROR, str(exc))
     except InvalidRequestError as exc:
@@ -119,6 +119,6 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _call(settings: IspSettings, op: Operation[Any, Any], request: Any) -> Any:
-    async with IspClient(settings) as isp:
-        return await isp.call(op, request)
+async def _call(isp_settings: IspSettings, op: Operation[Any, Any], request: Any) -> Any:
+    async with IspClient(isp_settings) as client:
+        return await client.call(op, request)

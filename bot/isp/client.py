@@ -1,8 +1,8 @@
 """The typed async client of the ISP web service.
 
-    async with IspClient(IspSettings()) as isp:
-        topics = await isp.ConsultaTopicos(F("Central") == "S")
-        await isp.ticket_update(TicketUpdate(ticket_id=42, status="on_hold"))
+    async with IspClient(IspSettings()) as client:
+        topics = await client.ConsultaTopicos(F("Central") == "S")
+        await client.ticket_update(TicketUpdate(ticket_id=42, status="on_hold"))
 
 Every operation of both generations has a method named exactly as the spec names it (see
 ``methods_v1.py`` and ``methods_v2.py``); all of them go through ``call``, which encodes and

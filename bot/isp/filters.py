@@ -1,29 +1,14 @@
 r"""A small builder for the ``Filtro`` of generation-1.0 queries: a MySQL WHERE clause.
 
-No value ever becomes SQL syntax, whatever the server's SQL mode. Strings are quoted so that MySQL
-reads the same literal under its default mode (where a backslash escapes the next character) and
-under ``NO_BACKSLASH_ESCAPES`` (where a backslash is an ordinary character), since we cannot know
-which the ISP's server runs:
-
-- a quote is doubled (``''``), which both modes read as one quote;
-- a backslash is refused (``FilterError``): no spelling of it means the same in both modes. Left
-  alone, a value ending in a backslash, or holding ``\'``, lets the literal run on past its end under
-  the default mode (the backslash eats a quote meant to close or double); doubled (``\\``), it
-  stays inside the literal in both modes but means two backslashes under ``NO_BACKSLASH_ESCAPES``,
-  so ``a\b`` would match the login ``a\\b``: another person. NUL is refused for the same reason
-  (``\0`` is NUL in one mode, two characters in the other; a raw NUL may cut the request short);
-- every other character, newlines and ``"`` included, is written as it is: neither mode gives it
-  a meaning inside single quotes.
-
-``contains``, ``startswith`` and ``endswith`` escape ``%`` and ``_`` with ``!`` and say so with
-``ESCAPE '!'``: without that clause LIKE's escape character is a backslash under the default mode
-and none at all under ``NO_BACKSLASH_ESCAPES``, where ``\%`` would be a wildcard again. Numbers and
-dates are checked before they are written. Field names come from code, are checked against a
-plain-identifier shape here, and against the query's own filter names by the catalog before a
-request leaves.
+No value ever becomes SQL syntax, whatever the server's SQL mode: we cannot know whether the ISP's
+server runs MySQL's default mode (a backslash escapes the next character) or ``NO_BACKSLASH_ESCAPES``
+(a backslash is an ordinary character), so strings are written to read the same under both
+(``_quoted`` says how), and so are LIKE patterns (``_like_literal``). Numbers and dates are checked
+before they are written. Field names come from code, are checked against a plain-identifier shape
+here, and against the query's own filter names by the catalog before a request leaves.
 
     where = (F("Designacao_Usuario") == user) & F("Situacao_OS").in_(["F", "A", "E"])
-    tickets = await isp.ConsultaAtendimentos(where)
+    tickets = await client.ConsultaAtendimentos(where)
 
 ``unsafe_raw_filter`` is the only way to send a hand-written clause; it is named so on purpose and
 must never see a person's text.
@@ -42,7 +27,7 @@ from bot.isp.errors import FilterError
 Value = str | int | Decimal | date | datetime
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?")
-#: Characters no quoting can write the same way under both SQL modes (see the module docstring).
+#: Characters no quoting can write the same way under both SQL modes (see ``_quoted``).
 _UNQUOTABLE = {"\\": "a backslash", "\0": "a NUL character"}
 _LIKE_ESCAPE = "!"
 _LIKE_SPECIAL = re.compile("[!%_]")
@@ -54,6 +39,18 @@ def quotable(text: str) -> bool:
 
 
 def _quoted(text: str) -> str:
+    r"""The inside of a string literal that MySQL reads the same under both SQL modes.
+
+    - a quote is doubled (``''``), which both modes read as one quote;
+    - a backslash is refused (``FilterError``): no spelling of it means the same in both modes. Left
+      alone, a value ending in a backslash, or holding ``\'``, lets the literal run on past its end under
+      the default mode (the backslash eats a quote meant to close or double); doubled (``\\``), it
+      stays inside the literal in both modes but means two backslashes under ``NO_BACKSLASH_ESCAPES``,
+      so ``a\b`` would match the login ``a\\b``: another person. NUL is refused for the same reason
+      (``\0`` is NUL in one mode, two characters in the other; a raw NUL may cut the request short);
+    - every other character, newlines and ``"`` included, is written as it is: neither mode gives it
+      a meaning inside single quotes.
+    """
     for ch, what in _UNQUOTABLE.items():
         if ch in text:
             raise FilterError(f"a filter value cannot contain {what}: MySQL reads it differently by SQL mode")
@@ -80,6 +77,9 @@ def quote(value: Value) -> str:
 
 
 def _like_literal(prefix: str, text: str, suffix: str) -> str:
+    r"""``contains``, ``startswith`` and ``endswith`` escape ``%`` and ``_`` with ``!`` and say so with
+    ``ESCAPE '!'``: without that clause LIKE's escape character is a backslash under the default mode
+    and none at all under ``NO_BACKSLASH_ESCAPES``, where ``\%`` would be a wildcard again."""
     if not isinstance(text, str):
         raise FilterError("a LIKE pattern must be text")
     pattern = _LIKE_SPECIAL.sub(lambda m: _LIKE_ESCAPE + m.group(), text)

@@ -4,7 +4,7 @@ transaction as the conversation step; ``MirrorWorker`` delivers them; ``ispbot m
 shows the outbox and requeues dead entries.
 
     stop = asyncio.Event()
-    task = asyncio.create_task(MirrorWorker(database, isp_client).run(stop))
+    task = asyncio.create_task(MirrorWorker(database, client).run(stop))
     ...
     stop.set(); await task
 """

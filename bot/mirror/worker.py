@@ -3,16 +3,8 @@
 Each round claims up to ``batch`` due entries (a lease: no other worker, in this process or
 another, gets them meanwhile; ``bot.store.queue``), groups them by ticket and sends each ticket's
 entries in order, ``per_call`` wire entries per ``chat_messages`` call, a few tickets at a time.
-Outcomes, per call:
-
-- accepted: the entries are marked sent;
-- the web service could not be reached, timed out, answered garbage, or refused with any other
-  code: the call's entries and the ticket's later ones wait (``retry_delay``: exponential with
-  jitter, capped at 5 minutes) and the ticket's later entries stay behind them, so order holds;
-  an ISP refusal (not an outage) repeated ``refusals_before_dead`` times ends in the dead state;
-- error 16, ticket not found: the ticket's claimed entries go to the dead state at once, for
-  ``ispbot mirror status`` to show and ``ispbot mirror retry`` to requeue;
-- an entry no request could carry (an empty content) is dead at once, alone.
+An accepted call's entries are sent; a refused or failed one waits, with the ticket's later entries
+behind it so order holds, or ends dead (``MirrorWorker`` lists the outcomes).
 
 Delivery is at least once: a call whose answer never came (a timeout) may have been recorded, and
 it is sent again. A worker never starts a call once its lease is nearly over, or after ``stop``:
@@ -59,6 +51,18 @@ class _Tally:
 
 
 class MirrorWorker:
+    """Delivers the outbox. Outcomes, per ``chat_messages`` call:
+
+    - accepted: the entries are marked sent;
+    - the web service could not be reached, timed out, answered garbage, or refused with any other
+      code: the call's entries and the ticket's later ones wait (``retry_delay``: exponential with
+      jitter, capped at 5 minutes) and the ticket's later entries stay behind them, so order holds;
+      an ISP refusal (not an outage) repeated ``refusals_before_dead`` times ends in the dead state;
+    - error 16, ticket not found: the ticket's claimed entries go to the dead state at once, for
+      ``ispbot mirror status`` to show and ``ispbot mirror retry`` to requeue;
+    - an entry no request could carry (an empty content) is dead at once, alone.
+    """
+
     def __init__(
         self,
         database: Database,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -19,12 +19,9 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from bot.sandbox.faults import LOGIN_PAGE, NOT_JSON, Fault, FaultKind
+from bot.sandbox.faults import LOGIN_PAGE, NOT_JSON, Fault, FaultKind, Faults
 from bot.sandbox.registry import OPERATIONS
-from bot.sandbox.service import operation_name
-
-if TYPE_CHECKING:
-    from bot.sandbox.sandbox import Sandbox
+from bot.sandbox.service import Service, operation_name
 
 V1_PATH = "/ws/server_json.php"
 V2_PATH = "/ws_json/ws_json.php"
@@ -69,7 +66,16 @@ async def _fault_response(fault: Fault) -> Response | None:
     return PlainTextResponse(text, status_code=fault.status)
 
 
-def build_app(sandbox: Sandbox) -> Starlette:
+class Served(Protocol):
+    """What the application needs of the sandbox it serves (``bot.sandbox.sandbox.Sandbox``, which builds it)."""
+
+    faults: Faults
+    service: Service
+
+    def count(self, operation: str | None, path: str = "") -> None: ...
+
+
+def build_app(sandbox: Served) -> Starlette:
     async def serve(request: Request) -> Response:
         raw = await request.body()
         try:

@@ -1,7 +1,13 @@
-"""Error codes the sandbox answers where the spec names none (documented in the package docstring).
+"""Error codes the sandbox answers where the spec names none (each constant below says when).
 
 Codes the spec names (1, 4, 97, 98, 135, 223 in 1.0; the per-operation codes of 2.0) are written
-next to the rule that raises them, with the spec's meaning.
+next to the rule that raises them, with the spec's meaning. Invalid parameter values: 1.0 answers 2
+with erro_detail naming the field (a missing one is the spec's 1); 2.0 answers the operation's
+documented validation code where it has one (12 for authentication_update and contact_*, 9 for
+client_group_insert), else 1. A record a 2.0 request names that does not exist answers the
+operation's own documented code for that record where it has one (10 contract transitions, 12
+promotional discount, 14/27 contract html/address, 6 ticket items, 16 chat_messages, 15 appointment
+update, ...), else 1.
 """
 
 from __future__ import annotations

@@ -32,6 +32,31 @@ def _seed_json(seed: int, day: date) -> str:
 
 
 class Sandbox:
+    """The stand-in service: its data, keys, clock, faults and answer variants, served as ASGI ``app``.
+
+    ::
+
+        from bot.sandbox import Sandbox, DEMO_IDENTITIES, PRODUCTION_KEY
+        from bot.sandbox.clock import FixedClock
+
+        sb = Sandbox.seeded(clock=FixedClock())     # or Sandbox.seeded(), Sandbox.from_file("mine.yaml")
+        app = sb.app                                # ASGI app: httpx.ASGITransport(app=sb.app)
+        sb.v2("ticket_update", {...})               # one call without HTTP (no faults, not counted)
+        sb.call_count("ConsultaClientes")           # calls received over HTTP per operation; sb.reset_calls()
+        sb.chat_messages(70001)                     # what chat_messages stored for a ticket, in order
+        sb.faults.fail_next(2, "ticket_update")     # HTTP 500; also timeout_next, disconnect_next,
+                                                    # not_json_next, html_login_next, go_down/come_back,
+                                                    # add_latency(seconds, operation=None), clear()
+        sb.settings.min_distance_to_execute = False # the system parameters the rules read
+        sb.variants.set(pix_key="emv", data_prefix=True)  # the finance group's answer variants (see
+                                                    # bot.sandbox.variants); sb.variants.clear()
+        sb.add_production_key("my-key")             # a production key for every operation
+        sb.export(); sb.save("mine.json")           # the data set, in the shape from_file loads
+
+        with SandboxServer(sb) as server:           # bot.sandbox.server: real HTTP on a free loopback port
+            server.url; server.go_down(); server.come_back()   # go_down: connections refused
+    """
+
     def __init__(
         self,
         store: Store,

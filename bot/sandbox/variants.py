@@ -2,25 +2,9 @@
 
 Real installations answer the finance operations in shapes that differ by version and issuing bank;
 a client must read them all. By default the sandbox answers as the document's tables say; each switch
-below makes every finance operation (``FINANCE``) answer in one of the variants instead, until
-``clear()``. Switches combine. The other operations never change shape.
-
-- ``success_error_code``: what ``error_code`` holds on success: ``""`` (default), ``0`` or ``"0"``.
-- ``failure_result``: the empty ``result`` of a failure: ``""``, ``[]`` or ``{}`` (None: the operation's
-  own); invoices_issued_pdf's per-item errors keep their items.
-- ``link_key`` / ``base64_key``: the names of the PDF link and PDF data in get_banking_billet
-  (``banking_billet_link`` or ``link`` or ``url``; ``banking_billet_base64`` or ``pdf_base64`` or ``base64``).
-- ``barcode_key``: None answers the digitable line as a bare string (default); else an object with the
-  line under this key (``barcode``, ``line``, ``digitable_line``, ``linha_digitavel``).
-- ``pix_key``: the same for the PIX code (``pix_copia_cola``, ``copia_cola``, ``emv``, ``payload``).
-- ``data_prefix``: base-64 PNG and PDF data carry a ``data:<type>;base64,`` prefix.
-- ``pix_whitespace``: the PIX code comes with surrounding spaces and a line break.
-- ``numbers_as_text``: amounts, ids and ``*_available`` minutes that are JSON numbers come as strings.
-- ``text_as_numbers``: the numbers the document shows as strings (invoice values, ``ticket_id``) come as
-  JSON numbers.
-- ``single_object``: a list result holding one item comes as that item alone.
-- ``bare_payment``: document_payment answers its request body without an envelope (the vendor's
-  documented examples do).
+of ``Variants`` (each field says what it changes) makes every finance operation (``FINANCE``) answer
+in one of the variants instead, until ``clear()``. Switches combine. The other operations never
+change shape.
 
 Usage: ``sb.variants.pix_key = "emv"``; ``sb.variants.set(data_prefix=True, single_object=True)``;
 ``sb.variants.clear()``.
@@ -88,17 +72,31 @@ _MEDIA = {"get_pix_qrcode": "image/png", "get_banking_billet": "application/pdf"
 
 @dataclass
 class Variants:
+    #: What ``error_code`` holds on success: ``""`` (default), ``0`` or ``"0"``.
     success_error_code: Any = ""
+    #: The empty ``result`` of a failure: ``""``, ``[]`` or ``{}`` (None: the operation's own);
+    #: invoices_issued_pdf's per-item errors keep their items.
     failure_result: Any = None
+    #: The names of the PDF link and PDF data in get_banking_billet (``banking_billet_link`` or ``link``
+    #: or ``url``; ``banking_billet_base64`` or ``pdf_base64`` or ``base64``).
     link_key: str = "banking_billet_link"
     base64_key: str = "banking_billet_base64"
+    #: None answers the digitable line as a bare string (default); else an object with the line under
+    #: this key (``barcode``, ``line``, ``digitable_line``, ``linha_digitavel``).
     barcode_key: str | None = None
+    #: The same for the PIX code (``pix_copia_cola``, ``copia_cola``, ``emv``, ``payload``).
     pix_key: str | None = None
+    #: Base-64 PNG and PDF data carry a ``data:<type>;base64,`` prefix.
     data_prefix: bool = False
+    #: The PIX code comes with surrounding spaces and a line break.
     pix_whitespace: bool = False
+    #: Amounts, ids and ``*_available`` minutes that are JSON numbers come as strings.
     numbers_as_text: bool = False
+    #: The numbers the document shows as strings (invoice values, ``ticket_id``) come as JSON numbers.
     text_as_numbers: bool = False
+    #: A list result holding one item comes as that item alone.
     single_object: bool = False
+    #: document_payment answers its request body without an envelope (the vendor's documented examples do).
     bare_payment: bool = False
 
     def set(self, **switches: Any) -> Variants:

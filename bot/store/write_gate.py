@@ -3,7 +3,7 @@
 SQLite lets one transaction write at a time. A second writer meets the lock inside ``sqlite3_step``
 and SQLite's busy handler puts its thread to sleep in growing steps (1, 2, 5 … 100 ms) before
 trying again; with a few dozen chats side by side most of a turn was spent asleep there, although
-the lock had long been free (~50 updates a second). Here a transaction's first write waits on an
+the lock had long been free. Here a transaction's first write waits on an
 ``asyncio.Lock`` instead, which hands over, in FIFO order, as soon as the holder's connection goes
 back to the pool after its COMMIT or ROLLBACK. SQLite's own busy timeout still covers other processes on the same file.
 

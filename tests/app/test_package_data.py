@@ -12,10 +12,14 @@ from pathlib import Path
 import bot
 import pytest
 from bot import cli
+from bot.app import build_app
 from bot.cli_support import Refused, load
-from bot.i18n import LOCALES_DIR, Translations, default_translations, locales_dir
+from bot.i18n import LOCALES_DIR, Translations, default_translations, locales_dir, use_locales_dir
+from bot.isp import IspSettings
+from bot.sandbox import PRODUCTION_KEY
 from bot.settings import BotSettings
-from flows.intents import Intents
+from bot.store import Database
+from flows.intents import default_intents
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,7 +57,7 @@ def test_every_file_the_bot_reads_at_run_time_is_package_data() -> None:
     assert any(path.suffix == ".yaml" for path in (ROOT / "bot" / "_locales" / "intents").iterdir())
 
 
-def test_the_locales_dir_setting_replaces_the_shipped_texts(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_the_locales_dir_setting_replaces_the_shipped_texts(tmp_path: Path, database: Database) -> None:
     own = tmp_path / "our-texts"
     shutil.copytree(LOCALES_DIR, own)
     common = own / "pt_BR" / "common.yaml"
@@ -62,9 +66,17 @@ def test_the_locales_dir_setting_replaces_the_shipped_texts(monkeypatch: pytest.
     )
     (own / "intents" / "pt_BR.yaml").write_text("bills:\n  - papagaio\n", encoding="utf-8")
     (tmp_path / ".env").write_text(f"ISPBOT_LOCALES_DIR={own}\n", encoding="utf-8")  # read like every setting
-    assert locales_dir() == own
-    assert Translations().render("pt_BR", "common.internal_error").startswith("Eita, algo deu errado")
-    assert Intents().match("pt_BR", "papagaio") == "bills"
+    isp_settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY)
+    app = await build_app(database, isp_settings, load(BotSettings))  # the app passes the setting down
+    try:
+        assert locales_dir() == own
+        assert app.engine.translations.render("pt_BR", "common.internal_error").startswith("Eita, algo deu errado")
+        assert default_translations().render("pt_BR", "common.internal_error").startswith("Eita, algo deu errado")
+        assert default_intents().match("pt_BR", "papagaio") == "bills"
+    finally:
+        await app.aclose()
+        use_locales_dir(None)
+    assert default_intents().match("pt_BR", "papagaio") is None
 
 
 def test_a_locales_dir_without_texts_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -89,11 +101,10 @@ def test_the_demo_says_where_it_found_no_texts(
 ) -> None:
     (tmp_path / "pt_BR").mkdir()
     monkeypatch.setenv("ISPBOT_LOCALES_DIR", str(tmp_path))
-    default_translations.cache_clear()
     try:
         assert cli.main(["demo"]) == 1
     finally:
-        default_translations.cache_clear()
+        use_locales_dir(None)  # the demo chose the broken folder for this process
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"ispbot demo: no texts in {tmp_path / 'pt_BR'}: reinstall ispbot or fix ISPBOT_LOCALES_DIR"
     )

@@ -1,7 +1,5 @@
-"""Generation-2.0 operations (second document, part 4), spelled as the spec spells them.
-
-Every operation's documented error codes are mapped onto ``ErrorName`` (codes are local to each
-operation). Kinds:
+"""Generation-2.0 operations (second document, part 4), spelled as the spec spells them, each with
+its documented error codes mapped onto ``ErrorName`` (codes are local to each operation). Kinds:
 
 * ``Kind.QUERY`` for pure reads, which are retried on transport failures and coalesced. That
   includes ``generate_questionare_link``: it hands out the link of a survey the ticket already has
@@ -11,9 +9,9 @@ operation). Kinds:
   send the contract to the electronic-signature provider again, so a retry could email the
   customer twice; and ``disconnect_online_customer``, which drops a live session.
 
-The three ``mvno_*`` operations answer a bare object without envelope on success (``bare``).
-``mvno_get_customer``'s shape is written ``result.subscriber`` in the spec, so its parser takes the
-subscriber list either at the top of the body or inside ``result``.
+The three ``mvno_*`` operations answer a bare object without envelope on success (``bare``);
+``mvno_get_customer``'s parser takes the subscriber list at the top of the body or inside ``result``
+(the spec writes ``result.subscriber``).
 """
 
 from __future__ import annotations

@@ -4,17 +4,15 @@
 Consistent with generation 1.0: a document is a ``documents`` record (``id``/``banking_billet_id`` is
 its ``Sequencia``), open while it has no ``DataBaixa`` and was not reversed. What is due today
 (``value_up``) is the original amount plus a fine (``Settings.fine_percent``) once past due and interest
-(``Settings.interest_percent_per_month``, counted by the day), less a punctuality discount until the
-due date. PIX codes carry that amount; a bank whose ``pix`` flag is off issues none (code 16).
-
-Temporary links point to ``<the service's base URL>temp/<token>.pdf``, which the app serves while the
-sandbox's clock is within ``*_available`` minutes of the answer. Choices where the document is silent:
-unknown documents answer 5 (16 for the PIX operations, 7 for a customer); ``invoices_issued`` reads
-``issue`` as "issued on or after" and needs none of its fields; an ``invoices_issued_pdf`` request with
-any item in error answers status 0, error_code 0 and the items (the vendor's example); a receipt larger
-than ``Settings.receipt_max_bytes`` or not base 64 answers 10; document_insert answers the new
-documents' ids; document_delete marks the document reversed (the 1.0 queries stop listing it);
-get_banking_billet with a ``due_date`` marks the document updated, so a second one answers 7.
+(``Settings.interest_percent_per_month``, by the day), less a punctuality discount until the due date.
+PIX codes carry that amount; a bank whose ``pix`` flag is off issues none (code 16). Temporary links
+(``<base URL>temp/<token>.pdf``) are served while the sandbox's clock is within ``*_available`` minutes
+of the answer. Where the document is silent: unknown documents answer 5 (16 for PIX, 7 for a customer);
+``invoices_issued`` reads ``issue`` as "issued on or after" and needs none of its fields; an
+``invoices_issued_pdf`` request with any item in error answers status 0, error_code 0 and the items (the
+vendor's example); a receipt over ``Settings.receipt_max_bytes`` or not base 64 answers 10;
+document_insert answers the new ids; document_delete marks the document reversed (the 1.0 queries stop
+listing it); get_banking_billet with a ``due_date`` marks the document updated (a second one answers 7).
 """
 
 from __future__ import annotations

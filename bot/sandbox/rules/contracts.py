@@ -4,6 +4,7 @@ States are ConsultaContratos' codes E, I, A, B, S, C, T. The spec leaves contrac
 open: the sandbox answers A (the contract is usable again). A temporary suspension is a record of its
 own (``suspensions``): scheduled, effective (contract S) or cancelled; ``advance_time`` makes a
 scheduled one effective on its start date and reactivates the contract when its days are over.
+Suspending a contract that is not active answers 10.
 """
 
 from __future__ import annotations

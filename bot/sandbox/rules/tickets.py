@@ -3,7 +3,10 @@ occurrences, assignment, closing, satisfaction survey and the chat mirror (secon
 
 Service-order moves follow ``OS_TRANSITIONS`` (the spec shows only that some state allows
 on_the_way, aborted and completed: that is ``in_queue`` here); any other move answers error 15
-listing the allowed targets.
+listing the allowed targets (a move on a closed ticket answers 15 too). ticket_update and ticket_finish
+on a closed ticket answer 13; ticket_finish's failure keeps the shape ``{messages: [], new_tickets: []}``.
+AtendimentoCadastro's SLA is the deadline (opening + SLA hours, SLA_Tipo "Horas"), and
+Situacao_Agendamento uses the 2.0 words (``APPOINTMENT_STATUSES``).
 """
 
 from __future__ import annotations
