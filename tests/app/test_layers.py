@@ -24,7 +24,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.heap", "bot.logs", "bot.i18n", "bot.store", "bot.isp", "bot.sandbox"),
     # Ground that counts the ISP client's calls, or opens the store and the client for a command.
     ("bot.metrics", "bot.cli_support"),
-    ("flows", "flows.subscriber", "flows.technician", "flows.staff"),
+    ("flows",),  # the engine, the context and what every role's flows share
+    ("flows.subscriber", "flows.technician", "flows.staff"),
+    ("flows.diagrams",),  # draws every role's flows
     ("bot.settings", "bot.mirror", "bot.web"),
     ("bot.channels", "bot.channels.telegram", "bot.channels.console", "bot.staff"),
     # The doctor checks the channels (the Bot API token): it sits above them.
