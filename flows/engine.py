@@ -1,27 +1,15 @@
 """The conversation engine: one event in, the chat's replies out, its state saved in between.
 
-For each event the engine, in one database transaction,
+Each event runs in one database transaction: lock the chat (a row lock on PostgreSQL; SQLite's one
+writer and the optimistic version check elsewhere) and load its state and link; route the event
+(``/start``, ``/cancelar`` and the role's commands work everywhere, and so do the ``leave`` words
+except at a verbatim step; a button press resolves from the chat's own state only); run the step
+and any flow it switched to; save the state and queue the turn's messages for ``chat_messages``.
 
-1. locks the chat (a row lock on PostgreSQL, so two bot processes never advance one chat; SQLite
-   lets one writer in at a time and the optimistic version check catches the rest) and loads its
-   state and link;
-2. routes the event: ``/start``, ``/cancel`` (``/cancelar``) and the role's commands work everywhere,
-   and so do the words that leave a question when sent alone ("cancelar", "voltar", "menu": the
-   ``leave`` intent), except at a step that passes the person's words on to a person; a button press
-   is resolved from the chat's own state (a token from another chat, or an old question, resolves
-   to nothing); anything else goes to the step the chat waits in;
-3. runs the step, then any flow the step switched to;
-4. saves the state and, when the conversation belongs to a ticket, queues the messages of the turn
-   for the ISP's ``chat_messages`` (the outbox), in the same transaction.
-
-What cannot be used at a step is answered and the question asked again; after ``give_up_after``
-misunderstandings in a row the bot says so and calls a person. An ISP failure is told in plain words
-and the conversation stays where it was (nothing of the step is saved). A step runs its ISP reads
-before its own writes to the database, so a slow ISP never holds SQLite's write lock.
-
-A save that loses the version race (two processes on one SQLite file; on PostgreSQL the row lock
-prevents it) runs the turn again. Flows make their ISP writes the last thing of a step, after every
-check, so a step that is run again re-reads before it writes.
+What a step cannot use is answered and its question asked again; after ``give_up_after``
+misunderstandings a person is called. An ISP failure is told plainly and nothing of the step is
+saved. Steps read the ISP before writing to the database (a slow ISP never holds SQLite's write
+lock) and write to the ISP last, so a turn run again after a lost version race re-reads first.
 """
 
 from __future__ import annotations

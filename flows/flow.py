@@ -5,18 +5,14 @@
         steps = Steps(begin=("choose", TO_MENU), choose=(Switch("paid"), TO_MENU))  # see flows.steps
 
         async def begin(self, ctx):                 # entering the flow
-            ...
             ctx.ask("choose", "bills.choose", options=[...])
-
         async def choose(self, ctx, event):         # the step named "choose"
             match event:
                 case Chosen(value=document): ...
                 case _: raise Unexpected
 
-A step receives the event that arrived while the chat waited in it. Button presses arrive already
-resolved to the value the flow attached (``Chosen``): flows never see callback tokens. Anything a
-step cannot use, it answers with ``raise Unexpected`` (optionally naming a hint template): the engine
-says so and asks the step's question again, so nobody meets silence.
+A step gets the event the chat waited for; a press arrives as the value its button carries
+(``Chosen``), never a callback token. ``raise Unexpected``: the engine says so and asks again.
 """
 
 from __future__ import annotations
