@@ -25,11 +25,11 @@ from pathlib import Path
 
 import httpx
 from bot import logs, metrics
-from bot.app import build_app
 from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY, TelegramSettings
 from bot.heap import freeze_startup_objects
 from bot.isp import IspClient, IspSettings
+from bot.runtime.app import build_app
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.settings import BotSettings
 from bot.store.db import pool_size_for

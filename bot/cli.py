@@ -91,7 +91,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _run(_: argparse.Namespace) -> int:
-    from bot.channels.telegram.run import main as run_main  # noqa: PLC0415 - only `run` loads Telegram
+    from bot.runtime.run import main as run_main  # noqa: PLC0415 - only `run` loads Telegram
 
     return run_main()
 

@@ -6,8 +6,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from bot.app import build_app
 from bot.isp import IspSettings
+from bot.runtime.app import build_app
 from bot.sandbox import PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import DatabaseBehindError

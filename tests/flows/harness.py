@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from bot.app import role_flows
 from bot.i18n import plain_text
 from bot.isp import IspClient, IspSettings
+from bot.runtime.app import role_flows
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, FixedClock, Sandbox
 from bot.store import Invites, Links, Proof, Role
 from flows.coordinator import IspCoordinator

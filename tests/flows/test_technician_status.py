@@ -8,9 +8,9 @@ from typing import Any
 
 import httpx
 import pytest
-from bot.app import role_flows
 from bot.isp import IspApiError, IspClient, IspSettings
 from bot.isp.errors import Generation
+from bot.runtime.app import role_flows
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.sandbox.rules import tickets as sandbox_tickets

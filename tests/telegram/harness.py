@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from bot.app import App, build_app
 from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.sender import Rate
 from bot.channels.telegram.settings import TelegramSettings
 from bot.isp import IspClient, IspSettings
+from bot.runtime.app import App, build_app
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import Database, InboxState

@@ -9,7 +9,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from bot.channels.telegram.processor import LEASE
+from bot.runtime.processor import LEASE
 from bot.sandbox import Sandbox
 from bot.store import Database, Inbox, utcnow
 from bot.store.models import InboxRow, ProcessRow

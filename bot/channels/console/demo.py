@@ -30,10 +30,10 @@ import httpx
 from flows.events import Command, Start
 from flows.outages import OutageNotifier
 
-from bot.app import App, build_app
 from bot.channels.console.channel import ConsoleChannel, Identity, LocalFiles
 from bot.isp import IspSettings
 from bot.isp.settings import V1_PATH, V2_PATH
+from bot.runtime.app import App, build_app
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import Database, Invites, Links, Proof, Role

@@ -27,22 +27,22 @@ from flows.replies import Message
 from starlette.applications import Starlette
 
 from bot import metrics
-from bot.app import App
 from bot.channels.telegram import raw
 from bot.channels.telegram.aiohttp_request import AiohttpRequest
 from bot.channels.telegram.commands import default_menu_calls
 from bot.channels.telegram.files import TelegramFiles
-from bot.channels.telegram.heartbeat import Heartbeat
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
-from bot.channels.telegram.processor import Processor
 from bot.channels.telegram.render import ApiCall, render
 from bot.channels.telegram.sender import Rate, Sender
 from bot.channels.telegram.settings import TelegramSettings
+from bot.channels.telegram.staff import StaffDesk
 from bot.i18n import pick_language
 from bot.logs import chat_ref
 from bot.mirror import MirrorWorker
-from bot.staff import StaffDesk
+from bot.runtime.app import App
+from bot.runtime.heartbeat import Heartbeat
+from bot.runtime.processor import Processor
 from bot.store import Handoffs, Role, utcnow
 from bot.store.dead_letters import DeadLetters
 from bot.store.processes import Processes

@@ -17,7 +17,7 @@ transaction, and only while the update is still pending, so an update whose leas
 taken by another worker is rolled back here, not processed twice. The calls are then queued on the
 sender; once Telegram has them, the inbox forgets them. A process that dies in between leaves them
 for ``resend_undelivered`` (run at start and every minute, and at once when the heartbeat took over
-the work of a process that stopped: ``bot.channels.telegram.heartbeat``). What the database refused
+the work of a process that stopped: ``bot.runtime.heartbeat``). What the database refused
 meanwhile (recording a delivery, putting an update back) is tried again at the next turn of the loop,
 not left to the lease.
 
@@ -49,9 +49,9 @@ from bot.channels.telegram.commands import chat_scope_calls
 from bot.channels.telegram.render import ApiCall, render, render_turn
 from bot.channels.telegram.sender import Sender
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
+from bot.channels.telegram.staff import StaffDesk
 from bot.channels.telegram.update_log import update_done
 from bot.channels.telegram.updates import Routed, parse, route
-from bot.staff import StaffDesk
 from bot.store import Database, Inbox, InboxItem, Role, StaleStateError, UpdateTakenError, utcnow
 from telegram import Bot
 

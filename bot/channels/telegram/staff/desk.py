@@ -128,7 +128,7 @@ class StaffDesk:
         topic = Topic(self.staff_chat_id, thread_id)
         staff = Staff(member.system_user, incoming.sender_name or member.system_user)
         if isinstance(incoming.event, Command):
-            from bot.staff.commands import At, run_command  # noqa: PLC0415 - commands import the desk
+            from bot.channels.telegram.staff.commands import At, run_command  # noqa: PLC0415 - commands import the desk
 
             return await run_command(At(self, session, case, topic, staff), incoming.event)
         return await self._relay_out(session, case, staff, incoming)

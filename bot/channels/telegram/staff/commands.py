@@ -23,10 +23,10 @@ from flows.events import Command
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.channels.telegram.render import ApiCall
+from bot.channels.telegram.staff.desk import Staff, StaffDesk, Topic
 from bot.i18n import plain_text
 from bot.isp import F, IspApiError, IspTransportError
 from bot.isp.models import v2_requests
-from bot.staff.desk import Staff, StaffDesk, Topic
 from bot.store import Origin, StaffHandoff
 
 log = logging.getLogger(__name__)

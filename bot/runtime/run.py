@@ -16,13 +16,13 @@ import signal
 from telegram.error import InvalidToken, NetworkError
 
 from bot import logs
-from bot.app import build_app
 from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
 from bot.cli_support import Refused, load_all, refused
 from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
+from bot.runtime.app import build_app
 from bot.settings import BotSettings
 from bot.store import Database
 from bot.store.db import pool_size_for
