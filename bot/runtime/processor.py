@@ -50,8 +50,8 @@ from bot.channels.telegram.render import ApiCall, render, render_turn
 from bot.channels.telegram.sender import Sender
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.channels.telegram.staff import StaffDesk
-from bot.channels.telegram.update_log import update_done
 from bot.channels.telegram.updates import Routed, parse, route
+from bot.runtime.update_log import update_done
 from bot.store import Database, Inbox, InboxItem, Role, StaleStateError, UpdateTakenError, utcnow
 from telegram import Bot
 
