@@ -77,7 +77,7 @@ class _PlainHelp(argparse.RawDescriptionHelpFormatter):
 
 def _demo(args: argparse.Namespace) -> int:
     # Imported here: the other sub-commands need not load the engine and every flow.
-    from bot.channels.console import run_demo  # noqa: PLC0415
+    from bot.runtime.demo import run_demo  # noqa: PLC0415
 
     try:
         load(BotSettings)  # the policy and ISPBOT_LOCALES_DIR, named when wrong before anything starts
