@@ -23,7 +23,7 @@ import contextlib
 import hmac
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import uvicorn
@@ -34,11 +34,13 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from bot import metrics
-from bot.channels.telegram.intake import Intake
 from bot.store import Database
 from bot.store.migrate import head_revision, revision_of
 
 log = logging.getLogger(__name__)
+
+# Keeps one posted update durably (the channel's intake); raises when it could not.
+StoreUpdate = Callable[[dict[str, Any]], Awaitable[object]]
 
 CHECK_TIMEOUT = 5.0  # seconds each part of /healthz may take
 MAX_UPDATE_BYTES = 1 << 20  # an update is a few kilobytes; anything near this is not Telegram
@@ -77,9 +79,9 @@ class Health:
         return {"database": database, "isp": isp}
 
 
-def create_web_app(health: Health, *, intake: Intake | None = None, webhook_path: str | None = None,
+def create_web_app(health: Health, *, store_update: StoreUpdate | None = None, webhook_path: str | None = None,
                    webhook_secret: str | None = None) -> Starlette:
-    """The ASGI app; the webhook route exists only when ``intake``, path and secret are given."""
+    """The ASGI app; the webhook route exists only when ``store_update``, path and secret are given."""
 
     async def livez(_: Request) -> Response:
         return PlainTextResponse("ok")
@@ -99,8 +101,8 @@ def create_web_app(health: Health, *, intake: Intake | None = None, webhook_path
         Route("/livez", livez), Route("/readyz", readyz), Route("/healthz", healthz),
         Route("/metrics", metrics_endpoint),
     ]
-    if intake is not None and webhook_path and webhook_secret:
-        routes.append(Route(webhook_path, _webhook(intake, webhook_secret), methods=["POST"]))
+    if store_update is not None and webhook_path and webhook_secret:
+        routes.append(Route(webhook_path, _webhook(store_update, webhook_secret), methods=["POST"]))
     return Starlette(routes=routes)
 
 
@@ -109,7 +111,7 @@ def _status(report: dict[str, str]) -> int:
     return 200 if report["database"] == "ok" else 503
 
 
-def _webhook(intake: Intake, secret: str) -> Any:
+def _webhook(store_update: StoreUpdate, secret: str) -> Any:
     expected = secret.encode()
 
     async def receive(request: Request) -> Response:
@@ -132,7 +134,7 @@ def _webhook(intake: Intake, secret: str) -> Any:
             log.warning("webhook: a body that is not a JSON object was refused")
             return PlainTextResponse("not a JSON object", status_code=400)
         try:
-            await intake.store([update], "webhook")
+            await store_update(update)
         except Exception as exc:
             log.error("webhook: could not store an update (%s); Telegram will send it again", type(exc).__name__)
             return PlainTextResponse("try again", status_code=503)
