@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from flows.engine import Engine, turn_position
+from flows.engine import Engine
 from flows.replies import Notice, Reply
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -192,8 +192,7 @@ class Processor:
             return True
         kind, chat_id, position = read.kind, read.incoming.chat_id, None
         try:
-            calls = await (self._own_turn(item, read) if read.own else self._turn(item, read))
-            position = None if read.own else turn_position()
+            calls, position = await (self._own_turn(item, read) if read.own else self._turn(item, read))
         except UpdateTakenError:
             update_done(item.update_id, kind, "taken", chat_id=chat_id, started=started, tally=tally)
             return True
@@ -205,7 +204,8 @@ class Processor:
         update_done(item.update_id, kind, "answered", chat_id=chat_id, started=started, tally=tally, position=position)
         return True
 
-    async def _turn(self, item: InboxItem, read: Read) -> list[Call]:
+    async def _turn(self, item: InboxItem, read: Read) -> tuple[list[Call], tuple[str | None, str | None]]:
+        """The engine's turn, and where the chat stands after it."""
         assert read.incoming is not None  # noqa: S101 - _process turns only what the channel read
         calls: list[Call] = []
 
@@ -215,10 +215,10 @@ class Processor:
                 raise UpdateTakenError(item.update_id)
             calls[:] = rendered
 
-        await self.engine.handle(read.incoming, within=record_answer)
-        return calls
+        turn = await self.engine.turn(read.incoming, within=record_answer)
+        return calls, turn.position
 
-    async def _own_turn(self, item: InboxItem, read: Read) -> list[Call]:
+    async def _own_turn(self, item: InboxItem, read: Read) -> tuple[list[Call], None]:
         """An update the channel answers itself (the staff group's): in one transaction with its answer."""
         for _ in range(3):
             try:
@@ -226,7 +226,7 @@ class Processor:
                     calls = await self.channel.answer_own(session, read)
                     if not await self.inbox.answer(session, item.update_id, [c.as_json() for c in calls]):
                         raise UpdateTakenError(item.update_id)
-                    return calls
+                    return calls, None
             except StaleStateError:
                 continue  # the subscriber's turn saved their chat meanwhile: act on the fresh state
         raise RuntimeError("the subscriber's chat kept changing under a staff command")
