@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -25,6 +26,7 @@ from flows.engine import Engine, RoleFlows
 from flows.files import FileSource
 from flows.identity import target_key
 from flows.outages import OutageNotifier
+from flows.policy import Policy
 from flows.staff import staff_flows
 from flows.subscriber import subscriber_flows
 from flows.technician import technician_flows
@@ -167,43 +169,65 @@ async def build_app(
     ``files`` for a channel-less engine. Raises ``DatabaseRevisionError`` (its message says how to fix
     it) on a database not at this code's migration head: the bot never writes to a schema it does not
     know."""
-    isp_settings, bot_settings, telegram_settings = settings.isp_settings, settings.bot_settings, \
-        settings.telegram_settings
+    telegram_settings = settings.telegram_settings
     owns_database = database is None
     if database is None:
         concurrency = telegram_settings.concurrency if telegram_settings else DEFAULT_CONCURRENCY
-        database = Database(bot_settings.database_url, pool_size=pool_size_for(concurrency))
-    owns_client = client is None
+        database = Database(settings.bot_settings.database_url, pool_size=pool_size_for(concurrency))
     try:
         await ensure_current(database)
-        if client is None:
-            client = IspClient(isp_settings, http_transport=http_transport)
     except BaseException:
         if owns_database:
             await database.dispose()
         raise
-    metrics.watch_isp(client)
-    coordinator = IspCoordinator(client, zone=client.settings.zone, wall_clock=wall_clock)
-    # The hashes naming people in link_attempts are keyed by the ISP key: every process of the bot,
-    # and `ispbot locks`, has it; a stolen database alone does not.
-    policy = replace(bot_settings.policy(), link_target_key=target_key(client.settings.key.get_secret_value()))
-    notifier = OutageNotifier(database, coordinator)
-    mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
-    if telegram_settings is None:
-        engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
-        return App(settings, database, client, coordinator, engine, notifier, mirror, None, owns_client,
-                   owns_database)
+    if telegram_settings is not None:
+        bot = bot or make_bot(telegram_settings)
+        files = TelegramFiles(bot)  # receipts people send, fetched from Telegram when a flow asks
+    app = build_core(
+        settings, database, client=client, http_transport=http_transport, wall_clock=wall_clock, files=files,
+    )
+    app.owns_database = owns_database
+    if telegram_settings is not None and bot is not None:
+        app.runtime = _build_runtime(app, telegram_settings, bot, sender_limits)
+    return app
 
-    bot = bot or make_bot(telegram_settings)
-    staff_chat_id = telegram_settings.staff_chat_id
-    if staff_chat_id is not None:
+
+def build_core(
+    settings: Settings, database: Database, *, client: IspClient | None = None,
+    http_transport: httpx.AsyncBaseTransport | None = None, wall_clock: Callable[[], datetime] | None = None,
+    cache_clock: Callable[[], float] | None = None, policy: Policy | None = None, files: FileSource | None = None,
+) -> App:
+    """``build_app`` without a channel, on a database known to be current: the engine and what
+    surrounds it. ``cache_clock`` (the coordinator's) and ``policy`` (instead of the settings') are
+    for tests."""
+    owns_client = client is None
+    if client is None:
+        client = IspClient(settings.isp_settings, http_transport=http_transport)
+    metrics.watch_isp(client)
+    coordinator = IspCoordinator(
+        client, zone=client.settings.zone, clock=cache_clock or time.monotonic, wall_clock=wall_clock,
+    )
+    if policy is None:
+        # The hashes naming people in link_attempts are keyed by the ISP key: every process of the
+        # bot, and `ispbot locks`, has it; a stolen database alone does not.
+        key = target_key(client.settings.key.get_secret_value())
+        policy = replace(settings.bot_settings.policy(), link_target_key=key)
+    telegram_settings = settings.telegram_settings
+    if telegram_settings is not None and telegram_settings.staff_chat_id is not None:
         # Handoffs go to the staff group's topics, answered live (not only through a ticket).
         policy = replace(policy, staff_desk=True)
-    # Receipts people send are fetched from Telegram when a flow asks.
-    engine = Engine(database, coordinator, role_flows(), policy=policy, files=TelegramFiles(bot))
+    engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
+    notifier = OutageNotifier(database, coordinator)
+    mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
+    return App(settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False)
+
+
+def _build_runtime(app: App, telegram_settings: TelegramSettings, bot: Bot, sender_limits: dict[str, Any] | None,
+                   ) -> Runtime:
+    database, engine = app.database, app.engine
     staff = None
-    if staff_chat_id is not None:
-        staff = StaffDesk(bot, coordinator, staff_chat_id, policy, engine.translations)
+    if telegram_settings.staff_chat_id is not None:
+        staff = StaffDesk(bot, app.coordinator, telegram_settings.staff_chat_id, engine.policy, engine.translations)
     channel = TelegramChannel(
         bot, telegram_settings, database, engine.flows, engine.translations, staff=staff,
         sender_limits=sender_limits,
@@ -213,6 +237,7 @@ async def build_app(
     channel.connect(inbox, processor.wake, processor.progressed)
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
-    housekeeping = Housekeeping(database, bot_settings, notifier, processor, channel)
-    runtime = Runtime(database, coordinator, telegram_settings, channel, processor, heartbeat, housekeeping, mirror)
-    return App(settings, database, client, coordinator, engine, notifier, mirror, runtime, owns_client, owns_database)
+    housekeeping = Housekeeping(database, app.settings.bot_settings, notifier=app.notifier, processor=processor,
+                                channel=channel)
+    return Runtime(database, app.coordinator, telegram_settings, channel, processor, heartbeat, housekeeping,
+                   app.mirror)
