@@ -36,7 +36,7 @@ from bot import metrics
 from bot.channels.telegram.channel import TelegramChannel, make_bot
 from bot.channels.telegram.files import TelegramFiles
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY, TelegramSettings
-from bot.channels.telegram.staff import StaffDesk
+from bot.channels.telegram.staff.desk import StaffDesk
 from bot.isp import IspClient, IspSettings
 from bot.mirror import MirrorWorker
 from bot.runtime.heartbeat import Heartbeat

@@ -33,7 +33,7 @@ from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.render import ApiCall, render, render_turn
 from bot.channels.telegram.sender import Rate, Sender
 from bot.channels.telegram.settings import TelegramSettings
-from bot.channels.telegram.staff import StaffDesk
+from bot.channels.telegram.staff.desk import StaffDesk
 from bot.channels.telegram.updates import parse, route
 from bot.i18n import Translations, pick_language
 from bot.logs import chat_ref

@@ -1,5 +1,2 @@
-"""Support staff answering handed-off conversations in a forum supergroup (see ``desk.py``)."""
-
-from bot.channels.telegram.staff.desk import StaffDesk
-
-__all__ = ["StaffDesk"]
+"""Support staff answering handed-off conversations in the forum topics of a supergroup: the desk
+(``desk.py``), its commands (``commands.py``, the table the desk imports) and a topic (``topic.py``)."""
