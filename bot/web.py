@@ -1,7 +1,7 @@
 """The bot's HTTP side (ASGI, Starlette): Telegram's webhook, the health endpoints and ``/metrics``.
 
 - ``POST /telegram/<hash of the secret>``: refuses (403) a request without the right
-  ``X-Telegram-Bot-Api-Secret-Token``; stores the update in the inbox and only then answers 200,
+  ``X-Telegram-Bot-Api-Secret-Token``; stores the update (the channel's intake) and only then answers 200,
   so a crash after the answer loses nothing. If the database cannot take it, 503: Telegram keeps
   the update and posts it again later.
 - ``GET /livez``: 200 while the process and its event loop answer; it looks at nothing else, so a
@@ -9,10 +9,9 @@
   ISP, Telegram or the database is down (restarting would not bring them back).
 - ``GET /readyz``: 200 when the database answers and is at this version's migrations, else 503;
   whether this process can take traffic (the webhook's updates are stored there first).
-- ``GET /healthz``: each part's state, the ISP's included, as JSON; its status code is ``/readyz``'s,
-  so an ISP outage shows in the body without taking the bot out of service (it still answers
-  subscribers, who need the outage notice most then). The ISP answer is the coordinator's cached
-  outage list (at most one real call every 20 seconds however often it is asked).
+- ``GET /healthz``: each part's state, the ISP's included (the coordinator's cached outage list), as
+  JSON; its status code is ``/readyz``'s, so an ISP outage shows in the body without taking the bot
+  out of service (it still answers subscribers, who need the outage notice most then).
 - ``GET /metrics``: Prometheus text format (``bot.metrics``).
 """
 
