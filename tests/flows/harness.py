@@ -201,15 +201,19 @@ def _reply_text(reply: Reply) -> str:
     return ""
 
 
-def make_desk(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, policy: Policy | None = None) -> Desk:
-    """The engine as the composition root builds it (``bot.runtime.app.build_core``), over the sandbox."""
+def make_desk(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, policy: Policy | None = None, *,
+    http_transport: httpx.AsyncBaseTransport | None = None,
+) -> Desk:
+    """The engine as the composition root builds it (``bot.runtime.app.build_core``), over the sandbox
+    (``http_transport``: another way to it, one that loses answers, say)."""
     isp_settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
     cache_clock = FakeMonotonic()
     stock = StockCatalog.from_mapping(sandbox.stock_catalog())
     files = FakeFiles()
     app = build_core(
         Settings(isp_settings, BotSettings(_env_file=None)),  # type: ignore[call-arg]
-        database, http_transport=httpx.ASGITransport(app=sandbox.app), wall_clock=clock, cache_clock=cache_clock,
-        policy=policy or Policy(stock=stock), files=files,
+        database, http_transport=http_transport or httpx.ASGITransport(app=sandbox.app), wall_clock=clock,
+        cache_clock=cache_clock, policy=policy or Policy(stock=stock), files=files,
     )
     return Desk(sandbox, database, app.client, app.engine, cache_clock, clock, files=files)
