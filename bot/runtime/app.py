@@ -186,10 +186,10 @@ async def build_app(
     app = build_core(
         settings, database, client=client, http_transport=http_transport, wall_clock=wall_clock, files=files,
     )
-    app.owns_database = owns_database
+    runtime = None
     if telegram_settings is not None and bot is not None:
-        app.runtime = _build_runtime(app, telegram_settings, bot, sender_limits)
-    return app
+        runtime = _build_runtime(app, telegram_settings, bot, sender_limits)
+    return replace(app, runtime=runtime, owns_database=owns_database)
 
 
 def build_core(
