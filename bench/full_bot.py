@@ -25,11 +25,10 @@ from pathlib import Path
 
 import httpx
 from bot import logs, metrics
-from bot.app import build_app
-from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY, TelegramSettings
 from bot.heap import freeze_startup_objects
-from bot.isp import IspClient, IspSettings
+from bot.isp import IspSettings
+from bot.runtime.app import Settings, build_app
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.settings import BotSettings
 from bot.store.db import pool_size_for
@@ -47,21 +46,22 @@ async def run(api: str, token: str, url: str, isp_latency: float, concurrency: i
     sandbox = Sandbox.seeded(clock=FixedClock())
     if isp_latency > 0:
         sandbox.faults.add_latency(isp_latency)
-    client = IspClient(
-        IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0),
-        http_transport=httpx.ASGITransport(app=sandbox.app),
+    telegram_settings = TelegramSettings(telegram_token=token, telegram_api_url=api, concurrency=concurrency)
+    isp_settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
+    app = await build_app(
+        Settings(isp_settings, BotSettings(), telegram_settings), database=database,
+        http_transport=httpx.ASGITransport(app=sandbox.app), wall_clock=sandbox.clock,
+        sender_limits=fast_sender_limits(),
     )
-    app = await build_app(database, client, BotSettings(), wall_clock=sandbox.clock)
-    settings = TelegramSettings(telegram_token=token, telegram_api_url=api, concurrency=concurrency)
-    channel = TelegramChannel(app, settings, sender_limits=fast_sender_limits())
+    assert app.runtime is not None
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     try:
-        await channel.start()
-        await channel.run_polling(stop, poll_timeout=1)
-        await channel.stop()
+        await app.runtime.start()
+        await app.runtime.run_polling(stop, poll_timeout=1)
+        await app.runtime.stop()
     finally:
-        await client.aclose()
+        await app.aclose()
         await database.destroy()
     return {"updates": _answered(), **_percentiles_ms(kept)}
 

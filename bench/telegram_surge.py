@@ -179,11 +179,10 @@ class Told:
 
 async def _outage_over(bot: RunningBot, watchers: set[int], latecomers: list[int], within: float) -> Told:
     """Tell the watchers the outage is over, while a few others write "oi"; how long each took."""
-    channel = bot.channel
     latecomers = [chat for chat in latecomers if chat not in watchers]
     watch = Watch(bot.api, seen=len(bot.api.outgoing()))
     started = time.perf_counter()
-    await channel.processor.send_notices(await channel.notifier.check())
+    await bot.processor.send_notices(await bot.app.notifier.check())
     for chat in latecomers:
         bot.api.push_update(tg.text_message(chat, "oi"))
         watch.wrote(chat, time.perf_counter() - started)

@@ -77,7 +77,7 @@ class _PlainHelp(argparse.RawDescriptionHelpFormatter):
 
 def _demo(args: argparse.Namespace) -> int:
     # Imported here: the other sub-commands need not load the engine and every flow.
-    from bot.channels.console import run_demo  # noqa: PLC0415
+    from bot.runtime.demo import run_demo  # noqa: PLC0415
 
     try:
         load(BotSettings)  # the policy and ISPBOT_LOCALES_DIR, named when wrong before anything starts
@@ -91,7 +91,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _run(_: argparse.Namespace) -> int:
-    from bot.channels.telegram.run import main as run_main  # noqa: PLC0415 - only `run` loads Telegram
+    from bot.runtime.run import main as run_main  # noqa: PLC0415 - only `run` loads Telegram
 
     return run_main()
 

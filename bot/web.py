@@ -1,7 +1,7 @@
 """The bot's HTTP side (ASGI, Starlette): Telegram's webhook, the health endpoints and ``/metrics``.
 
 - ``POST /telegram/<hash of the secret>``: refuses (403) a request without the right
-  ``X-Telegram-Bot-Api-Secret-Token``; stores the update in the inbox and only then answers 200,
+  ``X-Telegram-Bot-Api-Secret-Token``; stores the update (the channel's intake) and only then answers 200,
   so a crash after the answer loses nothing. If the database cannot take it, 503: Telegram keeps
   the update and posts it again later.
 - ``GET /livez``: 200 while the process and its event loop answer; it looks at nothing else, so a
@@ -9,10 +9,9 @@
   ISP, Telegram or the database is down (restarting would not bring them back).
 - ``GET /readyz``: 200 when the database answers and is at this version's migrations, else 503;
   whether this process can take traffic (the webhook's updates are stored there first).
-- ``GET /healthz``: each part's state, the ISP's included, as JSON; its status code is ``/readyz``'s,
-  so an ISP outage shows in the body without taking the bot out of service (it still answers
-  subscribers, who need the outage notice most then). The ISP answer is the coordinator's cached
-  outage list (at most one real call every 20 seconds however often it is asked).
+- ``GET /healthz``: each part's state, the ISP's included (the coordinator's cached outage list), as
+  JSON; its status code is ``/readyz``'s, so an ISP outage shows in the body without taking the bot
+  out of service (it still answers subscribers, who need the outage notice most then).
 - ``GET /metrics``: Prometheus text format (``bot.metrics``).
 """
 
@@ -23,7 +22,7 @@ import contextlib
 import hmac
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import uvicorn
@@ -34,11 +33,13 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from bot import metrics
-from bot.channels.telegram.intake import Intake
 from bot.store import Database
 from bot.store.migrate import head_revision, revision_of
 
 log = logging.getLogger(__name__)
+
+# Keeps one posted update durably (the channel's intake); raises when it could not.
+StoreUpdate = Callable[[dict[str, Any]], Awaitable[object]]
 
 CHECK_TIMEOUT = 5.0  # seconds each part of /healthz may take
 MAX_UPDATE_BYTES = 1 << 20  # an update is a few kilobytes; anything near this is not Telegram
@@ -77,9 +78,9 @@ class Health:
         return {"database": database, "isp": isp}
 
 
-def create_web_app(health: Health, *, intake: Intake | None = None, webhook_path: str | None = None,
+def create_web_app(health: Health, *, store_update: StoreUpdate | None = None, webhook_path: str | None = None,
                    webhook_secret: str | None = None) -> Starlette:
-    """The ASGI app; the webhook route exists only when ``intake``, path and secret are given."""
+    """The ASGI app; the webhook route exists only when ``store_update``, path and secret are given."""
 
     async def livez(_: Request) -> Response:
         return PlainTextResponse("ok")
@@ -99,8 +100,8 @@ def create_web_app(health: Health, *, intake: Intake | None = None, webhook_path
         Route("/livez", livez), Route("/readyz", readyz), Route("/healthz", healthz),
         Route("/metrics", metrics_endpoint),
     ]
-    if intake is not None and webhook_path and webhook_secret:
-        routes.append(Route(webhook_path, _webhook(intake, webhook_secret), methods=["POST"]))
+    if store_update is not None and webhook_path and webhook_secret:
+        routes.append(Route(webhook_path, _webhook(store_update, webhook_secret), methods=["POST"]))
     return Starlette(routes=routes)
 
 
@@ -109,7 +110,7 @@ def _status(report: dict[str, str]) -> int:
     return 200 if report["database"] == "ok" else 503
 
 
-def _webhook(intake: Intake, secret: str) -> Any:
+def _webhook(store_update: StoreUpdate, secret: str) -> Any:
     expected = secret.encode()
 
     async def receive(request: Request) -> Response:
@@ -132,7 +133,7 @@ def _webhook(intake: Intake, secret: str) -> Any:
             log.warning("webhook: a body that is not a JSON object was refused")
             return PlainTextResponse("not a JSON object", status_code=400)
         try:
-            await intake.store([update], "webhook")
+            await store_update(update)
         except Exception as exc:
             log.error("webhook: could not store an update (%s); Telegram will send it again", type(exc).__name__)
             return PlainTextResponse("try again", status_code=503)

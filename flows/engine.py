@@ -19,7 +19,6 @@ import logging
 import traceback
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -80,15 +79,18 @@ MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversatio
 # together or not at all. Notices reach other chats only this way (a turn without it sends none).
 Within = Callable[[AsyncSession, list[Reply], list[Notice]], Awaitable[None]]
 
-# The state the last turn in this task worked on (the very object it saved), so that a channel can
-# log where the chat stands after ``handle`` without a query: see ``turn_position``.
-_turn_state: ContextVar[ChatState | None] = ContextVar("turn_state", default=None)
 
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What one event came to: the replies to send, in order, and where the chat stands after it
+    (flow, step; None, None when unknown), for a channel to log without a query."""
 
-def turn_position() -> tuple[str | None, str | None]:
-    """The flow and step the chat of the last ``handle`` in this task stands at (None, None if unknown)."""
-    state = _turn_state.get()
-    return (state.flow, state.step) if state is not None else (None, None)
+    replies: list[Reply]
+    position: tuple[str | None, str | None] = (None, None)
+
+    @classmethod
+    def at(cls, replies: list[Reply], state: ChatState) -> Turn:
+        return cls(replies, (state.flow, state.step))
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,11 @@ class Engine:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def handle(self, incoming: Incoming, *, within: Within | None = None) -> list[Reply]:
-        """Run one event for its chat; the replies to send, in order. Never raises for a person's input.
+        """Run one event for its chat; the replies to send, in order (``turn`` says more)."""
+        return (await self.turn(incoming, within=within)).replies
+
+    async def turn(self, incoming: Incoming, *, within: Within | None = None) -> Turn:
+        """Run one event for its chat. Never raises for a person's input.
 
         ``within`` (see ``Within``) runs in the turn's transaction; if it raises ``UpdateTakenError``
         the turn is undone and the error propagates (the update was handled elsewhere).
@@ -149,7 +155,6 @@ class Engine:
         lock = self._locks.get(incoming.chat_id)
         if lock is None:
             lock = self._locks[incoming.chat_id] = asyncio.Lock()
-        _turn_state.set(None)
         async with lock:
             for _ in range(SAVE_ATTEMPTS):
                 try:
@@ -171,10 +176,10 @@ class Engine:
             if within is not None:
                 async with self.database.transaction() as session:
                     await within(session, replies, [])
-            return replies
+            return Turn(replies)
 
     # ---- one turn --------------------------------------------------------------------------------
-    async def _turn(self, incoming: Incoming, within: Within | None) -> list[Reply]:
+    async def _turn(self, incoming: Incoming, within: Within | None) -> Turn:
         async with self.database.transaction() as session:
             state, link = await self.states.load_locked(session, incoming.chat_id)
             _follow_link(state, link)
@@ -195,15 +200,15 @@ class Engine:
                     # A live location keeps sending positions; where no step wants one, stay quiet.
                     if within is not None:
                         await within(session, [], [])
-                    return []
+                    return Turn.at([], ctx.state)
                 await self._misunderstood(ctx, miss)
             await self.states.save(session, ctx.state)
             await self._mirror(session, ctx, said, ctx.replies)
             if within is not None:
                 await within(session, ctx.replies, ctx.notices)
-            return ctx.replies
+            return Turn.at(ctx.replies, ctx.state)
 
-    async def _failed_turn(self, incoming: Incoming, error: IspError | None, within: Within | None) -> list[Reply]:
+    async def _failed_turn(self, incoming: Incoming, error: IspError | None, within: Within | None) -> Turn:
         """Nothing of the step was kept: say why in plain words and ask the last question again."""
         async with self.database.transaction() as session:
             state = await self.states.load(session, incoming.chat_id)
@@ -222,10 +227,9 @@ class Engine:
             await self._mirror(session, ctx, _said(state, incoming.event), ctx.replies)
             if within is not None:
                 await within(session, ctx.replies, [])
-            return ctx.replies
+            return Turn.at(ctx.replies, ctx.state)
 
     def _context(self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming) -> Context:
-        _turn_state.set(state)
         return Context(
             state=state, link=link, session=session, repos=self.repos, coordinator=self.coordinator,
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,

@@ -28,30 +28,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("flows.subscriber", "flows.technician", "flows.staff"),
     ("flows.diagrams",),  # draws every role's flows
     ("bot.settings", "bot.mirror", "bot.web"),
-    ("bot.channels", "bot.channels.telegram", "bot.channels.console", "bot.staff"),
+    ("bot.channels", "bot.channels.telegram", "bot.channels.console"),
     # The doctor checks the channels (the Bot API token): it sits above them.
     ("bot.doctor",),
-    ("bot.runtime", "bot.app"),
-    # The commands, and the entry points of `ispbot run` and `ispbot demo`.
+    ("bot.runtime",),  # the composition root, and the entry points of `ispbot run` and `ispbot demo`
+    # The commands.
     (
         "bot.cli", "bot.invites_cli", "bot.locks_cli", "bot.undelivered_cli", "bot.env_example", "bot.operations_doc",
         "bot.isp.cli", "bot.store.cli", "bot.mirror.cli", "bot.sandbox.cli", "bot.doctor.cli",
-        "bot.channels.telegram.run", "bot.channels.console.demo",
     ),
 )
-
-# Today's edges that A1 (issue 23: the composition root, thin channels) removes; emptied at its merge.
-KNOWN_UNTIL_A1 = frozenset({
-    ("bot.channels.console", "bot.channels.console.demo"),  # the package re-exports the demo's entry point
-    ("bot.channels.telegram.channel", "bot.app"),  # the channel builds the runtime it runs on
-    ("bot.staff.commands", "bot.channels.telegram.render"),  # the staff desk is Telegram's forum topics
-    ("bot.staff.desk", "bot.channels.telegram.raw"),
-    ("bot.staff.desk", "bot.channels.telegram.render"),
-    ("bot.web", "bot.channels.telegram.intake"),  # the webhook route belongs to the channel
-})
-# Packages A1 creates or removes: the table may name them before they exist, or after they are gone.
-MOVING_WITH_A1 = frozenset({"bot.runtime", "bot.app", "bot.staff"})
-
 
 def modules() -> dict[str, Path]:
     """Every module of ours by dotted name (a package by its own name, for its ``__init__.py``)."""
@@ -147,22 +133,22 @@ def test_every_module_has_a_layer() -> None:
 
 def test_every_prefix_of_the_layers_names_a_module() -> None:
     known = modules()
-    stale = sorted(prefix for prefixes in LAYERS for prefix in prefixes if prefix not in MOVING_WITH_A1
-                   and not any(name == prefix or name.startswith(f"{prefix}.") for name in known))
+    stale = sorted(prefix for prefixes in LAYERS for prefix in prefixes
+                   if not any(name == prefix or name.startswith(f"{prefix}.") for name in known))
     assert stale == [], "LAYERS names packages that do not exist:\n" + "\n".join(stale)
 
 
 def test_no_import_runs_up_the_layers() -> None:
     upward = sorted(
         (module, target) for module, targets in graph().items() for target in targets
-        if layer(module) < layer(target) and (module, target) not in KNOWN_UNTIL_A1
+        if layer(module) < layer(target)
     )
     assert upward == [], "imports from a higher layer:\n" + "\n".join(f"{a} -> {b}" for a, b in upward)
 
 
 def test_no_circle_joins_two_packages() -> None:
     edges = {(module, target) for module, targets in graph().items() for target in targets
-             if component(module) != component(target) and (module, target) not in KNOWN_UNTIL_A1}
+             if component(module) != component(target)}
     between: dict[str, set[str]] = {}
     for module, target in edges:
         between.setdefault(component(module), set()).add(component(target))
@@ -174,8 +160,3 @@ def test_no_circle_joins_two_packages() -> None:
     assert found == [], "circles between packages, and the imports that make them:\n" + "\n".join(found)
 
 
-def test_the_known_edges_are_still_there() -> None:
-    """An edge A1 removed leaves the exception list, so nothing hides behind a stale entry."""
-    edges = graph()
-    gone = sorted(f"{a} -> {b}" for a, b in KNOWN_UNTIL_A1 if b not in edges.get(a, set()))
-    assert gone == [], "remove from KNOWN_UNTIL_A1:\n" + "\n".join(gone)

@@ -12,10 +12,10 @@ from pathlib import Path
 import bot
 import pytest
 from bot import cli
-from bot.app import build_app
 from bot.cli_support import Refused, load
 from bot.i18n import LOCALES_DIR, Translations, default_translations, locales_dir, use_locales_dir
 from bot.isp import IspSettings
+from bot.runtime.app import Settings, build_app
 from bot.sandbox import PRODUCTION_KEY
 from bot.settings import BotSettings
 from bot.store import Database
@@ -67,7 +67,7 @@ async def test_the_locales_dir_setting_replaces_the_shipped_texts(tmp_path: Path
     (own / "intents" / "pt_BR.yaml").write_text("bills:\n  - papagaio\n", encoding="utf-8")
     (tmp_path / ".env").write_text(f"ISPBOT_LOCALES_DIR={own}\n", encoding="utf-8")  # read like every setting
     isp_settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY)
-    app = await build_app(database, isp_settings, load(BotSettings))  # the app passes the setting down
+    app = await build_app(Settings(isp_settings, load(BotSettings)), database=database)  # the app passes the setting down
     try:
         assert locales_dir() == own
         assert app.engine.translations.render("pt_BR", "common.internal_error").startswith("Eita, algo deu errado")

@@ -6,8 +6,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from bot.app import build_app
 from bot.isp import IspSettings
+from bot.runtime.app import Settings, build_app
 from bot.sandbox import PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import DatabaseBehindError
@@ -72,4 +72,4 @@ def test_a_wrong_stock_file_is_refused_saying_what_to_fix(
 async def test_the_app_refuses_a_database_that_was_never_migrated(blank_database: ScratchDatabase) -> None:
     settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY)
     with pytest.raises(DatabaseBehindError, match="ispbot migrate"):
-        await build_app(blank_database, settings, BotSettings(_env_file=None))  # type: ignore[call-arg]
+        await build_app(Settings(settings, BotSettings(_env_file=None)), database=blank_database)  # type: ignore[call-arg]

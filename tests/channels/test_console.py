@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from bot.channels.console import ConsoleChannel, Identity, terminal_text
 from bot.channels.console.channel import LocalFiles
-from bot.channels.console.demo import Demo
+from bot.runtime.demo import Demo
 from bot.sandbox import DEMO_IDENTITIES
 from bot.store import Links, Role
 from flows.engine import Within

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from bot.app import role_flows
 from bot.i18n import plain_text
 from bot.isp import IspClient, IspSettings
+from bot.runtime.app import Settings, build_core
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, FixedClock, Sandbox
+from bot.settings import BotSettings
 from bot.store import Invites, Links, Proof, Role
-from flows.coordinator import IspCoordinator
 from flows.engine import Engine
 from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Location, Media, Start, Text
 from flows.files import FileTooLarge, FileUnavailable
@@ -201,12 +201,19 @@ def _reply_text(reply: Reply) -> str:
     return ""
 
 
-def make_desk(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, policy: Policy | None = None) -> Desk:
-    settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
-    client = IspClient(settings, http_transport=httpx.ASGITransport(app=sandbox.app))
+def make_desk(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, policy: Policy | None = None, *,
+    http_transport: httpx.AsyncBaseTransport | None = None,
+) -> Desk:
+    """The engine as the composition root builds it (``bot.runtime.app.build_core``), over the sandbox
+    (``http_transport``: another way to it, one that loses answers, say)."""
+    isp_settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
     cache_clock = FakeMonotonic()
-    coordinator = IspCoordinator(client, zone=settings.zone, clock=cache_clock, wall_clock=clock)
     stock = StockCatalog.from_mapping(sandbox.stock_catalog())
     files = FakeFiles()
-    engine = Engine(database, coordinator, role_flows(), policy=policy or Policy(stock=stock), files=files)
-    return Desk(sandbox, database, client, engine, cache_clock, clock, files=files)
+    app = build_core(
+        Settings(isp_settings, BotSettings(_env_file=None)),  # type: ignore[call-arg]
+        database, http_transport=http_transport or httpx.ASGITransport(app=sandbox.app), wall_clock=clock,
+        cache_clock=cache_clock, policy=policy or Policy(stock=stock), files=files,
+    )
+    return Desk(sandbox, database, app.client, app.engine, cache_clock, clock, files=files)

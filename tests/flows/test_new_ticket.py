@@ -8,15 +8,12 @@ from typing import Any
 
 import httpx
 import pytest
-from bot.isp import IspClient, IspSettings
-from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, FixedClock, Sandbox
-from bot.store import ChatStates, Role
-from flows.coordinator import IspCoordinator
-from flows.engine import Engine
-from flows.subscriber import subscriber_flows
+from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
+from bot.store import ChatStates
+from flows.policy import Policy
 
 from tests.flows import harness
-from tests.flows.harness import Desk, FakeMonotonic
+from tests.flows.harness import Desk
 from tests.store.dbtools import ScratchDatabase
 
 MARIA = DEMO_IDENTITIES.customer
@@ -191,13 +188,9 @@ def lost_answer(request: pytest.FixtureRequest, sandbox: Sandbox) -> LostAnswer:
 async def slow_desk(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, lost_answer: LostAnswer,
 ) -> AsyncIterator[Desk]:
-    settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
-    client = IspClient(settings, http_transport=lost_answer)
-    cache_clock = FakeMonotonic()
-    coordinator = IspCoordinator(client, zone=settings.zone, clock=cache_clock, wall_clock=clock)
-    engine = Engine(database, coordinator, {Role.SUBSCRIBER: subscriber_flows()})
-    yield Desk(sandbox, database, client, engine, cache_clock, clock)
-    await client.aclose()
+    desk = harness.make_desk(sandbox, database, clock, Policy(), http_transport=lost_answer)
+    yield desk
+    await desk.client.aclose()
 
 
 async def timed_out_opening(desk: Desk) -> harness.TestChat:

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import pytest
 import yaml
-from bot.app import role_flows
+from bot.runtime.app import role_flows
 from bot.store import Role
 from flows.context import Context
 from flows.engine import Engine, RoleFlows, UndeclaredMove

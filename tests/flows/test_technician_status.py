@@ -8,18 +8,16 @@ from typing import Any
 
 import httpx
 import pytest
-from bot.app import role_flows
-from bot.isp import IspApiError, IspClient, IspSettings
+from bot.isp import IspApiError
 from bot.isp.errors import Generation
 from bot.sandbox import DEMO_IDENTITIES as D
-from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
+from bot.sandbox import FixedClock, Sandbox
 from bot.sandbox.rules import tickets as sandbox_tickets
 from bot.store import ChatStates
-from flows.coordinator import IspCoordinator
-from flows.engine import Engine
+from flows.policy import Policy
 from flows.replies import AskLocation
 
-from tests.flows.harness import Desk, FakeMonotonic, TestChat
+from tests.flows.harness import Desk, TestChat, make_desk
 from tests.store.dbtools import ScratchDatabase
 
 OP = "ticket_os_status_update"
@@ -198,12 +196,9 @@ def lossy(sandbox: Sandbox) -> LoseAnswers:
 async def lossy_desk(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, lossy: LoseAnswers,
 ) -> AsyncIterator[Desk]:
-    settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
-    client = IspClient(settings, http_transport=lossy)
-    cache_clock = FakeMonotonic()
-    coordinator = IspCoordinator(client, zone=settings.zone, clock=cache_clock, wall_clock=clock)
-    yield Desk(sandbox, database, client, Engine(database, coordinator, role_flows()), cache_clock, clock)
-    await client.aclose()
+    desk = make_desk(sandbox, database, clock, Policy(), http_transport=lossy)
+    yield desk
+    await desk.client.aclose()
 
 
 async def test_a_move_whose_answer_was_lost_is_read_back_and_never_sent_twice(lossy_desk: Desk) -> None:

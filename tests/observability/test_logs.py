@@ -266,7 +266,7 @@ def test_ispbot_run_logs_in_the_format_its_settings_say(
     last = err.splitlines()[-1]
     if fmt == "json":
         entry = json.loads(last)
-        assert (entry["level"], entry["logger"]) == ("ERROR", "bot.channels.telegram.run")
+        assert (entry["level"], entry["logger"]) == ("ERROR", "bot.runtime.run")
         assert "ISPBOT_TELEGRAM_TOKEN" in entry["msg"]
     else:
-        assert " ERROR bot.channels.telegram.run: Telegram refused the bot token" in last
+        assert " ERROR bot.runtime.run: Telegram refused the bot token" in last

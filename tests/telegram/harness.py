@@ -6,8 +6,9 @@ in-process, a scratch database, and the real python-telegram-bot ``Bot`` under o
         await bot.api.wait_for_sent(42, count=1, within=5)
 
 ``running_bot`` polls by default; ``mode="webhook"`` serves ``bot.web``'s ASGI app instead and
-``bot.post(update)`` delivers an update the way Telegram would. ``bot.restart()`` stops the channel
-as a crash would leave it (no drain) and starts a new one on the same database.
+``bot.post(update)`` delivers an update the way Telegram would. ``bot.shutdown(graceful=False)``
+stops the bot as a crash would leave it (no drain); ``bot.start()`` then builds a new one (the
+composition root, ``bot.runtime.app``) on the same database.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from bot.app import App, build_app
 from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.sender import Rate
 from bot.channels.telegram.settings import TelegramSettings
 from bot.isp import IspClient, IspSettings
+from bot.runtime.app import App, Runtime, Settings, build_app
+from bot.runtime.processor import Processor
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import Database, InboxState
@@ -44,31 +46,49 @@ def fast_sender_limits() -> dict[str, Any]:
 @dataclass
 class RunningBot:
     api: FakeBotApi
-    app: App
+    database: Database
+    client: IspClient
+    sandbox: Sandbox
     settings: TelegramSettings
     sender_limits: dict[str, Any]
     mode: str
-    channel: TelegramChannel = field(init=False)
+    app: App = field(init=False)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
     web: httpx.AsyncClient | None = None
     poll_timeout: int = 1
 
+    @property
+    def runtime(self) -> Runtime:
+        assert self.app.runtime is not None
+        return self.app.runtime
+
+    @property
+    def channel(self) -> TelegramChannel:
+        return self.runtime.channel
+
+    @property
+    def processor(self) -> Processor:
+        return self.runtime.processor
+
     async def start(self) -> None:
-        self.channel = TelegramChannel(self.app, self.settings, sender_limits=self.sender_limits)
-        await self.channel.start()
+        self.app = await build_app(
+            Settings(self.client.settings, BotSettings(), self.settings), database=self.database, client=self.client,
+            wall_clock=self.sandbox.clock, sender_limits=self.sender_limits,
+        )
+        await self.runtime.start()
         self.stop = asyncio.Event()
         if self.mode == "webhook":
             self.web = httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=self.channel.web_app()), base_url="http://bot.test",
+                transport=httpx.ASGITransport(app=self.runtime.web_app()), base_url="http://bot.test",
             )
-            self.task = asyncio.create_task(self.channel.run_webhook(self.stop, self.stop.wait()))
+            self.task = asyncio.create_task(self.runtime.run_webhook(self.stop, self.stop.wait()))
         else:
-            self.task = asyncio.create_task(self.channel.run_polling(self.stop, poll_timeout=self.poll_timeout))
+            self.task = asyncio.create_task(self.runtime.run_polling(self.stop, poll_timeout=self.poll_timeout))
 
     async def shutdown(self, *, graceful: bool = True) -> None:
         self.stop.set()
-        self.channel.processor.wake()  # see the stop now, not after the idle wait
+        self.processor.wake()  # see the stop now, not after the idle wait
         if self.task is not None:
             if graceful:
                 await asyncio.wait_for(self.task, 10)
@@ -77,7 +97,7 @@ class RunningBot:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await self.task
         if graceful:
-            await self.channel.stop()
+            await self.runtime.stop()
         else:
             await self.channel.bot.shutdown()
         if self.web is not None:
@@ -95,7 +115,7 @@ class RunningBot:
                 if row is not None and row.state != InboxState.PENDING.value:
                     # Answered: the processor records the delivery on its next turn; start that turn now
                     # rather than after its idle wait.
-                    self.channel.processor.wake()
+                    self.processor.wake()
                 await asyncio.sleep(0.01)
 
     async def handled_all(self, update_ids: list[int], within: float = 10.0) -> None:
@@ -141,11 +161,10 @@ async def running_bot(
         if api is None:
             # Long polls end after a quarter second without updates, so stopping the bot never waits long.
             api = await stack.enter_async_context(FakeBotApi(max_poll_timeout=0.25))
-        isp = IspClient(
+        client = IspClient(
             IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0),
             http_transport=httpx.ASGITransport(app=sandbox.app),
         )
-        app = await build_app(database, isp, BotSettings(), wall_clock=sandbox.clock)
         extra: dict[str, Any] = {}
         if mode == "webhook":
             extra = {"mode": "webhook", "webhook_url": "https://bot.example.net", "webhook_secret": WEBHOOK_SECRET}
@@ -153,14 +172,15 @@ async def running_bot(
             telegram_token=api.token, telegram_api_url=api.base_url, staff_chat_id=staff_chat_id,
             concurrency=concurrency, paid_broadcast=paid_broadcast, **extra,
         )
-        bot = RunningBot(api, app, settings, fast_sender_limits() if sender_limits is None else sender_limits, mode)
+        limits = fast_sender_limits() if sender_limits is None else sender_limits
+        bot = RunningBot(api, database, client, sandbox, settings, limits, mode)
         bot.poll_timeout = poll_timeout
         await bot.start()
         try:
             yield bot
         finally:
             await bot.shutdown()
-            await isp.aclose()
+            await client.aclose()
 
 
 @dataclass

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from bot.channels.telegram import polling
-from bot.channels.telegram.processor import LEASE
+from bot.runtime.processor import LEASE
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import PRODUCTION_KEY, Sandbox
 from bot.store import Database, Inbox, InboxState, utcnow

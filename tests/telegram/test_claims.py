@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from bot.channels.telegram.processor import Processor
+from bot.runtime.processor import Processor
 from bot.sandbox import Sandbox
 from bot.store import Database, Inbox, InboxItem, InboxState, utcnow
 

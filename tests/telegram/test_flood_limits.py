@@ -116,7 +116,7 @@ async def test_only_the_notice_that_the_outage_ended_goes_as_a_paid_broadcast(
         assert event is not None
         event.update(Status="C", UpTime="2025-03-10 11:15:00")
         before = len(bot.api.sent(7301))
-        await bot.channel.processor.send_notices(await bot.channel.notifier.check())
+        await bot.processor.send_notices(await bot.app.notifier.check())
         [*replies, notice] = await bot.api.wait_for_sent(7301, count=before + 1, within=STEP)
     assert all("allow_paid_broadcast" not in sent.params for sent in replies)
     assert notice.params.get("allow_paid_broadcast") is (True if paid else None)

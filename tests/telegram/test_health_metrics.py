@@ -118,7 +118,7 @@ async def test_metrics_count_updates_received_and_processed(database: Database, 
 
 async def test_a_polling_bot_serves_healthz_and_metrics_but_no_webhook(database: Database, sandbox: Sandbox) -> None:
     async with running_bot(database, sandbox) as bot:
-        transport = httpx.ASGITransport(app=bot.channel.web_app())
+        transport = httpx.ASGITransport(app=bot.runtime.web_app())
         async with httpx.AsyncClient(transport=transport, base_url="http://bot.test") as web:
             health = await web.get("/healthz")
             assert (health.status_code, health.json()) == (200, {"database": "ok", "isp": "ok"})

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 from bot import cli, logs
-from bot.channels.telegram import run as telegram_run
-from bot.channels.telegram.run import load_settings
 from bot.channels.telegram.settings import TelegramSettings
 from bot.cli_support import Refused
 from bot.logs import RedactSecrets
+from bot.runtime import run as telegram_run
+from bot.runtime.run import load_settings
 from bot.sandbox import Sandbox
 from bot.store import Database
 from pydantic import ValidationError
@@ -439,7 +439,7 @@ def test_a_malformed_logging_call_neither_raises_nor_leaks(capsys: pytest.Captur
 def test_configure_prints_scrubbed_lines_and_keeps_httpx_quiet(capsys: pytest.CaptureFixture[str]) -> None:
     logs.configure(logging.DEBUG)
     logging.getLogger("httpx").info("HTTP Request: POST https://api.telegram.org/bot%s/getUpdates", TOKEN)
-    logging.getLogger("bot.channels.telegram.run").error("Telegram refused %s", TOKEN)
+    logging.getLogger("bot.runtime.run").error("Telegram refused %s", TOKEN)
     err = capsys.readouterr().err
     assert TOKEN not in err
     assert "getUpdates" not in err  # httpx's request lines stay out even at DEBUG

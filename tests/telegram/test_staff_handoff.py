@@ -119,9 +119,9 @@ async def test_one_topic_per_conversation_kept_across_a_restart_and_the_wait_tol
         async with database.transaction() as session:
             await session.execute(update(HandoffRow).values(opened_at=utcnow() - timedelta(minutes=30)))
         assert bot.channel.staff is not None
-        await bot.channel._tell_waiting()
+        await bot.runtime.housekeeping.tell_waiting()
         await bot.channel.sender.drain()
-        await bot.channel._tell_waiting()  # a second look tells nothing new
+        await bot.runtime.housekeeping.tell_waiting()  # a second look tells nothing new
         await bot.channel.sender.drain()
         waits = [s.text or "" for s in bot.api.sent(maria.chat_id) if "Espera estimada" in (s.text or "")]
         assert len(waits) == 1 and "você é o próximo" in waits[0] and "10 minutos" in waits[0]

@@ -9,7 +9,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from bot.channels.telegram.processor import LEASE
+from bot.runtime.processor import LEASE
 from bot.sandbox import Sandbox
 from bot.store import Database, Inbox, utcnow
 from bot.store.models import InboxRow, ProcessRow
@@ -56,7 +56,7 @@ async def test_the_work_of_a_process_whose_heartbeat_stopped_is_taken_over_in_se
         assert [sent.text for sent in bot.api.sent(7802)] == ["oi"]  # the answer it had recorded, once
         async with database.session() as session:
             processes = list((await session.execute(select(ProcessRow.id))).scalars())
-        assert processes == [bot.channel.processor.inbox.owner]  # the dead one forgotten
+        assert processes == [bot.processor.inbox.owner]  # the dead one forgotten
 
 
 async def test_a_live_process_keeps_its_work(database: Database, sandbox: Sandbox) -> None:
@@ -89,7 +89,7 @@ async def test_a_live_process_keeps_its_work(database: Database, sandbox: Sandbo
 
 async def test_a_process_that_stops_hands_its_work_over_at_once(database: Database, sandbox: Sandbox) -> None:
     async with running_bot(database, sandbox) as bot:
-        me = bot.channel.processor.inbox.owner
+        me = bot.processor.inbox.owner
         await bot.shutdown()
         async with database.session() as session:
             assert await session.get(ProcessRow, me) is None

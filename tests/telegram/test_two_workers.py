@@ -24,7 +24,7 @@ MENU = "Olá"  # what "/menu" answers (the welcome, to a chat not linked yet)
 def claims_allowed(bot: RunningBot, monkeypatch: pytest.MonkeyPatch, *, now: bool) -> asyncio.Event:
     """While the event is clear the worker claims nothing from the inbox (but keeps recording what
     Telegram accepted); set it to let the worker claim again."""
-    processor = bot.channel.processor
+    processor = bot.processor
     claim = processor.step
     allowed = asyncio.Event()
     if now:

@@ -69,7 +69,7 @@ async def test_an_update_that_fails_logs_its_line_at_error_with_the_exceptions_n
         async def broken(*args: object, **kwargs: object) -> object:
             raise ConnectionResetError("the database went away")
 
-        monkeypatch.setattr(bot.channel.processor, "_turn", broken)
+        monkeypatch.setattr(bot.processor, "_turn", broken)
         bot.api.push_update(tg.text_message(CHAT, "oi"))
         await bot.api.wait_until(lambda: any(r.name == "bot.updates" for r in caplog.records), within=5)
     failed = update_lines(caplog)[0]
@@ -81,7 +81,7 @@ async def test_an_update_that_fails_logs_its_line_at_error_with_the_exceptions_n
 # ---- metrics -------------------------------------------------------------------------------------
 
 async def scrape(bot: RunningBot) -> str:
-    transport = httpx.ASGITransport(app=bot.channel.web_app())
+    transport = httpx.ASGITransport(app=bot.runtime.web_app())
     async with httpx.AsyncClient(transport=transport, base_url="http://bot.test") as web:
         response = await web.get("/metrics")
     assert response.status_code == 200
@@ -118,16 +118,16 @@ async def test_isp_calls_steps_and_the_circuit_show_in_metrics_after_a_turn(
 
 async def test_open_handoffs_are_a_gauge(database: Database, sandbox: Sandbox) -> None:
     async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
-        await bot.channel.refresh_metrics()
+        await bot.runtime.housekeeping.refresh_metrics()
         assert sample(await scrape(bot), "ispbot_handoffs_open") == 0
         maria = await bot.maria(8301)
         await maria.say("/atendente")
         assert "Chamei uma pessoa" in maria.text
-        await bot.channel.refresh_metrics()
+        await bot.runtime.housekeeping.refresh_metrics()
         assert sample(await scrape(bot), "ispbot_handoffs_open") == 1
 
         async with bot.app.database.transaction() as session:
             row = (await session.execute(select(HandoffRow).where(HandoffRow.chat_id == 8301))).scalar_one()
             assert await Handoffs().close(session, row.id)
-        await bot.channel.refresh_metrics()
+        await bot.runtime.housekeeping.refresh_metrics()
         assert sample(await scrape(bot), "ispbot_handoffs_open") == 0

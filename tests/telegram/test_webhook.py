@@ -47,7 +47,7 @@ async def webhook_bot(database: Database, sandbox: Sandbox) -> AsyncIterator[Run
             bot.stop.set()
             async with asyncio.timeout(10):
                 while bot.task is not None and not bot.task.done():
-                    bot.channel.processor.wake()
+                    bot.processor.wake()
                     await asyncio.sleep(0.01)
 
 
@@ -55,7 +55,7 @@ async def webhook_bot(database: Database, sandbox: Sandbox) -> AsyncIterator[Run
 def processor_paused(bot: RunningBot, monkeypatch: pytest.MonkeyPatch) -> Iterator[asyncio.Event]:
     """Hold the processor before it claims anything until the event is set (call it right after
     ``webhook_bot`` started, before any ``await``, so it has claimed nothing yet)."""
-    processor = bot.channel.processor
+    processor = bot.processor
     gate = asyncio.Event()
     claim = processor.step
 

@@ -1,7 +1,4 @@
-"""The Telegram channel: engine replies rendered as Bot API calls (``render``) and delivered by a
-rate-limited sender that keeps each chat's order and lets chats go concurrently (``sender``)."""
-
-from bot.channels.telegram.render import ApiCall, render, split_html
-from bot.channels.telegram.sender import Rate, Sender
-
-__all__ = ["ApiCall", "Rate", "Sender", "render", "split_html"]
+"""The Telegram channel (``channel.py``): updates read (``updates``), stored (``intake``, fed by
+``polling`` or the webhook), replies rendered as Bot API calls (``render``) and delivered by a
+rate-limited sender that keeps each chat's order (``sender``); the staff group's desk (``staff/``).
+The package imports nothing itself, so a module of it never imports the others through it."""

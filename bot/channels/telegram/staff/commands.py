@@ -18,34 +18,55 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
+from flows.coordinator import IspCoordinator
 from flows.events import Command
+from flows.policy import Policy
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.channels.telegram.render import ApiCall
-from bot.i18n import plain_text
+from bot.channels.telegram.staff.topic import Staff, Topic
+from bot.i18n import Translations, plain_text
 from bot.isp import F, IspApiError, IspTransportError
 from bot.isp.models import v2_requests
-from bot.staff.desk import Staff, StaffDesk, Topic
-from bot.store import Origin, StaffHandoff
+from bot.store import Handoffs, Origin, StaffHandoff
 
 log = logging.getLogger(__name__)
 
 _CLOSE = re.compile(r"(\d+)\s+(.+)", re.DOTALL)
 
 
+class Desk(Protocol):
+    """What the commands use of the staff desk (``desk.py``, which imports this module)."""
+
+    coordinator: IspCoordinator
+    policy: Policy
+    translations: Translations
+    handoffs: Handoffs
+
+    def text(self, key: str, /, **variables: object) -> str: ...
+
+    async def language_of(self, session: AsyncSession, chat_id: int) -> str: ...
+
+    async def mirror(self, session: AsyncSession, case: StaffHandoff, content: str, origin: Origin,
+                     attendant: str) -> None: ...
+
+    async def hand_back(self, session: AsyncSession, case: StaffHandoff, *, ticket_closed: bool) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
-class At:
+class CommandContext:
     """Where a command is given: the desk, the transaction, the handoff, its topic, who gave it."""
 
-    desk: StaffDesk
+    desk: Desk
     session: AsyncSession
     case: StaffHandoff
     topic: Topic
     staff: Staff
 
 
-async def run_command(at: At, command: Command) -> list[ApiCall]:
+async def run_command(at: CommandContext, command: Command) -> list[ApiCall]:
     desk, topic = at.desk, at.topic
     handler = _COMMANDS.get(command.name)
     if handler is None:
@@ -58,7 +79,7 @@ async def run_command(at: At, command: Command) -> list[ApiCall]:
         return [topic.send(desk.text("staff.isp_refused", reason=refused.description or str(refused.code)))]
 
 
-async def _assign(at: At, args: str) -> list[ApiCall]:
+async def _assign(at: CommandContext, args: str) -> list[ApiCall]:
     desk, session, case, topic, staff = at.desk, at.session, at.case, at.topic, at.staff
     words = args.split()
     if len(words) == 2 and words[0] == "group" and words[1].isdigit():
@@ -72,7 +93,7 @@ async def _assign(at: At, args: str) -> list[ApiCall]:
     return [topic.send(desk.text("staff.assigned", ticket=case.ticket_id, target=target))]
 
 
-async def _status(at: At, args: str) -> list[ApiCall]:
+async def _status(at: CommandContext, args: str) -> list[ApiCall]:
     desk, case, topic = at.desk, at.case, at.topic
     try:
         status = v2_requests.TicketStatus(args)
@@ -84,7 +105,7 @@ async def _status(at: At, args: str) -> list[ApiCall]:
     return [topic.send(desk.text("staff.status_set", ticket=case.ticket_id, status=status.value))]
 
 
-async def _note(at: At, args: str) -> list[ApiCall]:
+async def _note(at: CommandContext, args: str) -> list[ApiCall]:
     desk, case, topic, staff = at.desk, at.case, at.topic, at.staff
     if not args:
         return [topic.send(desk.text("staff.note_usage"))]
@@ -92,7 +113,7 @@ async def _note(at: At, args: str) -> list[ApiCall]:
     return [topic.send(desk.text("staff.noted", ticket=case.ticket_id))]
 
 
-async def _close(at: At, args: str) -> list[ApiCall]:
+async def _close(at: CommandContext, args: str) -> list[ApiCall]:
     desk, session, case, topic, staff = at.desk, at.session, at.case, at.topic, at.staff
     rows = await desk.coordinator.client.ConsultaAtendimentos(F("Numero") == case.ticket_id)
     ticket = rows[0] if rows else None
@@ -115,11 +136,11 @@ async def _close(at: At, args: str) -> list[ApiCall]:
     return [
         ApiCall("sendMessage", {"chat_id": case.chat_id, "text": told, "parse_mode": "HTML"}),
         topic.send(desk.text("staff.closed", ticket=case.ticket_id, survey=bool(survey))),
-        _close_topic(topic),
+        topic.close(),
     ]
 
 
-async def _bot(at: At, args: str) -> list[ApiCall]:
+async def _bot(at: CommandContext, args: str) -> list[ApiCall]:
     desk, session, case, topic = at.desk, at.session, at.case, at.topic
     await desk.hand_back(session, case, ticket_closed=False)
     language = await desk.language_of(session, case.chat_id)
@@ -127,12 +148,8 @@ async def _bot(at: At, args: str) -> list[ApiCall]:
     return [
         ApiCall("sendMessage", {"chat_id": case.chat_id, "text": told, "parse_mode": "HTML"}),
         topic.send(desk.text("staff.handed_back")),
-        _close_topic(topic),
+        topic.close(),
     ]
-
-
-def _close_topic(topic: Topic) -> ApiCall:
-    return ApiCall("closeForumTopic", {"chat_id": topic.chat_id, "message_thread_id": topic.thread_id})
 
 
 _COMMANDS = {"assign": _assign, "status": _status, "note": _note, "close": _close, "bot": _bot}

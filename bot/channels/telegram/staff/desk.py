@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from flows.coordinator import IspCoordinator
@@ -30,6 +29,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.channels.telegram import raw
 from bot.channels.telegram.render import ApiCall
+from bot.channels.telegram.staff.commands import CommandContext, run_command
+from bot.channels.telegram.staff.topic import Staff, Topic
 from bot.i18n import DEFAULT_LANGUAGE, Translations, plain_text
 from bot.store import ChatStates, Handoffs, Links, NewMessage, Origin, Outbox, Role, StaffHandoff
 from telegram import Bot
@@ -38,19 +39,6 @@ log = logging.getLogger(__name__)
 
 STAFF_LANGUAGE = DEFAULT_LANGUAGE
 MAX_TOPIC_NAME = 128
-
-
-@dataclass(frozen=True, slots=True)
-class Topic:
-    """Where a conversation's staff side lives: the group and the topic's thread id."""
-
-    chat_id: int
-    thread_id: int
-
-    def send(self, text: str) -> ApiCall:
-        return ApiCall("sendMessage", {
-            "chat_id": self.chat_id, "message_thread_id": self.thread_id, "text": text, "parse_mode": "HTML",
-        })
 
 
 class StaffDesk:
@@ -128,9 +116,7 @@ class StaffDesk:
         topic = Topic(self.staff_chat_id, thread_id)
         staff = Staff(member.system_user, incoming.sender_name or member.system_user)
         if isinstance(incoming.event, Command):
-            from bot.staff.commands import At, run_command  # noqa: PLC0415 - commands import the desk
-
-            return await run_command(At(self, session, case, topic, staff), incoming.event)
+            return await run_command(CommandContext(self, session, case, topic, staff), incoming.event)
         return await self._relay_out(session, case, staff, incoming)
 
     async def _relay_out(
@@ -186,9 +172,3 @@ class StaffDesk:
         if ticket_closed:
             state.current_ticket = None
         await self.states.save(session, state)
-
-
-@dataclass(frozen=True, slots=True)
-class Staff:
-    system_user: str
-    name: str

@@ -1,30 +1,18 @@
-"""From the inbox to the engine to Telegram: each chat's updates in order, chats side by side.
+"""From the inbox to the engine to the channel: each chat's updates in order, chats side by side.
 
-One loop claims due updates from the inbox (``bot.store.inbox``: a chat's updates come as an
-in-order run and no other worker, in this process or another, holds that chat meanwhile) and runs
-each chat's run in a task of its own, at most ``concurrency`` at a time, so a chat waiting on a slow
-ISP holds one slot and nobody else. python-telegram-bot's ``concurrent_updates`` would cost a task
-and a semaphore per update; here a task per chat run does the same job.
-
-Claims come in batches of ``CLAIM_SIZE`` updates, made while the runs already in hand still keep the
-slots busy, not one small claim each time a slot frees: a claim is half a dozen statements, and
-claiming per finished run cost a fifth of the bot's time at ``concurrency=8``.
-Runs claimed but not started wait in ``_waiting``; one that waited past half its lease is put back
-rather than started late (another worker may take it), and on stop the unstarted ones are put back.
+One loop claims due updates from the inbox in batches (``bot.store.inbox``: a chat's updates come as
+an in-order run that no other worker holds meanwhile) and runs each chat's run in a task of its own,
+at most ``concurrency`` at a time. A run that waited past half its lease is put back, not started late.
 
 Exactly once: the engine's turn and the inbox's "done, answered by these calls" commit in one
-transaction, and only while the update is still pending, so an update whose lease ran out and was
-taken by another worker is rolled back here, not processed twice. The calls are then queued on the
-sender; once Telegram has them, the inbox forgets them. A process that dies in between leaves them
-for ``resend_undelivered`` (run at start and every minute, and at once when the heartbeat took over
-the work of a process that stopped: ``bot.channels.telegram.heartbeat``). What the database refused
-meanwhile (recording a delivery, putting an update back) is tried again at the next turn of the loop,
-not left to the lease.
+transaction, only while the update is still pending. The calls then go to the channel
+(``bot.channels.base.Channel``); once it sent them the inbox forgets them, and what a dead process
+left unsent is sent again by ``resend_undelivered`` (every minute, and at once after a take-over:
+``bot.runtime.heartbeat``). What the database refused meanwhile (recording a delivery, putting an
+update back) is tried again at the next turn of the loop, not left to the lease.
 
-Failures: an update that cannot be parsed or routed (whatever raised) is marked failed and skipped,
-logged by id, and its chat goes on; one the bot ignores is
-marked done; a database or other failure puts the update back with a growing delay, and after
-``max_attempts`` it is set aside (failed) so the chat's later updates go on.
+Failures: an update the channel cannot read is set aside and its chat goes on; a database or other
+failure puts the update back with a growing delay, set aside after ``max_attempts``.
 """
 
 from __future__ import annotations
@@ -35,25 +23,19 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from flows.engine import Engine, turn_position
-from flows.replies import Notice, Reply, RoleMenu
+from flows.engine import Engine
+from flows.replies import Notice, Reply
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
-from bot.channels.telegram import raw
-from bot.channels.telegram.commands import chat_scope_calls
-from bot.channels.telegram.render import ApiCall, render, render_turn
-from bot.channels.telegram.sender import Sender
+from bot.channels.base import Call, Channel, Read
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
-from bot.channels.telegram.update_log import update_done
-from bot.channels.telegram.updates import Routed, parse, route
-from bot.staff import StaffDesk
-from bot.store import Database, Inbox, InboxItem, Role, StaleStateError, UpdateTakenError, utcnow
-from telegram import Bot
+from bot.runtime.update_log import update_done
+from bot.store import Database, Inbox, InboxItem, StaleStateError, UpdateTakenError, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -72,16 +54,12 @@ RUN_LIMIT = 2
 
 class Processor:
     def __init__(
-        self, engine: Engine, database: Database, bot: Bot, sender: Sender, *,
-        staff_chat_id: int | None = None, concurrency: int = DEFAULT_CONCURRENCY, inbox: Inbox | None = None,
-        max_attempts: int = MAX_ATTEMPTS, staff: StaffDesk | None = None,
+        self, engine: Engine, database: Database, channel: Channel[Any], *,
+        concurrency: int = DEFAULT_CONCURRENCY, inbox: Inbox | None = None, max_attempts: int = MAX_ATTEMPTS,
     ) -> None:
         self.engine = engine
         self.database = database
-        self.bot = bot
-        self.sender = sender
-        self.staff_chat_id = staff_chat_id
-        self.staff = staff  # the staff desk, when a staff group is configured
+        self.channel = channel
         self.inbox = inbox or Inbox(lease=LEASE, owner=str(uuid.uuid4()))
         self.max_attempts = max_attempts
         self._concurrency = concurrency
@@ -89,7 +67,6 @@ class Processor:
         self._wake = asyncio.Event()
         self._progress = asyncio.Event()  # set whenever an update is finished: fetching may go on
         self._tasks: set[asyncio.Task[None]] = set()  # one per chat run in hand
-        self._side_tasks: set[asyncio.Task[None]] = set()  # button acknowledgements
         self._delivered: list[int] = []
         self._unsettled: list[list[InboxItem]] = []  # runs to put back once the database answers again
         self._last_sweep = float("-inf")
@@ -155,14 +132,14 @@ class Processor:
         return len(items)
 
     async def drain(self) -> None:
-        """Wait for the chats in hand and the sender, then record what Telegram accepted."""
+        """Wait for the chats in hand and the channel's sending, then record what it sent."""
         if self._waiting:
             runs = [run for _, run in self._waiting]
             self._waiting.clear()
             await self._release(runs)
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self.sender.drain(within=SEND_GRACE)  # what Telegram did not take yet is resent by whoever runs next
+        await self.channel.drain(within=SEND_GRACE)  # what the channel did not send yet is resent by whoever runs next
         await self._flush_delivered()
         await self._settle_put_backs()
 
@@ -173,15 +150,15 @@ class Processor:
         if len(items) == RESEND_BATCH:
             self.resend_soon()  # more where they came from: the next turn, not the next sweep
         for item in items:
-            await self._deliver(item.update_id, [ApiCall.from_json(c) for c in item.answer or []])
+            await self._deliver(item.update_id, [self.channel.decode(c) for c in item.answer or []])
         if items:
             log.warning("sending again the answers of %d updates a stopped process had not sent", len(items))
         return len(items)
 
     async def send_notices(self, notices: Iterable[Notice]) -> None:
-        """Messages the bot sends on its own (an outage ended): to the sender, after the replies."""
+        """Messages the bot sends on its own (an outage ended): to the channel, after the replies."""
         for notice in notices:
-            await self.sender.submit_all(render(notice.reply, notice.chat_id), notice=True)
+            await self.channel.send(self.channel.render_notice(notice), notice=True)
 
     # ---- one chat ----------------------------------------------------------------------------
     def _finished(self, task: asyncio.Task[None]) -> None:
@@ -208,27 +185,15 @@ class Processor:
     async def _process(self, item: InboxItem) -> bool:
         """Handle one update; False when it must be tried again later."""
         started, tally = time.perf_counter(), metrics.count_isp_calls()
-        update = parse(item.payload, self.bot)
-        if update is None:
-            await self._settle(item, failed="could not be parsed")
-            update_done(item.update_id, "unparseable", "skipped", chat_id=item.chat_id, started=started, tally=tally)
+        read = self.channel.read(item.payload)
+        if read.incoming is None:  # unreadable (this update only, never its chat), or nothing for the bot
+            await self._settle(item, failed=read.failed)
+            update_done(item.update_id, read.kind, "ignored" if read.failed is None else "skipped",
+                        chat_id=item.chat_id, started=started, tally=tally, error=read.error)
             return True
+        kind, chat_id, position = read.kind, read.incoming.chat_id, None
         try:
-            routed = route(update, self.staff_chat_id)
-        except Exception as exc:  # a field of an unexpected type, say: this update only, never its chat
-            await self._settle(item, failed=f"could not be routed ({type(exc).__name__})")
-            update_done(item.update_id, "unroutable", "skipped", chat_id=item.chat_id, started=started, tally=tally,
-                        error=exc)
-            return True
-        if routed is None or (routed.staff and self.staff is None):
-            await self._settle(item)
-            update_done(item.update_id, "other", "ignored", chat_id=item.chat_id, started=started, tally=tally)
-            return True
-        kind = ("staff_" if routed.staff else "") + type(routed.incoming.event).__name__.lower()
-        chat_id, position = routed.incoming.chat_id, None
-        try:
-            calls = await (self._staff_turn(item, routed) if routed.staff else self._turn(item, routed))
-            position = None if routed.staff else turn_position()
+            calls, position = await (self._own_turn(item, read) if read.own else self._turn(item, read))
         except UpdateTakenError:
             update_done(item.update_id, kind, "taken", chat_id=chat_id, started=started, tally=tally)
             return True
@@ -240,44 +205,32 @@ class Processor:
         update_done(item.update_id, kind, "answered", chat_id=chat_id, started=started, tally=tally, position=position)
         return True
 
-    async def _turn(self, item: InboxItem, routed: Routed) -> list[ApiCall]:
-        calls: list[ApiCall] = []
+    async def _turn(self, item: InboxItem, read: Read) -> tuple[list[Call], tuple[str | None, str | None]]:
+        """The engine's turn, and where the chat stands after it."""
+        assert read.incoming is not None  # noqa: S101 - _process turns only what the channel read
+        calls: list[Call] = []
 
         async def record_answer(session: AsyncSession, replies: list[Reply], notices: list[Notice]) -> None:
-            chat_id, thread = routed.incoming.chat_id, routed.thread_id
-            rendered = render_turn(replies, chat_id, message_thread_id=thread)
-            menus = [reply for reply in replies if isinstance(reply, RoleMenu)]
-            rendered += [call for menu in menus for call in self._menu(chat_id, menu)]
-            if self.staff is not None:
-                rendered += await self.staff.calls_for(session, routed.incoming, replies)
-            rendered += [call for notice in notices for call in render(notice.reply, notice.chat_id)]
+            rendered = await self.channel.answer(session, read, replies, notices)
             if not await self.inbox.answer(session, item.update_id, [c.as_json() for c in rendered]):
                 raise UpdateTakenError(item.update_id)
             calls[:] = rendered
 
-        await self.engine.handle(routed.incoming, within=record_answer)
-        return calls
+        turn = await self.engine.turn(read.incoming, within=record_answer)
+        return calls, turn.position
 
-    async def _staff_turn(self, item: InboxItem, routed: Routed) -> list[ApiCall]:
-        """A message in a topic of the staff group: the desk's, in one transaction with its answer."""
-        assert self.staff is not None  # noqa: S101 - _process routes here only with a desk
+    async def _own_turn(self, item: InboxItem, read: Read) -> tuple[list[Call], None]:
+        """An update the channel answers itself (the staff group's): in one transaction with its answer."""
         for _ in range(3):
             try:
                 async with self.database.transaction() as session:
-                    calls = await self.staff.handle(session, routed.incoming, routed.thread_id)
+                    calls = await self.channel.answer_own(session, read)
                     if not await self.inbox.answer(session, item.update_id, [c.as_json() for c in calls]):
                         raise UpdateTakenError(item.update_id)
-                    return calls
+                    return calls, None
             except StaleStateError:
                 continue  # the subscriber's turn saved their chat meanwhile: act on the fresh state
         raise RuntimeError("the subscriber's chat kept changing under a staff command")
-
-    def _menu(self, chat_id: int, change: RoleMenu) -> list[ApiCall]:
-        """The "/" menu of the chat's new role, for this chat only."""
-        flows = self.engine.flows.get(Role(change.role))
-        if flows is None:
-            return []
-        return chat_scope_calls(chat_id, flows, self.engine.translations, change.language)
 
     async def _settle(self, item: InboxItem, failed: str | None = None) -> None:
         """Finish an update that needs no answer (or cannot have one)."""
@@ -317,23 +270,11 @@ class Processor:
         for run in runs:
             await self._put_back(run)
 
-    # ---- Telegram ----------------------------------------------------------------------------
-    def acknowledge(self, callback_id: str) -> None:
-        """Stop a button's spinner now, outside the chat's queue (it is not a message)."""
-        task = asyncio.create_task(self._answer_callback(callback_id))
-        self._side_tasks.add(task)
-        task.add_done_callback(self._side_tasks.discard)
-
-    async def _answer_callback(self, callback_id: str) -> None:
-        try:
-            await raw.call(self.bot, "answerCallbackQuery", {"callback_query_id": callback_id})
-        except Exception as exc:  # too old, or Telegram unreachable: the spinner stops by itself
-            log.info("could not acknowledge a button press: %s", type(exc).__name__)
-
-    async def _deliver(self, update_id: int, calls: list[ApiCall]) -> None:
+    # ---- delivery ----------------------------------------------------------------------------
+    async def _deliver(self, update_id: int, calls: Sequence[Call]) -> None:
         if not calls:
             return
-        futures = await self.sender.submit_all(calls)
+        futures = await self.channel.send(calls)
         remaining = len(futures)
 
         def sent(_: Any) -> None:  # sent or skipped for good: either way nothing to send again

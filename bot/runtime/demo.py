@@ -28,12 +28,11 @@ from typing import TextIO
 
 import httpx
 from flows.events import Command, Start
-from flows.outages import OutageNotifier
 
-from bot.app import App, build_app
 from bot.channels.console.channel import ConsoleChannel, Identity, LocalFiles
 from bot.isp import IspSettings
 from bot.isp.settings import V1_PATH, V2_PATH
+from bot.runtime.app import App, Settings, build_app
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import Database, Invites, Links, Proof, Role
@@ -57,7 +56,6 @@ class Demo:
     app: App
     channel: ConsoleChannel  # the chat the terminal types into now
     sandbox: Sandbox
-    notifier: OutageNotifier
     subscriber: ConsoleChannel
     technician: ConsoleChannel | None = None
 
@@ -67,7 +65,7 @@ class Demo:
         database = Database(f"sqlite+aiosqlite:///{folder / 'demo.sqlite3'}")
         await upgrade(database)
         # Every field that matters is given, so ISPBOT_ISP_* meant for a real ISP cannot misroute the demo.
-        isp = IspSettings(
+        isp_settings = IspSettings(
             base_url="http://127.0.0.1", key=PRODUCTION_KEY, v1_path=V1_PATH, v2_path=V2_PATH,
             timezone="America/Sao_Paulo", retries=0,
         )
@@ -75,16 +73,15 @@ class Demo:
         sandbox.write_stock_file(stock)
         settings = BotSettings(database_url=str(database.url), ticket_mode=D.telegram_mode, stock_file=stock)
         app = await build_app(
-            database, isp, settings,
-            http_transport=httpx.ASGITransport(app=sandbox.app),
+            Settings(isp_settings, settings), database=database, http_transport=httpx.ASGITransport(app=sandbox.app),
+            files=LocalFiles(),  # "/file <path>" sends a receipt from this machine
         )
-        app.engine.files = LocalFiles()  # "/file <path>" sends a receipt from this machine
         names = {SUBSCRIBER_CHAT: "the subscriber's chat", TECHNICIAN_CHAT: f"{D.technician}'s chat"}
         channel = ConsoleChannel(
             app.engine, _identity(sandbox), chat_id=SUBSCRIBER_CHAT, client_language=language, bold=bold,
             chat_names=names,
         )
-        return cls(app, channel, sandbox, OutageNotifier(app.database, app.coordinator), subscriber=channel)
+        return cls(app, channel, sandbox, subscriber=channel)
 
     @property
     def prompt(self) -> str:
@@ -160,7 +157,7 @@ class Demo:
     async def notices(self) -> str:
         """What the bot tells the demo's chats on its own (an outage one of them watched has ended)."""
         ours = (SUBSCRIBER_CHAT, TECHNICIAN_CHAT)
-        return self.channel.render_notices([n for n in await self.notifier.check() if n.chat_id in ours])
+        return self.channel.render_notices([n for n in await self.app.notifier.check() if n.chat_id in ours])
 
     def introduction(self) -> str:
         joao = _authentication(self.sandbox, D.blocked_contract)

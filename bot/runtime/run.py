@@ -16,16 +16,13 @@ import signal
 from telegram.error import InvalidToken, NetworkError
 
 from bot import logs
-from bot.app import build_app
-from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
 from bot.cli_support import Refused, load_all, refused
 from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
+from bot.runtime.app import Settings, build_app
 from bot.settings import BotSettings
-from bot.store import Database
-from bot.store.db import pool_size_for
 from bot.store.errors import DatabaseRevisionError
 from bot.web import serve
 
@@ -37,40 +34,39 @@ def load_settings() -> tuple[TelegramSettings, IspSettings, BotSettings]:
     return load_all(TelegramSettings, IspSettings, BotSettings)
 
 
-async def run(telegram: TelegramSettings, isp: IspSettings, bot_settings: BotSettings,
+async def run(telegram: TelegramSettings, isp_settings: IspSettings, bot_settings: BotSettings,
               stop: asyncio.Event | None = None) -> None:
     stop = stop or asyncio.Event()
-    database = Database(bot_settings.database_url, pool_size=pool_size_for(telegram.concurrency))
-    app = await build_app(database, isp, bot_settings)
-    channel = TelegramChannel(app, telegram)
+    app = await build_app(Settings(isp_settings, bot_settings, telegram))
+    runtime = app.runtime
+    assert runtime is not None  # noqa: S101 - built with Telegram settings
     try:
-        await channel.start()
-        server = serve(channel.web_app(), telegram.listen_host, telegram.listen_port, stop)
+        await runtime.start()
+        server = serve(runtime.web_app(), telegram.listen_host, telegram.listen_port, stop)
         if telegram.mode == "webhook":
             log.info("webhook mode: listening on %s:%d", telegram.listen_host, telegram.listen_port)
-            await channel.run_webhook(stop, server)
+            await runtime.run_webhook(stop, server)
         else:
             log.info("polling mode; health and /metrics on %s:%d", telegram.listen_host, telegram.listen_port)
             server_task = asyncio.create_task(server)
             try:
-                await channel.run_polling(stop)
+                await runtime.run_polling(stop)
             finally:
                 stop.set()
                 await server_task
     finally:
-        await channel.stop()
+        await runtime.stop()
         await app.aclose()
-        await database.dispose()
 
 
 def main() -> int:
     try:
-        telegram, isp, bot_settings = load_settings()
+        telegram, isp_settings, bot_settings = load_settings()
     except Refused as exc:
         refused("ispbot run", exc)
         return exc.code
     token = telegram.telegram_token.get_secret_value()
-    secrets = [token, isp.key.get_secret_value()]
+    secrets = [token, isp_settings.key.get_secret_value()]
     if telegram.webhook_secret is not None:
         secrets.append(telegram.webhook_secret.get_secret_value())
     logs.configure(telegram.log_level, telegram.log_format, secrets=secrets)
@@ -82,7 +78,7 @@ def main() -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
-        await run(telegram, isp, bot_settings, stop)
+        await run(telegram, isp_settings, bot_settings, stop)
 
     freeze_startup_objects()  # the imports are done: what is alive now lives as long as the process
     try:

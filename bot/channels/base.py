@@ -1,0 +1,75 @@
+"""What the runtime (``bot.runtime``) asks of a messaging channel, in the spirit of httpx's
+client/transport split: the runtime claims stored updates, keeps each chat in order, runs the
+engine and retries; the channel reads its own updates, renders a turn into its own API calls and
+sends them. The Telegram adapter (``bot.channels.telegram.channel``) implements ``Channel``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Protocol, TypeVar
+
+from flows.events import Incoming
+from flows.replies import Notice, Reply
+from sqlalchemy.ext.asyncio import AsyncSession
+
+
+class Call(Protocol):
+    """One request to the channel's API, kept (``as_json``) in the inbox until the channel took it."""
+
+    def as_json(self) -> dict[str, Any]: ...
+
+
+CallT = TypeVar("CallT", bound=Call)
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """What the channel made of a stored update. ``incoming`` None: nothing for the bot (settled
+    without an answer), or, with ``failed``, an update it cannot read (set aside, logged by id)."""
+
+    kind: str  # for the update's log line: text, choice, staff_text, unparseable, ...
+    incoming: Incoming | None = None
+    thread_id: int | None = None  # the thread (a forum topic) to answer in
+    own: bool = False  # answered by the channel itself (the staff group's topics), not the engine
+    failed: str | None = None
+    error: Exception | None = None
+
+
+class Channel(Protocol[CallT]):
+    def read(self, payload: dict[str, Any]) -> Read:
+        """Never raises: what cannot be read comes back with ``failed``."""
+        ...
+
+    async def answer(
+        self, session: AsyncSession, read: Read, replies: list[Reply], notices: list[Notice],
+    ) -> list[CallT]:
+        """The calls answering an engine's turn, inside its transaction."""
+        ...
+
+    async def answer_own(self, session: AsyncSession, read: Read) -> list[CallT]:
+        """The calls answering an update the channel handles itself (``Read.own``)."""
+        ...
+
+    def render_notice(self, notice: Notice) -> list[CallT]: ...
+
+    def decode(self, kept: dict[str, Any]) -> CallT:
+        """A call back from its ``as_json``."""
+        ...
+
+    async def send(self, calls: Sequence[CallT], *, notice: bool = False) -> list[asyncio.Future[Any]]:
+        """Queue the calls in order; each future resolves once the call was sent or skipped for good."""
+        ...
+
+    async def drain(self, within: float) -> None:
+        """Wait (at most ``within`` seconds) until what was queued was sent."""
+        ...
+
+    async def waiting_calls(
+        self, session: AsyncSession, now: datetime, wait: timedelta, minutes_each: int,
+    ) -> list[CallT]:
+        """The handoff queue's "your place in the queue" messages (none without a live staff desk)."""
+        ...

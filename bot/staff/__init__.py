@@ -1,5 +1,0 @@
-"""Support staff answering handed-off conversations in a forum supergroup (see ``desk.py``)."""
-
-from bot.staff.desk import StaffDesk
-
-__all__ = ["StaffDesk"]
