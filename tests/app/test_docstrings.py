@@ -10,11 +10,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("bot", "flows", "bench")
 MAX_LINES = 15
 
-# Trimmed by the other parts of issue 23 (A1: the channels and the web app; B2: the flows); the lead
-# empties this at their merge.
-PENDING = ("bot/channels/",)
-
-
 def too_long() -> dict[str, int]:
     """Each module whose docstring is longer than ``MAX_LINES``, with its length in lines."""
     found = {}
@@ -28,10 +23,5 @@ def too_long() -> dict[str, int]:
 
 
 def test_module_docstrings_fit_on_a_screen() -> None:
-    long = sorted(f"{path}: {lines} lines" for path, lines in too_long().items() if not path.startswith(PENDING))
+    long = sorted(f"{path}: {lines} lines" for path, lines in too_long().items())
     assert long == [], f"module docstrings over {MAX_LINES} lines:\n" + "\n".join(long)
-
-
-def test_every_pending_entry_still_has_a_docstring_to_trim() -> None:
-    done = [prefix for prefix in PENDING if not any(path.startswith(prefix) for path in too_long())]
-    assert done == [], "remove from PENDING:\n" + "\n".join(done)

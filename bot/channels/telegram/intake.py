@@ -1,20 +1,14 @@
 """Updates into the inbox, durably, before Telegram is told they arrived.
 
-Both ways in use it: polling stores a ``getUpdates`` batch before the next call confirms its offset,
-and the webhook stores the posted update before answering 200. An update already in the inbox
-(Telegram redelivers after a restart or a lost answer) is kept once. What has no ``update_id`` is
-logged and dropped: nothing could deduplicate it, and Telegram never sends one. A NUL character or
-a lone surrogate, which PostgreSQL's JSONB refuses, is kept as U+FFFD (the store's JSON columns see to
-it): one such update must not make the whole batch fail again and again.
+Polling stores a ``getUpdates`` batch before the next call confirms its offset; the webhook stores
+the posted update before answering 200. A redelivered update is kept once; one without an
+``update_id`` is logged and dropped (nothing could deduplicate it). A NUL or lone surrogate, which
+PostgreSQL's JSONB refuses, is kept as U+FFFD by the store, so one update never fails a whole batch.
 
-Fair shares: a chat may have at most ``chat_backlog`` updates waiting (the staff group, shared by
-every topic, excepted). What a chat sends beyond that is set aside as it arrives (failed, counted in
-``ispbot_inbox_dropped_total``) and the chat is told to slow down (``on_flooded``), so a few flooding
-chats never fill the inbox up to polling's global pause nor make everyone else wait behind them.
-
-Button presses are acknowledged (``on_button``) as soon as they are stored, not when their chat's
-turn comes: the person's spinner stops at once even while their chat waits on a slow ISP, and a
-press the bot will ignore (a group's, an unparseable update's) is acknowledged too.
+Fair shares: a chat may have ``chat_backlog`` updates waiting (the staff group excepted); beyond
+that they are set aside as they arrive (``ispbot_inbox_dropped_total``) and the chat is asked to
+slow down (``on_flooded``), so a few flooding chats never make everyone else wait. Button presses
+are acknowledged (``on_button``) as soon as they are stored, so the spinner stops at once.
 """
 
 from __future__ import annotations

@@ -1,45 +1,13 @@
 """The outgoing sender: each chat's calls in order, chats concurrently, within Telegram's limits.
 
-Design: one FIFO queue per chat (bounded: ``submit`` waits when a chat's queue is full) and a ready
-queue of chat ids served by a fixed set of worker tasks. A chat id is in the ready queue at most
-once, so one chat is handled by one worker at a time (its order holds) while other chats go on
-other workers. A chat that must wait (its own rate, or a 429's ``retry_after``) does not hold a
-worker: a timer puts it back on the ready queue when its time comes, and the other chats keep
-going. Only the overall limit makes a worker wait, since it applies to every chat alike.
-
-Priority: the ready queue serves chats with a reply waiting (to a person who just wrote) before
-chats with only notices the bot sends on its own (``submit_all(..., notice=True)``: an outage
-ended, a place in the staff's queue). One worker at a time picks, and only once the overall limit
-has a free slot, so the choice is made when a send can go, not before. With ``paid_broadcast`` a
-notice carries ``allow_paid_broadcast`` and is paced by that rate instead of the overall one
-(Telegram bills it per message; replies never are).
-
-Joining: when a chat's calls are queued behind its per-chat limit anyway, the plain texts still
-waiting are joined into the one about to go (a blank line between, up to 4,096 characters, order
-kept; the newest inline keyboard is the one kept). Calls of one ``submit_all`` are never joined
-with each other: that is one turn, already joined where it could be (``render_turn``).
-
-Limits are sliding windows (at most N sends in any window of T seconds): 30 a second overall,
-1 a second per private chat, 20 a minute per group (negative chat id). A send counts from
-Telegram's answer (its overall slot is taken when it is picked and moved there), so that what a
-window lets go next cannot reach Telegram early, however unevenly it is carried. They run on an
-injected ``clock`` and ``sleep``, so tests drive them with a fake clock. aiolimiter was
-considered; it reads the event loop's clock directly, so it cannot run on an injected one, and
-these windows are a few lines of deque.
-
-Errors, by what Telegram means:
-- 429 (``RetryAfter``): the same call is sent again after ``retry_after``, for that chat only.
-- ``ChatMigrated``: the group became a supergroup; the call is resent to the new chat id.
-- ``Forbidden`` (blocked by the user, kicked), ``BadRequest`` (chat not found, message not
-  modified, message too old to edit): permanent, logged and skipped.
-- ``TimedOut`` / other ``NetworkError`` (refused, reset, DNS): Telegram did not say no, so the call
-  is kept and retried, backoff doubling up to ``network_backoff_cap`` seconds, for as long as
-  ``network_horizon`` (a day by default: Telegram itself keeps a bot's updates that long). Past it
-  the call goes to ``on_dead`` (the channel keeps it as a dead letter for ``ispbot undelivered``).
-- anything else: logged (class name only) and skipped; a sender never crash-loops.
-
-Logs carry the method, a hash of the chat id and the error; never the text, never the token
-(anything that looks like a bot token is scrubbed from error messages).
+One bounded FIFO queue per chat and a ready queue of chat ids served by a fixed set of workers; a
+chat id is ready at most once, so one worker handles a chat at a time (its order holds). A chat that
+must wait (its own rate, a 429's ``retry_after``) holds no worker: a timer makes it ready again.
+Only the overall limit makes a worker wait. Chats with a reply waiting go before chats with only
+notices (``notice=True``), which ``paid_broadcast`` paces at its own rate. Texts still queued behind
+a chat's limit are joined into the one about to go (``_join``). Telegram's errors are told apart by
+meaning (``_send``). Logs carry the method, a hash of the chat id and the error class: never the
+text or the token.
 """
 
 from __future__ import annotations
@@ -92,7 +60,10 @@ class Rate:
 
 
 class Window:
-    """A sliding-window limit over an injected clock."""
+    """A sliding-window limit (at most N sends in any T seconds) over an injected clock, so tests
+    drive it with a fake one (aiolimiter reads the loop's clock: it could not). Telegram's: 30 a
+    second overall, 1 a second per private chat, 20 a minute per group (negative chat id). A send
+    counts from Telegram's answer (``moved``), so a window never lets the next one arrive early."""
 
     __slots__ = ("_sent", "rate")
 
@@ -343,8 +314,9 @@ class Sender:
                 chat.scheduled = False
 
     async def _next(self) -> tuple[int, _Chat, _Item, tuple[Window, float]]:
-        """The next call to send: the best ready chat's, picked once the overall limit has a slot;
-        with the window it took a slot of, and when."""
+        """The next call to send: the best ready chat's (a reply before a notice), picked once the
+        overall limit has a slot, so the choice is made when a send can go; with the window it took
+        a slot of, and when."""
         async with self._gate:  # one picker at a time keeps the windows exact
             while True:
                 await self._until_fits(self._overall)
@@ -385,7 +357,14 @@ class Sender:
         metrics.TELEGRAM_CALLS.labels(error).inc()
 
     async def _send(self, chat_id: int, chat: _Chat, item: _Item) -> float | None:
-        """Send one call. Returns the delay before retrying it, or ``None`` when it is finished."""
+        """Send one call. Returns the delay before retrying it, or ``None`` when it is finished.
+
+        By what Telegram means: 429 is sent again after ``retry_after`` (that chat only);
+        ``ChatMigrated`` goes to the new chat id; ``Forbidden`` and ``BadRequest`` are permanent
+        (logged, skipped); ``TimedOut`` and other ``NetworkError``s are retried with a doubling
+        backoff up to ``network_backoff_cap`` for ``network_horizon`` (a day: Telegram keeps a
+        bot's updates that long), then go to ``on_dead`` (a dead letter for ``ispbot
+        undelivered``); anything else is logged by class and skipped: a sender never crash-loops."""
         method, params = item.call.method, item.call.params
         ref = chat_ref(chat_id)
         try:
@@ -452,7 +431,9 @@ class Sender:
 
 
 def _join(earlier: _Item, later: _Item) -> bool:
-    """Join ``later`` into ``earlier`` when they can go as one message; whether they could."""
+    """Join ``later`` into ``earlier`` when they can go as one message; whether they could. Only
+    plain texts of different turns (a turn is joined already: ``render_turn``), a blank line
+    between, up to 4,096 characters, order kept, the newest inline keyboard kept."""
     first, second = earlier.call, later.call
     if earlier.batch == later.batch or earlier.notice != later.notice:
         return False

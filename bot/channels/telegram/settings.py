@@ -1,25 +1,12 @@
-"""How to reach Telegram, from the environment (``ISPBOT_*``) or a ``.env`` file.
+"""How to reach Telegram, from the environment (``ISPBOT_*``) or a ``.env`` file; each field's
+description is what ``.env.example`` and docs/operator-guide.md say of it.
 
 ``ISPBOT_TELEGRAM_API_URL`` is the root of the Bot API server (Telegram's, or a self-hosted
-``telegram-bot-api``); the bot calls ``<root>/bot<token>/<method>``, python-telegram-bot's
-``base_url``. Webhook mode needs the public HTTPS root Telegram posts to (``ISPBOT_WEBHOOK_URL``)
-and a secret (``ISPBOT_WEBHOOK_SECRET``): Telegram sends it back in the
-``X-Telegram-Bot-Api-Secret-Token`` header, and a hash of it names the path, so neither is
-guessable from the other.
-
-``ISPBOT_CHAT_BACKLOG`` (20) is how many updates one chat may have waiting: what it sends beyond
-that is set aside, unanswered, and the person is asked to slow down (``bot.channels.telegram.intake``).
-
-``ISPBOT_TELEGRAM_RETRY_HOURS`` is how long an answer is retried while Telegram cannot be reached
-(refused, reset, timed out: a day by default, as long as Telegram keeps a bot's updates); past it the
-answer is kept as a dead letter for ``ispbot undelivered``.
-
-``ISPBOT_LOG_FORMAT`` and ``ISPBOT_LOG_LEVEL`` say how ``ispbot run`` logs (``bot.logs``).
-
-``ISPBOT_PAID_BROADCAST=true`` sends the notices the bot writes on its own (an outage is over, a
-place in the staff's queue) with Telegram's ``allow_paid_broadcast``: up to 1,000 a second instead
-of sharing the free 30, for a fee in Telegram Stars per message charged to the bot's balance.
-Replies are never paid. Off by default.
+``telegram-bot-api``): python-telegram-bot's ``base_url``. Webhook mode needs the public HTTPS root
+Telegram posts to and a secret: Telegram sends it back in the ``X-Telegram-Bot-Api-Secret-Token``
+header, and a hash of it names the path, so neither is guessable from the other. Paid broadcast
+(``ISPBOT_PAID_BROADCAST``) is for the bot's own notices only, never replies, and off by default:
+Telegram bills each message in Stars.
 """
 
 from __future__ import annotations
