@@ -67,7 +67,8 @@ async def test_the_locales_dir_setting_replaces_the_shipped_texts(tmp_path: Path
     (own / "intents" / "pt_BR.yaml").write_text("bills:\n  - papagaio\n", encoding="utf-8")
     (tmp_path / ".env").write_text(f"ISPBOT_LOCALES_DIR={own}\n", encoding="utf-8")  # read like every setting
     isp_settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY)
-    app = await build_app(Settings(isp_settings, load(BotSettings)), database=database)  # the app passes the setting down
+    # the app passes the setting down
+    app = await build_app(Settings(isp_settings, load(BotSettings)), database=database)
     try:
         assert locales_dir() == own
         assert app.engine.translations.render("pt_BR", "common.internal_error").startswith("Eita, algo deu errado")
