@@ -50,7 +50,7 @@ from bot.channels.telegram.render import ApiCall, render, render_turn
 from bot.channels.telegram.sender import Sender
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.channels.telegram.update_log import update_done
-from bot.channels.telegram.updates import Routed, parse, route
+from bot.channels.telegram.updates import Routed, parse, route, route_common
 from bot.staff import StaffDesk
 from bot.store import Database, Inbox, InboxItem, Role, StaleStateError, UpdateTakenError, utcnow
 from telegram import Bot
@@ -208,18 +208,22 @@ class Processor:
     async def _process(self, item: InboxItem) -> bool:
         """Handle one update; False when it must be tried again later."""
         started, tally = time.perf_counter(), metrics.count_isp_calls()
-        update = parse(item.payload, self.bot)
-        if update is None:
-            await self._settle(item, failed="could not be parsed")
-            update_done(item.update_id, "unparseable", "skipped", chat_id=item.chat_id, started=started, tally=tally)
-            return True
-        try:
-            routed = route(update, self.staff_chat_id)
-        except Exception as exc:  # a field of an unexpected type, say: this update only, never its chat
-            await self._settle(item, failed=f"could not be routed ({type(exc).__name__})")
-            update_done(item.update_id, "unroutable", "skipped", chat_id=item.chat_id, started=started, tally=tally,
-                        error=exc)
-            return True
+        # Most updates are a private chat's words or button: read from the JSON, no ``Update`` built.
+        routed = route_common(item.payload)
+        if routed is None:
+            update = parse(item.payload, self.bot)
+            if update is None:
+                await self._settle(item, failed="could not be parsed")
+                update_done(item.update_id, "unparseable", "skipped", chat_id=item.chat_id, started=started,
+                            tally=tally)
+                return True
+            try:
+                routed = route(update, self.staff_chat_id)
+            except Exception as exc:  # a field of an unexpected type, say: this update only, never its chat
+                await self._settle(item, failed=f"could not be routed ({type(exc).__name__})")
+                update_done(item.update_id, "unroutable", "skipped", chat_id=item.chat_id, started=started,
+                            tally=tally, error=exc)
+                return True
         if routed is None or (routed.staff and self.staff is None):
             await self._settle(item)
             update_done(item.update_id, "other", "ignored", chat_id=item.chat_id, started=started, tally=tally)
