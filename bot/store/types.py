@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -67,26 +66,11 @@ def storable(value: Any) -> Any:
     """
     if isinstance(value, str):
         return _UNSTORABLE.sub("\ufffd", value)
-    if isinstance(value, dict | list | tuple) and _all_storable(value):
-        return value  # nearly always: one pass of the C encoder instead of a call per string
     if isinstance(value, dict):
         return {storable(key): storable(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [storable(item) for item in value]
     return value
-
-
-# In JSON without ASCII escapes a NUL reads ``\u0000`` (so does a typed backslash-u0000, which only
-# costs the slow path) and a lone surrogate stays itself.
-_UNSTORABLE_JSON = re.compile(r"\\u0000|[\ud800-\udfff]")
-
-
-def _all_storable(value: Any) -> bool:
-    try:
-        dumped = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return False
-    return _UNSTORABLE_JSON.search(dumped) is None
 
 
 class StorableJson(TypeDecorator[Any]):
