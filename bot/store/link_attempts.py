@@ -51,11 +51,11 @@ class LinkAttempts:
 
     async def failures_since(self, session: AsyncSession, chat_id: int, since: datetime) -> int:
         """Asked on every turn of a chat not linked yet (is linking locked?)."""
-        return (await core_execute(session, _FAILURES, {"b_chat_id": chat_id, "b_since": since})).scalar_one()
+        return int((await core_execute(session, _FAILURES, {"b_chat_id": chat_id, "b_since": since})).scalar_one())
 
     async def target_failures_since(self, session: AsyncSession, target: str, since: datetime) -> int:
         """Failures of every chat at the person ``target`` names."""
-        return (await core_execute(session, _TARGET_FAILURES, {"b_target": target, "b_since": since})).scalar_one()
+        return int((await core_execute(session, _TARGET_FAILURES, {"b_target": target, "b_since": since})).scalar_one())
 
     async def locks(
         self, session: AsyncSession, since: datetime, *, chat_limit: int, target_limit: int,

@@ -114,7 +114,8 @@ class OrderedQueue(Generic[RowT]):
         taken: list[int] = []
         blocked: set[Any] = set()
         counts: dict[Any, int] = {}  # followers taken per group (its head is one more)
-        for entry_key, entry_group, entry_due in (await core_execute(session, statement)).all():
+        rows: list[Any] = list(await core_execute(session, statement))
+        for entry_key, entry_group, entry_due in rows:
             if entry_group in blocked:
                 continue
             if entry_due > now:  # waiting for a retry: everything after it in its group waits too

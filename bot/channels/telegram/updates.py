@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Location, Media, Start, Text
 
@@ -192,7 +193,7 @@ def route_common(raw: dict[str, Any]) -> Routed | None:
 def _common_text(message: Any) -> Routed | None:
     if not (isinstance(message, dict) and message.keys() <= _TEXT_MESSAGE_KEYS and _a_message(message)):
         return None
-    text, person = message.get("text"), message.get("from")
+    text, person = message.get("text"), cast(dict[str, Any], message.get("from"))
     if not isinstance(text, str) or not _a_user(person) or not _entities(message.get("entities")):
         return None
     chat_id = message["chat"]["id"]
@@ -221,7 +222,7 @@ def _common_press(query: Any) -> Routed | None:
     return Routed(incoming)
 
 
-def _fields(value: dict[str, Any], types: dict[str, type]) -> bool:
+def _fields(value: dict[str, Any], types: Mapping[str, type]) -> bool:
     """Every key known, and each value of its type (an int is not a bool here, nor a bool an int)."""
     for key, item in value.items():
         kind = types.get(key)
