@@ -63,6 +63,11 @@ CHOICES = "choices"
 MISSES = "misses"
 RECENT = "recent"  # the person's last few messages, in words: the staff's card shows them
 RECENT_KEPT = 5
+# When this chat last recorded a failed link attempt (ISO time), or None once its failures were
+# counted and there were none: a chat that never failed is not counted again on every turn. Only the
+# chat's own turns record its failures (``record_link_attempt``, in the transaction that saves this),
+# and clearing locks only removes failures, so the marker never hides one.
+LINK_FAILED = "link_failed"
 
 
 class InviteRefused(Exception):
@@ -292,7 +297,14 @@ class Context:
 
     async def recent_link_failures(self) -> int:
         since = utcnow() - self.policy.link_window
-        return await self._repos.attempts.failures_since(self._session, self.chat_id, since)
+        marker = self.state.data.get(LINK_FAILED, "")
+        if marker is None or (marker and datetime.fromisoformat(marker) < since):
+            self.state.data[LINK_FAILED] = None
+            return 0  # none since they were last counted, or only older than the window
+        failures = await self._repos.attempts.failures_since(self._session, self.chat_id, since)
+        if failures == 0:
+            self.state.data[LINK_FAILED] = None
+        return failures
 
     def link_target(self, kind: str, value: str) -> str:
         """How the person a link attempt tries (a tax id, a PPPoE login) is named in the database."""
@@ -305,9 +317,11 @@ class Context:
         return target is not None and await self._target_failures(target) >= self.policy.link_target_max_failures
 
     async def record_link_attempt(self, succeeded: bool, target: str | None = None) -> None:
-        await self._repos.attempts.record(self._session, self.chat_id, succeeded, target=target)
+        at = utcnow()
+        await self._repos.attempts.record(self._session, self.chat_id, succeeded, at=at, target=target)
         if succeeded:
             return
+        self.state.data[LINK_FAILED] = at.isoformat()
         # The failure that reaches a limit engages a lock: counted once, when it happens.
         if await self.recent_link_failures() == self.policy.link_max_failures:
             metrics.LINK_LOCKS.labels("chat").inc()

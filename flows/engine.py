@@ -47,6 +47,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from flows.context import (
     CHOICES,
     FLOW_DATA,
+    LINK_FAILED,
     MISSES,
     PROMPT,
     RECENT,
@@ -195,6 +196,8 @@ class Engine:
                 await self._route(ctx, incoming.event)
                 state.data[MISSES] = 0
             except Unexpected as miss:
+                if LINK_FAILED in state.data:  # a failure the step recorded stays recorded
+                    before.data[LINK_FAILED] = state.data[LINK_FAILED]
                 ctx = self._context(before, link, session, incoming)
                 if _is_live_update(incoming.event):
                     # A live location keeps sending positions; where no step wants one, stay quiet.
@@ -305,7 +308,10 @@ class Engine:
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
         recent = ctx.state.data.get(RECENT, [])
-        ctx.state.data = {FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses, RECENT: recent}
+        kept = {LINK_FAILED: ctx.state.data[LINK_FAILED]} if LINK_FAILED in ctx.state.data else {}
+        ctx.state.data = {
+            FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses, RECENT: recent, **kept,
+        }
         await flow.begin(ctx)
         self._check_move(role, flow, BEGIN, ctx)
 

@@ -13,7 +13,7 @@ from bot.store.enums import Role
 from bot.store.errors import StaleStateError
 from bot.store.links import Link, Links, link_in, with_active_link
 from bot.store.models import ChatRow
-from bot.store.sql import dialect_name, execute_rowcount, insert_ignore
+from bot.store.sql import core_execute, dialect_name, execute_rowcount, insert_ignore
 from bot.store.types import utcnow
 
 
@@ -74,7 +74,7 @@ _SAVE = update(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"), _chats.
 class ChatStates:
     async def load(self, session: AsyncSession, chat_id: int) -> ChatState:
         """The saved state, or a fresh default (version 0) for a chat never seen."""
-        row = (await session.execute(_LOAD, {"b_chat_id": chat_id})).one_or_none()
+        row = (await core_execute(session, _LOAD, {"b_chat_id": chat_id})).one_or_none()
         return ChatState(chat_id=chat_id) if row is None else _from_row(row)
 
     async def save(self, session: AsyncSession, state: ChatState, now: datetime | None = None) -> ChatState:
@@ -105,14 +105,14 @@ class ChatStates:
         """
         locking = dialect_name(session) == "postgresql"
         statement = _LOAD_LINKED_LOCKED if locking else _LOAD_LINKED
-        row = (await session.execute(statement, {"b_chat_id": chat_id})).one_or_none()
+        row = (await core_execute(session, statement, {"b_chat_id": chat_id})).one_or_none()
         if row is None and locking:  # a new chat: its default row first
             now = utcnow()
             default = ChatState(chat_id=chat_id)
             await insert_ignore(
                 session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(default, now)},
             )
-            row = (await session.execute(statement, {"b_chat_id": chat_id})).one()
+            row = (await core_execute(session, statement, {"b_chat_id": chat_id})).one()
         if row is None:  # a chat never saved (SQLite): linked only if an invite tool linked it first
             return ChatState(chat_id=chat_id), await Links().active(session, chat_id)
         return _from_row(row), link_in(row)

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
 from bot.store.models import LinkAttemptRow
-from bot.store.sql import execute_rowcount
+from bot.store.sql import core_execute, execute_rowcount
 from bot.store.types import utcnow
 
 # Every turn of a chat not linked yet asks it: on the table (Core), not the mapped class, so that
@@ -51,11 +51,11 @@ class LinkAttempts:
 
     async def failures_since(self, session: AsyncSession, chat_id: int, since: datetime) -> int:
         """Asked on every turn of a chat not linked yet (is linking locked?)."""
-        return (await session.execute(_FAILURES, {"b_chat_id": chat_id, "b_since": since})).scalar_one()
+        return int((await core_execute(session, _FAILURES, {"b_chat_id": chat_id, "b_since": since})).scalar_one())
 
     async def target_failures_since(self, session: AsyncSession, target: str, since: datetime) -> int:
         """Failures of every chat at the person ``target`` names."""
-        return (await session.execute(_TARGET_FAILURES, {"b_target": target, "b_since": since})).scalar_one()
+        return int((await core_execute(session, _TARGET_FAILURES, {"b_target": target, "b_since": since})).scalar_one())
 
     async def locks(
         self, session: AsyncSession, since: datetime, *, chat_limit: int, target_limit: int,

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute, aliased
 
 from bot.store.models import Base
-from bot.store.sql import execute_rowcount
+from bot.store.sql import core_execute, execute_rowcount
 
 RowT = TypeVar("RowT", bound=Base)
 
@@ -67,7 +67,7 @@ class OrderedQueue(Generic[RowT]):
         return list(rows.scalars())
 
     async def _due_heads(self, session: AsyncSession, limit: int, now: datetime) -> list[int]:
-        return list((await session.execute(self.due_heads_statement(limit, now))).scalars())
+        return list((await core_execute(session, self.due_heads_statement(limit, now))).scalars())
 
     def due_heads_statement(self, limit: int, now: datetime) -> Select[Any]:
         """The oldest due entry of each group none of whose older entries is waiting."""
@@ -114,7 +114,8 @@ class OrderedQueue(Generic[RowT]):
         taken: list[int] = []
         blocked: set[Any] = set()
         counts: dict[Any, int] = {}  # followers taken per group (its head is one more)
-        for entry_key, entry_group, entry_due in (await session.execute(statement)).all():
+        rows: list[Any] = list(await core_execute(session, statement))
+        for entry_key, entry_group, entry_due in rows:
             if entry_group in blocked:
                 continue
             if entry_due > now:  # waiting for a retry: everything after it in its group waits too
@@ -144,8 +145,7 @@ class OrderedQueue(Generic[RowT]):
             .values(values)
             .returning(key)
         )
-        result = await session.execute(statement, execution_options={"synchronize_session": False})
-        return sorted(result.scalars())
+        return sorted((await core_execute(session, statement)).scalars())
 
     async def release(self, session: AsyncSession, keys: Collection[int], now: datetime) -> int:
         """End the lease of claimed entries that were not worked on: due at ``now``, the claim not

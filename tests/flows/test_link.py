@@ -264,6 +264,32 @@ async def test_failures_older_than_the_window_no_longer_lock(desk: Desk) -> None
     assert "cadastro confirmado" in free.text
 
 
+async def test_failures_are_counted_again_only_after_the_chat_failed(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A chat that never failed to link is not asked about on every turn; once it fails, it is."""
+    counted: list[int] = []
+    failures_since = LinkAttempts.failures_since
+
+    async def counting(self: LinkAttempts, session: object, chat_id: int, since: object) -> int:
+        counted.append(chat_id)
+        return await failures_since(self, session, chat_id, since)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(LinkAttempts, "failures_since", counting)
+    chat = desk.chat()
+    await chat.start()
+    assert counted == [chat.chat_id]  # a chat never seen: counted once
+    await chat.start()
+    await chat.command("ajuda")
+    assert counted == [chat.chat_id]
+    for _ in range(4):
+        await fail_once(desk, chat)
+    await fail_once(desk, chat)
+    assert LOCKED in chat.text
+    await chat.start()
+    assert LOCKED in chat.text  # a chat that failed is counted afresh
+
+
 def locks_counted(scope: str) -> float:
     return metrics.REGISTRY.get_sample_value("ispbot_link_locks_total", {"scope": scope}) or 0.0
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from bot.channels.telegram.updates import Routed, chat_of, parse, route, update_id_of
+from bot.channels.telegram.updates import Routed, chat_of, parse, route, route_common, update_id_of
 from flows.events import Choice, Command, Contact, FileRef, Location, Media, Start, Text
 
 from telegram import Bot
@@ -173,3 +173,57 @@ def test_chat_of_and_update_id_of_take_anything(raw: Any) -> None:
 def test_update_id_must_be_an_integer(value: Any) -> None:
     assert update_id_of({"update_id": value}) is None
     assert update_id_of({"update_id": 5}) == 5
+
+
+# ---- the common updates, read straight from the JSON -------------------------------------------------
+def _with_keyboard(raw: dict[str, Any]) -> dict[str, Any]:
+    """A press as Telegram sends it: the bot's message with its inline keyboard."""
+    raw["callback_query"]["message"]["reply_markup"] = {"inline_keyboard": [[
+        {"text": "Sim", "callback_data": "tok12345"}, {"text": "Site", "url": "https://example.com"},
+    ]]}
+    return raw
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        tg.start(PRIVATE, "inv-abc_123"), tg.start(PRIVATE), tg.text_message(PRIVATE, "/AJUDA"),
+        tg.text_message(PRIVATE, "/boleto@ispbot_test_bot 03/2025  "), tg.text_message(PRIVATE, "oi, tudo bem?"),
+        tg.text_message(PRIVATE, "/"), tg.text_message(PRIVATE, "oi", user_id=PRIVATE + 1),
+        {"message": {**tg.text_message(PRIVATE, "oi")["message"], "from": tg.user(PRIVATE, language_code=None)}},
+        tg.callback_query(PRIVATE, "tok12345"), _with_keyboard(tg.callback_query(PRIVATE, "tok12345")),
+    ],
+)
+def test_a_private_text_or_button_is_routed_from_the_json_as_the_full_update_routes_it(raw: dict[str, Any]) -> None:
+    assert route_common({"update_id": 1, **raw}) == routed(raw, tg.STAFF_GROUP_ID) is not None
+
+
+def _set(raw: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    *keys, last = path.split(".")
+    target = raw
+    for key in keys:
+        target = target[key]
+    target[last] = value
+    return raw
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        tg.edited_text(PRIVATE, 12, "rua"), tg.contact_message(PRIVATE, "+5511987654321"),
+        tg.photo_message(PRIVATE), tg.topic_message(1001, "oi"), tg.text_message(OTHER_GROUP, "oi", user_id=555),
+        tg.callback_query(OTHER_GROUP, "tok", user_id=555), tg.callback_query(PRIVATE, ""),
+        tg.malformed_update(chat_id=PRIVATE),
+        _set(tg.text_message(PRIVATE, "x"), "message.text", 123),
+        _set(tg.text_message(PRIVATE, "x"), "message.date", "yesterday"),
+        _set(tg.text_message(PRIVATE, "x"), "message.from.is_bot", 0),
+        _set(tg.text_message(PRIVATE, "x"), "message.chat.id", 2**70),
+        _set(tg.text_message(PRIVATE, "x"), "message.reply_to_message", {"message_id": 1}),
+        _set(tg.text_message(PRIVATE, "/x"), "message.entities", [{"type": "bot_command", "offset": 0}]),
+        _set(tg.callback_query(PRIVATE, "tok"), "callback_query.message.reply_markup", {"inline_keyboard": 1}),
+        _set(tg.callback_query(PRIVATE, "tok"), "callback_query.message.chat.type", "group"),
+        {**tg.text_message(PRIVATE, "oi"), **tg.callback_query(PRIVATE, "tok")},
+    ],
+)
+def test_any_other_update_goes_the_full_way(raw: dict[str, Any]) -> None:
+    assert route_common({"update_id": 1, **raw}) is None

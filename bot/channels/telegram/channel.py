@@ -34,7 +34,7 @@ from bot.channels.telegram.render import ApiCall, render, render_turn
 from bot.channels.telegram.sender import Rate, Sender
 from bot.channels.telegram.settings import TelegramSettings
 from bot.channels.telegram.staff.desk import StaffDesk
-from bot.channels.telegram.updates import parse, route
+from bot.channels.telegram.updates import parse, route, route_common
 from bot.i18n import Translations, pick_language
 from bot.logs import chat_ref
 from bot.store import Database, Inbox, Role, utcnow
@@ -100,13 +100,16 @@ class TelegramChannel:
 
     # ---- bot.channels.base.Channel ---------------------------------------------------------------
     def read(self, payload: dict[str, Any]) -> Read:
-        update = parse(payload, self.bot)
-        if update is None:
-            return Read("unparseable", failed="could not be parsed")
-        try:
-            routed = route(update, self.settings.staff_chat_id)
-        except Exception as exc:  # a field of an unexpected type, say: this update only, never its chat
-            return Read("unroutable", failed=f"could not be routed ({type(exc).__name__})", error=exc)
+        # Most updates are a private chat's words or button: read from the JSON, no ``Update`` built.
+        routed = route_common(payload)
+        if routed is None:
+            update = parse(payload, self.bot)
+            if update is None:
+                return Read("unparseable", failed="could not be parsed")
+            try:
+                routed = route(update, self.settings.staff_chat_id)
+            except Exception as exc:  # a field of an unexpected type, say: this update only, never its chat
+                return Read("unroutable", failed=f"could not be routed ({type(exc).__name__})", error=exc)
         if routed is None or (routed.staff and self.staff is None):
             return Read("other")
         kind = ("staff_" if routed.staff else "") + type(routed.incoming.event).__name__.lower()

@@ -8,6 +8,10 @@ Two stages, so that one update nobody can parse never stalls the others:
   own sample updates lack ``is_bot``), and ``route(update)`` turns it into a :class:`Routed` event,
   or ``None`` for what the bot ignores (channel posts, service messages, ordinary groups, ...).
 
+``route_common(raw)`` reads the common updates (a private chat's text or command, a button pressed in
+one) straight from the JSON, as ``route(parse(raw))`` would, without building the ``Update``;
+``None`` sends any other shape (or one it cannot vouch for) through ``parse`` and ``route``.
+
 Private chats are the subscribers' and technicians'. The staff supergroup (``staff_chat_id``) only
 counts in its forum topics, decided by ``is_topic_message`` (a reply in an ordinary supergroup
 carries a ``message_thread_id`` too); those are marked ``staff`` for the staff desk.
@@ -17,8 +21,9 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Location, Media, Start, Text
 
@@ -154,3 +159,113 @@ def _text_event(text: str) -> Event:
     if name == "start":
         return Start(args or None)
     return Command(name, args)
+
+
+# ---- the common updates, straight from the JSON ----------------------------------------------------
+# Only keys whose values are checked here (or of no consequence to ``Update.de_json``) are taken: an
+# update with anything else goes the full way, so what fails to parse there still fails the same way.
+_USER_KEYS = {
+    "id": int, "is_bot": bool, "first_name": str, "last_name": str, "username": str, "language_code": str,
+    "is_premium": bool, "added_to_attachment_menu": bool,
+}
+_USER_REQUIRED = ("id", "is_bot", "first_name")
+_CHAT_KEYS_PRIVATE = {"id": int, "type": str, "first_name": str, "last_name": str, "username": str}
+_ENTITY_KEYS = {"type": str, "offset": int, "length": int, "url": str, "language": str, "custom_emoji_id": str}
+_BUTTON_KEYS = {"text": str, "callback_data": str, "url": str}
+_TEXT_MESSAGE_KEYS = frozenset({"message_id", "from", "chat", "date", "text", "entities"})
+_BOTS_MESSAGE_KEYS = _TEXT_MESSAGE_KEYS | {"edit_date", "reply_markup"}
+_QUERY_KEYS = {"id": str, "from": dict, "message": dict, "chat_instance": str, "data": str}
+_DATE_LIMIT = 2**32  # de_json turns a date into a datetime: seconds since 1970, well within
+
+
+def route_common(raw: dict[str, Any]) -> Routed | None:
+    """A private chat's text message or button press as ``route(parse(raw))`` reads it; ``None`` for
+    anything else, which ``parse`` and ``route`` then handle."""
+    if len(raw) != 2 or not isinstance(raw.get("update_id"), int):
+        return None
+    message = raw.get("message")
+    if message is not None:
+        return _common_text(message)
+    query = raw.get("callback_query")
+    return _common_press(query) if query is not None else None
+
+
+def _common_text(message: Any) -> Routed | None:
+    if not (isinstance(message, dict) and message.keys() <= _TEXT_MESSAGE_KEYS and _a_message(message)):
+        return None
+    text, person = message.get("text"), cast(dict[str, Any], message.get("from"))
+    if not isinstance(text, str) or not _a_user(person) or not _entities(message.get("entities")):
+        return None
+    chat_id = message["chat"]["id"]
+    incoming = Incoming(
+        chat_id, _text_event(text), person.get("language_code"), person["first_name"], sender_id=person["id"],
+        message_id=message["message_id"],
+    )
+    return Routed(incoming)
+
+
+def _common_press(query: Any) -> Routed | None:
+    if not (isinstance(query, dict) and _fields(query, _QUERY_KEYS) and len(query) == len(_QUERY_KEYS)):
+        return None
+    message, by = query["message"], query["from"]
+    if not (message.keys() <= _BOTS_MESSAGE_KEYS and _a_message(message) and _a_user(by) and query["data"]):
+        return None
+    if not (_a_user(message.get("from", by)) and _entities(message.get("entities"))):
+        return None
+    if not (isinstance(message.get("text", ""), str) and isinstance(message.get("edit_date", 0), int)):
+        return None
+    if not _inline_keyboard(message.get("reply_markup")):
+        return None
+    incoming = Incoming(
+        message["chat"]["id"], Choice(query["data"]), by.get("language_code"), by["first_name"], sender_id=by["id"],
+    )
+    return Routed(incoming)
+
+
+def _fields(value: dict[str, Any], types: Mapping[str, type]) -> bool:
+    """Every key known, and each value of its type (an int is not a bool here, nor a bool an int)."""
+    for key, item in value.items():
+        kind = types.get(key)
+        if kind is None or type(item) is not kind:
+            return False
+    return True
+
+
+def _a_message(message: dict[str, Any]) -> bool:
+    """message_id, date and a private chat, as de_json reads them."""
+    chat, date = message.get("chat"), message.get("date")
+    return (
+        type(message.get("message_id")) is int and type(date) is int and 0 <= date < _DATE_LIMIT
+        and isinstance(chat, dict) and _fields(chat, _CHAT_KEYS_PRIVATE) and chat.get("type") == "private"
+        and _an_id(chat.get("id")) is not None
+    )
+
+
+def _a_user(user: Any) -> bool:
+    return (
+        isinstance(user, dict) and _fields(user, _USER_KEYS) and all(key in user for key in _USER_REQUIRED)
+        and _an_id(user["id"]) is not None
+    )
+
+
+def _entities(entities: Any) -> bool:
+    if entities is None:
+        return True
+    return isinstance(entities, list) and all(
+        isinstance(entity, dict) and _fields(entity, _ENTITY_KEYS) and {"type", "offset", "length"} <= entity.keys()
+        for entity in entities
+    )
+
+
+def _inline_keyboard(markup: Any) -> bool:
+    if markup is None:
+        return True
+    if not (isinstance(markup, dict) and markup.keys() == {"inline_keyboard"}):
+        return False
+    rows = markup["inline_keyboard"]
+    return isinstance(rows, list) and all(
+        isinstance(row, list) and all(
+            isinstance(button, dict) and _fields(button, _BUTTON_KEYS) and "text" in button for button in row
+        )
+        for row in rows
+    )
