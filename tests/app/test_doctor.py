@@ -100,9 +100,9 @@ async def ticket_opened_with(key: str, url: str, database: Database) -> int:
     """A ticket the bot opens for Maria with ``key``, recorded as her conversation's ticket."""
     settings = IspSettings(base_url=url, key=key)
     async with IspClient(settings) as client:
-        isp = IspCoordinator(client, zone=ZoneInfo("America/Sao_Paulo"))
-        topic = (await isp.subscriber_topics())[0]
-        ticket = await isp.open_ticket(
+        coordinator = IspCoordinator(client, zone=ZoneInfo("America/Sao_Paulo"))
+        topic = (await coordinator.subscriber_topics())[0]
+        ticket = await coordinator.open_ticket(
             customer=DEMO_IDENTITIES.customer, contract=DEMO_IDENTITIES.contract, topic=topic,
             subject="Sem conexão", description="", mode=DEMO_IDENTITIES.telegram_mode, user=None,
         )

@@ -14,7 +14,7 @@ def standin() -> StandIn:
 
 
 @pytest.fixture
-async def isp(standin: StandIn) -> AsyncIterator[IspClient]:
+async def client(standin: StandIn) -> AsyncIterator[IspClient]:
     client = standin.client()
     yield client
     await client.aclose()

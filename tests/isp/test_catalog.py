@@ -36,7 +36,7 @@ def test_every_operation_has_a_typed_method_of_its_name(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(OPERATIONS))
-async def test_every_operation_end_to_end(standin: StandIn, isp: IspClient, name: str) -> None:
+async def test_every_operation_end_to_end(standin: StandIn, client: IspClient, name: str) -> None:
     op = OPERATIONS[name]
     sample = SAMPLES[name]
     if op.bare:
@@ -45,7 +45,7 @@ async def test_every_operation_end_to_end(standin: StandIn, isp: IspClient, name
         standin.answer(name, v1_ok(sample.result))
     else:
         standin.answer(name, v2_ok(sample.result))
-    method = getattr(isp, name)
+    method = getattr(client, name)
     takes_argument = len(inspect.signature(method).parameters) > 0
     result: Any = await (method(sample.request) if takes_argument else method())
     sample.check(result)

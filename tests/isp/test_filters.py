@@ -174,19 +174,19 @@ def test_in_needs_values() -> None:
         F("Tipo").in_([])
 
 
-async def test_query_refuses_names_it_does_not_accept(standin: StandIn, isp: IspClient) -> None:
+async def test_query_refuses_names_it_does_not_accept(standin: StandIn, client: IspClient) -> None:
     with pytest.raises(FilterError) as caught:
-        await isp.ConsultaTopicos(F("Senha") == "x")
+        await client.ConsultaTopicos(F("Senha") == "x")
     assert caught.value.field == "Senha"
     assert "ConsultaTopicos" in str(caught.value)
     assert standin.seen == []  # nothing left the process
 
 
-async def test_query_accepts_alternative_filter_names(standin: StandIn, isp: IspClient) -> None:
+async def test_query_accepts_alternative_filter_names(standin: StandIn, client: IspClient) -> None:
     standin.answer("*", v1_ok([]))
-    await isp.ConsultaContatos(F("Cliente") == 1001)
-    await isp.ConsultaDocumentosAbertos((F("Data") < date(2026, 11, 1)) & (F("Cliente") == 1001))
-    await isp.ConsultaAtendimentos(F("Atendimentos.Data_AB") == date(2026, 11, 22))
+    await client.ConsultaContatos(F("Cliente") == 1001)
+    await client.ConsultaDocumentosAbertos((F("Data") < date(2026, 11, 1)) & (F("Cliente") == 1001))
+    await client.ConsultaAtendimentos(F("Atendimentos.Data_AB") == date(2026, 11, 22))
     assert [s.body[s.operation]["Filtro"] for s in standin.seen] == [
         "Cliente = 1001",
         "(Data < '2026-11-01' AND Cliente = 1001)",
@@ -194,13 +194,13 @@ async def test_query_accepts_alternative_filter_names(standin: StandIn, isp: Isp
     ]
 
 
-async def test_unfiltered_queries_take_no_filter(standin: StandIn, isp: IspClient) -> None:
+async def test_unfiltered_queries_take_no_filter(standin: StandIn, client: IspClient) -> None:
     standin.answer("*", v1_ok([]))
-    await isp.ConsultaPlanos()
+    await client.ConsultaPlanos()
     assert "Filtro" not in standin.seen[0].body["ConsultaPlanos"]
 
 
-async def test_raw_clauses_only_through_the_named_escape_hatch(standin: StandIn, isp: IspClient) -> None:
+async def test_raw_clauses_only_through_the_named_escape_hatch(standin: StandIn, client: IspClient) -> None:
     standin.answer("*", v1_ok([]))
-    await isp.ConsultaTopicos(unsafe_raw_filter("Nome = 'x' AND Central = 'S'"))
+    await client.ConsultaTopicos(unsafe_raw_filter("Nome = 'x' AND Central = 'S'"))
     assert standin.seen[0].body["ConsultaTopicos"]["Filtro"] == "(Nome = 'x' AND Central = 'S')"

@@ -86,53 +86,53 @@ def test_per_item_errors_of_invoice_pdfs_are_read_one_by_one() -> None:
     assert [(i.id, i.ok, i.error_code) for i in items] == [(4, False, 9)]
 
 
-async def test_a_failed_item_comes_back_inside_a_successful_envelope(standin: StandIn, isp: IspClient) -> None:
+async def test_a_failed_item_comes_back_inside_a_successful_envelope(standin: StandIn, client: IspClient) -> None:
     standin.answer("invoices_issued_pdf", v2_ok([{"id": 7, "url": "https://isp.example/n.pdf", "error_code": ""},
                                                  {"id": 8, "url": "", "error_code": 9}], error_code="0"))
-    good, bad = await isp.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[7, 8]))
+    good, bad = await client.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[7, 8]))
     assert good.ok and not bad.ok and bad.error_code == 9
 
 
-async def test_a_failed_envelope_with_items_is_read_item_by_item(standin: StandIn, isp: IspClient) -> None:
+async def test_a_failed_envelope_with_items_is_read_item_by_item(standin: StandIn, client: IspClient) -> None:
     standin.answer("invoices_issued_pdf", {"status": 0, "error_code": 0, "error_description": "",
                                            "result": [{"id": 7, "url": "https://isp.example/n.pdf", "error_code": 0},
                                                       {"id": 8, "url": "", "error_code": 9}]})
-    good, bad = await isp.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[7, 8]))
+    good, bad = await client.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[7, 8]))
     assert good.ok and not bad.ok and bad.error_code == 9
     standin.answers["invoices_issued_pdf"].clear()
     standin.answer("invoices_issued_pdf", v2_fail(9, "invoice does not exist", []))
     with pytest.raises(IspApiError):
-        await isp.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[8]))
+        await client.invoices_issued_pdf(f.InvoicesIssuedPdf(id=[8]))
 
 
 @pytest.mark.parametrize("error_code", ["", 0, "0"])
-async def test_success_reads_whatever_error_code_says_nothing(standin: StandIn, isp: IspClient,
+async def test_success_reads_whatever_error_code_says_nothing(standin: StandIn, client: IspClient,
                                                              error_code: Any) -> None:
     standin.answer("get_pix_copia_cola", v2_ok({"emv": PIX}, error_code=error_code))
-    assert await isp.get_pix_copia_cola(f.GetPixCopiaCola(banking_billet_id=1)) == PIX
+    assert await client.get_pix_copia_cola(f.GetPixCopiaCola(banking_billet_id=1)) == PIX
 
 
 @pytest.mark.parametrize("result", ["", [], {}])
-async def test_a_bank_without_pix_is_code_16_whatever_the_failure_result(standin: StandIn, isp: IspClient,
+async def test_a_bank_without_pix_is_code_16_whatever_the_failure_result(standin: StandIn, client: IspClient,
                                                                         result: Any) -> None:
     standin.answer("get_pix_qrcode", v2_fail(16, "the banking billet has no PIX copy-and-paste information",
                                              result))
     with pytest.raises(IspApiError) as caught:
-        await isp.get_pix_qrcode(f.GetPixQrcode(banking_billet_id=1))
+        await client.get_pix_qrcode(f.GetPixQrcode(banking_billet_id=1))
     assert caught.value.known is ErrorName.NO_PIX
 
 
-async def test_a_second_payment_notice_is_code_21(standin: StandIn, isp: IspClient) -> None:
+async def test_a_second_payment_notice_is_code_21(standin: StandIn, client: IspClient) -> None:
     standin.answer("send_payment_notification", v2_fail("21", "payment notification already informed"))
     with pytest.raises(IspApiError) as caught:
-        await isp.send_payment_notification(SAMPLES["send_payment_notification"].request)
+        await client.send_payment_notification(SAMPLES["send_payment_notification"].request)
     assert caught.value.known is ErrorName.PAYMENT_ALREADY_INFORMED
     assert standin.calls("send_payment_notification") == 1
 
 
-async def test_document_payment_takes_an_answer_without_envelope(standin: StandIn, isp: IspClient) -> None:
+async def test_document_payment_takes_an_answer_without_envelope(standin: StandIn, client: IspClient) -> None:
     standin.answer("document_payment", {"payment_type": "cash", "document_id": 88123})
-    outcome = await isp.document_payment(SAMPLES["document_payment"].request)
+    outcome = await client.document_payment(SAMPLES["document_payment"].request)
     assert outcome.message is None and outcome.model_extra == {"payment_type": "cash", "document_id": 88123}
 
 
@@ -156,9 +156,9 @@ def test_the_documented_codes_have_names() -> None:
 
 async def test_a_write_that_timed_out_is_not_sent_again(standin: StandIn) -> None:
     standin.fail_with("send_payment_notification", httpx.ReadTimeout("slow"), times=5)
-    async with standin.client(retries=3) as isp:
+    async with standin.client(retries=3) as client:
         with pytest.raises(IspTimeout):
-            await isp.send_payment_notification(SAMPLES["send_payment_notification"].request)
+            await client.send_payment_notification(SAMPLES["send_payment_notification"].request)
     assert standin.calls("send_payment_notification") == 1
 
 

@@ -31,9 +31,9 @@ def test_password_fields_are_hidden_in_requests() -> None:
         assert request.to_payload()["password"] == PASSWORD  # still sent to the ISP
 
 
-async def test_senha_from_consulta_autenticacao_senha_is_hidden(standin: StandIn, isp: IspClient) -> None:
+async def test_senha_from_consulta_autenticacao_senha_is_hidden(standin: StandIn, client: IspClient) -> None:
     standin.answer("ConsultaAutenticacaoSenha", v1_ok([{"Id": "1", "Usuario": "joao", "Senha": PASSWORD}]))
-    (auth,) = await isp.ConsultaAutenticacaoSenha()
+    (auth,) = await client.ConsultaAutenticacaoSenha()
     assert PASSWORD not in repr(auth) and PASSWORD not in str(auth)
     assert auth.Senha is not None and auth.Senha.get_secret_value() == PASSWORD
 
@@ -45,12 +45,12 @@ async def test_nothing_secret_reaches_logs_or_errors(standin: StandIn, caplog: p
     standin.answer("authentication_insert", v2_fail(19, "Usuário já cadastrado"))
     standin.fail_with("ConsultaTopicos", httpx.ConnectError(f"refused {KEY}"))
     errors: list[IspError] = []
-    async with standin.client(retries=0) as isp:
-        await isp.ConsultaAutenticacaoSenha()
+    async with standin.client(retries=0) as client:
+        await client.ConsultaAutenticacaoSenha()
         request = OPERATIONS["authentication_insert"].request_model.model_validate(  # type: ignore[union-attr]
             V2["authentication_insert"].request.model_dump() | {"password": PASSWORD})
-        for coro in (isp.call(OPERATIONS["AtendimentoCadastro"], V1["AtendimentoCadastro"].request),
-                     isp.authentication_insert(request), isp.ConsultaTopicos()):
+        for coro in (client.call(OPERATIONS["AtendimentoCadastro"], V1["AtendimentoCadastro"].request),
+                     client.authentication_insert(request), client.ConsultaTopicos()):
             try:
                 await coro
             except IspError as exc:

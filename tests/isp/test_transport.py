@@ -30,9 +30,9 @@ class FakeClock:
 async def test_v1_key_travels_in_the_body_and_v2_in_the_header(standin: StandIn) -> None:
     standin.answer("ConsultaTopicos", v1_ok([]))
     standin.answer("ticket_update", v2_ok("ok"))
-    async with standin.client() as isp:
-        await isp.ConsultaTopicos(F("Central") == "S")
-        await isp.call(OPERATIONS["ticket_update"], V2["ticket_update"].request)
+    async with standin.client() as client:
+        await client.ConsultaTopicos(F("Central") == "S")
+        await client.call(OPERATIONS["ticket_update"], V2["ticket_update"].request)
     v1, v2 = standin.seen
     assert v1.path == "/ws/server_json.php"
     assert v1.body == {"ConsultaTopicos": {"Autenticacao": {"ChaveIntegracao": KEY}, "Filtro": "Central = 'S'"}}
@@ -45,8 +45,8 @@ async def test_v1_key_travels_in_the_body_and_v2_in_the_header(standin: StandIn)
 
 async def test_paths_are_settings(standin: StandIn) -> None:
     standin.answer("*", v1_ok([]))
-    async with standin.client(v1_path="/routerbox/ws/rbx_server_json.php") as isp:
-        await isp.ConsultaTopicos()
+    async with standin.client(v1_path="/routerbox/ws/rbx_server_json.php") as client:
+        await client.ConsultaTopicos()
     assert standin.seen[0].path == "/routerbox/ws/rbx_server_json.php"
 
 
@@ -54,17 +54,17 @@ async def test_queries_are_retried_on_transient_failures(standin: StandIn) -> No
     standin.answer("ConsultaTopicos", {"boom": 1}, status=502)
     standin.fail_with("ConsultaTopicos", httpx.ConnectTimeout("slow"))
     standin.answer("ConsultaTopicos", v1_ok([{"Codigo": "1"}]))
-    async with standin.client(retries=2) as isp:
-        topics = await isp.ConsultaTopicos()
+    async with standin.client(retries=2) as client:
+        topics = await client.ConsultaTopicos()
     assert [t.Codigo for t in topics] == [1]
     assert standin.calls("ConsultaTopicos") == 3
 
 
 async def test_queries_give_up_after_the_configured_retries(standin: StandIn) -> None:
     standin.answer("ConsultaTopicos", {"boom": 1}, status=500)
-    async with standin.client(retries=1) as isp:
+    async with standin.client(retries=1) as client:
         with pytest.raises(IspHttpError) as caught:
-            await isp.ConsultaTopicos()
+            await client.ConsultaTopicos()
     assert caught.value.status_code == 500
     assert standin.calls("ConsultaTopicos") == 2
 
@@ -72,17 +72,17 @@ async def test_queries_give_up_after_the_configured_retries(standin: StandIn) ->
 @pytest.mark.parametrize("name", ["AtendimentoCadastro", "ticket_finish", "chat_messages"])
 async def test_writes_are_never_retried_blindly(standin: StandIn, name: str) -> None:
     standin.answer(name, {"boom": 1}, status=503)
-    async with standin.client(retries=3) as isp:
+    async with standin.client(retries=3) as client:
         with pytest.raises(IspHttpError):
-            await isp.call(OPERATIONS[name], (V1 | V2)[name].request)
+            await client.call(OPERATIONS[name], (V1 | V2)[name].request)
     assert standin.calls(name) == 1
 
 
 async def test_a_timed_out_write_has_an_unknown_outcome(standin: StandIn) -> None:
     standin.fail_with("AtendimentoCadastro", httpx.ReadTimeout("slow"))
-    async with standin.client() as isp:
+    async with standin.client() as client:
         with pytest.raises(IspTimeout) as caught:
-            await isp.call(OPERATIONS["AtendimentoCadastro"], V1["AtendimentoCadastro"].request)
+            await client.call(OPERATIONS["AtendimentoCadastro"], V1["AtendimentoCadastro"].request)
     assert caught.value.outcome_unknown
     assert caught.value.operation == "AtendimentoCadastro"
     assert standin.calls("AtendimentoCadastro") == 1
@@ -90,9 +90,9 @@ async def test_a_timed_out_write_has_an_unknown_outcome(standin: StandIn) -> Non
 
 async def test_refused_connection_is_unreachable(standin: StandIn) -> None:
     standin.fail_with("ConsultaTopicos", httpx.ConnectError("refused"))
-    async with standin.client(retries=0) as isp:
+    async with standin.client(retries=0) as client:
         with pytest.raises(IspUnreachable) as caught:
-            await isp.ConsultaTopicos()
+            await client.ConsultaTopicos()
     assert "127.0.0.1" in str(caught.value)
 
 
@@ -100,45 +100,45 @@ async def test_circuit_opens_fails_fast_and_recovers() -> None:
     clock = FakeClock()
     standin = StandIn()
     standin.answer("ConsultaTopicos", {"boom": 1}, status=500)
-    isp = standin.client(retries=0, breaker_threshold=3, breaker_reset=30)
-    isp.transport.breaker = CircuitBreaker(threshold=3, reset_after=30, clock=clock)
+    client = standin.client(retries=0, breaker_threshold=3, breaker_reset=30)
+    client.transport.breaker = CircuitBreaker(threshold=3, reset_after=30, clock=clock)
     for _ in range(3):
         with pytest.raises(IspHttpError):
-            await isp.ConsultaTopicos()
-    assert isp.transport.breaker.state is CircuitState.OPEN
+            await client.ConsultaTopicos()
+    assert client.transport.breaker.state is CircuitState.OPEN
     with pytest.raises(CircuitOpenError):
-        await isp.ConsultaTopicos()
+        await client.ConsultaTopicos()
     assert standin.calls("ConsultaTopicos") == 3  # failing fast sends nothing
 
     clock.now += 31  # half open: one trial goes through, fails, re-opens
     with pytest.raises(IspHttpError):
-        await isp.ConsultaTopicos()
-    assert isp.transport.breaker.state is CircuitState.OPEN
+        await client.ConsultaTopicos()
+    assert client.transport.breaker.state is CircuitState.OPEN
     assert standin.calls("ConsultaTopicos") == 4
 
     clock.now += 31
     standin.answers["ConsultaTopicos"].clear()
     standin.answer("ConsultaTopicos", v1_ok([]))
-    assert await isp.ConsultaTopicos() == []
-    assert isp.transport.breaker.state is CircuitState.CLOSED
-    await isp.aclose()
+    assert await client.ConsultaTopicos() == []
+    assert client.transport.breaker.state is CircuitState.CLOSED
+    await client.aclose()
 
 
 async def test_isp_errors_do_not_open_the_circuit(standin: StandIn) -> None:
     standin.answer("ticket_update", {"status": 0, "error_code": 13, "error_description": "closed", "result": ""})
-    async with standin.client(breaker_threshold=2) as isp:
+    async with standin.client(breaker_threshold=2) as client:
         for _ in range(5):
             with pytest.raises(Exception, match="code 13"):
-                await isp.call(OPERATIONS["ticket_update"], V2["ticket_update"].request)
-        assert isp.transport.breaker.state is CircuitState.CLOSED
+                await client.call(OPERATIONS["ticket_update"], V2["ticket_update"].request)
+        assert client.transport.breaker.state is CircuitState.CLOSED
 
 
 async def test_concurrent_calls_are_bounded(standin: StandIn) -> None:
     standin.delay = 0.01
     standin.answer("ticket_update", v2_ok("ok"))
-    async with standin.client(max_concurrency=3) as isp:
+    async with standin.client(max_concurrency=3) as client:
         request = V2["ticket_update"].request
-        await asyncio.gather(*(isp.call(OPERATIONS["ticket_update"], request) for _ in range(12)))
+        await asyncio.gather(*(client.call(OPERATIONS["ticket_update"], request) for _ in range(12)))
     assert standin.calls("ticket_update") == 12
     assert standin.max_in_flight == 3
 
@@ -146,9 +146,9 @@ async def test_concurrent_calls_are_bounded(standin: StandIn) -> None:
 async def test_identical_queries_in_flight_are_sent_once(standin: StandIn) -> None:
     standin.delay = 0.01
     standin.answer("ConsultaTopicos", v1_ok([{"Codigo": "1"}]))
-    async with standin.client() as isp:
-        same = [isp.ConsultaTopicos(F("Central") == "S") for _ in range(20)]
-        other = isp.ConsultaTopicos(F("Central") == "N")
+    async with standin.client() as client:
+        same = [client.ConsultaTopicos(F("Central") == "S") for _ in range(20)]
+        other = client.ConsultaTopicos(F("Central") == "N")
         results = await asyncio.gather(*same, other)
     assert all(r[0].Codigo == 1 for r in results)
     assert standin.calls("ConsultaTopicos") == 2
@@ -157,9 +157,9 @@ async def test_identical_queries_in_flight_are_sent_once(standin: StandIn) -> No
 async def test_identical_writes_are_each_sent(standin: StandIn) -> None:
     standin.delay = 0.01
     standin.answer("ticket_update", v2_ok("ok"))
-    async with standin.client() as isp:
+    async with standin.client() as client:
         request = V2["ticket_update"].request
-        await asyncio.gather(*(isp.call(OPERATIONS["ticket_update"], request) for _ in range(5)))
+        await asyncio.gather(*(client.call(OPERATIONS["ticket_update"], request) for _ in range(5)))
     assert standin.calls("ticket_update") == 5
 
 
@@ -186,8 +186,8 @@ async def test_dates_are_sent_in_the_isp_time_zone(standin: StandIn) -> None:
     standin.answer("ticket_finish", v2_ok({"messages": [{"message": "ok"}], "new_tickets": []}))
     request = V2["ticket_finish"].request.model_copy(
         update={"datetime": datetime(2026, 11, 22, 15, 0, tzinfo=ZoneInfo("UTC"))})
-    async with standin.client(timezone="America/Sao_Paulo") as isp:
-        await isp.call(OPERATIONS["ticket_finish"], request)
+    async with standin.client(timezone="America/Sao_Paulo") as client:
+        await client.call(OPERATIONS["ticket_finish"], request)
     assert standin.seen[0].body["ticket_finish"]["datetime"] == "2026-11-22 12:00:00"
 
 
