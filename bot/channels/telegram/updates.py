@@ -1,20 +1,16 @@
-"""Telegram updates as engine events.
+"""Telegram updates as engine events, in stages so that one update nobody can parse never stalls
+the others.
 
-Two stages, so that one update nobody can parse never stalls the others:
+- ``chat_of(raw)`` reads the chat id from the raw JSON without trusting its shape (the inbox's
+  order key for the chat).
+- ``route_common(raw)`` reads the common updates (a private chat's text, command or button press)
+  straight from the JSON, as ``route(parse(raw))`` would; ``None`` sends any other shape, or one it
+  cannot vouch for, through
+- ``parse(raw, bot)``, python-telegram-bot's ``Update`` (``None`` when it cannot be built), and
+  ``route(update)``: a :class:`Routed` event, or ``None`` for what the bot ignores.
 
-- ``chat_of(raw)`` reads the chat id from the raw JSON without trusting its shape; the inbox keeps
-  the raw update under that id (the order key of the chat's queue).
-- ``parse(raw, bot)`` builds python-telegram-bot's ``Update`` (``None`` when it cannot: Telegram's
-  own sample updates lack ``is_bot``), and ``route(update)`` turns it into a :class:`Routed` event,
-  or ``None`` for what the bot ignores (channel posts, service messages, ordinary groups, ...).
-
-``route_common(raw)`` reads the common updates (a private chat's text or command, a button pressed in
-one) straight from the JSON, as ``route(parse(raw))`` would, without building the ``Update``;
-``None`` sends any other shape (or one it cannot vouch for) through ``parse`` and ``route``.
-
-Private chats are the subscribers' and technicians'. The staff supergroup (``staff_chat_id``) only
-counts in its forum topics, decided by ``is_topic_message`` (a reply in an ordinary supergroup
-carries a ``message_thread_id`` too); those are marked ``staff`` for the staff desk.
+Private chats are the subscribers' and technicians'. The staff supergroup counts only in its forum
+topics (``is_topic_message``: a reply in an ordinary supergroup carries a thread id too).
 """
 
 from __future__ import annotations
