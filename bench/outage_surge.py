@@ -27,6 +27,8 @@ from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.sandbox import FixedClock, Sandbox
 from bot.sandbox.store import Record
 from bot.store.db import pool_size_for
+from flows.context import FLOW_DATA
+from flows.subscriber.menu import GREETING
 from tests.store.dbtools import ScratchDatabase
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, running_bot
@@ -63,7 +65,10 @@ async def parked_subscribers(url: str | None, subscribers: int, concurrency: int
     chats = [FIRST_CHAT + n for n in range(subscribers)]
     async with scratch_database(url, pool_size=pool_size_for(concurrency)) as database:
         await link_chats(database, list(zip(chats, customers, strict=True)))
-        await park_chats(database, chats, "menu", "choose")
+        # At the menu, as the menu left them: its greeting (the customer's name; no contract) in its data.
+        names = {chat: f"Assinante {code}" for chat, code in zip(chats, customers, strict=True)}
+        greeted = {chat: {FLOW_DATA: {GREETING: [name, ""]}} for chat, name in names.items()}
+        await park_chats(database, chats, "menu", "choose", data_of=greeted.__getitem__)
         yield Parked(sandbox, event, chats, database)
 
 

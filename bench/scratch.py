@@ -69,12 +69,15 @@ async def link_chats(database: ScratchDatabase, customers: Sequence[tuple[int, i
 
 async def park_chats(
     database: ScratchDatabase, chat_ids: Iterable[int], flow: str, step: str, data: dict[str, Any] | None = None,
+    *, data_of: Callable[[int], dict[str, Any]] | None = None,
 ) -> int:
-    """Conversation state rows: each chat waiting at ``flow``'s ``step`` (a conversation in progress)."""
+    """Conversation state rows: each chat waiting at ``flow``'s ``step`` (a conversation in progress),
+    with ``data``, or each chat's own ``data_of(chat)``."""
     now = utcnow()
     return await insert_rows(database, ChatRow, (
         {"chat_id": chat, "role": Role.SUBSCRIBER.value, "language": "pt-br", "flow": flow, "step": step,
-         "data": dict(data or {}), "version": 1, "created_at": now, "updated_at": now}
+         "data": data_of(chat) if data_of is not None else dict(data or {}), "version": 1, "created_at": now,
+         "updated_at": now}
         for chat in chat_ids
     ))
 

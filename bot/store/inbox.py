@@ -21,19 +21,22 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import InboxState
-from bot.store.models import InboxRow
+from bot.store.models import InboxRow, ProcessRow
+from bot.store.processes import DEFAULT_STALE
 from bot.store.queue import OrderedQueue
 from bot.store.sql import dialect_name, execute_rowcount
 from bot.store.types import utcnow
 
 DEFAULT_LEASE = timedelta(minutes=1)
-# Answers not confirmed sent after this long are sent again by ``undelivered``: long enough for a
-# chat held back by Telegram's flood control, short enough that a crash is soon repaired.
+# Answers not confirmed sent after this long are sent again by ``undelivered``, unless their process
+# still beats (then they are still in its sender's queue, however long a surge keeps them there):
+# long enough for a chat held back by Telegram's flood control, short enough that a crash is soon
+# repaired where no heartbeat runs.
 DEFAULT_RESEND_AFTER = timedelta(minutes=5)
 
 
@@ -184,14 +187,19 @@ class Inbox:
 
     async def undelivered(
         self, session: AsyncSession, limit: int, now: datetime | None = None,
-        resend_after: timedelta = DEFAULT_RESEND_AFTER,
+        resend_after: timedelta = DEFAULT_RESEND_AFTER, stale: timedelta = DEFAULT_STALE,
     ) -> list[InboxItem]:
-        """Answers whose sending was not confirmed in time, oldest first, leased for another try."""
+        """Answers whose sending was not confirmed in time, oldest first, leased for another try.
+        Those of a process whose heartbeat is fresh (within ``stale``) are left to it: its sender
+        still holds them (under Telegram's 30 a second a surge queues answers for many minutes), and
+        sending them again would answer twice."""
         now = now or utcnow()
+        live = select(ProcessRow.id).where(ProcessRow.heartbeat_at >= now - stale)
         statement = (
             select(InboxRow)
             .where(
                 InboxRow.state == InboxState.DONE.value, InboxRow.answer.is_not(None), InboxRow.available_at <= now,
+                or_(InboxRow.owner.is_(None), InboxRow.owner.not_in(live)),
             )
             .order_by(InboxRow.update_id)
             .limit(limit)

@@ -21,6 +21,7 @@ from bot.isp.models.v1_records import FailoverEvent, YesNo
 
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.subscriber.menu import carried_greeting
 from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
 
 
@@ -64,9 +65,9 @@ async def answer_outage(ctx: Context, event: StepEvent) -> None:
         case Chosen(value="watch"):
             first = await ctx.watch_outage(int(ctx.data["event"]))
             ctx.say("outages.watching" if first else "outages.already_watching")
-            ctx.to_menu()
+            ctx.switch("menu", **carried_greeting(ctx))  # the greeting it showed: no read in a surge
         case Chosen(value="menu"):
-            ctx.to_menu()
+            ctx.switch("menu", **carried_greeting(ctx))
         case _:
             raise Unexpected("outages.pick_a_button")
 

@@ -2,10 +2,13 @@
 
 Free text reaches the flow it names (``flows.intents``); small talk gets a short kind answer and the
 menu again (a greeting needs none: the menu greets by name); a text that names nothing is said to be
-not understood rather than guessed at.
+not understood rather than guessed at. The greeting (name, contract) is kept in the menu's data and
+shown again unread when the chat comes straight back from being told an outage (see ``GREETING``).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from bot.isp import IspError
 
@@ -17,6 +20,11 @@ from flows.subscriber.paid import kept, receipt_of
 
 # What small talk gets before the menu (a greeting gets the menu's own greeting).
 SMALL_TALK_REPLIES = {"thanks": "menu.thanks", "ok": "menu.ok"}
+# The menu's greeting (name, contract) as last shown, in its data and handed to the flows that may
+# come straight back after telling an outage (``flows.subscriber.connection.answer_outage``): in a
+# surge thousands press "tell me when it's back", and the menu after it would read each customer.
+GREETING = "greeting"
+CARRY_GREETING = frozenset({"connection", "new_ticket"})
 
 
 class Menu(Flow):
@@ -32,16 +40,19 @@ class Menu(Flow):
 
     async def begin(self, ctx: Context) -> None:
         options = [Option(name, key=f"menu.{name}") for name in ctx.menu]
-        name, contract = await self._who(ctx)
+        greeting = ctx.data.get(GREETING) or await self._who(ctx)
+        if greeting is not None:
+            ctx.data[GREETING] = list(greeting)
+        name, contract = greeting or ("", "")
         ctx.ask("choose", "menu.prompt", options, columns=2, name=name, contract=contract)
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value=flow):
-                ctx.switch(flow)
+                ctx.switch(flow, **_carried(ctx, flow))
             case Text(text=text) if (name := default_intents().match(ctx.language, text)) is not None:
                 if name not in SMALL_TALK:
-                    ctx.switch(name)
+                    ctx.switch(name, **_carried(ctx, name))
                     return
                 if name in SMALL_TALK_REPLIES:
                     ctx.say(SMALL_TALK_REPLIES[name])
@@ -51,14 +62,25 @@ class Menu(Flow):
             case _:
                 raise Unexpected("menu.not_understood")
 
-    async def _who(self, ctx: Context) -> tuple[str, str]:
-        """Name and contract plan for the greeting; the menu still works when the ISP does not."""
+    async def _who(self, ctx: Context) -> tuple[str, str] | None:
+        """Name and contract plan for the greeting (None when the ISP could not say: the menu still
+        works when the ISP does not)."""
         try:
             customer = await ctx.coordinator.customer(ctx.customer)
             contracts = await ctx.coordinator.contracts(ctx.customer)
         except IspError:  # a refusal as much as an outage: the menu must not undo the step before it
-            return "", ""
+            return None
         chosen = ctx.link.contract if ctx.link else None
         contract = next((c for c in contracts if c.Numero == chosen), contracts[0] if len(contracts) == 1 else None)
         plan = f"{contract.Numero} · {contract.Plano_Descricao}" if contract else ""
         return (customer.Nome or "") if customer else "", plan
+
+
+def carried_greeting(ctx: Context) -> dict[str, Any]:
+    """The greeting a flow was handed by the menu, for going back to it unchanged (see ``GREETING``)."""
+    greeting = ctx.data.get(GREETING)
+    return {GREETING: greeting} if greeting else {}
+
+
+def _carried(ctx: Context, flow: str) -> dict[str, Any]:
+    return carried_greeting(ctx) if flow in CARRY_GREETING else {}

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from bot.i18n import plain_text
 from bot.sandbox import DEMO_IDENTITIES, Sandbox
 
 from tests.flows.harness import Desk
@@ -134,6 +135,25 @@ async def test_a_surge_on_the_failed_nas_costs_no_read_about_each_customer(desk:
     assert all("falha na nossa rede que afeta a sua conexão" in chat.text for chat in chats)
     # The open events, and the customers on the failed NAS, each read once for everybody.
     assert desk.sandbox.call_count() == desk.sandbox.call_count("FailOverEvents") + len(hosts) == 1 + len(hosts)
+
+
+async def test_tell_me_when_its_back_shows_the_menu_it_showed_before_without_a_read(desk: Desk) -> None:
+    """In a surge thousands press "tell me when it's back": the menu after it greets with what the
+    menu showed before the outage was told, not with a read about each customer."""
+    affected = customers(desk.sandbox, lambda _, nas, online: bool(set(nas) & on_host(desk.sandbox)))
+    chat = await desk.linked_chat(affected[0])
+    menu = chat.text
+    await chat.say("sem internet")
+    assert "falha na nossa rede que afeta a sua conexão" in chat.text
+    desk.expire_caches()
+    desk.sandbox.reset_calls()
+    await chat.tap("🔔")
+    assert desk.sandbox.calls == {}  # the watch is the bot's own; name and contract as shown before
+    assert chat.text == "\n".join([plain_text(desk.engine.translations.render("pt-br", "outages.watching")), menu])
+    await chat.say("sem internet")
+    desk.sandbox.reset_calls()
+    await chat.tap("Voltar ao menu")
+    assert desk.sandbox.calls == {} and chat.text == menu
 
 
 async def test_a_customer_online_elsewhere_with_an_access_on_the_failed_nas_hears_of_the_outage(

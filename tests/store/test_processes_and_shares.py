@@ -82,3 +82,24 @@ async def test_the_work_of_a_silent_process_is_freed_and_a_live_ones_kept(databa
         assert await Processes("live", stale).leave(session, T0) == 2
     owners = {uid: owner for uid, (_, owner) in (await states(database)).items()}
     assert owners[20] is None and owners[21] is None
+
+
+async def test_an_overdue_answer_of_a_live_process_is_not_sent_again(database: ScratchDatabase) -> None:
+    """Under Telegram's 30 a second a surge keeps answers in a live process's sender for longer than
+    the resend time: sending them again from the inbox would answer those chats twice."""
+    resend = timedelta(minutes=5)
+    late = T0 + resend + timedelta(minutes=10)
+    async with database.transaction() as session:
+        session.add_all([
+            ProcessRow(id="live", started_at=T0, heartbeat_at=late - timedelta(seconds=1)),
+            ProcessRow(id="silent", started_at=T0, heartbeat_at=late - timedelta(seconds=6)),
+        ])
+        for owner, chat in (("live", 1), ("silent", 2), ("unknown", 3)):
+            await Inbox(owner=owner).store_many(session, updates(chat, chat * 10, 1), now=T0)
+            inbox = Inbox(lease=LEASE, owner=owner)
+            (item,) = await inbox.claim_pending(session, 10, now=T0)
+            assert await inbox.answer(session, item.update_id, [{"method": "sendMessage"}], now=T0,
+                                      resend_after=resend)
+    async with database.transaction() as session:
+        resent = await Inbox(lease=LEASE, owner="me").undelivered(session, 10, now=late, resend_after=resend)
+    assert [item.update_id for item in resent] == [20, 30]  # the live process's answer stays its own

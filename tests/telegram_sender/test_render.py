@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 from bot.channels.telegram.render import MAX_TEXT, ApiCall, render, render_turn, split_html, utf16_len
-from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message
+from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Upload
 
 
 class _Balance(HTMLParser):
@@ -217,5 +217,18 @@ def test_a_question_for_the_location_takes_the_text_before_it() -> None:
 def test_texts_that_do_not_fit_one_message_stay_apart_and_documents_end_a_run() -> None:
     long = "a" * (MAX_TEXT - 10)
     assert len(render_turn([Message(long), Message("b" * 20)], 5)) == 2
-    calls = render_turn([Message("x"), Document("https://isp.example/b.pdf", ""), Message("y")], 5)
+    calls = render_turn([Message("x"), Document("https://isp.example/b.pdf", ""), Message("y" * 1025)], 5)
     assert [call.method for call in calls] == ["sendMessage", "sendDocument", "sendMessage"]
+
+
+def test_the_question_after_a_photo_or_a_document_goes_in_its_caption_with_the_buttons() -> None:
+    calls = render_turn([Upload("photo", b"\x89PNG", "pix.png", "<b>QR</b>"), Message("Algo mais?", MENU)], 5)
+    assert [call.method for call in calls] == ["sendPhoto"]
+    assert calls[0].params["caption"] == "<b>QR</b>\n\nAlgo mais?" and calls[0].params["parse_mode"] == "HTML"
+    assert calls[0].params["reply_markup"] == {"inline_keyboard": [[{"text": "Menu", "callback_data": "t:menu"}]]}
+    (document,) = render_turn([Document("https://isp.example/b.pdf", ""), Message("Algo mais?")], 5)
+    assert document.params["caption"] == "Algo mais?" and "reply_markup" not in document.params
+    # A caption holds 1,024 characters: a longer question goes as its own message.
+    calls = render_turn([Upload("document", b"%PDF", "b.pdf", "x" * 1000), Message("y" * 30, MENU)], 5)
+    assert [call.method for call in calls] == ["sendDocument", "sendMessage"]
+    assert "reply_markup" not in calls[0].params and "reply_markup" in calls[1].params

@@ -114,25 +114,40 @@ def render_turn(replies: list[Reply], chat_id: int, *, message_thread_id: int | 
     """The calls of one turn, with its texts joined: under Telegram's ~30 messages a second a second
     message costs every other chat a slot. Consecutive texts to the same place become one message
     (a blank line between them) while the earlier ones carry no keyboard (their buttons must stay
-    where they were) and the whole fits in one message; documents, photos and keyboards end a run."""
+    where they were) and the whole fits in one message; a text after a photo or a document joins its
+    caption (with its keyboard) when it fits the caption's 1,024 characters. Otherwise documents,
+    photos and keyboards end a run."""
     calls: list[ApiCall] = []
     for reply in replies:
         for call in render(reply, chat_id, message_thread_id=message_thread_id):
-            if calls and _joinable(calls[-1], call):
+            if calls and _joinable(calls[-1], call, MAX_TEXT):
                 joined = f"{calls[-1].params['text']}\n\n{call.params['text']}"
                 calls[-1] = ApiCall("sendMessage", {**call.params, "text": joined})
+            elif calls and _joinable(calls[-1], call, MAX_CAPTION):
+                media = calls[-1]
+                caption = media.params.get("caption")
+                joined = f"{caption}\n\n{call.params['text']}" if caption else call.params["text"]
+                extra = {"reply_markup": call.params["reply_markup"]} if "reply_markup" in call.params else {}
+                calls[-1] = ApiCall(media.method, {**media.params, "caption": joined, "parse_mode": "HTML", **extra})
             else:
                 calls.append(call)
     return calls
 
 
-def _joinable(earlier: ApiCall, later: ApiCall) -> bool:
-    if earlier.method != "sendMessage" or later.method != "sendMessage" or "reply_markup" in earlier.params:
+_MEDIA = ("sendPhoto", "sendDocument")
+
+
+def _joinable(earlier: ApiCall, later: ApiCall, limit: int) -> bool:
+    """``later`` (a text) fits ``earlier``'s text (``MAX_TEXT``) or its caption (``MAX_CAPTION``)."""
+    field = "text" if limit == MAX_TEXT else "caption"
+    kinds = ("sendMessage",) if field == "text" else _MEDIA
+    if earlier.method not in kinds or later.method != "sendMessage" or "reply_markup" in earlier.params:
         return False
     place = ("chat_id", "message_thread_id")
     if any(earlier.params.get(key) != later.params.get(key) for key in place):
         return False
-    return utf16_len(earlier.params["text"]) + 2 + utf16_len(later.params["text"]) <= MAX_TEXT
+    before = earlier.params.get(field)
+    return (utf16_len(before) + 2 if before else 0) + utf16_len(later.params["text"]) <= limit
 
 
 def inline_keyboard(rows: tuple[tuple[Button, ...], ...]) -> dict[str, Any]:
