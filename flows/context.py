@@ -241,12 +241,13 @@ class Context:
 
     def write_state(
         self, *, read_back: Callable[[], Awaitable[S | None]], landed: Callable[[S], bool],
-        ask: Callable[[str], None] | None = None, unsure: str | None = None,
+        missed: Callable[[S], None] | None = None, ask: Callable[[str], None] | None = None,
+        unsure: str | None = None,
     ) -> WriteState[S]:
         """An ISP write that sets a state, under the rule of ``flows.writes``: ``read_back`` reads the
-        state again after a failure, ``landed`` says whether the write set it; ``ask(unsure)`` when
-        that read fails too (without them, its failure is the engine's)."""
-        return WriteState(read_back=read_back, landed=landed, ask=ask, unsure=unsure)
+        state again after a failure, ``landed`` says whether the write set it, ``missed`` goes on when
+        it did not; ``ask(unsure)`` when that read fails too (without them, failures are the engine's)."""
+        return WriteState(read_back=read_back, landed=landed, missed=missed, ask=ask, unsure=unsure)
 
     # ---- moving ----------------------------------------------------------------------------------
     def switch(self, flow: str, **data: Any) -> None:

@@ -10,8 +10,8 @@ the step's question asked again).
 
 ``WriteState``, a write that sets a state (a status move, an appointment, an unblock): after any
 failure to reach the ISP (a timeout as much as an HTTP 500) the state is read back at once. Set, the
-flow goes on as answered (``Found``); not set, it takes its own failure path (``Missing``). When that
-read fails too, a flow with an ``unsure`` question asks it (whose button reads again: ``recall``).
+flow goes on as answered (``Found``); not set, it takes its own path (``missed``) or the failure is the
+engine's. When that read fails too, a flow with an ``unsure`` question asks it (its button: ``recall``).
 """
 
 from __future__ import annotations
@@ -44,15 +44,6 @@ class Sent(Generic[T]):
     """The write answered: ``value`` is its answer."""
 
     value: T
-
-
-@dataclass(frozen=True, slots=True)
-class Missing(Generic[T]):
-    """The read-back shows the state not set: ``value`` is what it read, ``error`` the write's failure
-    (None on a ``recall``)."""
-
-    value: T
-    error: IspTransportError | None = None
 
 
 class Wait:
@@ -106,20 +97,24 @@ class WriteOnce:
 class WriteState(Generic[S]):
     """One state-setting write of a flow under the second rule (the state is its own record: nothing
     is kept in the flow's data). ``read_back`` reads the state now (None when it told the person why
-    there is nothing to act on); ``landed`` says whether what it read is the state the write sets."""
+    there is nothing to act on); ``landed`` says whether what it read is the state the write sets;
+    ``missed`` is the flow's path for a write that did not set it (without one, the write's failure is
+    the engine's)."""
 
     def __init__(
         self, *, read_back: Callable[[], Awaitable[S | None]], landed: Callable[[S], bool],
-        ask: Callable[[str], None] | None = None, unsure: str | None = None,
+        missed: Callable[[S], None] | None = None, ask: Callable[[str], None] | None = None,
+        unsure: str | None = None,
     ) -> None:
         if (ask is None) != (unsure is None):
             raise ValueError("a state write's ask and unsure go together")
-        self._read_back, self._landed = read_back, landed
+        self._read_back, self._landed, self._missed = read_back, landed, missed
         self._ask_unsure = None if ask is None or unsure is None else partial(ask, unsure)
 
-    async def send(self, write: Callable[[], Awaitable[T]]) -> Sent[T] | Found[S] | Missing[S] | None:
+    async def send(self, write: Callable[[], Awaitable[T]]) -> Sent[T] | Found[S] | None:
         """Send the write; on a failure to reach the ISP, read the state back at once. None when the
-        read-back told the person why, or failed and ``unsure`` was asked."""
+        write did not land (``missed`` taken), the read-back told the person why, or it failed and
+        ``unsure`` was asked."""
         try:
             return Sent(await write())
         except IspTransportError as failed:
@@ -132,12 +127,21 @@ class WriteState(Generic[S]):
                 return None
             return self._judge(fresh, failed)
 
-    async def recall(self) -> Found[S] | Missing[S] | None:
-        """Read the state again once ``unsure`` was asked (a failure here is the engine's); None when
-        the read-back told the person why."""
+    async def recall(self) -> Found[S] | None:
+        """Read the state again once ``unsure`` was asked (a failure here is the engine's); None when it
+        is not set (``missed`` taken) or the read-back told the person why."""
+        if self._missed is None:
+            raise LookupError("a state write read again needs a path for a write that did not land")
         return self._judge(await self._read_back(), None)
 
-    def _judge(self, fresh: S | None, failed: IspTransportError | None) -> Found[S] | Missing[S] | None:
+    def _judge(self, fresh: S | None, failed: IspTransportError | None) -> Found[S] | None:
         if fresh is None:
             return None
-        return Found(fresh) if self._landed(fresh) else Missing(fresh, failed)
+        if self._landed(fresh):
+            return Found(fresh)
+        if self._missed is not None:
+            self._missed(fresh)
+            return None
+        if failed is not None:  # always, as ``recall`` needs ``missed``
+            raise failed
+        return None

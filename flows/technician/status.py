@@ -26,7 +26,7 @@ from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, 
 from flows.technician import service_orders
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import MAX_TEXT, add_occurrence
-from flows.writes import Found, Missing, Sent, WriteState
+from flows.writes import Found, Sent, WriteState
 
 BACK, CHECK, ABORT = "back", "check", "abort"
 
@@ -100,7 +100,9 @@ class Status(Flow):
         match event:
             case Chosen(value=["check", str() as name]) if name in {m.value for m in service_orders.Move}:
                 target = service_orders.Move(name)
-                await self._settle(ctx, target, await self._move(ctx, target).recall())
+                found = await self._move(ctx, target).recall()
+                if found is not None:
+                    await self._moved(ctx, found.value, target)
             case Chosen(value="check"):  # asked before the button carried the move: offer the moves afresh
                 await self.begin(ctx)
             case Chosen(value="back"):
@@ -162,9 +164,13 @@ class Status(Flow):
                        Option(BACK, key="technician_status.button_back")]
             ctx.ask("check", key, options, move=_word(ctx, target.value))
 
+        def missed(fresh: v1_records.Ticket) -> None:
+            ctx.say("technician_status.not_recorded", move=_word(ctx, target.value))
+            self._offer(ctx, fresh)
+
         return ctx.write_state(read_back=lambda: in_hand_or_refuse(ctx),
                                landed=lambda fresh: service_orders.status_name(fresh) == target.value,
-                               ask=unsure, unsure="technician_status.unsure")
+                               missed=missed, ask=unsure, unsure="technician_status.unsure")
 
     async def _send(self, ctx: Context, ticket: v1_records.Ticket, target: service_orders.Move,
                     position: tuple[float, float] | None) -> None:
@@ -179,21 +185,11 @@ class Status(Flow):
             ctx.say("technician_status.refused", move=_word(ctx, target.value), allowed=_words(ctx, allowed))
             self._offer(ctx, ticket, allowed or None)
             return
-        if isinstance(sent, Sent):
-            await self._moved(ctx, ticket, target)
-        else:
-            await self._settle(ctx, target, sent)
-
-    async def _settle(self, ctx: Context, target: service_orders.Move,
-                      read: Found[v1_records.Ticket] | Missing[v1_records.Ticket] | None) -> None:
-        """What a read-back after a failed move shows: the move happened, or it did not (None: nothing
-        to add, the read-back or the question said it)."""
-        match read:
-            case Found(value=fresh):
+        match sent:
+            case Sent():
+                await self._moved(ctx, ticket, target)
+            case Found(value=fresh):  # the answer was lost but the move landed
                 await self._moved(ctx, fresh, target)
-            case Missing(value=fresh):
-                ctx.say("technician_status.not_recorded", move=_word(ctx, target.value))
-                self._offer(ctx, fresh)
 
     async def _moved(self, ctx: Context, ticket: v1_records.Ticket, target: service_orders.Move) -> None:
         told = 0
