@@ -5,12 +5,15 @@ kept and the person told, the next try reads back first, and within SETTLE the p
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from bot.isp import IspApiError, IspTimeout, IspUnreachable
 from bot.isp.errors import Generation
 from flows.writes import SETTLE, Found, Sent, Wait, WriteOnce, WriteState
+
+import flows
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -182,3 +185,12 @@ async def test_a_state_write_needs_its_question_to_ask_and_a_path_for_a_miss_to_
         WriteState(read_back=Light().read, landed=bool, ask=print)
     with pytest.raises(LookupError):
         await Light().write(missed=False).recall()
+
+
+def test_only_flows_writes_decides_what_a_failure_to_reach_the_isp_means() -> None:
+    """The rules live in one place: no flow handles ``IspTransportError`` itself (the engine tells
+    what the rules leave to it)."""
+    root = Path(flows.__file__).parent
+    handling = [str(p.relative_to(root)) for p in sorted(root.rglob("*.py"))
+                if "IspTransportError" in p.read_text(encoding="utf-8")]
+    assert handling == ["engine.py", "writes.py"]
