@@ -4,18 +4,18 @@ A step says things (``say``), asks the next question (``ask``, ``ask_location``,
 moves to another flow (``switch``) or back to the menu (``to_menu``), and reads or changes what the
 bot knows of the chat (its link, its current ticket, its language). The ISP is reached through
 ``ctx.coordinator`` (the coordinator); a write whose outcome may be unknown goes through
-``ctx.write_once`` (``flows.writes``). The database session belongs to the engine: the few store
-operations flows need are methods here (and ``Role`` is named here), so a flow never imports the
-storage layer.
+``ctx.write_once`` or ``ctx.write_state`` (``flows.writes``). The database session belongs to the
+engine: the few store operations flows need are methods here (and ``Role`` is named here), so a flow
+never imports the storage layer.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import metrics
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, plain_text
@@ -54,7 +54,9 @@ from flows.replies import (
     Upload,
 )
 from flows.steps import Option
-from flows.writes import WriteOnce
+from flows.writes import WriteOnce, WriteState
+
+S = TypeVar("S")  # what a state-setting write reads back
 
 # Keys of ChatState.data: the flow's own data, the pending question and its buttons' values.
 FLOW_DATA = "flow"
@@ -236,6 +238,16 @@ class Context:
         """An ISP write whose outcome may be unknown, under the rule of ``flows.writes``: ``ask(unsure)``
         when a try's outcome is unknown, ``ask(wait)`` when its read-back may still be early."""
         return WriteOnce(self.data, self.coordinator.now, key, ask=ask, unsure=unsure, wait=wait)
+
+    def write_state(
+        self, *, read_back: Callable[[], Awaitable[S | None]], landed: Callable[[S], bool],
+        missed: Callable[[S], None] | None = None, ask: Callable[[str], None] | None = None,
+        unsure: str | None = None,
+    ) -> WriteState[S]:
+        """An ISP write that sets a state, under the rule of ``flows.writes``: ``read_back`` reads the
+        state again after a failure, ``landed`` says whether the write set it, ``missed`` goes on when
+        it did not; ``ask(unsure)`` when that read fails too (without them, failures are the engine's)."""
+        return WriteState(read_back=read_back, landed=landed, missed=missed, ask=ask, unsure=unsure)
 
     # ---- moving ----------------------------------------------------------------------------------
     def switch(self, flow: str, **data: Any) -> None:

@@ -1,17 +1,17 @@
-"""``WriteOnce``: the one rule for an ISP write whose outcome is unknown (flows use ``ctx.write_once``).
+"""The two rules for an ISP write that may have landed though no answer came (``ctx.write_once``,
+``ctx.write_state``).
 
-A write that timed out (``IspTransportError.outcome_unknown``) may have landed, and a slow ISP may
-still be finishing it after the client gave up. So it is never sent again blindly:
+``WriteOnce``, a write that adds something (a ticket, a note), is never resent blindly after a timeout
+(``IspTransportError.outcome_unknown``), as a slow ISP may still finish it: 1. the try's moment is kept
+in the flow's data and the flow's ``unsure`` asked; 2. before writing again the flow reads back since
+that moment: found, it goes on as if the write had answered; 3. not found within ``SETTLE`` of the try,
+the person is asked to ``wait``, then it is resent. Any other failure is the engine's (told plainly,
+the step's question asked again).
 
-1. the moment of the try is kept in the flow's data and the person is told the bot is not sure
-   (the flow's ``unsure`` question, whose button asks to try again);
-2. before writing again the flow reads back (its ``read_back`` looks for the earlier write since
-   that moment): found, the flow goes on as if the write had answered;
-3. not found within ``SETTLE`` of the try, the person is asked to wait (the ``wait`` question);
-   after that the write is sent again.
-
-Any other failure is the engine's (told plainly, the step's question asked again). A write that sets
-a state the next try re-reads first (a status move, an appointment, an unblock) needs none of this.
+``WriteState``, a write that sets a state (a status move, an appointment, an unblock): after any
+failure to reach the ISP (a timeout as much as an HTTP 500) the state is read back at once. Set, the
+flow goes on as answered (``Found``); not set, it takes its own path (``missed``) or the failure is the
+engine's. When that read fails too, a flow with an ``unsure`` question asks it (its button: ``recall``).
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any, Generic, TypeVar
 
-from bot.isp import IspTransportError
+from bot.isp import IspError, IspTransportError
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 SETTLE = timedelta(minutes=2)  # longer than any request the ISP may still be finishing
 CLOCK_SLACK = timedelta(minutes=2)  # the ISP's clock may run a little behind ours: read back from before the try
@@ -32,7 +34,7 @@ TRIES = "tries"  # key of the flow's data: the tries whose outcome is unknown, b
 
 @dataclass(frozen=True, slots=True)
 class Found(Generic[T]):
-    """The read-back found something of the earlier try (what ``read_back`` returned)."""
+    """The read-back found the earlier try, or the state set (what ``read_back`` returned)."""
 
     value: T
 
@@ -90,3 +92,56 @@ class WriteOnce:
             return None
         self._data.get(TRIES, {}).pop(self._key, None)
         return Sent(answer)
+
+
+class WriteState(Generic[S]):
+    """One state-setting write of a flow under the second rule (the state is its own record: nothing
+    is kept in the flow's data). ``read_back`` reads the state now (None when it told the person why
+    there is nothing to act on); ``landed`` says whether what it read is the state the write sets;
+    ``missed`` is the flow's path for a write that did not set it (without one, the write's failure is
+    the engine's)."""
+
+    def __init__(
+        self, *, read_back: Callable[[], Awaitable[S | None]], landed: Callable[[S], bool],
+        missed: Callable[[S], None] | None = None, ask: Callable[[str], None] | None = None,
+        unsure: str | None = None,
+    ) -> None:
+        if (ask is None) != (unsure is None):
+            raise ValueError("a state write's ask and unsure go together")
+        self._read_back, self._landed, self._missed = read_back, landed, missed
+        self._ask_unsure = None if ask is None or unsure is None else partial(ask, unsure)
+
+    async def send(self, write: Callable[[], Awaitable[T]]) -> Sent[T] | Found[S] | None:
+        """Send the write; on a failure to reach the ISP, read the state back at once. None when the
+        write did not land (``missed`` taken), the read-back told the person why, or it failed and
+        ``unsure`` was asked."""
+        try:
+            return Sent(await write())
+        except IspTransportError as failed:
+            if self._ask_unsure is None:
+                return self._judge(await self._read_back(), failed)
+            try:
+                fresh = await self._read_back()
+            except IspError:
+                self._ask_unsure()
+                return None
+            return self._judge(fresh, failed)
+
+    async def recall(self) -> Found[S] | None:
+        """Read the state again once ``unsure`` was asked (a failure here is the engine's); None when it
+        is not set (``missed`` taken) or the read-back told the person why."""
+        if self._missed is None:
+            raise LookupError("a state write read again needs a path for a write that did not land")
+        return self._judge(await self._read_back(), None)
+
+    def _judge(self, fresh: S | None, failed: IspTransportError | None) -> Found[S] | None:
+        if fresh is None:
+            return None
+        if self._landed(fresh):
+            return Found(fresh)
+        if self._missed is not None:
+            self._missed(fresh)
+            return None
+        if failed is not None:  # always, as ``recall`` needs ``missed``
+            raise failed
+        return None

@@ -6,8 +6,9 @@
   clock; the date it is possible again is told); more than ``unblock_max_overdue`` overdue documents
   linked to this contract or to none (the bills flow is offered).
 - Right before ``contract_unblock`` the contract is read again, uncached: the write is only sent for
-  a contract the ISP still shows blocked. It sets a state, so it needs no ``ctx.write_once``: a
-  timed-out unblock is not repeated, the next attempt finds the contract active and says so.
+  a contract the ISP still shows blocked. It sets a state (``ctx.write_state``): after a failure the
+  contract is read back at once, and one it shows active goes on as unblocked; otherwise the failure
+  is told and the confirmation asked again (the next attempt reads first, so it is never repeated).
 - Then the fact is written for the ISP's staff, in Portuguese, on the chat's current ticket or a new
   administrative ticket (``_note``) that stays open: staff follow the promise to pay. If that note
   fails the unblock still stands. The bot's own record (``record_trust_unblock``) is written last.
@@ -117,16 +118,23 @@ class Contracts(Flow):
 
     # ---- unblock in trust ------------------------------------------------------------------------
     async def _unblock(self, ctx: Context, number: int) -> None:
-        ctx.coordinator.forget(ctx.customer)  # the write must rest on what the ISP says now, not on a cache
-        contract = next((c for c in await ctx.coordinator.contracts(ctx.customer) if c.Numero == number), None)
+        contract = await self._fresh(ctx, number)
         if contract is None or _status(contract) != BLOCKED:
             ctx.say("contracts.not_blocked", number=number)
             ctx.to_menu()
             return
         if await self._refused(ctx, number):
             return
+
+        async def status_now() -> str:
+            fresh = await self._fresh(ctx, number)
+            return _status(fresh) if fresh is not None else ""
+
+        # An answer lost on an unblock that landed goes on as answered; any other failure is the engine's.
+        active = v1_records.ContractStatus.ACTIVE.value
+        write = ctx.write_state(read_back=status_now, landed=lambda status: status == active)
         try:
-            await ctx.coordinator.unblock_contract(ctx.customer, number)
+            await write.send(lambda: ctx.coordinator.unblock_contract(ctx.customer, number))
         except IspApiError as exc:
             if exc.known is not ErrorName.INVALID_CONTRACT_STATUS:
                 raise
@@ -138,6 +146,11 @@ class Contracts(Flow):
         protocol = ticket and (await ctx.coordinator.protocol(ctx.customer, ticket) or ticket)
         ctx.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes, protocol=protocol)
         ctx.to_menu()
+
+    async def _fresh(self, ctx: Context, number: int) -> v1_records.Contract | None:
+        """The contract as the ISP shows it now: a write must rest on that, not on a cache."""
+        ctx.coordinator.forget(ctx.customer)
+        return next((c for c in await ctx.coordinator.contracts(ctx.customer) if c.Numero == number), None)
 
     async def _refused(self, ctx: Context, number: int) -> bool:
         """Say why the policy refuses an unblock now, and move on; False when it allows one."""

@@ -9,16 +9,16 @@
   slot does not count).
 - A ticket without an appointment gets one (``ticket_appointment_insert``): ``update`` would fail
   with error 15.
-- An appointment sets a state, so it needs no ``ctx.write_once``: every write re-reads the ticket
-  first, and one whose answer was lost is read back at once and told as done when the ticket shows
-  the new time (sending the same appointment twice changes nothing).
+- An appointment sets a state: every write re-reads the ticket first and is sent with
+  ``ctx.write_state``, so one whose answer was lost is read back at once and told as done when the
+  ticket shows the new time (sending the same appointment twice changes nothing).
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 
-from bot.isp import IspApiError, IspTransportError
+from bot.isp import IspApiError
 from bot.isp.models import v1_records, v2_requests
 
 from flows.context import Context
@@ -160,21 +160,22 @@ class Appointment(Flow):
     async def _save(
         self, ctx: Context, ticket: v1_records.Ticket, when: datetime, status: v2_requests.AppointmentStatus
     ) -> None:
+        def landed(fresh: v1_records.Ticket) -> bool:
+            slot = service_orders.slot_of(fresh)
+            return slot is not None and slot[0] == when
+
+        # Not landed, or the read-back failing, is the engine's: told, and the question asked again.
+        write = ctx.write_state(read_back=lambda: in_hand_or_refuse(ctx), landed=landed)
         try:
-            await service_orders.schedule(ctx, ticket, when, status)
+            sent = await write.send(lambda: service_orders.schedule(ctx, ticket, when, status))
         except IspApiError as refused:
             if refused.code != NOT_FOUND:
                 raise
             ctx.say("technician_appointment.not_found", number=ticket.Numero)
             back_to_ticket(ctx)
             return
-        except IspTransportError:
-            fresh = await in_hand_or_refuse(ctx)  # a failure here is told and the question asked again
-            if fresh is None:
-                return
-            slot = service_orders.slot_of(fresh)
-            if slot is None or slot[0] != when:
-                raise
+        if sent is None:  # no longer theirs: said
+            return
         ctx.say("technician_appointment.saved", number=ticket.Numero, day=when.date(), time=when.time(),
                 confirmed=status is v2_requests.AppointmentStatus.CONFIRMED)
         if ticket.CodigoCliente is not None:  # the subscriber hears of their visit's new time

@@ -5,9 +5,9 @@
   status does not allow is explained with the ones it does. Error 15 (move not allowed) is explained
   with the targets the ISP's message lists, offered as the buttons (the ISP's rule wins over ours).
 - ``running`` needs the phone's position, checked before anything is sent; a bad one is asked again.
-- A move sets a state, so it needs no ``ctx.write_once``: after any failure to reach the ISP the
-  ticket is read back at once; when that read fails too, one button checks again, and the move is
-  offered again only once a read shows it did not happen (and the next try re-reads first).
+- A move sets a state: it is sent with ``ctx.write_state`` (after any failure to reach the ISP the
+  ticket is read back at once); when that read fails too, one button (carrying the move) checks
+  again, and the move is offered again only once a read shows it did not happen.
 - On ``on_the_way`` every chat linked to the ticket's customer is told.
 - Aborting cannot be undone in the field: it takes the reason (typed) and a confirmation; the reason
   is recorded on the ticket as an occurrence once the ISP has taken the move (if that fails, the
@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 from bot.i18n import plain_text
-from bot.isp import IspApiError, IspError, IspTransportError
+from bot.isp import IspApiError, IspError
 from bot.isp.models import v1_records
 
 from flows.context import Context
@@ -26,6 +26,7 @@ from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, 
 from flows.technician import service_orders
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import MAX_TEXT, add_occurrence
+from flows.writes import Found, Sent, WriteState
 
 BACK, CHECK, ABORT = "back", "check", "abort"
 
@@ -97,10 +98,13 @@ class Status(Flow):
     async def check(self, ctx: Context, event: StepEvent) -> None:
         """After a move whose outcome is unknown and a failed re-read: read again, then tell."""
         match event:
-            case Chosen(value="check"):
-                ticket = await in_hand_or_refuse(ctx)
-                if ticket is not None:
-                    await self._settle(ctx, ticket, service_orders.Move(ctx.data["pending"]))
+            case Chosen(value=["check", str() as name]) if name in {m.value for m in service_orders.Move}:
+                target = service_orders.Move(name)
+                found = await self._move(ctx, target).recall()
+                if found is not None:
+                    await self._moved(ctx, found.value, target)
+            case Chosen(value="check"):  # asked before the button carried the move: offer the moves afresh
+                await self.begin(ctx)
             case Chosen(value="back"):
                 back_to_ticket(ctx)
             case _:
@@ -154,11 +158,26 @@ class Status(Flow):
             return
         await self._send(ctx, ticket, target, None)
 
+    def _move(self, ctx: Context, target: service_orders.Move) -> WriteState[v1_records.Ticket]:
+        def unsure(key: str) -> None:
+            options = [Option([CHECK, target.value], key="technician_status.button_check"),
+                       Option(BACK, key="technician_status.button_back")]
+            ctx.ask("check", key, options, move=_word(ctx, target.value))
+
+        def missed(fresh: v1_records.Ticket) -> None:
+            ctx.say("technician_status.not_recorded", move=_word(ctx, target.value))
+            self._offer(ctx, fresh)
+
+        return ctx.write_state(read_back=lambda: in_hand_or_refuse(ctx),
+                               landed=lambda fresh: service_orders.status_name(fresh) == target.value,
+                               missed=missed, ask=unsure, unsure="technician_status.unsure")
+
     async def _send(self, ctx: Context, ticket: v1_records.Ticket, target: service_orders.Move,
                     position: tuple[float, float] | None) -> None:
         number = ticket.Numero or 0
         try:
-            await service_orders.move_order(ctx, number, target, position)
+            sent = await self._move(ctx, target).send(
+                lambda: service_orders.move_order(ctx, number, target, position))
         except IspApiError as refused:
             if refused.code != service_orders.OS_NOT_ALLOWED:
                 raise
@@ -166,28 +185,11 @@ class Status(Flow):
             ctx.say("technician_status.refused", move=_word(ctx, target.value), allowed=_words(ctx, allowed))
             self._offer(ctx, ticket, allowed or None)
             return
-        except IspTransportError:
-            # The move may have landed: read before anything is offered again.
-            ctx.data["pending"] = target.value
-            try:
-                fresh = await in_hand_or_refuse(ctx)
-            except IspError:
-                options = [Option(CHECK, key="technician_status.button_check"),
-                           Option(BACK, key="technician_status.button_back")]
-                ctx.ask("check", "technician_status.unsure", options, move=_word(ctx, target.value))
-                return
-            if fresh is not None:
-                await self._settle(ctx, fresh, target)
-            return
-        await self._moved(ctx, ticket, target)
-
-    async def _settle(self, ctx: Context, fresh: v1_records.Ticket, target: service_orders.Move) -> None:
-        """What a re-read after an unknown outcome shows: the move happened, or it did not."""
-        if service_orders.status_name(fresh) == target.value:
-            await self._moved(ctx, fresh, target)
-            return
-        ctx.say("technician_status.not_recorded", move=_word(ctx, target.value))
-        self._offer(ctx, fresh)
+        match sent:
+            case Sent():
+                await self._moved(ctx, ticket, target)
+            case Found(value=fresh):  # the answer was lost but the move landed
+                await self._moved(ctx, fresh, target)
 
     async def _moved(self, ctx: Context, ticket: v1_records.Ticket, target: service_orders.Move) -> None:
         told = 0

@@ -10,6 +10,7 @@ that send events and record the replies, as a person would see them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -199,6 +200,24 @@ def _reply_text(reply: Reply) -> str:
         case Handoff(reason=reason):
             return f"[handoff: {reason}]"
     return ""
+
+
+class LoseAnswers(httpx.AsyncBaseTransport):
+    """Passes every call to the sandbox, then loses the answer of the next ``times`` calls of ``operation``
+    (the write landed; the phone never heard back)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, operation: str, times: int = 1) -> None:
+        self.inner, self.operation, self.times = inner, operation, times
+        self.then: Callable[[], object] = lambda: None  # what else goes wrong once the answer is lost
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if self.times and f'"{self.operation}"'.encode() in request.content:
+            self.times -= 1
+            await response.aread()
+            self.then()
+            raise httpx.ReadTimeout("the answer was lost", request=request)
+        return response
 
 
 def make_desk(

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
 
+import httpx
 import pytest
 from bot.i18n import LANGUAGES, default_translations
 from bot.isp import F
@@ -14,7 +15,7 @@ from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
 from bot.store import ChatStates
 from flows.policy import Policy
 
-from tests.flows.harness import Desk, make_desk
+from tests.flows.harness import Desk, LoseAnswers, make_desk
 from tests.store.dbtools import ScratchDatabase
 
 JOAO = DEMO_IDENTITIES.blocked_customer
@@ -141,6 +142,35 @@ async def test_isp_down_at_confirmation_keeps_the_question_and_unblocks_once_whe
     await chat.tap("Sim, desbloquear")
     assert _state(desk, BLOCKED) == "A"
     assert desk.sandbox.call_count("contract_unblock") == 1
+    assert len(_bot_tickets(desk, JOAO)) == 1
+
+
+async def test_an_unblock_whose_answer_was_lost_is_read_back_and_goes_on_as_done(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    desk = make_desk(sandbox, database, clock, http_transport=LoseAnswers(
+        httpx.ASGITransport(app=sandbox.app), "contract_unblock"))
+    try:
+        chat = await _ask_unblock(desk)
+        await chat.tap("Sim, desbloquear")
+        assert "Pronto! Pedimos o desbloqueio do contrato 5002" in chat.text
+        assert desk.sandbox.call_count("contract_unblock") == 1
+        assert len(_bot_tickets(desk, JOAO)) == 1  # noted for the staff, and recorded against the policy:
+        await chat.command("contratos")
+        assert "Desbloqueio em confiança" not in " ".join(chat.buttons)  # active now
+    finally:
+        await desk.client.aclose()
+
+
+async def test_an_unblock_cut_before_it_landed_is_told_and_asked_again(desk: Desk) -> None:
+    chat = await _ask_unblock(desk)
+    desk.sandbox.faults.fail_next(operation="contract_unblock")  # HTTP 500: nothing written
+    await chat.tap("Sim, desbloquear")
+    assert _state(desk, BLOCKED) == "B"
+    assert "✅ Sim, desbloquear" in chat.buttons  # told plainly, the confirmation asked again
+    await chat.tap("Sim, desbloquear")
+    assert _state(desk, BLOCKED) == "A"
+    assert desk.sandbox.call_count("contract_unblock") == 2  # the cut one and the one that landed
     assert len(_bot_tickets(desk, JOAO)) == 1
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import FixedClock, Sandbox
 
-from tests.flows.harness import Desk, TestChat
+from tests.flows.harness import Desk, LoseAnswers, TestChat, make_desk
+from tests.store.dbtools import ScratchDatabase
 
 
 def ticket(desk: Desk) -> dict[str, Any]:
@@ -107,3 +110,35 @@ async def test_a_ticket_without_an_appointment_gets_one(desk: Desk) -> None:
     row = ticket(desk)
     assert (row["Data_Agendamento"], row["Hora_Agendamento"], row["Duracao_Agendamento"],
             row["Situacao_Agendamento"]) == ("2025-03-11", "15:00:00", "01:00:00", "confirmed")
+
+
+async def test_an_appointment_whose_answer_was_lost_is_read_back_and_told_as_saved(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    desk = make_desk(sandbox, database, clock, http_transport=LoseAnswers(
+        httpx.ASGITransport(app=sandbox.app), "ticket_appointment_update"))
+    try:
+        maria = await desk.linked_chat()
+        chat = await appointment_of_70001(desk)
+        await chat.tap("Remarcar")
+        await chat.tap("ter. 11/03")
+        await chat.say("10h30")
+        await chat.tap("a confirmar")
+        assert "agendado para 11/03/2025 às 10:30, a confirmar" in chat.text
+        assert desk.sandbox.call_count("ticket_appointment_update") == 1
+        assert len(desk.notices_for(maria.chat_id)) == 1
+    finally:
+        await desk.client.aclose()
+
+
+async def test_an_appointment_cut_before_it_landed_is_told_and_asked_again(desk: Desk) -> None:
+    chat = await appointment_of_70001(desk)
+    await chat.tap("Remarcar")
+    await chat.tap("ter. 11/03")
+    await chat.say("10h30")
+    desk.sandbox.faults.fail_next(operation="ticket_appointment_update")  # HTTP 500: nothing written
+    await chat.tap("a confirmar")
+    assert ticket(desk)["Data_Agendamento"] == "2025-03-10"
+    assert any("a confirmar" in label for label in chat.buttons)  # the same question again
+    await chat.tap("a confirmar")
+    assert "agendado para 11/03/2025 às 10:30, a confirmar" in chat.text

@@ -3,7 +3,7 @@ technician is on the way, a valid position for running, refusals explained, unkn
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -17,7 +17,7 @@ from bot.store import ChatStates
 from flows.policy import Policy
 from flows.replies import AskLocation
 
-from tests.flows.harness import Desk, TestChat, make_desk
+from tests.flows.harness import Desk, LoseAnswers, TestChat, make_desk
 from tests.store.dbtools import ScratchDatabase
 
 OP = "ticket_os_status_update"
@@ -169,24 +169,6 @@ async def test_someone_elses_ticket_put_in_hand_is_refused(desk: Desk) -> None:
 
 
 # ---- writes whose outcome is unknown ------------------------------------------------------------------
-class LoseAnswers(httpx.AsyncBaseTransport):
-    """Passes every call to the sandbox, then loses the answer of the next ``times`` calls of ``operation``
-    (the write landed; the phone never heard back)."""
-
-    def __init__(self, inner: httpx.AsyncBaseTransport, operation: str, times: int = 1) -> None:
-        self.inner, self.operation, self.times = inner, operation, times
-        self.then: Callable[[], object] = lambda: None  # what else goes wrong once the answer is lost
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        response = await self.inner.handle_async_request(request)
-        if self.times and f'"{self.operation}"'.encode() in request.content:
-            self.times -= 1
-            await response.aread()
-            self.then()
-            raise httpx.ReadTimeout("the answer was lost", request=request)
-        return response
-
-
 @pytest.fixture
 def lossy(sandbox: Sandbox) -> LoseAnswers:
     return LoseAnswers(httpx.ASGITransport(app=sandbox.app), OP)
