@@ -28,7 +28,7 @@ from bot.runtime.app import App, Runtime, Settings, build_app
 from bot.runtime.processor import Processor
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
-from bot.store import Database, InboxState
+from bot.store import Database, InboxState, Invites, Role
 from bot.store.models import InboxRow
 
 from tests.telegram import fake_bot_api as tg
@@ -231,3 +231,12 @@ class TelegramChat:
 
     async def tap(self, label: str) -> list[Sent]:
         return await self.send(tg.callback_query(self.chat_id, self.button(label)))
+
+
+async def joined_technician(bot: RunningBot, chat_id: int) -> TelegramChat:
+    """A chat that joined as the demo technician with a fresh invite."""
+    async with bot.app.database.transaction() as session:
+        code = (await Invites().create(session, Role.TECHNICIAN, DEMO_IDENTITIES.technician)).code
+    chat = bot.chat(chat_id)
+    await chat.start(code)
+    return chat

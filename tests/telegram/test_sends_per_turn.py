@@ -18,10 +18,10 @@ from typing import Any
 
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
-from bot.store import Database, Invites, Links, Proof, Role
+from bot.store import Database, Links, Proof, Role
 
 from tests.telegram import fake_bot_api as tg
-from tests.telegram.harness import RunningBot, TelegramChat, running_bot
+from tests.telegram.harness import RunningBot, TelegramChat, joined_technician, running_bot
 
 # Turns that may send more than one message to the person, and why Telegram needs them apart.
 # (None today: a photo's or a document's caption takes the question after it, and the PIX code goes
@@ -114,14 +114,6 @@ async def linked(bot: RunningBot, chat_id: int, customer: int) -> TelegramChat:
     return chat
 
 
-async def technician(bot: RunningBot, chat_id: int) -> TelegramChat:
-    async with bot.app.database.transaction() as session:
-        code = (await Invites().create(session, Role.TECHNICIAN, D.technician)).code
-    chat = bot.chat(chat_id)
-    await chat.start(code)
-    return chat
-
-
 async def walk_subscribers(walk: Walk) -> None:
     bot = walk.bot
     stranger = bot.chat(9101)
@@ -190,7 +182,7 @@ async def walk_subscribers(walk: Walk) -> None:
 async def walk_technicians(walk: Walk) -> None:
     bot = walk.bot
     await linked(bot, 9201, D.customer)  # the customer the visit is for: told of its moves
-    tech = await technician(bot, 9202)
+    tech = await joined_technician(bot, 9202)
     await walk.run("technician: help, agenda", tech,
         "say /ajuda", "say /agenda", "tap 11/03", "tap Outra data", "say amanhã", "say /agenda")
 

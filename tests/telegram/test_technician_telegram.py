@@ -6,7 +6,7 @@ from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
 from bot.store import Database, Invites, Role
 
-from tests.telegram.harness import RunningBot, TelegramChat, running_bot
+from tests.telegram.harness import joined_technician, running_bot
 
 
 async def test_opening_an_invite_link_makes_a_technician_with_their_own_command_menu(
@@ -25,14 +25,6 @@ async def test_opening_an_invite_link_makes_a_technician_with_their_own_command_
         await other.start(code)  # the same link again, from someone else
         assert "não vale" in other.text
         assert bot.api.commands({"type": "chat", "chat_id": other.chat_id}) == []
-
-
-async def joined_technician(bot: RunningBot, chat_id: int) -> TelegramChat:
-    async with bot.app.database.transaction() as session:
-        code = (await Invites().create(session, Role.TECHNICIAN, D.technician)).code
-    tech = bot.chat(chat_id)
-    await tech.start(code)
-    return tech
 
 
 async def test_a_visit_end_to_end_from_the_invite_to_the_finished_ticket(database: Database, sandbox: Sandbox) -> None:
