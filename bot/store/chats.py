@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Row, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.store.driver import Direct
 from bot.store.enums import Role
 from bot.store.errors import StaleStateError
 from bot.store.links import Link, Links, link_in, with_active_link
@@ -69,6 +70,9 @@ _LOAD = select(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"))
 _LOAD_LINKED = with_active_link(select(_chats), _chats.c.chat_id).where(_chats.c.chat_id == bindparam("b_chat_id"))
 _LOAD_LINKED_LOCKED = _LOAD_LINKED.with_for_update(of=_chats)
 _SAVE = update(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"), _chats.c.version == bindparam("b_version"))
+# The two a turn runs on the driver itself (``bot.store.driver``).
+_TURN_LOAD = {True: Direct(_LOAD_LINKED_LOCKED), False: Direct(_LOAD_LINKED)}
+_TURN_SAVE = Direct(_SAVE)
 
 
 class ChatStates:
@@ -90,7 +94,7 @@ class ChatStates:
                 raise StaleStateError(state.chat_id, state.version)
         else:
             values = {"b_chat_id": state.chat_id, "b_version": state.version, "version": state.version + 1}
-            if await execute_rowcount(session, _SAVE, {**values, **_columns(state, now)}) != 1:
+            if await _TURN_SAVE.rowcount(session, {**values, **_columns(state, now)}) != 1:
                 raise StaleStateError(state.chat_id, state.version)
         return replace(state, version=state.version + 1)
 
@@ -104,15 +108,22 @@ class ChatStates:
         and that write.
         """
         locking = dialect_name(session) == "postgresql"
-        statement = _LOAD_LINKED_LOCKED if locking else _LOAD_LINKED
-        row = (await core_execute(session, statement, {"b_chat_id": chat_id})).one_or_none()
+        statement = _TURN_LOAD[locking]
+        row = _one_or_none(await statement.rows(session, {"b_chat_id": chat_id}))
         if row is None and locking:  # a new chat: its default row first
             now = utcnow()
             default = ChatState(chat_id=chat_id)
             await insert_ignore(
                 session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(default, now)},
             )
-            row = (await core_execute(session, statement, {"b_chat_id": chat_id})).one()
+            row = _one_or_none(await statement.rows(session, {"b_chat_id": chat_id}))
+            assert row is not None  # noqa: S101 - inserted (or there already) in this transaction
         if row is None:  # a chat never saved (SQLite): linked only if an invite tool linked it first
             return ChatState(chat_id=chat_id), await Links().active(session, chat_id)
         return _from_row(row), link_in(row)
+
+
+def _one_or_none(rows: list[Any]) -> Any:
+    if len(rows) > 1:
+        raise ValueError(f"one chat row expected, {len(rows)} found")
+    return rows[0] if rows else None

@@ -25,6 +25,7 @@ from sqlalchemy import bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.store.driver import Direct
 from bot.store.enums import InboxState
 from bot.store.models import InboxRow, ProcessRow
 from bot.store.processes import DEFAULT_STALE
@@ -73,9 +74,9 @@ _STORE = {
     "sqlite": sqlite.insert(_inbox).on_conflict_do_nothing().returning(_inbox.c.update_id),
 }
 # Once per update, in its turn's transaction: built once (see bot.store.chats).
-_ANSWER = update(_inbox).where(
+_ANSWER = Direct(update(_inbox).where(
     _inbox.c.update_id == bindparam("b_update_id"), _inbox.c.state == InboxState.PENDING.value,
-)
+))
 
 
 class Inbox:
@@ -179,7 +180,7 @@ class Inbox:
             "b_update_id": update_id, "state": InboxState.DONE.value, "processed_at": now, "last_error": None,
             "answer": calls or None, "available_at": now + resend_after, "owner": self.owner,
         }
-        return await execute_rowcount(session, _ANSWER, values) == 1
+        return await _ANSWER.rowcount(session, values) == 1
 
     async def delivered(self, session: AsyncSession, update_ids: Collection[int]) -> int:
         """Telegram accepted these updates' answers: nothing left to resend."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import weakref
 from typing import Any
 
 from sqlalchemy import event
@@ -26,6 +27,7 @@ from sqlalchemy.util import await_only
 
 _HOLDS = "ispbot_holds_write_gate"
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+_INSTALLED: weakref.WeakKeyDictionary[Any, WriteGate] = weakref.WeakKeyDictionary()  # sync engine: its gate
 
 
 class WriteGate:
@@ -34,8 +36,14 @@ class WriteGate:
         self._lock = asyncio.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
 
+    @staticmethod
+    def of(engine: Any) -> WriteGate | None:
+        """The gate installed on ``engine`` (async or sync), if any."""
+        return _INSTALLED.get(getattr(engine, "sync_engine", engine))
+
     def install(self, engine: AsyncEngine) -> None:
         sync_engine = engine.sync_engine
+        _INSTALLED[sync_engine] = self
         event.listen(sync_engine, "before_cursor_execute", self._before_execute)
         # Opened when the connection goes back to the pool, after its COMMIT or ROLLBACK ran (the
         # engine's own commit/rollback events come before, while SQLite still holds the lock), or
@@ -51,7 +59,14 @@ class WriteGate:
         info = connection.connection.info
         if info.get(_HOLDS) or not statement.lstrip()[:7].upper().startswith(_WRITES):
             return
-        await_only(self._acquire())
+        await_only(self.hold(info))
+
+    async def hold(self, info: dict[Any, Any]) -> None:
+        """Take the gate for the pooled connection whose ``info`` this is, unless it holds it already
+        (a statement run on the driver itself, ``bot.store.driver``, takes it here)."""
+        if info.get(_HOLDS):
+            return
+        await self._acquire()
         info[_HOLDS] = True
 
     async def _acquire(self) -> None:

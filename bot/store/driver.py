@@ -1,0 +1,140 @@
+"""The statements every turn runs, on the driver itself, inside the session's transaction.
+
+SQLAlchemy's execution path (cache lookup, execution context, parameters, result objects) costs far
+more than these statements do: a read of one row by key, or an update of one. A ``Direct`` statement
+is compiled by SQLAlchemy once per dialect and set of parameters, and its values go in and come out
+through SQLAlchemy's own conversions of each column type, so it stores and reads exactly what the
+same statement would through SQLAlchemy; only the plumbing between is skipped (``bench/RESULTS.md``).
+
+The transaction stays the session's. SQLite: the write gate (``bot.store.write_gate``) is taken before
+the first write, as for any write, and pysqlite begins the transaction there. asyncpg: the transaction
+SQLAlchemy begins at its first statement is begun here if it was not yet. Errors are the driver's,
+translated as SQLAlchemy's adapter translates them.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.engine.interfaces import Dialect
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql import ClauseElement
+
+from bot.store.sql import core_connection
+from bot.store.write_gate import WriteGate
+
+_RAW = "driver connection"  # session.info key: (the transaction, its pooled DBAPI connection)
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    sql: str
+    names: tuple[str, ...]  # the parameters, in the order the driver takes them
+    carried: dict[str, Any]  # values the statement holds itself (a literal state, say)
+    bind: tuple[Any, ...]  # SQLAlchemy's conversion of each parameter on the way in (or None)
+    row: Any  # a named tuple of the result's columns, or None
+    result: tuple[Any, ...]  # SQLAlchemy's conversion of each result column on the way out (or None)
+    writes: bool
+
+
+class Direct:
+    """``Direct(statement)``: a Core statement without expanding (``IN``) or literal-execute parameters."""
+
+    def __init__(self, statement: ClauseElement) -> None:
+        self.statement = statement
+        self._compiled: dict[tuple[str, frozenset[str]], _Compiled] = {}
+
+    async def rows(self, session: AsyncSession, parameters: dict[str, Any]) -> list[Any]:
+        """The rows, as named tuples (``row.column``)."""
+        return (await self._run(session, parameters, want_rows=True))[0]
+
+    async def rowcount(self, session: AsyncSession, parameters: dict[str, Any]) -> int:
+        """How many rows an INSERT, UPDATE or DELETE touched."""
+        return (await self._run(session, parameters, want_rows=False))[1]
+
+    async def _run(self, session: AsyncSession, parameters: dict[str, Any], *, want_rows: bool) -> tuple[list[Any], int]:
+        raw = await _raw_connection(session)
+        dialect = session.get_bind().dialect
+        compiled = self._compiled.get((dialect.name, frozenset(parameters)))
+        if compiled is None:
+            compiled = self._compiled[(dialect.name, frozenset(parameters))] = self._compile(dialect, parameters)
+        values = []
+        for name, convert in zip(compiled.names, compiled.bind, strict=True):
+            value = parameters[name] if name in parameters else compiled.carried[name]
+            values.append(value if convert is None else convert(value))
+        if dialect.name == "sqlite":
+            records, count = await _sqlite(session, raw, compiled, values)
+        else:
+            records, count = await _asyncpg(raw, compiled, values, want_rows)
+        if not want_rows or compiled.row is None:
+            return [], count
+        return [
+            compiled.row._make(
+                value if convert is None or value is None else convert(value)
+                for value, convert in zip(record, compiled.result, strict=True)
+            )
+            for record in records
+        ], count
+
+    def _compile(self, dialect: Dialect, parameters: dict[str, Any]) -> _Compiled:
+        compiled: Any = self.statement.compile(dialect=dialect, column_keys=sorted(parameters))
+        if compiled.positiontup is None:
+            raise ValueError(f"{dialect.name}: a positional parameter style was expected")
+        binds = {name: bind for bind, name in compiled.bind_names.items()}
+        if any(bind.expanding or bind.literal_execute for bind in binds.values()):
+            raise ValueError("expanding and literal-execute parameters are not supported")
+        names = tuple(compiled.positiontup)
+        processors = compiled._bind_processors
+        columns = compiled._result_columns or []
+        return _Compiled(
+            sql=compiled.string, names=names,
+            carried={name: binds[name].effective_value for name in names if name not in parameters},
+            bind=tuple(processors.get(name) for name in names),
+            row=namedtuple("Row", [column.keyname for column in columns]) if columns else None,  # noqa: PYI024
+            result=tuple(column.type._cached_result_processor(dialect, None) for column in columns),
+            writes=bool(compiled.isinsert or compiled.isupdate or compiled.isdelete),
+        )
+
+
+async def _raw_connection(session: AsyncSession) -> Any:
+    """The pooled DBAPI connection (SQLAlchemy's adapter over the driver) of the session's transaction."""
+    connection = await core_connection(session)
+    transaction = session.sync_session.get_transaction()
+    cached = session.info.get(_RAW)
+    if cached is not None and cached[0] is transaction:
+        return cached[1]
+    raw = await connection.get_raw_connection()
+    session.info[_RAW] = (transaction, raw)
+    return raw
+
+
+async def _sqlite(session: AsyncSession, raw: Any, compiled: _Compiled, values: list[Any]) -> tuple[list[Any], int]:
+    if compiled.writes:
+        gate = WriteGate.of(session.get_bind())
+        if gate is not None:
+            await gate.hold(raw.info)
+    # The inline connection (``bot.store.inline_sqlite``) runs sqlite3 in this thread: call it as is.
+    cursor = raw.driver_connection._conn.execute(compiled.sql, values)
+    try:
+        return (cursor.fetchall() if cursor.description else []), cursor.rowcount
+    finally:
+        cursor.close()
+
+
+async def _asyncpg(raw: Any, compiled: _Compiled, values: list[Any], want_rows: bool) -> tuple[list[Any], int]:
+    adapted = raw.dbapi_connection
+    async with adapted._execute_mutex:
+        if adapted._transaction is None:
+            await adapted._start_transaction()
+        try:
+            if want_rows and compiled.row is not None:
+                records = await adapted._connection.fetch(compiled.sql, *values)
+                return records, len(records)
+            status = await adapted._connection.execute(compiled.sql, *values)
+        except Exception as error:
+            adapted._handle_exception(error)
+            raise
+    count = status.rsplit(" ", 1)[-1]
+    return [], int(count) if count.isdigit() else -1
