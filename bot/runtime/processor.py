@@ -50,6 +50,9 @@ CLAIM_SIZE = 128
 # Updates of one chat per claim: a chat with a backlog takes turns with the others instead of holding
 # a slot (and the CPU) for its whole backlog while a newcomer's single update waits behind it.
 RUN_LIMIT = 2
+# A claim finds nothing new unless updates came, answers were confirmed or updates were put back (all
+# seen here); what only time brings (a retry, another process's lease ending) is looked for this often.
+LOOK_EVERY = 1.0
 
 
 class Processor:
@@ -70,10 +73,16 @@ class Processor:
         self._delivered: list[int] = []
         self._unsettled: list[list[InboxItem]] = []  # runs to put back once the database answers again
         self._last_sweep = float("-inf")
+        self._inbox_changed = True  # since the last claim: worth claiming again
+        self._next_look = 0.0  # monotonic time of the next claim however quiet the inbox
 
     # ---- public ------------------------------------------------------------------------------
     def wake(self) -> None:
         """New updates are in the inbox."""
+        self._changed()
+
+    def _changed(self) -> None:
+        self._inbox_changed = True
         self._wake.set()
 
     def resend_soon(self) -> None:
@@ -104,7 +113,7 @@ class Processor:
         """Claim a batch when few runs wait, then start runs while slots are free; how many updates
         were claimed or started (0: nothing to do until a run finishes or updates arrive)."""
         claimed, waiting = 0, sum(len(run) for _, run in self._waiting)
-        if waiting < self._concurrency:
+        if waiting < self._concurrency and (self._inbox_changed or time.monotonic() >= self._next_look):
             claimed = await self._claim(max(CLAIM_SIZE, 2 * self._concurrency) - waiting)
         started = 0
         while self._waiting and len(self._tasks) < self._concurrency:
@@ -116,13 +125,17 @@ class Processor:
         return claimed + started
 
     async def _claim(self, limit: int) -> int:
+        self._inbox_changed, self._next_look = False, time.monotonic() + LOOK_EVERY
         try:
             async with self.database.transaction() as session:
                 items = await self.inbox.claim_pending(session, limit=limit, per_chat=RUN_LIMIT)
         except Exception as exc:
+            self._inbox_changed = True
             log.error("could not read the inbox (%s): is the database up? retrying", type(exc).__name__)
             await asyncio.sleep(1.0)
             return 0
+        if len(items) == limit:
+            self._inbox_changed = True  # more may be due
         runs: dict[tuple[bool, int], list[InboxItem]] = {}
         for item in items:  # in update_id order, so each chat's run stays in order
             key = (True, item.chat_id) if item.chat_id is not None else (False, item.update_id)
@@ -239,6 +252,7 @@ class Processor:
                 await self.inbox.answer(session, item.update_id, [])
             else:
                 await self.inbox.mark_failed(session, [item.update_id], failed)
+        self._changed()  # its chat's next update is free
 
     async def _release(self, runs: list[list[InboxItem]]) -> None:
         """Hand back claimed updates never started: due again now, the claim not counted."""
@@ -246,6 +260,7 @@ class Processor:
         try:
             async with self.database.transaction() as session:
                 await self.inbox.release(session, ids)
+            self._changed()
         except Exception as exc:  # their leases end by themselves
             log.warning("could not hand back %d claimed updates (%s); they wait for their lease to end",
                         len(ids), type(exc).__name__)
@@ -262,6 +277,7 @@ class Processor:
                 else:
                     delay = timedelta(seconds=min(2 ** head.attempts, 60))
                     await self.inbox.mark_retry(session, ids, utcnow() + delay, "processing failed")
+            self._changed()
         except Exception:  # the database may be what failed: try again at the next turn (the lease holds them)
             self._unsettled.append(items)
 
@@ -294,6 +310,7 @@ class Processor:
         try:
             async with self.database.transaction() as session:
                 await self.inbox.delivered(session, ids)
+            self._changed()  # their chats' next updates are free
         except Exception as exc:
             self._delivered[:0] = ids  # the database is down: record them when it is back
             log.warning("could not record %d delivered answers (%s); trying again", len(ids), type(exc).__name__)

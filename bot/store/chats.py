@@ -14,7 +14,7 @@ from bot.store.enums import Role
 from bot.store.errors import StaleStateError
 from bot.store.links import Link, Links, link_in, with_active_link
 from bot.store.models import ChatRow
-from bot.store.sql import core_execute, dialect_name, execute_rowcount, insert_ignore
+from bot.store.sql import core_execute, dialect_name, insert_ignore
 from bot.store.types import utcnow
 
 

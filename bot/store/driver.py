@@ -54,7 +54,9 @@ class Direct:
         """How many rows an INSERT, UPDATE or DELETE touched."""
         return (await self._run(session, parameters, want_rows=False))[1]
 
-    async def _run(self, session: AsyncSession, parameters: dict[str, Any], *, want_rows: bool) -> tuple[list[Any], int]:
+    async def _run(
+        self, session: AsyncSession, parameters: dict[str, Any], *, want_rows: bool,
+    ) -> tuple[list[Any], int]:
         raw = await _raw_connection(session)
         dialect = session.get_bind().dialect
         compiled = self._compiled.get((dialect.name, frozenset(parameters)))
@@ -92,7 +94,7 @@ class Direct:
             sql=compiled.string, names=names,
             carried={name: binds[name].effective_value for name in names if name not in parameters},
             bind=tuple(processors.get(name) for name in names),
-            row=namedtuple("Row", [column.keyname for column in columns]) if columns else None,  # noqa: PYI024
+            row=namedtuple("Row", [column.keyname for column in columns]) if columns else None,
             result=tuple(column.type._cached_result_processor(dialect, None) for column in columns),
             writes=bool(compiled.isinsert or compiled.isupdate or compiled.isdelete),
         )

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, or_, select, update
+from sqlalchemy import Row, bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -51,7 +51,7 @@ class InboxItem:
     answer: list[dict[str, Any]] | None = None  # Bot API calls not yet accepted by Telegram
 
 
-def _from_row(row: InboxRow) -> InboxItem:
+def _from_row(row: InboxRow | Row[Any]) -> InboxItem:
     return InboxItem(
         update_id=row.update_id, chat_id=row.chat_id, payload=dict(row.payload), received_at=row.received_at,
         attempts=row.attempts, answer=list(row.answer) if row.answer is not None else None,

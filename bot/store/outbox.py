@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Row, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import Origin, OutboxState
@@ -55,7 +56,7 @@ class OutboxStats:
     oldest_pending_age: timedelta | None
 
 
-def _from_row(row: OutboxRow) -> OutboxEntry:
+def _from_row(row: OutboxRow | Row[Any]) -> OutboxEntry:
     message = NewMessage(
         ticket_id=row.ticket_id, customer=row.customer, record=row.record, attendant=row.attendant,
         content=row.content, origin=Origin(row.origin), contact=row.contact,

@@ -14,19 +14,28 @@ holding its group while that column is set.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Select, exists, literal, or_, select, update
+from sqlalchemy import BindParameter, Integer, Row, Select, Update, bindparam, exists, literal, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import InstrumentedAttribute, aliased
+from sqlalchemy.orm import InstrumentedAttribute
 
 from bot.store.models import Base
 from bot.store.sql import core_execute, execute_rowcount
 
 RowT = TypeVar("RowT", bound=Base)
+
+
+@dataclass(frozen=True, slots=True)
+class _Statements:
+    due_heads: Select[Any]
+    followers: Select[Any]
+    lease: Update
+    rows: Select[Any]
 
 
 @dataclass(frozen=True)
@@ -49,72 +58,81 @@ class OrderedQueue(Generic[RowT]):
     async def claim(
         self, session: AsyncSession, limit: int, now: datetime, lease: timedelta, *, owner: str | None = None,
         per_group: int | None = None,
-    ) -> list[RowT]:
+    ) -> list[Row[Any]]:
         """Lease up to ``limit`` due entries, each group's as an in-order prefix (of at most ``per_group``
-        entries: a group with a long backlog then takes turns with the others); rows in key order."""
+        entries: a group with a long backlog then takes turns with the others); rows (of the table's
+        columns) in key order."""
         if limit <= 0:
             return []
         until = now + lease
-        owned = await self._lease(session, await self._due_heads(session, limit, now), now, until, owner)
+        due = {"b_now": now, "b_limit": limit}
+        heads = list((await core_execute(session, self._statements.due_heads, due)).scalars())
+        owned = await self._lease(session, heads, now, until, owner)
         if not owned:
             return []
         followers = await self._due_followers(session, owned, now, limit - len(owned), per_group)
         claimed = [*owned, *await self._lease(session, followers, now, until, owner)]
-        key = self._column(self.key)
-        rows = await session.execute(
-            select(self.model).where(key.in_(claimed)).order_by(key).execution_options(populate_existing=True)
-        )
-        return list(rows.scalars())
-
-    async def _due_heads(self, session: AsyncSession, limit: int, now: datetime) -> list[int]:
-        return list((await core_execute(session, self.due_heads_statement(limit, now))).scalars())
+        return list(await core_execute(session, self._statements.rows, {"b_keys": claimed}))
 
     def due_heads_statement(self, limit: int, now: datetime) -> Select[Any]:
         """The oldest due entry of each group none of whose older entries is waiting."""
-        key, group, state, due = (self._column(name) for name in (self.key, self.group, "state", self.due))
-        older = aliased(self.model)
+        return self._statements.due_heads.params(b_limit=limit, b_now=now)
+
+    @functools.cached_property
+    def _statements(self) -> _Statements:
+        """The claim's statements, built once: they are the same at every claim but for their parameters."""
+        table = self.model.metadata.tables[self.model.__tablename__]
+        key, group, state, due = (table.c[name] for name in (self.key, self.group, "state", self.due))
+        older = table.alias("older")
         # The pending state as a literal, not a parameter: PostgreSQL's generic plans (and SQLite)
         # use a partial index on the waiting rows (the inbox's) only for a condition they can read.
-        waiting = self._column("state", older) == literal(self.pending, literal_execute=True)
+        waiting = older.c.state == literal(self.pending, literal_execute=True)
         if self.holds is not None:
-            waiting = or_(waiting, self._column(self.holds, older).is_not(None))
-        return (
+            waiting = or_(waiting, older.c[self.holds].is_not(None))
+        due_heads = (
             select(key)
             .where(
                 state == self.pending,
-                due <= now,
-                ~exists().where(
-                    self._column(self.group, older) == group,
-                    waiting,
-                    self._column(self.key, older) < key,
-                ),
+                due <= bindparam("b_now"),
+                ~exists().where(older.c[self.group] == group, waiting, older.c[self.key] < key),
             )
             .order_by(key)
-            .limit(limit)
-            .with_for_update(skip_locked=True, of=self.model)
+            .limit(bindparam("b_limit", type_=Integer))
+            .with_for_update(skip_locked=True, of=table)
         )
+        keys: BindParameter[Any] = bindparam("b_keys", expanding=True)
+        head_groups = select(group).where(key.in_(keys), group.is_not(None))
+        followers = (
+            select(key, group, due)
+            .where(group.in_(head_groups), state == self.pending, key.not_in(keys))
+            .order_by(key)
+            # In key order, the first ``room`` rows hold a prefix of each group: enough to fill the
+            # claim unless some wait for a retry (the claim is then smaller, never out of order), and
+            # a group with a long backlog is not read (and locked) whole at every claim.
+            .limit(bindparam("b_room", type_=Integer))
+            .with_for_update(of=table)
+        )
+        values: dict[str, Any] = {due.key: bindparam("b_until"), "attempts": table.c.attempts + 1}
+        if self.owner is not None:
+            values[self.owner] = bindparam("b_owner")
+        lease = (
+            update(table).where(key.in_(keys), state == self.pending, due <= bindparam("b_now"))
+            .values(values).returning(key)
+        )
+        rows = select(table).where(key.in_(keys)).order_by(key)
+        return _Statements(due_heads, followers, lease, rows)
 
     async def _due_followers(
         self, session: AsyncSession, heads: Sequence[int], now: datetime, room: int, per_group: int | None,
     ) -> list[int]:
         if room <= 0 or per_group == 1:
             return []
-        key, group, state, due = (self._column(name) for name in (self.key, self.group, "state", self.due))
-        head_groups = select(group).where(key.in_(heads), group.is_not(None))
-        statement = (
-            select(key, group, due)
-            .where(group.in_(head_groups), state == self.pending, key.not_in(heads))
-            .order_by(key)
-            # In key order, the first ``room`` rows hold a prefix of each group: enough to fill the
-            # claim unless some wait for a retry (the claim is then smaller, never out of order), and
-            # a group with a long backlog is not read (and locked) whole at every claim.
-            .limit(room)
-            .with_for_update(of=self.model)
-        )
         taken: list[int] = []
         blocked: set[Any] = set()
         counts: dict[Any, int] = {}  # followers taken per group (its head is one more)
-        rows: list[Any] = list(await core_execute(session, statement))
+        rows: list[Any] = list(
+            await core_execute(session, self._statements.followers, {"b_keys": list(heads), "b_room": room}),
+        )
         for entry_key, entry_group, entry_due in rows:
             if entry_group in blocked:
                 continue
@@ -135,17 +153,10 @@ class OrderedQueue(Generic[RowT]):
         """Lease those of ``keys`` still pending and due; the keys actually leased."""
         if not keys:
             return []
-        key, state, due = self._column(self.key), self._column("state"), self._column(self.due)
-        values: dict[Any, Any] = {due: until, self._column("attempts"): self._column("attempts") + 1}
-        if self.owner is not None:
-            values[self._column(self.owner)] = owner
-        statement = (
-            update(self.model)
-            .where(key.in_(keys), state == self.pending, due <= now)
-            .values(values)
-            .returning(key)
-        )
-        return sorted((await core_execute(session, statement)).scalars())
+        parameters = {"b_keys": list(keys), "b_now": now, "b_until": until, "b_owner": owner}
+        if self.owner is None:
+            del parameters["b_owner"]
+        return sorted((await core_execute(session, self._statements.lease, parameters)).scalars())
 
     async def release(self, session: AsyncSession, keys: Collection[int], now: datetime) -> int:
         """End the lease of claimed entries that were not worked on: due at ``now``, the claim not
