@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -55,6 +56,9 @@ def json_type(*, none_as_null: bool = False) -> TypeEngine[Any]:
 
 
 _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
+# In JSON written without ASCII escapes, a NUL is the escape ``\u0000`` and a lone surrogate is itself.
+_UNSTORABLE_IN_JSON = re.compile(r"\\u0000|[\ud800-\udfff]")
+_json_text = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def storable(value: Any) -> Any:
@@ -66,10 +70,23 @@ def storable(value: Any) -> Any:
     """
     if isinstance(value, str):
         return _UNSTORABLE.sub("\ufffd", value)
+    if isinstance(value, dict | list | tuple):
+        try:
+            clean = _UNSTORABLE_IN_JSON.search(_json_text(value)) is None  # one pass in C, for the usual case
+        except (TypeError, ValueError):
+            clean = False  # not plain JSON: the walk below keeps what it can
+        if clean:
+            return value
+    return _walk(value)
+
+
+def _walk(value: Any) -> Any:
+    if isinstance(value, str):
+        return _UNSTORABLE.sub("\ufffd", value)
     if isinstance(value, dict):
-        return {storable(key): storable(item) for key, item in value.items()}
+        return {_walk(key): _walk(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [storable(item) for item in value]
+        return [_walk(item) for item in value]
     return value
 
 
