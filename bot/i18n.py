@@ -28,7 +28,7 @@ import yaml
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal
-from jinja2 import Environment, StrictUndefined, Template
+from jinja2 import Environment, StrictUndefined, Template, meta
 
 # The texts shipped with the package (bot/_locales links to the top-level locales/ of a checkout).
 LOCALES_DIR = Path(str(files("bot") / "_locales"))
@@ -61,6 +61,8 @@ class Translations:
             )
         self._envs = {lang: _environment(lang) for lang in LANGUAGES}
         self._compiled: dict[tuple[str, str], Template] = {}
+        # The text of a template that reads no variable (most of them): the same at every render.
+        self._constant: dict[tuple[str, str], str] = {}
 
     def keys(self, language: str) -> set[str]:
         return set(self._sources[language])
@@ -75,13 +77,19 @@ class Translations:
 
     def render(self, language: str, key: str, /, **variables: Any) -> str:
         language = language if language in self._sources else DEFAULT_LANGUAGE
+        constant = self._constant.get((language, key))
+        if constant is not None:
+            return constant
         template = self._compiled.get((language, key))
         if template is None:
             source = self._sources[language].get(key)
             if source is None:
                 raise KeyError(f"no template {key!r} in locales/{language}")
-            template = self._envs[language].from_string(source)
-            self._compiled[(language, key)] = template
+            environment = self._envs[language]
+            template = self._compiled[(language, key)] = environment.from_string(source)
+            if not meta.find_undeclared_variables(environment.parse(source)):
+                self._constant[(language, key)] = _tidy(template.render())
+                return self._constant[(language, key)]
         return _tidy(template.render(**variables))
 
     def samples(self) -> dict[str, dict[str, Any]]:

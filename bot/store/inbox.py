@@ -30,7 +30,7 @@ from bot.store.enums import InboxState
 from bot.store.models import InboxRow, ProcessRow
 from bot.store.processes import DEFAULT_STALE
 from bot.store.queue import OrderedQueue
-from bot.store.sql import dialect_name, execute_rowcount
+from bot.store.sql import core_execute, dialect_name, execute_rowcount
 from bot.store.types import utcnow
 
 DEFAULT_LEASE = timedelta(minutes=1)
@@ -77,6 +77,9 @@ _STORE = {
 _ANSWER = Direct(update(_inbox).where(
     _inbox.c.update_id == bindparam("b_update_id"), _inbox.c.state == InboxState.PENDING.value,
 ))
+# Often, from the processor and from polling: built once too.
+_DELIVERED = update(_inbox).where(_inbox.c.update_id.in_(bindparam("b_ids", expanding=True))).values(answer=None)
+_PENDING = select(func.count()).select_from(_inbox).where(_inbox.c.state == InboxState.PENDING.value)
 
 
 class Inbox:
@@ -184,7 +187,9 @@ class Inbox:
 
     async def delivered(self, session: AsyncSession, update_ids: Collection[int]) -> int:
         """Telegram accepted these updates' answers: nothing left to resend."""
-        return await queue.set(session, update_ids, answer=None)
+        if not update_ids:
+            return 0
+        return await execute_rowcount(session, _DELIVERED, {"b_ids": list(update_ids)})
 
     async def undelivered(
         self, session: AsyncSession, limit: int, now: datetime | None = None,
@@ -224,8 +229,7 @@ class Inbox:
         return [_from_row(row) for row in rows if row.update_id in leased]
 
     async def pending_count(self, session: AsyncSession) -> int:
-        statement = select(func.count()).select_from(InboxRow).where(InboxRow.state == InboxState.PENDING.value)
-        return int((await session.execute(statement)).scalar_one())
+        return int((await core_execute(session, _PENDING)).scalar_one())
 
     async def prune(self, session: AsyncSession, before: datetime) -> int:
         """Forget finished updates received before ``before`` (Telegram redelivers for a day at most)."""
