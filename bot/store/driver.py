@@ -87,6 +87,8 @@ class Direct:
         binds = {name: bind for bind, name in compiled.bind_names.items()}
         if any(bind.expanding or bind.literal_execute for bind in binds.values()):
             raise ValueError("expanding and literal-execute parameters are not supported")
+        if getattr(compiled, "insert_prefetch", None) or getattr(compiled, "update_prefetch", None):
+            raise ValueError("column defaults computed at execution are not supported: pass every value")
         names = tuple(compiled.positiontup)
         processors = compiled._bind_processors
         columns = compiled._result_columns or []

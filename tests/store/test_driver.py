@@ -9,8 +9,9 @@ from datetime import timedelta
 
 import pytest
 from bot.store import ChatState, ChatStates, Inbox
+from bot.store.driver import Direct
 from bot.store.models import ChatRow
-from sqlalchemy import select, text
+from sqlalchemy import insert, select, text
 
 from tests.store.dbtools import ScratchDatabase
 
@@ -92,3 +93,12 @@ async def test_a_second_writer_on_the_driver_waits_at_the_write_gate(
     await asyncio.gather(holder, waiter)
     async with database.session() as session:
         assert [(await chats.load(session, n)).flow for n in (1, 2)] == ["bills", "pay"]
+
+
+async def test_a_statement_whose_defaults_sqlalchemy_would_compute_is_refused(database: ScratchDatabase) -> None:
+    """A column default is computed by SQLAlchemy's execution context, which the driver path skips:
+    such a statement must name every value, or it would store NULLs."""
+    statement = Direct(insert(ChatRow.metadata.tables[ChatRow.__tablename__]))
+    async with database.transaction() as session:
+        with pytest.raises(ValueError, match="defaults"):
+            await statement.rowcount(session, {"chat_id": 9})
