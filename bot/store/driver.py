@@ -22,6 +22,7 @@ from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql import ClauseElement
 
+from bot.store.inline_sqlite import InlineConnection
 from bot.store.sql import core_connection
 from bot.store.write_gate import WriteGate
 
@@ -120,7 +121,10 @@ async def _sqlite(session: AsyncSession, raw: Any, compiled: _Compiled, values: 
         if gate is not None:
             await gate.hold(raw.info)
     # The inline connection (``bot.store.inline_sqlite``) runs sqlite3 in this thread: call it as is.
-    cursor = raw.driver_connection._conn.execute(compiled.sql, values)
+    connection = raw.driver_connection
+    if not isinstance(connection, InlineConnection):  # aiosqlite's own would be used from its thread
+        raise TypeError("SQLite on the driver needs the inline connection of bot.store.inline_sqlite")
+    cursor = connection._conn.execute(compiled.sql, values)
     try:
         return (cursor.fetchall() if cursor.description else []), cursor.rowcount
     finally:
