@@ -26,8 +26,6 @@ from bot.store.inline_sqlite import InlineConnection
 from bot.store.sql import core_connection
 from bot.store.write_gate import WriteGate
 
-_RAW = "driver connection"  # session.info key: (the transaction, its pooled DBAPI connection)
-
 
 @dataclass(frozen=True, slots=True)
 class _Compiled:
@@ -59,16 +57,18 @@ class Direct:
         self, session: AsyncSession, parameters: dict[str, Any], *, want_rows: bool,
     ) -> tuple[list[Any], int]:
         raw = await _raw_connection(session)
-        dialect = session.get_bind().dialect
-        compiled = self._compiled.get((dialect.name, frozenset(parameters)))
+        bind = session.get_bind()
+        dialect = bind.dialect
+        key = (dialect.name, frozenset(parameters))
+        compiled = self._compiled.get(key)
         if compiled is None:
-            compiled = self._compiled[(dialect.name, frozenset(parameters))] = self._compile(dialect, parameters)
+            compiled = self._compiled[key] = self._compile(dialect, parameters)
         values = []
         for name, convert in zip(compiled.names, compiled.bind, strict=True):
             value = parameters[name] if name in parameters else compiled.carried[name]
             values.append(value if convert is None else convert(value))
         if dialect.name == "sqlite":
-            records, count = await _sqlite(session, raw, compiled, values)
+            records, count = await _sqlite(bind, raw, compiled, values)
         else:
             records, count = await _asyncpg(raw, compiled, values, want_rows)
         if not want_rows or compiled.row is None:
@@ -105,19 +105,14 @@ class Direct:
 
 async def _raw_connection(session: AsyncSession) -> Any:
     """The pooled DBAPI connection (SQLAlchemy's adapter over the driver) of the session's transaction."""
-    connection = await core_connection(session)
-    transaction = session.sync_session.get_transaction()
-    cached = session.info.get(_RAW)
-    if cached is not None and cached[0] is transaction:
-        return cached[1]
-    raw = await connection.get_raw_connection()
-    session.info[_RAW] = (transaction, raw)
-    return raw
+    sync_connection = (await core_connection(session)).sync_connection
+    assert sync_connection is not None  # noqa: S101 - the connection of a begun transaction is started
+    return sync_connection.connection
 
 
-async def _sqlite(session: AsyncSession, raw: Any, compiled: _Compiled, values: list[Any]) -> tuple[list[Any], int]:
+async def _sqlite(bind: Any, raw: Any, compiled: _Compiled, values: list[Any]) -> tuple[list[Any], int]:
     if compiled.writes:
-        gate = WriteGate.of(session.get_bind())
+        gate = WriteGate.of(bind)
         if gate is not None:
             await gate.hold(raw.info)
     # The inline connection (``bot.store.inline_sqlite``) runs sqlite3 in this thread: call it as is.

@@ -153,9 +153,9 @@ class OrderedQueue(Generic[RowT]):
         """Lease those of ``keys`` still pending and due; the keys actually leased."""
         if not keys:
             return []
-        parameters = {"b_keys": list(keys), "b_now": now, "b_until": until, "b_owner": owner}
-        if self.owner is None:
-            del parameters["b_owner"]
+        parameters = {"b_keys": list(keys), "b_now": now, "b_until": until}
+        if self.owner is not None:
+            parameters["b_owner"] = owner
         return sorted((await core_execute(session, self._statements.lease, parameters)).scalars())
 
     async def release(self, session: AsyncSession, keys: Collection[int], now: datetime) -> int:

@@ -68,8 +68,6 @@ def storable(value: Any) -> Any:
     terminal decoding with surrogateescape): one such message must not make a turn or an update
     fail again and again. SQLite would take them; they are replaced there too, so both behave alike.
     """
-    if isinstance(value, str):
-        return _UNSTORABLE.sub("\ufffd", value)
     if isinstance(value, dict | list | tuple):
         try:
             clean = _UNSTORABLE_IN_JSON.search(_json_text(value)) is None  # one pass in C, for the usual case
