@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, bindparam, delete, func, or_, select, update
+from sqlalchemy import Row, bindparam, delete, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -79,7 +79,10 @@ _ANSWER = Direct(update(_inbox).where(
 ))
 # Often, from the processor and from polling: built once too.
 _DELIVERED = update(_inbox).where(_inbox.c.update_id.in_(bindparam("b_ids", expanding=True))).values(answer=None)
-_PENDING = select(func.count()).select_from(_inbox).where(_inbox.c.state == InboxState.PENDING.value)
+# The state as a literal: counted in ``ix_inbox_pending``, not across the whole table.
+_PENDING = select(func.count()).select_from(_inbox).where(
+    _inbox.c.state == literal(InboxState.PENDING.value, literal_execute=True),
+)
 
 
 class Inbox:

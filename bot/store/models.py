@@ -16,6 +16,8 @@ from bot.store.types import UtcDateTime, json_type, utcnow
 # index's condition. The claim (``bot.store.queue``) states the same condition, the pending state as a
 # literal, so that the planner can match it; tests/store/test_updates.py checks it does.
 INBOX_WAITING = f"state = '{InboxState.PENDING.value}' OR answer IS NOT NULL"
+# The inbox's pending updates, in order: where a claim looks for due heads (``bot.store.queue``).
+INBOX_PENDING = f"state = '{InboxState.PENDING.value}'"
 
 # Named constraints let later migrations drop or alter them (and SQLite batch mode needs the names).
 NAMING_CONVENTION = {
@@ -115,7 +117,6 @@ class InboxRow(Base):
     __tablename__ = "inbox"
     __table_args__ = (
         CheckConstraint(check_in("state", InboxState), name="state"),
-        Index("ix_inbox_state_available_at", "state", "available_at"),
         Index("ix_inbox_chat_id_update_id", "chat_id", "update_id"),
         # A chat's updates that still hold its later ones back (``bot.store.queue``'s NOT EXISTS):
         # only those, so a claim looks one up instead of walking the chat's day of finished updates.
@@ -124,6 +125,12 @@ class InboxRow(Base):
             sqlite_where=text(INBOX_WAITING), postgresql_where=text(INBOX_WAITING),
         ),
         Index("ix_inbox_owner", "owner", sqlite_where=text(INBOX_WAITING), postgresql_where=text(INBOX_WAITING)),
+        # A claim walks the pending updates in order and stops at its limit (``bot.store.queue``).
+        Index("ix_inbox_pending", "update_id",
+              sqlite_where=text(INBOX_PENDING), postgresql_where=text(INBOX_PENDING)),
+        # Answers Telegram has not accepted yet, by when they may be sent again (``Inbox.undelivered``).
+        Index("ix_inbox_unsent", "available_at", sqlite_where=text("answer IS NOT NULL"),
+              postgresql_where=text("answer IS NOT NULL")),
     )
 
     update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)

@@ -85,14 +85,14 @@ class OrderedQueue(Generic[RowT]):
         key, group, state, due = (table.c[name] for name in (self.key, self.group, "state", self.due))
         older = table.alias("older")
         # The pending state as a literal, not a parameter: PostgreSQL's generic plans (and SQLite)
-        # use a partial index on the waiting rows (the inbox's) only for a condition they can read.
+        # use a partial index (the pending or waiting entries) only for a condition they can read.
         waiting = older.c.state == literal(self.pending, literal_execute=True)
         if self.holds is not None:
             waiting = or_(waiting, older.c[self.holds].is_not(None))
         due_heads = (
             select(key)
             .where(
-                state == self.pending,
+                state == literal(self.pending, literal_execute=True),
                 due <= bindparam("b_now"),
                 ~exists().where(older.c[self.group] == group, waiting, older.c[self.key] < key),
             )

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bot.store import Inbox, ProcessedUpdates
 from bot.store.inbox import queue as inbox_queue
@@ -93,16 +94,27 @@ async def test_released_claims_are_due_again_at_once_and_the_claim_is_not_counte
     assert undelivered == []  # 3's answer keeps its own resend time, not the release's
 
 
-async def test_a_claim_looks_up_the_chats_waiting_updates_in_their_own_index(database: ScratchDatabase) -> None:
-    """Whether a chat's head is free is one lookup in ``ix_inbox_waiting`` (only the rows still
-    waiting), not a walk through everything the chat sent that day."""
-    statement = inbox_queue.due_heads_statement(10, T0)
+async def _plan(database: ScratchDatabase, statement: Any) -> list[str]:
     async with database.transaction() as session:
         dialect = session.get_bind().dialect
         sql = str(statement.compile(dialect=dialect, compile_kwargs={"literal_binds": True}))
         if dialect.name == "postgresql":
             await session.execute(text("SET LOCAL enable_seqscan = off"))  # a near empty table
-            plan = (await session.execute(text(f"EXPLAIN {sql}"))).scalars().all()
-        else:
-            plan = [row[-1] for row in (await session.execute(text(f"EXPLAIN QUERY PLAN {sql}"))).all()]
+            return list((await session.execute(text(f"EXPLAIN {sql}"))).scalars().all())
+        return [row[-1] for row in (await session.execute(text(f"EXPLAIN QUERY PLAN {sql}"))).all()]
+
+
+async def test_a_claim_looks_up_the_chats_waiting_updates_in_their_own_index(database: ScratchDatabase) -> None:
+    """Whether a chat's head is free is one lookup in ``ix_inbox_waiting`` (only the rows still
+    waiting), not a walk through everything the chat sent that day."""
+    plan = await _plan(database, inbox_queue.due_heads_statement(10, T0))
     assert any("ix_inbox_waiting" in line for line in plan), plan
+
+
+async def test_a_claim_walks_the_pending_updates_in_order_and_sorts_nothing(database: ScratchDatabase) -> None:
+    """A claim reads the pending updates in ``ix_inbox_pending``'s order and stops at its limit: it
+    neither sorts every due update (SQLite through ``(state, available_at)``) nor walks the finished
+    ones (PostgreSQL through the primary key)."""
+    plan = await _plan(database, inbox_queue.due_heads_statement(10, T0))
+    assert any("ix_inbox_pending" in line for line in plan), plan
+    assert not any("TEMP B-TREE" in line or line.lstrip(" ->").startswith("Sort") for line in plan), plan
