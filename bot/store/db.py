@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from bot.store.inline_sqlite import inline_creator
+from bot.store.types import storable_json
 from bot.store.urls import DEFAULT_URL, async_url, is_memory_sqlite
 from bot.store.write_gate import WriteGate
 
@@ -54,7 +55,10 @@ class Database:
         echo: bool = False, pool_size: int = DEFAULT_POOL_SIZE,
     ) -> None:
         self.url = async_url(url)
-        options: dict[str, Any] = {"echo": echo, "connect_args": dict(connect_args or {})}
+        # Every JSON column's value is written by ``storable_json`` (NUL and lone surrogates replaced).
+        options: dict[str, Any] = {
+            "echo": echo, "connect_args": dict(connect_args or {}), "json_serializer": storable_json,
+        }
         if is_memory_sqlite(self.url):
             # Each connection to ":memory:" would be a new empty database: share a single one.
             options["poolclass"] = StaticPool

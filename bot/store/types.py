@@ -47,8 +47,8 @@ class UtcDateTime(TypeDecorator[datetime]):
 
 
 def json_type(*, none_as_null: bool = False) -> TypeEngine[Any]:
-    """JSON everywhere, JSONB on PostgreSQL (smaller, and indexable if a later issue needs it), with
-    strings made storable on the way in (``storable``).
+    """JSON everywhere, JSONB on PostgreSQL (smaller, and indexable if a later issue needs it), written
+    by the engine's serializer, ``storable_json`` (``bot.store.db``).
 
     ``none_as_null``: Python ``None`` is stored as SQL NULL (testable with ``IS NULL``), not JSON null.
     """
@@ -61,21 +61,19 @@ _UNSTORABLE_IN_JSON = re.compile(r"\\u0000|[\ud800-\udfff]")
 _json_text = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
-def storable(value: Any) -> Any:
-    """``value`` with each NUL character and lone surrogate in its strings (keys too) replaced by U+FFFD.
+def storable_json(value: Any) -> str:
+    """``value`` as JSON text, each NUL character and lone surrogate in its strings (keys too) replaced
+    by U+FFFD.
 
     PostgreSQL's JSONB refuses both, and a person's text may hold them (a client's odd bytes, a
     terminal decoding with surrogateescape): one such message must not make a turn or an update
     fail again and again. SQLite would take them; they are replaced there too, so both behave alike.
+    The text is written once and searched once; the value is walked only when one is there.
     """
-    if isinstance(value, dict | list | tuple):
-        try:
-            clean = _UNSTORABLE_IN_JSON.search(_json_text(value)) is None  # one pass in C, for the usual case
-        except (TypeError, ValueError):
-            clean = False  # not plain JSON: the walk below keeps what it can
-        if clean:
-            return value
-    return _walk(value)
+    text = _json_text(value)
+    if _UNSTORABLE_IN_JSON.search(text) is None:
+        return text
+    return _json_text(_walk(value))
 
 
 def _walk(value: Any) -> Any:
@@ -100,6 +98,3 @@ class StorableJson(TypeDecorator[Any]):
         if dialect.name == "postgresql":
             return dialect.type_descriptor(postgresql.JSONB(none_as_null=self.none_as_null))
         return dialect.type_descriptor(JSON(none_as_null=self.none_as_null))
-
-    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
-        return storable(value)
