@@ -53,6 +53,10 @@ RUN_LIMIT = 2
 # A claim finds nothing new unless updates came, answers were confirmed or updates were put back (all
 # seen here); what only time brings (a retry, another process's lease ending) is looked for this often.
 LOOK_EVERY = 1.0
+# After a claim that found nothing, the next waits this long (seconds) whatever changed: in a surge
+# every chat may be waiting for Telegram to take its last answer, each confirmed answer changes the
+# inbox, and each claim reads every update waiting behind those answers.
+EMPTY_CLAIM_PAUSE = 0.02
 
 
 class Processor:
@@ -75,6 +79,7 @@ class Processor:
         self._last_sweep = float("-inf")
         self._inbox_changed = True  # since the last claim: worth claiming again
         self._next_look = 0.0  # monotonic time of the next claim however quiet the inbox
+        self._claim_after = 0.0  # monotonic time before which no claim is made (``EMPTY_CLAIM_PAUSE``)
 
     # ---- public ------------------------------------------------------------------------------
     def wake(self) -> None:
@@ -104,8 +109,11 @@ class Processor:
                 started = await self.step()
                 if not started:
                     self._wake.clear()
+                    wait = idle_wait
+                    if self._inbox_changed:  # held back by ``EMPTY_CLAIM_PAUSE``: claim when it ends
+                        wait = min(wait, max(0.0, self._claim_after - time.monotonic()))
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._wake.wait(), idle_wait)
+                        await asyncio.wait_for(self._wake.wait(), wait)
         finally:
             await self.drain()
 
@@ -113,7 +121,8 @@ class Processor:
         """Claim a batch when few runs wait, then start runs while slots are free; how many updates
         were claimed or started (0: nothing to do until a run finishes or updates arrive)."""
         claimed, waiting = 0, sum(len(run) for _, run in self._waiting)
-        if waiting < self._concurrency and (self._inbox_changed or time.monotonic() >= self._next_look):
+        now = time.monotonic()
+        if waiting < self._concurrency and now >= self._claim_after and (self._inbox_changed or now >= self._next_look):
             claimed = await self._claim(max(CLAIM_SIZE, 2 * self._concurrency) - waiting)
         started = 0
         while self._waiting and len(self._tasks) < self._concurrency:
@@ -136,6 +145,8 @@ class Processor:
             return 0
         if len(items) == limit:
             self._inbox_changed = True  # more may be due
+        elif not items:
+            self._claim_after = time.monotonic() + EMPTY_CLAIM_PAUSE
         runs: dict[tuple[bool, int], list[InboxItem]] = {}
         for item in items:  # in update_id order, so each chat's run stays in order
             key = (True, item.chat_id) if item.chat_id is not None else (False, item.update_id)

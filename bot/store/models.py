@@ -126,7 +126,7 @@ class InboxRow(Base):
         ),
         Index("ix_inbox_owner", "owner", sqlite_where=text(INBOX_WAITING), postgresql_where=text(INBOX_WAITING)),
         # A claim walks the pending updates in order and stops at its limit (``bot.store.queue``).
-        Index("ix_inbox_pending", "update_id",
+        Index("ix_inbox_pending", "update_id", "chat_id", "available_at",
               sqlite_where=text(INBOX_PENDING), postgresql_where=text(INBOX_PENDING)),
         # Answers Telegram has not accepted yet, by when they may be sent again (``Inbox.undelivered``).
         Index("ix_inbox_unsent", "available_at", sqlite_where=text("answer IS NOT NULL"),

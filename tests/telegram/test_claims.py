@@ -95,3 +95,33 @@ async def test_updates_taken_but_not_started_are_handed_back_when_the_bot_stops(
         await bot.handled_all(others)
     for chat_id in (7321, 7322, 7323):
         assert sum(HELP in (sent.text or "") for sent in bot.api.sent(chat_id)) == 1
+
+
+async def test_a_claim_that_found_nothing_is_not_repeated_at_every_change_and_new_updates_still_go(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a surge every chat may wait for Telegram to take its last answer: each confirmed answer
+    changes the inbox, and a claim after each would read every waiting update again for nothing."""
+    monkeypatch.setattr("bot.runtime.processor.LOOK_EVERY", 3600.0)  # only changes bring claims here
+    claims: list[int] = []
+    claim = Inbox.claim_pending
+
+    async def counted(self: Inbox, *args: object, **kwargs: object) -> list[InboxItem]:
+        items = await claim(self, *args, **kwargs)  # type: ignore[arg-type]
+        claims.append(len(items))
+        return items
+
+    monkeypatch.setattr(Inbox, "claim_pending", counted)
+    async with running_bot(database, sandbox) as bot:
+        await bot.handled_all(await store(bot, [7331], first_update=3200))
+        while not claims or claims[-1] != 0:  # the bot has looked and found nothing
+            bot.processor.wake()
+            await asyncio.sleep(0.001)
+        before = len(claims)
+        for _ in range(50):  # fifty answers confirmed in a row, nothing new to claim
+            bot.processor.wake()
+            await asyncio.sleep(0)
+        assert len(claims) - before <= 1
+
+        await bot.handled_all(await store(bot, [7332], first_update=3201))  # claimed when the pause ends
+    assert HELP in (bot.api.sent(7332)[0].text or "")

@@ -29,7 +29,7 @@ UNSENT = "answer IS NOT NULL"
 
 
 def upgrade() -> None:
-    op.create_index("ix_inbox_pending", "inbox", ["update_id"],
+    op.create_index("ix_inbox_pending", "inbox", ["update_id", "chat_id", "available_at"],
                     sqlite_where=sa.text(PENDING), postgresql_where=sa.text(PENDING))
     op.create_index("ix_inbox_unsent", "inbox", ["available_at"],
                     sqlite_where=sa.text(UNSENT), postgresql_where=sa.text(UNSENT))
