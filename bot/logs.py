@@ -12,6 +12,7 @@ shapes). Chat ids are never logged raw: ``chat_ref`` gives a keyed hash instead.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -173,6 +174,7 @@ def formatter(fmt: LogFormat, stream: Any = None) -> logging.Formatter:
 _chat_key = os.urandom(32)  # until configure() is given the deployment's key: refs of this process only
 
 
+@functools.lru_cache(maxsize=4096)  # a chat's turn and its sends log the same ref, chats come back
 def chat_ref(chat_id: int) -> str:
     """A short keyed hash of a chat id for logs: the id itself is personal data, and a plain hash of
     a number that small is reversed by trying them all. Never all digits (it must not look like a
@@ -185,6 +187,7 @@ def set_chat_key(secret: str) -> None:
     chat the same reference (and nobody without the secret can compute it)."""
     global _chat_key  # noqa: PLW0603 - one key per process, set once at start
     _chat_key = hmac.new(secret.encode(), b"ispbot chat reference", hashlib.sha256).digest()
+    chat_ref.cache_clear()
 
 
 # ---- setting up a process -------------------------------------------------------------------------
