@@ -90,9 +90,19 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        """A session inside one transaction: committed on success, rolled back on an exception."""
-        async with self.sessions() as session, session.begin():
+        """A session inside one transaction: committed on success, rolled back on an exception.
+
+        Every transaction of a turn, a claim or a delivery goes through here, and each call into an
+        ``AsyncSession`` is a greenlet of its own: the transaction begins with the session's first
+        statement (SQLAlchemy's autobegin), not with ``session.begin()``, and a committed session is
+        not closed, since its commit already gave its connection back to the pool."""
+        session = self.sessions()
+        try:
             yield session
+            await session.commit()
+        except BaseException:
+            async with session:  # closing it rolls back and gives the connection back, even when cancelled
+                raise
 
     async def dispose(self) -> None:
         await self.engine.dispose()

@@ -4,6 +4,7 @@ every turn (each a connect, TLS and authentication on PostgreSQL, and its statem
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.store.db import DEFAULT_POOL_SIZE, pool_size_for
@@ -34,3 +35,42 @@ async def test_connections_stay_open_from_one_burst_of_turns_to_the_next(databas
     for _ in range(3):
         await burst()
     assert len(opened) == after_the_first
+
+
+async def test_a_transaction_gives_its_connection_back_whether_it_commits_fails_or_is_cancelled(
+    database: ScratchDatabase,
+) -> None:
+    """A committed session is not closed (its commit gave the connection back); a failed or cancelled
+    one is rolled back and closed. Either way the pool gets every connection back, and nothing of a
+    failed transaction stays."""
+    await _scratch_table(database)
+    pool = database.engine.sync_engine.pool
+    async with database.transaction() as session:
+        await session.execute(text("INSERT INTO scratch VALUES (1)"))
+    with contextlib.suppress(RuntimeError):
+        async with database.transaction() as session:
+            await session.execute(text("INSERT INTO scratch VALUES (2)"))
+            raise RuntimeError("the turn failed")
+    started = asyncio.Event()
+
+    async def cancelled_midway() -> None:
+        async with database.transaction() as session:
+            await session.execute(text("INSERT INTO scratch VALUES (3)"))
+            started.set()
+            await asyncio.sleep(3600)
+
+    task = asyncio.create_task(cancelled_midway())
+    await started.wait()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+    assert pool.checkedout() == 0  # type: ignore[attr-defined]
+    # A connection left holding SQLite's write lock would make this wait forever.
+    async with asyncio.timeout(30), database.transaction() as session:
+        assert (await session.execute(text("SELECT n FROM scratch"))).scalars().all() == [1]
+
+
+async def _scratch_table(database: ScratchDatabase) -> None:
+    async with database.transaction() as session:
+        await session.execute(text("CREATE TABLE scratch (n INTEGER)"))
