@@ -110,9 +110,9 @@ class Processor:
                 started = await self.step()
                 if not started:
                     self._wake.clear()
-                    wait = idle_wait
-                    if self._inbox_changed:  # held back by ``SMALL_CLAIM_PAUSE``: claim when it ends
-                        wait = min(wait, max(0.0, self._claim_after - time.monotonic()))
+                    wait, paused = idle_wait, self._claim_after - time.monotonic()
+                    if self._inbox_changed and paused > 0:  # held back by ``SMALL_CLAIM_PAUSE``: claim when it ends
+                        wait = min(wait, paused)
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._wake.wait(), wait)
         finally:

@@ -124,3 +124,39 @@ async def test_a_claim_smaller_than_the_slots_is_not_repeated_at_every_change_an
 
         await bot.handled_all(await store(bot, [7332], first_update=3201))  # claimed when the pause ends
     assert HELP in (bot.api.sent(7332)[0].text or "")
+
+
+async def test_the_processor_sleeps_while_every_slot_is_busy_and_more_wait(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With its slots full and claimed runs waiting for them, the processor has nothing to do until a
+    run finishes: it waits for that, not turning its loop over and over."""
+    async with running_bot(database, sandbox, concurrency=1) as bot:
+        await bot.shutdown()
+        update_ids = await store(bot, [7341, 7342, 7343], first_update=3300)
+        started, go_on = asyncio.Event(), asyncio.Event()
+        process, step = Processor._process, Processor.step
+        steps = 0
+
+        async def held(self: Processor, item: InboxItem) -> bool:
+            started.set()
+            await go_on.wait()
+            return await process(self, item)
+
+        async def counted(self: Processor) -> int:
+            nonlocal steps
+            steps += 1
+            return await step(self)
+
+        monkeypatch.setattr(Processor, "_process", held)
+        monkeypatch.setattr(Processor, "step", counted)
+        await bot.start()
+        async with asyncio.timeout(5):
+            await started.wait()  # the first chat holds the only slot; the two others wait, claimed
+        bot.processor.wake()  # new updates came, say: still nothing to start
+        before = steps
+        for _ in range(200):
+            await asyncio.sleep(0)
+        assert steps - before <= 2
+        go_on.set()
+        await bot.handled_all(update_ids)
