@@ -18,6 +18,8 @@ from bot.store.types import UtcDateTime, json_type, utcnow
 INBOX_WAITING = f"state = '{InboxState.PENDING.value}' OR answer IS NOT NULL"
 # The inbox's pending updates, in order: where a claim looks for due heads (``bot.store.queue``).
 INBOX_PENDING = f"state = '{InboxState.PENDING.value}'"
+# The inbox's answers Telegram has not accepted yet: where the resend sweep looks (``Inbox.undelivered``).
+INBOX_UNSENT = "answer IS NOT NULL"
 
 # Named constraints let later migrations drop or alter them (and SQLite batch mode needs the names).
 NAMING_CONVENTION = {
@@ -129,8 +131,7 @@ class InboxRow(Base):
         Index("ix_inbox_pending", "update_id", "chat_id", "available_at",
               sqlite_where=text(INBOX_PENDING), postgresql_where=text(INBOX_PENDING)),
         # Answers Telegram has not accepted yet, by when they may be sent again (``Inbox.undelivered``).
-        Index("ix_inbox_unsent", "available_at", sqlite_where=text("answer IS NOT NULL"),
-              postgresql_where=text("answer IS NOT NULL")),
+        Index("ix_inbox_unsent", "available_at", sqlite_where=text(INBOX_UNSENT), postgresql_where=text(INBOX_UNSENT)),
     )
 
     update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)

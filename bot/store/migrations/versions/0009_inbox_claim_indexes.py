@@ -25,7 +25,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 PENDING = "state = 'pending'"  # bot.store.models.INBOX_PENDING when written
-UNSENT = "answer IS NOT NULL"
+UNSENT = "answer IS NOT NULL"  # bot.store.models.INBOX_UNSENT when written
 
 
 def upgrade() -> None:
