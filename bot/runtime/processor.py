@@ -58,6 +58,11 @@ LOOK_EVERY = 1.0
 # answer frees one, and a claim after each read every update waiting behind the others for one or
 # two updates (three times the claims, a tenth of the CPU, seen here). A person waits 20 ms more.
 SMALL_CLAIM_PAUSE = 0.02
+# Answers Telegram accepted are recorded with the next claim, in its transaction (what frees their
+# chats is read by that claim anyway), or on their own once the oldest waited this long (seconds): a
+# transaction of its own after each send cost a commit for two or three answers in a burst. Until
+# then a crash would send them again, as it would any answer sent but not yet recorded.
+RECORD_DELIVERED_WITHIN = 0.1
 
 
 class Processor:
@@ -76,6 +81,7 @@ class Processor:
         self._progress = asyncio.Event()  # set whenever an update is finished: fetching may go on
         self._tasks: set[asyncio.Task[None]] = set()  # one per chat run in hand
         self._delivered: list[int] = []
+        self._delivered_since = 0.0  # monotonic time the oldest of ``_delivered`` was sent
         self._unsettled: list[list[InboxItem]] = []  # runs to put back once the database answers again
         self._last_sweep = float("-inf")
         self._inbox_changed = True  # since the last claim: worth claiming again
@@ -113,6 +119,8 @@ class Processor:
                     wait, paused = idle_wait, self._claim_after - time.monotonic()
                     if self._inbox_changed and paused > 0:  # held back by ``SMALL_CLAIM_PAUSE``: claim when it ends
                         wait = min(wait, paused)
+                    if self._delivered:  # recorded by a claim, or on their own when none came in time
+                        wait = min(wait, self._delivered_since + RECORD_DELIVERED_WITHIN - time.monotonic())
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._wake.wait(), wait)
         finally:
@@ -136,10 +144,13 @@ class Processor:
 
     async def _claim(self, limit: int) -> int:
         self._inbox_changed, self._next_look = False, time.monotonic() + LOOK_EVERY
+        delivered, self._delivered = self._delivered, []
         try:
             async with self.database.transaction() as session:
+                await self.inbox.delivered(session, delivered)
                 items = await self.inbox.claim_pending(session, limit=limit, per_chat=RUN_LIMIT)
         except Exception as exc:
+            self._delivered[:0] = delivered
             self._inbox_changed = True
             log.error("could not read the inbox (%s): is the database up? retrying", type(exc).__name__)
             await asyncio.sleep(1.0)
@@ -309,8 +320,10 @@ class Processor:
             nonlocal remaining
             remaining -= 1
             if remaining == 0:
+                if not self._delivered:
+                    self._delivered_since = time.monotonic()
                 self._delivered.append(update_id)
-                self._wake.set()  # record it soon: the chat's next update waits for it (``bot.store.inbox``)
+                self._changed()  # the next claim records it and may take the chat's next update (``bot.store.inbox``)
 
         for future in futures:
             future.add_done_callback(sent)
@@ -328,7 +341,8 @@ class Processor:
             log.warning("could not record %d delivered answers (%s); trying again", len(ids), type(exc).__name__)
 
     async def _sweep_if_due(self) -> None:
-        await self._flush_delivered()
+        if self._delivered and time.monotonic() - self._delivered_since >= RECORD_DELIVERED_WITHIN:
+            await self._flush_delivered()  # no claim took them meanwhile (every slot busy, say)
         await self._settle_put_backs()
         now = time.monotonic()
         if now - self._last_sweep < SWEEP_EVERY:

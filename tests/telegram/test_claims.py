@@ -160,3 +160,56 @@ async def test_the_processor_sleeps_while_every_slot_is_busy_and_more_wait(
         assert steps - before <= 2
         go_on.set()
         await bot.handled_all(update_ids)
+
+
+async def test_accepted_answers_are_recorded_by_the_next_claim_not_in_a_transaction_each(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each chat's next update waits for its last answer to be recorded as sent; the claim that takes
+    it records that answer in its own transaction, instead of a commit for every answer or two."""
+    monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 3600.0)  # only claims record them
+    alone: list[int] = []  # answers recorded in a transaction of their own
+    flush = Processor._flush_delivered
+
+    async def counted(self: Processor) -> None:
+        alone.extend(self._delivered)
+        await flush(self)
+
+    monkeypatch.setattr(Processor, "_flush_delivered", counted)
+    async with running_bot(database, sandbox) as bot:
+        update_ids = await store(bot, [7351, 7352, 7353] * 4, first_update=3400)  # each chat's in turn
+        await bot.handled_all(update_ids)
+        assert alone == []
+        await bot.shutdown()  # what no claim recorded yet is recorded on stopping
+    for update_id in update_ids:
+        row = await bot.inbox_row(update_id)
+        assert row is not None and row.state == InboxState.DONE.value and row.answer is None
+    for chat_id in (7351, 7352, 7353):
+        assert sum(HELP in (sent.text or "") for sent in bot.api.sent(chat_id)) == 4
+
+
+async def test_an_accepted_answer_is_recorded_soon_when_no_claim_comes(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Until recorded, an answer is sent again if the process dies: no claim for a long while (a
+    quiet inbox) must not leave it unrecorded."""
+    monkeypatch.setattr("bot.runtime.processor.LOOK_EVERY", 3600.0)
+    monkeypatch.setattr("bot.runtime.processor.SMALL_CLAIM_PAUSE", 3600.0)  # no claim after the first
+    monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 0.05)
+    recorded = asyncio.Event()
+    flush = Processor._flush_delivered
+
+    async def watched(self: Processor) -> None:
+        await flush(self)
+        if not self._delivered:
+            recorded.set()
+
+    monkeypatch.setattr(Processor, "_flush_delivered", watched)
+    async with running_bot(database, sandbox) as bot:
+        [update_id] = await store(bot, [7361], first_update=3500)
+        await bot.handled_all([update_id])
+        async with asyncio.timeout(5):
+            await recorded.wait()
+        row = await bot.inbox_row(update_id)
+        assert row is not None and row.state == InboxState.DONE.value and row.answer is None
+    assert HELP in (bot.api.sent(7361)[0].text or "")
