@@ -6,11 +6,10 @@ at most ``concurrency`` at a time. A run that waited past half its lease is put 
 
 Exactly once: the engine's turn and the inbox's "done, answered by these calls" commit in one
 transaction, only while the update is still pending. The calls then go to the channel
-(``bot.channels.base.Channel``); once it sent them the inbox forgets them (recorded with the next
-claim), and what a dead process left unsent is sent again by ``resend_undelivered`` (every minute,
-and at once after a take-over: ``bot.runtime.heartbeat``). What the database refused meanwhile
-(recording a delivery, putting an update back) is tried again at the next turn of the loop, not left
-to the lease.
+(``bot.channels.base.Channel``); the next claim records that it sent them, and what a dead process
+left unsent is sent again by ``resend_undelivered`` (every minute, and at once after a take-over:
+``bot.runtime.heartbeat``). What the database refused meanwhile (recording a delivery, putting an
+update back) is tried again at the next turn of the loop, not left to the lease.
 
 Failures: an update the channel cannot read is set aside and its chat goes on; a database or other
 failure puts the update back with a growing delay, set aside after ``max_attempts``.
