@@ -338,6 +338,7 @@ class Processor:
             self._changed()  # their chats' next updates are free
         except Exception as exc:
             self._delivered[:0] = ids  # the database is down: record them when it is back
+            self._delivered_since = time.monotonic()  # tried again in ``RECORD_DELIVERED_WITHIN``, not at once
             log.warning("could not record %d delivered answers (%s); trying again", len(ids), type(exc).__name__)
 
     async def _sweep_if_due(self) -> None:

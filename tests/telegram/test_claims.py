@@ -213,3 +213,32 @@ async def test_an_accepted_answer_is_recorded_soon_when_no_claim_comes(
         row = await bot.inbox_row(update_id)
         assert row is not None and row.state == InboxState.DONE.value and row.answer is None
     assert HELP in (bot.api.sent(7361)[0].text or "")
+
+
+async def test_while_sent_answers_cannot_be_recorded_the_processor_tries_again_calmly(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The database refuses the record (it is down): the answers stay in hand and are tried again
+    every ``RECORD_DELIVERED_WITHIN``, not in a loop as fast as the refusals come."""
+    monkeypatch.setattr("bot.runtime.processor.LOOK_EVERY", 3600.0)
+    monkeypatch.setattr("bot.runtime.processor.SMALL_CLAIM_PAUSE", 3600.0)  # no claim records them
+    monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 0.1)
+    tries = 0
+
+    async def refused(self: Inbox, session: object, update_ids: list[int]) -> int:
+        nonlocal tries
+        if not update_ids:
+            return 0  # each claim records what it has, here nothing
+        tries += 1
+        raise ConnectionError("the database is down")
+
+    async with running_bot(database, sandbox) as bot:
+        monkeypatch.setattr(Inbox, "delivered", refused)
+        [update_id] = await store(bot, [7371], first_update=3600)
+        await bot.api.wait_for_sent(7371)
+        await asyncio.sleep(0.5)
+        assert 1 <= tries <= 8  # about one every 0.1 s
+        assert bot.processor._delivered == [update_id]
+        monkeypatch.undo()
+    row = await bot.inbox_row(update_id)
+    assert row is not None and row.answer is None  # recorded on stopping, the database back
