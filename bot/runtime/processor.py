@@ -9,7 +9,7 @@ transaction, only while the update is still pending. The calls then go to the ch
 (``bot.channels.base.Channel``); the next claim records that it sent them, and what a dead process
 left unsent is sent again by ``resend_undelivered`` (every minute, and at once after a take-over:
 ``bot.runtime.heartbeat``). What the database refused meanwhile (recording a delivery, putting an
-update back) is tried again at the next turn of the loop, not left to the lease.
+update back) is tried again soon, not left to the lease.
 
 Failures: an update the channel cannot read is set aside and its chat goes on; a database or other
 failure puts the update back with a growing delay, set aside after ``max_attempts``.
