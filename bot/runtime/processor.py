@@ -80,8 +80,8 @@ class Processor:
         self._wake = asyncio.Event()
         self._progress = asyncio.Event()  # set whenever an update is finished: fetching may go on
         self._tasks: set[asyncio.Task[None]] = set()  # one per chat run in hand
-        self._delivered: list[int] = []
-        self._delivered_since = 0.0  # monotonic time the oldest of ``_delivered`` was sent
+        self._delivered: list[int] = []  # sent, not recorded yet
+        self._record_by = 0.0  # monotonic time by which ``_delivered`` is recorded even if no claim comes
         self._unsettled: list[list[InboxItem]] = []  # runs to put back once the database answers again
         self._last_sweep = float("-inf")
         self._inbox_changed = True  # since the last claim: worth claiming again
@@ -120,7 +120,7 @@ class Processor:
                     if self._inbox_changed and paused > 0:  # held back by ``SMALL_CLAIM_PAUSE``: claim when it ends
                         wait = min(wait, paused)
                     if self._delivered:  # recorded by a claim, or on their own when none came in time
-                        wait = min(wait, self._delivered_since + RECORD_DELIVERED_WITHIN - time.monotonic())
+                        wait = min(wait, self._record_by - time.monotonic())
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._wake.wait(), wait)
         finally:
@@ -150,7 +150,7 @@ class Processor:
                 await self.inbox.delivered(session, delivered)
                 items = await self.inbox.claim_pending(session, limit=limit, per_chat=RUN_LIMIT)
         except Exception as exc:
-            self._delivered[:0] = delivered
+            self._record_later(delivered)
             self._inbox_changed = True
             log.error("could not read the inbox (%s): is the database up? retrying", type(exc).__name__)
             await asyncio.sleep(1.0)
@@ -321,7 +321,7 @@ class Processor:
             remaining -= 1
             if remaining == 0:
                 if not self._delivered:
-                    self._delivered_since = time.monotonic()
+                    self._record_by = time.monotonic() + RECORD_DELIVERED_WITHIN
                 self._delivered.append(update_id)
                 self._changed()  # the next claim records it and may take the chat's next update (``bot.store.inbox``)
 
@@ -337,12 +337,17 @@ class Processor:
                 await self.inbox.delivered(session, ids)
             self._changed()  # their chats' next updates are free
         except Exception as exc:
-            self._delivered[:0] = ids  # the database is down: record them when it is back
-            self._delivered_since = time.monotonic()  # tried again in ``RECORD_DELIVERED_WITHIN``, not at once
+            self._record_later(ids)  # the database is down: record them when it is back
             log.warning("could not record %d delivered answers (%s); trying again", len(ids), type(exc).__name__)
 
+    def _record_later(self, ids: list[int]) -> None:
+        """Sent answers the database did not record: first in line again, tried with the next claim or
+        ``RECORD_DELIVERED_WITHIN`` from now, not at once."""
+        self._delivered[:0] = ids
+        self._record_by = time.monotonic() + RECORD_DELIVERED_WITHIN
+
     async def _sweep_if_due(self) -> None:
-        if self._delivered and time.monotonic() - self._delivered_since >= RECORD_DELIVERED_WITHIN:
+        if self._delivered and time.monotonic() >= self._record_by:
             await self._flush_delivered()  # no claim took them meanwhile (every slot busy, say)
         await self._settle_put_backs()
         now = time.monotonic()
