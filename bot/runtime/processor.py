@@ -61,8 +61,10 @@ SMALL_CLAIM_PAUSE = 0.02
 # Answers Telegram accepted are recorded with the next claim, in its transaction (what frees their
 # chats is read by that claim anyway), or on their own once the oldest waited this long (seconds): a
 # transaction of its own after each send cost a commit for two or three answers in a burst. Until
-# then a crash would send them again, as it would any answer sent but not yet recorded.
+# then a crash would send them again, as it would any answer sent but not yet recorded; so once
+# ``RECORD_AT_MOST`` wait, they are recorded at once (a crash right after a burst of sends).
 RECORD_DELIVERED_WITHIN = 0.1
+RECORD_AT_MOST = 8
 
 
 class Processor:
@@ -323,6 +325,8 @@ class Processor:
                 if not self._delivered:
                     self._record_by = time.monotonic() + RECORD_DELIVERED_WITHIN
                 self._delivered.append(update_id)
+                if len(self._delivered) == RECORD_AT_MOST:
+                    self._record_by = time.monotonic()
                 self._changed()  # the next claim records it and may take the chat's next update (``bot.store.inbox``)
 
         for future in futures:

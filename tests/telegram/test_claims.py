@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from bot.runtime.processor import Processor
+from bot.runtime.processor import RECORD_AT_MOST, Processor
 from bot.sandbox import Sandbox
 from bot.store import Database, Inbox, InboxItem, InboxState, utcnow
 
@@ -213,6 +213,37 @@ async def test_an_accepted_answer_is_recorded_soon_when_no_claim_comes(
         row = await bot.inbox_row(update_id)
         assert row is not None and row.state == InboxState.DONE.value and row.answer is None
     assert HELP in (bot.api.sent(7361)[0].text or "")
+
+
+async def test_a_burst_of_accepted_answers_is_recorded_at_once_whatever_the_claim_pause(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A crash sends again every answer accepted but not recorded yet: once ``RECORD_AT_MOST`` wait,
+    they are recorded at once, not after the claim pause or ``RECORD_DELIVERED_WITHIN``."""
+    monkeypatch.setattr("bot.runtime.processor.LOOK_EVERY", 3600.0)
+    monkeypatch.setattr("bot.runtime.processor.SMALL_CLAIM_PAUSE", 3600.0)
+    monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 3600.0)
+    chats = [7381 + n for n in range(RECORD_AT_MOST)]
+    recorded: list[int] = []
+    all_recorded = asyncio.Event()
+    flush = Processor._flush_delivered
+
+    async def watched(self: Processor) -> None:
+        ids = list(self._delivered)
+        await flush(self)
+        recorded.extend(ids)
+        if len(recorded) == len(chats):
+            all_recorded.set()
+
+    monkeypatch.setattr(Processor, "_flush_delivered", watched)
+    async with running_bot(database, sandbox) as bot:
+        update_ids = await store(bot, chats, first_update=3700)  # one claim, then no other for an hour
+        async with asyncio.timeout(5):
+            await all_recorded.wait()
+        assert sorted(recorded) == update_ids
+        for update_id in update_ids:
+            row = await bot.inbox_row(update_id)
+            assert row is not None and row.answer is None
 
 
 async def test_while_sent_answers_cannot_be_recorded_the_processor_tries_again_calmly(
