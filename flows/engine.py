@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from bot.i18n import Translations, default_translations, pick_language, plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
 from bot.store import (
+    Answered,
     ChatState,
     ChatStates,
     Database,
@@ -78,7 +79,9 @@ MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversatio
 # Runs inside a turn's transaction with the turn's replies and its notices to other chats: a channel
 # records there that the update was handled (and what answers it), so the step and that record commit
 # together or not at all. Notices reach other chats only this way (a turn without it sends none).
-Within = Callable[[AsyncSession, list[Reply], list[Notice]], Awaitable[None]]
+# That record it may return instead of writing it (``Answered``): the engine writes it with the
+# chat's state, in one statement where the database allows.
+Within = Callable[[AsyncSession, list[Reply], list[Notice]], Awaitable[Answered | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +179,7 @@ class Engine:
             replies: list[Reply] = [Message(self.translations.render("pt_BR", "common.try_again"))]
             if within is not None:
                 async with self.database.transaction() as session:
-                    await within(session, replies, [])
+                    await _record(session, within, replies)
             return Turn(replies)
 
     # ---- one turn --------------------------------------------------------------------------------
@@ -201,14 +204,12 @@ class Engine:
                 ctx = self._context(before, link, session, incoming)
                 if _is_live_update(incoming.event):
                     # A live location keeps sending positions; where no step wants one, stay quiet.
-                    if within is not None:
-                        await within(session, [], [])
+                    await _record(session, within, [])
                     return Turn.at([], ctx.state)
                 await self._misunderstood(ctx, miss)
-            await self.states.save(session, ctx.state)
             await self._mirror(session, ctx, said, ctx.replies)
-            if within is not None:
-                await within(session, ctx.replies, ctx.notices)
+            answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
+            await self.states.save(session, ctx.state, answered=answered)
             return Turn.at(ctx.replies, ctx.state)
 
     async def _failed_turn(self, incoming: Incoming, error: IspError | None, within: Within | None) -> Turn:
@@ -228,8 +229,7 @@ class Engine:
             if again is not None:
                 ctx.replies.append(again)
             await self._mirror(session, ctx, _said(state, incoming.event), ctx.replies)
-            if within is not None:
-                await within(session, ctx.replies, [])
+            await _record(session, within, ctx.replies)
             return Turn.at(ctx.replies, ctx.state)
 
     def _context(self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming) -> Context:
@@ -364,6 +364,12 @@ class Engine:
         messages = [entry(said, Origin.CUSTOMER)]
         messages += [entry(text, Origin.SYSTEM) for text in map(_reply_text, replies) if text]
         await self.outbox.enqueue(session, messages)
+
+
+async def _record(session: AsyncSession, within: Within | None, replies: list[Reply]) -> None:
+    """``within`` for a turn that saves no state, and what it left to write."""
+    if within is not None and (answered := await within(session, replies, [])) is not None:
+        await answered.write(session)
 
 
 def _follow_link(state: ChatState, link: Link | None) -> None:

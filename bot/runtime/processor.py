@@ -35,7 +35,7 @@ from bot import metrics
 from bot.channels.base import Call, Channel, Read
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.runtime.update_log import update_done
-from bot.store import Database, Inbox, InboxItem, StaleStateError, UpdateTakenError, utcnow
+from bot.store import Answered, Database, Inbox, InboxItem, StaleStateError, UpdateTakenError, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -248,11 +248,10 @@ class Processor:
         assert read.incoming is not None  # noqa: S101 - _process turns only what the channel read
         calls: list[Call] = []
 
-        async def record_answer(session: AsyncSession, replies: list[Reply], notices: list[Notice]) -> None:
+        async def record_answer(session: AsyncSession, replies: list[Reply], notices: list[Notice]) -> Answered:
             rendered = await self.channel.answer(session, read, replies, notices)
-            if not await self.inbox.answer(session, item.update_id, [c.as_json() for c in rendered]):
-                raise UpdateTakenError(item.update_id)
-            calls[:] = rendered
+            calls[:] = rendered  # sent only if the turn commits, with this answer written by the engine
+            return self.inbox.answered(item.update_id, [c.as_json() for c in rendered])
 
         turn = await self.engine.turn(read.incoming, within=record_answer)
         return calls, turn.position

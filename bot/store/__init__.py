@@ -18,7 +18,7 @@ from bot.store.errors import (
     UpdateTakenError,
 )
 from bot.store.handoffs import Handoffs, StaffHandoff
-from bot.store.inbox import Inbox, InboxItem
+from bot.store.inbox import Answered, Inbox, InboxItem
 from bot.store.invites import Invite, Invites, IssuedInvite
 from bot.store.link_attempts import LinkAttempts, LinkLock
 from bot.store.links import Link, Links
@@ -30,6 +30,7 @@ from bot.store.watches import OutageWatches, TrustUnblocks
 
 __all__ = [
     "DEFAULT_URL",
+    "Answered",
     "ChatState",
     "ChatStates",
     "Database",

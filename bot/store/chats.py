@@ -6,12 +6,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, select, update
+from sqlalchemy import Row, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.driver import Direct
 from bot.store.enums import Role
-from bot.store.errors import StaleStateError
+from bot.store.errors import StaleStateError, UpdateTakenError
+from bot.store.inbox import ANSWER, Answered
 from bot.store.links import Link, Links, link_in, with_active_link
 from bot.store.models import ChatRow
 from bot.store.sql import core_execute, dialect_name, insert_ignore
@@ -55,6 +56,11 @@ def _from_row(row: ChatRow | Row[Any]) -> ChatState:
     )
 
 
+_SAVED_COLUMNS = (
+    "role", "language", "flow", "step", "data", "current_ticket", "handoff_topic", "updated_at", "version",
+)
+
+
 def _columns(state: ChatState, now: datetime) -> dict[str, Any]:
     return {
         "role": state.role.value, "language": state.language, "flow": state.flow, "step": state.step,
@@ -69,10 +75,21 @@ _chats = ChatRow.metadata.tables[ChatRow.__tablename__]
 _LOAD = select(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"))
 _LOAD_LINKED = with_active_link(select(_chats), _chats.c.chat_id).where(_chats.c.chat_id == bindparam("b_chat_id"))
 _LOAD_LINKED_LOCKED = _LOAD_LINKED.with_for_update(of=_chats)
-_SAVE = update(_chats).where(_chats.c.chat_id == bindparam("b_chat_id"), _chats.c.version == bindparam("b_version"))
-# The two a turn runs on the driver itself (``bot.store.driver``).
+_SAVE = update(_chats).where(
+    _chats.c.chat_id == bindparam("b_chat_id"), _chats.c.version == bindparam("b_version"),
+).values({name: bindparam(name) for name in _SAVED_COLUMNS})
+# The save and the update's answer (``Answered``) in one statement, for PostgreSQL: how many rows
+# each touched, so a stale state and an update taken meanwhile are told apart as when run one by one.
+_saved = _SAVE.returning(_chats.c.chat_id).cte("saved")
+_answered = ANSWER.returning(ANSWER.table.c.update_id).cte("answered")
+_SAVE_AND_ANSWER = select(
+    select(func.count()).select_from(_saved).scalar_subquery().label("saved"),
+    select(func.count()).select_from(_answered).scalar_subquery().label("answered"),
+)
+# What a turn runs on the driver itself (``bot.store.driver``).
 _TURN_LOAD = {True: Direct(_LOAD_LINKED_LOCKED), False: Direct(_LOAD_LINKED)}
 _TURN_SAVE = Direct(_SAVE)
+_TURN_SAVE_AND_ANSWER = Direct(_SAVE_AND_ANSWER)
 
 
 class ChatStates:
@@ -81,11 +98,15 @@ class ChatStates:
         row = (await core_execute(session, _LOAD, {"b_chat_id": chat_id})).one_or_none()
         return ChatState(chat_id=chat_id) if row is None else _from_row(row)
 
-    async def save(self, session: AsyncSession, state: ChatState, now: datetime | None = None) -> ChatState:
+    async def save(
+        self, session: AsyncSession, state: ChatState, now: datetime | None = None, *, answered: Answered | None = None,
+    ) -> ChatState:
         """Write ``state`` if nobody saved this chat since it was loaded; return it with its new version.
+        ``answered``: the update this turn answered, written with it (one statement on PostgreSQL).
 
         Raises StaleStateError when another writer won (also when two first saves race): the caller
-        rolls back, reloads and runs the step again.
+        rolls back, reloads and runs the step again; UpdateTakenError when the update is not pending
+        any more.
         """
         now = now or utcnow()
         if state.version == 0:
@@ -94,8 +115,18 @@ class ChatStates:
                 raise StaleStateError(state.chat_id, state.version)
         else:
             values = {"b_chat_id": state.chat_id, "b_version": state.version, "version": state.version + 1}
-            if await _TURN_SAVE.rowcount(session, {**values, **_columns(state, now)}) != 1:
+            values.update(_columns(state, now))
+            if answered is not None and dialect_name(session) == "postgresql":
+                [counts] = await _TURN_SAVE_AND_ANSWER.rows(session, {**values, **answered.values})
+                if counts.saved != 1:
+                    raise StaleStateError(state.chat_id, state.version)
+                if counts.answered != 1:
+                    raise UpdateTakenError(answered.update_id)
+                return replace(state, version=state.version + 1)
+            if await _TURN_SAVE.rowcount(session, values) != 1:
                 raise StaleStateError(state.chat_id, state.version)
+        if answered is not None:
+            await answered.write(session)
         return replace(state, version=state.version + 1)
 
     async def load_locked(self, session: AsyncSession, chat_id: int) -> tuple[ChatState, Link | None]:

@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.driver import Direct
 from bot.store.enums import InboxState
+from bot.store.errors import UpdateTakenError
 from bot.store.models import InboxRow, ProcessRow
 from bot.store.processes import DEFAULT_STALE
 from bot.store.queue import OrderedQueue
@@ -73,16 +74,34 @@ _STORE = {
     "postgresql": postgresql.insert(_inbox).on_conflict_do_nothing().returning(_inbox.c.update_id),
     "sqlite": sqlite.insert(_inbox).on_conflict_do_nothing().returning(_inbox.c.update_id),
 }
-# Once per update, in its turn's transaction: built once (see bot.store.chats).
-_ANSWER = Direct(update(_inbox).where(
+# Once per update, in its turn's transaction: built once (see bot.store.chats), and written with the
+# chat's state where the database allows (``Answered``).
+ANSWERED_COLUMNS = ("state", "processed_at", "last_error", "answer", "available_at", "owner")
+ANSWER = update(_inbox).where(
     _inbox.c.update_id == bindparam("b_update_id"), _inbox.c.state == InboxState.PENDING.value,
-))
+).values({name: bindparam(name) for name in ANSWERED_COLUMNS})
+_ANSWER = Direct(ANSWER)
 # Often, from the processor and from polling: built once too.
 _DELIVERED = update(_inbox).where(_inbox.c.update_id.in_(bindparam("b_ids", expanding=True))).values(answer=None)
 # The state as a literal: counted in ``ix_inbox_pending``, not across the whole table.
 _PENDING = select(func.count()).select_from(_inbox).where(
     _inbox.c.state == literal(InboxState.PENDING.value, literal_execute=True),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """A pending update marked done with the calls that answer it, not written yet: a turn hands it
+    to ``ChatStates.save``, which writes it with the chat's state (one statement on PostgreSQL, where
+    a turn's round trips are most of its cost) or right after it."""
+
+    update_id: int
+    values: dict[str, Any]  # ``ANSWER``'s parameters
+
+    async def write(self, session: AsyncSession) -> None:
+        """On its own; ``UpdateTakenError`` when the update is not pending any more."""
+        if await _ANSWER.rowcount(session, self.values) != 1:
+            raise UpdateTakenError(self.update_id)
 
 
 class Inbox:
@@ -181,12 +200,19 @@ class Inbox:
     ) -> bool:
         """Mark a pending update done with the calls that answer it; False if it is not pending
         any more (processed by another worker after this one's lease ran out)."""
+        answered = self.answered(update_id, calls, now, resend_after)
+        return await _ANSWER.rowcount(session, answered.values) == 1
+
+    def answered(
+        self, update_id: int, calls: list[dict[str, Any]], now: datetime | None = None,
+        resend_after: timedelta = DEFAULT_RESEND_AFTER,
+    ) -> Answered:
+        """``answer``, to be written with the turn's chat state (``ChatStates.save``)."""
         now = now or utcnow()
-        values = {
+        return Answered(update_id, {
             "b_update_id": update_id, "state": InboxState.DONE.value, "processed_at": now, "last_error": None,
             "answer": calls or None, "available_at": now + resend_after, "owner": self.owner,
-        }
-        return await _ANSWER.rowcount(session, values) == 1
+        })
 
     async def delivered(self, session: AsyncSession, update_ids: Collection[int]) -> int:
         """Telegram accepted these updates' answers: nothing left to resend."""

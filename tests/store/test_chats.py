@@ -4,8 +4,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from bot.store import ChatState, ChatStates, Links, Proof, Role, StaleStateError
-from bot.store.models import ChatRow
+from bot.store import ChatState, ChatStates, Inbox, InboxState, Links, Proof, Role, StaleStateError, UpdateTakenError
+from bot.store.models import ChatRow, InboxRow
 from sqlalchemy import select
 from sqlalchemy.exc import StatementError
 
@@ -82,6 +82,58 @@ async def test_the_loser_of_a_save_race_gets_stale_state(database: ScratchDataba
     async with database.session() as session:
         final = await chats.load(session, 7)
     assert final.step == "mine" and final.version == 2
+
+
+async def saved_chat_and_pending_update(database: ScratchDatabase, chat_id: int, update_id: int) -> ChatState:
+    async with database.transaction() as session:
+        await Inbox().store(session, update_id, chat_id, {"update_id": update_id})
+        return await chats.save(session, ChatState(chat_id=chat_id, flow="start"))
+
+
+async def inbox_row(database: ScratchDatabase, update_id: int) -> InboxRow:
+    async with database.session() as session:
+        row = await session.get(InboxRow, update_id, populate_existing=True)
+    assert row is not None
+    return row
+
+
+async def test_a_turn_saves_its_chat_and_marks_its_update_answered_together(database: ScratchDatabase) -> None:
+    state = await saved_chat_and_pending_update(database, 11, 501)
+    call = {"method": "sendMessage", "params": {"chat_id": 11, "text": "oi"}}
+    async with database.transaction() as session:
+        state.step = "asked"
+        saved = await chats.save(session, state, answered=Inbox().answered(501, [call]))
+    assert saved.version == 2
+    async with database.session() as session:
+        assert (await chats.load(session, 11)).step == "asked"
+    row = await inbox_row(database, 501)
+    assert row.state == InboxState.DONE.value and row.answer == [call]
+
+
+async def test_an_update_answered_elsewhere_undoes_the_save_with_it(database: ScratchDatabase) -> None:
+    state = await saved_chat_and_pending_update(database, 12, 502)
+    async with database.transaction() as session:
+        assert await Inbox().answer(session, 502, [])  # another process's lease, say
+    with pytest.raises(UpdateTakenError) as caught:
+        async with database.transaction() as session:
+            state.step = "asked"
+            await chats.save(session, state, answered=Inbox().answered(502, [{"method": "sendMessage"}]))
+    assert caught.value.update_id == 502
+    async with database.session() as session:
+        assert (await chats.load(session, 12)).version == 1
+    assert (await inbox_row(database, 502)).answer is None
+
+
+async def test_a_stale_state_is_told_apart_from_a_taken_update_and_leaves_the_update_pending(
+    database: ScratchDatabase,
+) -> None:
+    state = await saved_chat_and_pending_update(database, 13, 503)
+    async with database.transaction() as session:
+        await chats.save(session, await chats.load(session, 13))  # another turn saved it meanwhile
+    with pytest.raises(StaleStateError):
+        async with database.transaction() as session:
+            await chats.save(session, state, answered=Inbox().answered(503, []))
+    assert (await inbox_row(database, 503)).state == InboxState.PENDING.value
 
 
 @pytest.mark.parametrize("existing", [True, False], ids=["update", "first-insert"])
