@@ -130,7 +130,7 @@ def max_in_window(times: list[float], period: float) -> int:
     times = sorted(times)
     best, start = 0, 0
     for end, t in enumerate(times):
-        while times[start] <= t - period:
+        while times[start] + period <= t:  # as the sender's ``Window`` counts
             start += 1
         best = max(best, end - start + 1)
     return best

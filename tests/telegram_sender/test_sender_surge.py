@@ -69,6 +69,29 @@ async def test_replies_go_out_before_notices_queued_earlier() -> None:
     assert max_in_window([at for at, _ in api.calls], 1.0) <= 30
 
 
+async def test_a_person_who_writes_as_a_broadcast_starts_is_answered_at_once() -> None:
+    """The notices do not go as a burst that fills the second's 30 sends: they are spread over it,
+    so a reply never waits a whole second behind them."""
+    clock = VirtualClock()
+    api = Recorder(clock)
+    sender = Sender(api, clock=clock.time, sleep=clock.sleep)
+    replied_at: list[float] = []
+
+    async def go() -> None:
+        for chat_id in range(1, 91):
+            await sender.submit_all([text(chat_id, "voltou")], notice=True)
+        await clock.sleep(0.05)
+        await asyncio.gather(await sender.submit(text(500, "resposta")))
+        replied_at.append(clock.now)
+        await sender.drain()
+
+    await run(clock, sender, go)
+    assert replied_at[0] <= 0.05 + 2 / 30  # the next slot, not the next second
+    notices = [at for at, params in api.calls if params["chat_id"] != 500]
+    assert len(notices) == 90 and max(notices) <= 3.1  # still 30 a second
+    assert max_in_window([at for at, _ in api.calls], 1.0) <= 30
+
+
 async def test_texts_queued_behind_a_chats_limit_go_as_one_message_with_the_newest_keyboard() -> None:
     clock = VirtualClock()
     api = Recorder(clock)

@@ -73,7 +73,9 @@ class Window:
 
     def wait_time(self, now: float) -> float:
         """Seconds until one more send fits (0 when it fits now)."""
-        while self._sent and self._sent[0] <= now - self.rate.period:
+        # ``sent + period <= now``, not ``sent <= now - period``: in floating point the two can
+        # disagree at the boundary, and the wait below must then be 0 only if the entry went.
+        while self._sent and self._sent[0] + self.rate.period <= now:
             self._sent.popleft()
         if len(self._sent) < self.rate.count:
             return 0.0
@@ -96,7 +98,7 @@ class Window:
         return self.wait_time(now) == 0 and len(self._sent) + 1 >= self.rate.count
 
     def idle(self, now: float) -> bool:
-        return not self._sent or self._sent[-1] <= now - self.rate.period
+        return not self._sent or self._sent[-1] + self.rate.period <= now
 
 
 @dataclass(slots=True)
@@ -160,6 +162,9 @@ class Sender:
         self._workers_wanted = workers
         self._per_chat_queue = per_chat_queue
         self._overall = Window(overall)
+        # Notices on the overall limit go evenly spread over it: a burst of them would fill the window
+        # and hold back for its whole period the reply to a person who writes just after.
+        self._notice_pace = Window(Rate(1, overall.period / overall.count))
         self._paid = Window(paid_broadcast) if paid_broadcast is not None else None
         self._private = private_chat
         self._group = group_chat
@@ -329,9 +334,14 @@ class Sender:
                     continue
                 item = self._take(chat, now)
                 window = self._paid if item.paid and self._paid is not None else self._overall
+                paced = item.notice and window is self._overall
+                if paced:
+                    await self._until_fits(self._notice_pace)
                 await self._until_fits(window)
                 picked_at = self._clock()
                 window.record(picked_at)
+                if paced:
+                    self._notice_pace.record(picked_at)
                 return chat_id, chat, item, (window, picked_at)
 
     async def _until_fits(self, window: Window) -> None:
