@@ -4,10 +4,10 @@ One bounded FIFO queue per chat and a ready queue of chat ids served by a fixed 
 chat id is ready at most once, so one worker handles a chat at a time (its order holds). A chat that
 must wait (its own rate, a 429's ``retry_after``) holds no worker: a timer makes it ready again.
 Only the overall limit makes a worker wait. Chats with a reply waiting go before chats with only
-notices (``notice=True``), which ``paid_broadcast`` paces at its own rate. Texts still queued behind
-a chat's limit are joined into the one about to go (``_join``). Telegram's errors are told apart by
-meaning (``_send``). Logs carry the method, a hash of the chat id and the error class: never the
-text or the token.
+notices (``notice=True``), which go evenly spread over the overall limit, or at ``paid_broadcast``'s
+own rate. Texts still queued behind a chat's limit are joined into the one about to go (``_join``).
+Telegram's errors are told apart by meaning (``_send``). Logs carry the method, a hash of the chat
+id and the error class: never the text or the token.
 """
 
 from __future__ import annotations
