@@ -91,6 +91,10 @@ class Direct:
         if getattr(compiled, "insert_prefetch", None) or getattr(compiled, "update_prefetch", None):
             raise ValueError("column defaults computed at execution are not supported: pass every value")
         names = tuple(compiled.positiontup)
+        if unused := set(parameters) - set(names):
+            # A value the statement has no place for would be dropped without a word (a column added
+            # to what a turn saves but not to the statement's SET, say).
+            raise ValueError(f"parameters the statement does not take: {sorted(unused)}")
         processors = compiled._bind_processors
         columns = compiled._result_columns or []
         return _Compiled(

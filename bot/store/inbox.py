@@ -100,8 +100,12 @@ class Answered:
 
     async def write(self, session: AsyncSession) -> None:
         """On its own; ``UpdateTakenError`` when the update is not pending any more."""
-        if await _ANSWER.rowcount(session, self.values) != 1:
+        if not await self.written(session):
             raise UpdateTakenError(self.update_id)
+
+    async def written(self, session: AsyncSession) -> bool:
+        """On its own; False when the update is not pending any more."""
+        return await _ANSWER.rowcount(session, self.values) == 1
 
 
 class Inbox:
@@ -200,8 +204,7 @@ class Inbox:
     ) -> bool:
         """Mark a pending update done with the calls that answer it; False if it is not pending
         any more (processed by another worker after this one's lease ran out)."""
-        answered = self.answered(update_id, calls, now, resend_after)
-        return await _ANSWER.rowcount(session, answered.values) == 1
+        return await self.answered(update_id, calls, now, resend_after).written(session)
 
     def answered(
         self, update_id: int, calls: list[dict[str, Any]], now: datetime | None = None,

@@ -11,7 +11,7 @@ import pytest
 from bot.store import ChatState, ChatStates, Inbox
 from bot.store.driver import Direct
 from bot.store.models import ChatRow
-from sqlalchemy import insert, select, text
+from sqlalchemy import bindparam, insert, select, text
 
 from tests.store.dbtools import ScratchDatabase
 
@@ -102,3 +102,13 @@ async def test_a_statement_whose_defaults_sqlalchemy_would_compute_is_refused(da
     async with database.transaction() as session:
         with pytest.raises(ValueError, match="defaults"):
             await statement.rowcount(session, {"chat_id": 9})
+
+
+async def test_a_value_the_statement_has_no_place_for_is_refused(database: ScratchDatabase) -> None:
+    """A statement with a SET of its own (the turn's save) would drop a value it does not name: a
+    column added to what is saved but not to the statement must fail loudly, not be lost."""
+    chats_table = ChatRow.metadata.tables[ChatRow.__tablename__]
+    statement = Direct(select(chats_table.c.version).where(chats_table.c.chat_id == bindparam("b_chat_id")))
+    async with database.transaction() as session:
+        with pytest.raises(ValueError, match="does not take: \\['step'\\]"):
+            await statement.rows(session, {"b_chat_id": 9, "step": "menu"})
