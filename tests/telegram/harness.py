@@ -153,10 +153,10 @@ class RunningBot:
 async def running_bot(
     database: Database, sandbox: Sandbox, *, mode: str = "polling", sender_limits: dict[str, Any] | None = None,
     staff_chat_id: int | None = None, concurrency: int = 32, poll_timeout: int = 1, api: FakeBotApi | None = None,
-    paid_broadcast: bool = False,
+    paid_broadcast: bool = False, api_url: str | None = None,
 ) -> AsyncIterator[RunningBot]:
     """``api``: another bot's fake Telegram, for a second worker of the same bot (webhook mode), or
-    one that enforces Telegram's limits."""
+    one that enforces Telegram's limits; ``api_url``: where the bot reaches it (a proxy in front)."""
     async with contextlib.AsyncExitStack() as stack:
         if api is None:
             # Long polls end after a quarter second without updates, so stopping the bot never waits long.
@@ -169,7 +169,7 @@ async def running_bot(
         if mode == "webhook":
             extra = {"mode": "webhook", "webhook_url": "https://bot.example.net", "webhook_secret": WEBHOOK_SECRET}
         settings = TelegramSettings(
-            telegram_token=api.token, telegram_api_url=api.base_url, staff_chat_id=staff_chat_id,
+            telegram_token=api.token, telegram_api_url=api_url or api.base_url, staff_chat_id=staff_chat_id,
             concurrency=concurrency, paid_broadcast=paid_broadcast, **extra,
         )
         limits = fast_sender_limits() if sender_limits is None else sender_limits

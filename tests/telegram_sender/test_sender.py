@@ -205,11 +205,18 @@ async def test_split_message_parts_arrive_in_order(api: FakeBotApi, clock: Virtu
     assert [s.chat_id for s in api.sent].count(55) == len(parts)
 
 
-async def test_blocked_user_is_logged_without_text_or_token_and_skipped(
+def keeper(dead: list[tuple[ApiCall, str]]) -> Any:
+    async def keep(call: ApiCall, error: str) -> None:
+        dead.append((call, error))
+    return keep
+
+
+async def test_blocked_user_is_a_dead_letter_logged_without_text_or_token(
     api: FakeBotApi, clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    sender = make_sender(api, clock)
+    dead: list[tuple[ApiCall, str]] = []
+    sender = make_sender(api, clock, on_dead=keeper(dead))
     blocked = 987654321
     api.errors[blocked] = [
         Forbidden("Forbidden: bot was blocked by the user"),
@@ -221,7 +228,10 @@ async def test_blocked_user_is_logged_without_text_or_token_and_skipped(
         [msg(blocked, "seu CPF 123.456.789-00"), msg(blocked, "segunda"), msg(2, "outro chat")],
     )
 
-    assert results[0] is None  # skipped
+    assert results[0] is None  # not delivered: kept
+    assert [(call.params["text"], error) for call, error in dead] == [
+        ("seu CPF 123.456.789-00", "Forbidden: bot was blocked by the user"),
+    ]
     assert api.texts(blocked) == ["segunda"]  # the next call to that chat still goes (after a network retry)
     assert api.texts(2) == ["outro chat"]
     assert sender.stats.skipped == 1 and sender.stats.retried == 1
@@ -233,27 +243,33 @@ async def test_blocked_user_is_logged_without_text_or_token_and_skipped(
     assert TOKEN not in logs and TOKEN.split(":")[1] not in logs
 
 
-async def test_permanent_bad_requests_are_skipped_once(
+async def test_refusals_of_the_message_are_dead_letters_after_one_try_and_not_modified_is_done(
     api: FakeBotApi, clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    sender = make_sender(api, clock)
+    dead: list[tuple[ApiCall, str]] = []
+    sender = make_sender(api, clock, on_dead=keeper(dead))
     api.errors[10] = [BadRequest("Chat not found")]
     api.errors[11] = [BadRequest("Message is not modified: specified new message content is the same")]
     api.errors[12] = [BadRequest("Message can't be edited")]
     edit = [ApiCall("editMessageText", {"chat_id": c, "message_id": 1, "text": "t"}) for c in (11, 12)]
-    await submit_and_drain(sender, clock, [msg(10, "x"), *edit, msg(13, "ok")])
+    results = await submit_and_drain(sender, clock, [msg(10, "x"), *edit, msg(13, "ok")])
     assert len(api.attempts) == 4  # one try each: no retry loop on a permanent error
     assert api.texts(13) == ["ok"]
     assert sender.stats.by_error["BadRequest"] == 3
+    assert [(call.chat_id, error) for call, error in dead] == [
+        (10, "Bad Request: Chat not found"), (12, "Bad Request: Message can't be edited"),
+    ]
+    assert results[1] is True  # the message already says it
     assert "Chat not found" in caplog.text
 
 
 async def test_network_errors_are_retried_with_capped_backoff_until_telegram_answers(
-    api: FakeBotApi, clock: VirtualClock,
+    api: FakeBotApi, clock: VirtualClock, caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.INFO)
     sender = make_sender(api, clock, network_backoff_cap=60.0)
-    refused = NetworkError("httpx.ConnectError: connection refused")
+    refused = NetworkError("cannot connect (Connection refused)")
     api.errors[20] = [TimedOut() if n % 2 else refused for n in range(40)]  # 40 tries: half an hour unreachable
     results = await submit_and_drain(sender, clock, [msg(20, "x"), msg(20, "y"), msg(21, "z")])
     assert api.texts(20) == ["x", "y"]  # nothing given up, the chat's order kept
@@ -261,24 +277,34 @@ async def test_network_errors_are_retried_with_capped_backoff_until_telegram_ans
     tries = [a.at for a in api.attempts if a.chat_id == 20]
     gaps = [later - earlier for earlier, later in itertools.pairwise(tries)]
     assert gaps[:7] == [1, 2, 4, 8, 16, 32, 60] and max(gaps) == 60
+    said = [record for record in caplog.records if record.name == "bot.channels.telegram.sender"]
+    assert [r.levelname for r in said] == ["WARNING", "INFO"]  # the streak's first failure, then its end
+    assert "cannot connect (Connection refused), retry in 1.0s" in said[0].getMessage()
+    assert "delivered after 40 failed tries" in said[1].getMessage()
+    assert all(r.exc_info is None for r in caplog.records)
 
 
 async def test_past_the_horizon_a_call_is_a_dead_letter_and_the_chat_goes_on(
     api: FakeBotApi, clock: VirtualClock,
 ) -> None:
     dead: list[tuple[ApiCall, str]] = []
-    sender = make_sender(api, clock, network_horizon=600.0, on_dead=lambda call, error: dead.append((call, error)))
+    sender = make_sender(api, clock, network_horizon=600.0, on_dead=keeper(dead))
     api.errors[20] = [TimedOut() for _ in range(30)]
     results = await submit_and_drain(sender, clock, [msg(20, "x"), msg(20, "y")])
-    assert [(call.params["text"], error) for call, error in dead] == [("x", "TimedOut")]
+    assert [(call.params["text"], error) for call, error in dead] == [("x", "timed out")]
     assert results[0] is None and api.texts(20) == ["y"]
 
 
-async def test_unexpected_errors_are_skipped_not_fatal(api: FakeBotApi, clock: VirtualClock) -> None:
-    sender = make_sender(api, clock)
+async def test_an_unexpected_error_is_a_bug_logged_with_its_traceback_and_its_call_kept(
+    api: FakeBotApi, clock: VirtualClock, caplog: pytest.LogCaptureFixture,
+) -> None:
+    dead: list[tuple[ApiCall, str]] = []
+    sender = make_sender(api, clock, on_dead=keeper(dead))
     api.errors[30] = [RuntimeError("boom")]
     await submit_and_drain(sender, clock, [msg(30, "a"), msg(30, "b")])
     assert api.texts(30) == ["b"]
+    assert [(call.params["text"], error) for call, error in dead] == [("a", "unexpected RuntimeError")]
+    assert any(record.exc_info is not None for record in caplog.records)
 
 
 async def test_chat_migrated_resends_to_the_new_chat(api: FakeBotApi, clock: VirtualClock) -> None:

@@ -2,10 +2,14 @@
 
 python-telegram-bot keeps the Bot API's semantics (parameters, error mapping, flood control) in
 ``Bot`` and ``BaseRequest``; only the HTTP round trip is delegated to a ``BaseRequest`` subclass, and
-this is one. Measured here (bench/, 32 calls in flight against a local Bot API): ~0.6 ms of CPU per
-call with aiohttp against ~4.6 ms with the default ``HTTPXRequest``, whose connection pool is
-scanned, connection by connection, on every request. The bot makes one call or more per update, so
-this was the largest single cost of an update.
+this is one. It costs a fraction of the CPU of the default ``HTTPXRequest``, whose connection pool
+is scanned on every request (bench/RESULTS.md), and a call is made for every answer.
+
+What is not the Bot API's answer is told as such, never as a refusal: a failure page or a truncated
+body behind an error status keeps that status's meaning with a short description (no page in the
+message); a 2xx whose body is not the Bot API's JSON with ``ok: true`` and a ``result`` is
+``UnreadableAnswer``, a ``NetworkError``: transient. python-telegram-bot would log a traceback
+with the page for each of them; nothing here logs: the caller says what happened, in one line.
 
 Timeouts as python-telegram-bot's: ``connect`` (the TCP connection), ``read`` (each read of the
 answer), ``pool`` (waiting for a free connection, added to ``connect`` since aiohttp counts the
@@ -15,15 +19,22 @@ wait there). aiohttp has no write timeout; a stalled upload is caught by the rea
 from __future__ import annotations
 
 import json
+from http import HTTPStatus
 from typing import Any
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
+from telegram._utils.types import JSONDict, ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 JSON = "application/json"
+_ANSWER = b'{"ok":true,'  # how the Bot API begins every answer
+NOT_THE_BOT_API = "an answer that is not the Bot API's JSON (a page, a truncated body)"
+
+
+class UnreadableAnswer(NetworkError):
+    """A 2xx answer that is not the Bot API's JSON: a proxy's or portal's page, a truncated body."""
 
 
 class AiohttpRequest(BaseRequest):
@@ -73,11 +84,59 @@ class AiohttpRequest(BaseRequest):
             async with self._session.request(
                 method, url, data=_body(request_data), timeout=timeout,
             ) as response:
-                return response.status, await response.read()
+                status, payload = response.status, await response.read()
         except TimeoutError as exc:  # asyncio's and aiohttp's (ServerTimeoutError is one too)
-            raise TimedOut from exc
+            raise TimedOut("timed out") from exc
+        except aiohttp.ClientConnectorError as exc:
+            refused = isinstance(exc.os_error, ConnectionRefusedError)
+            what = "connection refused" if refused else f"cannot connect ({type(exc.os_error).__name__})"
+            raise NetworkError(what) from exc
+        except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError, aiohttp.ClientPayloadError) as exc:
+            raise NetworkError(f"connection lost ({type(exc).__name__})") from exc
         except aiohttp.ClientError as exc:
-            raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
+            raise NetworkError(f"aiohttp.{type(exc).__name__}") from exc
+        if status < 300:
+            if not payload.startswith(_ANSWER) and not _is_answer(payload):  # the check costs nothing when it is
+                raise UnreadableAnswer(NOT_THE_BOT_API)
+        elif not _is_json_object(payload):
+            payload = _error_body(status)  # python-telegram-bot maps it by status, with no page in its message
+        return status, payload
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> JSONDict:
+        """The body as a JSON object, or ``UnreadableAnswer`` (python-telegram-bot's own logs a traceback)."""
+        try:
+            answer = json.loads(payload)
+        except ValueError:  # UnicodeDecodeError included
+            raise UnreadableAnswer(NOT_THE_BOT_API) from None
+        if not isinstance(answer, dict) or (answer.get("ok") is True and "result" not in answer):
+            raise UnreadableAnswer(NOT_THE_BOT_API)
+        return answer
+
+
+def _is_json_object(payload: bytes) -> bool:
+    try:
+        return isinstance(json.loads(payload), dict)
+    except ValueError:
+        return False
+
+
+def _is_answer(payload: bytes) -> bool:
+    """Whether a 2xx body is the Bot API's answer: ``ok: true`` with a ``result``."""
+    try:
+        answer = json.loads(payload)
+    except ValueError:
+        return False
+    return isinstance(answer, dict) and answer.get("ok") is True and "result" in answer
+
+
+def _error_body(status: int) -> bytes:
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "HTTP error"
+    description = f"{phrase} ({status}), not from the Bot API's JSON"
+    return json.dumps({"ok": False, "error_code": status, "description": description}).encode()
 
 
 def _body(request_data: RequestData | None) -> Any:

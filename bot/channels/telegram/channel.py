@@ -15,6 +15,7 @@ python-telegram-bot does.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
@@ -48,6 +49,7 @@ SLOW_DOWN_EVERY = 60.0  # seconds: a chat flooding for longer hears "slow down" 
 # are not tied to ``ISPBOT_CONCURRENCY``; Telegram's own limit is the sender's to keep, not the pool's.
 SEND_WORKERS = 32
 PAID_BROADCAST = Rate(1000, 1.0)  # Telegram's ceiling for allow_paid_broadcast messages
+DEAD_LETTER_TRIES = 12  # about five minutes of a database refusing to keep an undeliverable answer
 
 
 def make_bot(settings: TelegramSettings) -> Bot:
@@ -75,13 +77,12 @@ class TelegramChannel:
         self.translations = translations
         self.staff = staff
         self.sender = Sender(self._call, workers=SEND_WORKERS, **{
-            "network_horizon": settings.telegram_retry_hours * 3600, "on_dead": self._dead_letter,
+            "network_horizon": settings.telegram_retry_hours * 3600, "on_dead": self._keep_dead_letter,
             "paid_broadcast": PAID_BROADCAST if settings.paid_broadcast else None,
             **(sender_limits or {}),
         })
         self.intake: Intake | None = None  # once ``connect`` named the runtime's inbox
         self._progressed: Callable[[float], Awaitable[None]] | None = None
-        self._keeping: set[asyncio.Task[None]] = set()  # dead letters being written
         self._side_tasks: set[asyncio.Task[None]] = set()  # button acknowledgements
         self._told_to_slow_down: dict[int, float] = {}  # chat id: when (event loop time)
 
@@ -190,18 +191,21 @@ class TelegramChannel:
         text = self.translations.render(pick_language(code if isinstance(code, str) else None), "common.slow_down")
         await self.sender.submit_all(render(Message(text), chat_id))
 
-    def _dead_letter(self, call: ApiCall, error: str) -> None:
-        task = asyncio.create_task(self._keep_dead_letter(call, error))
-        self._keeping.add(task)
-        task.add_done_callback(self._keeping.discard)
-
     async def _keep_dead_letter(self, call: ApiCall, error: str) -> None:
-        try:
-            async with self.database.transaction() as session:
-                await DeadLetters().add(session, call.chat_id, call.method, call.params, error=error, now=utcnow())
-        except Exception as exc:
-            log.error("could not keep a dead letter (%s): a %s to chat %s is lost", type(exc).__name__,
-                      call.method, chat_ref(call.chat_id))
+        """Store an undeliverable call for ``ispbot undelivered``; while the database refuses, try again
+        (its update is confirmed only after this returns, so the chat waits rather than loses it)."""
+        for attempt in itertools.count():
+            try:
+                async with self.database.transaction() as session:
+                    await DeadLetters().add(session, call.chat_id, call.method, call.params, error=error, now=utcnow())
+                return
+            except Exception as exc:
+                if attempt == DEAD_LETTER_TRIES - 1:
+                    log.error("could not keep a dead letter (%s): a %s to chat %s is lost", type(exc).__name__,
+                              call.method, chat_ref(call.chat_id))
+                    return
+                log.warning("could not keep a dead letter (%s); trying again", type(exc).__name__)
+                await asyncio.sleep(min(2.0 ** attempt, 30.0))
 
     async def start(self) -> None:
         """Check the token (``getMe``) and publish the command menu."""
@@ -213,7 +217,6 @@ class TelegramChannel:
     async def stop(self) -> None:
         """After the runtime drained: what Telegram let the sender send is sent, the dead letters kept."""
         await self.sender.aclose(within=0)
-        await asyncio.gather(*self._keeping)
         await self.bot.shutdown()
 
     async def store_posted(self, update: dict[str, Any]) -> None:

@@ -15,7 +15,9 @@ import datetime as dtm
 import warnings
 from typing import Any
 
+from telegram._utils.types import ODVInput
 from telegram.error import RetryAfter
+from telegram.request import BaseRequest
 from telegram.warnings import PTBUserWarning
 
 from telegram import Bot, InputFile
@@ -25,9 +27,12 @@ UPLOAD = "ispbot_upload"  # render.UPLOAD (render imports the engine's replies; 
 warnings.filterwarnings("ignore", message=r"Please use 'Bot\.", category=PTBUserWarning)
 
 
-async def call(bot: Bot, method: str, params: dict[str, Any], *, read_timeout: float | None = None) -> Any:
+async def call(
+    bot: Bot, method: str, params: dict[str, Any], *, read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+) -> Any:
     """The call's ``result`` as JSON; Telegram's errors as python-telegram-bot's exceptions. A file kept
-    as ``{UPLOAD: base 64, "filename": ...}`` goes as a multipart upload."""
+    as ``{UPLOAD: base 64, "filename": ...}`` goes as a multipart upload. ``read_timeout``: the
+    request's own unless given (``None`` would wait for ever on a Bot API that never answers)."""
     if any(isinstance(value, dict) and UPLOAD in value for value in params.values()):
         params = {key: _input_file(value) for key, value in params.items()}
     return await bot.do_api_request(method, api_kwargs=params, read_timeout=read_timeout)

@@ -6,8 +6,8 @@ must wait (its own rate, a 429's ``retry_after``) holds no worker: a timer makes
 Only the overall limit makes a worker wait. Chats with a reply waiting go before chats with only
 notices (``notice=True``), which go evenly spread over the overall limit, or at ``paid_broadcast``'s
 own rate. Texts still queued behind a chat's limit are joined into the one about to go (``_join``).
-Telegram's errors are told apart by meaning (``_send``). Logs carry the method, a hash of the chat
-id and the error class: never the text or the token.
+Telegram's errors are told apart by meaning (``_send``, ``failures``). Logs carry the method, a hash
+of the chat id and the kind of failure: never the text or the token.
 """
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
+from telegram.error import ChatMigrated, RetryAfter, TelegramError
 
 from bot import metrics
 from bot.channels.telegram import raw
+from bot.channels.telegram.failures import Failure, Meaning, read_failure
 from bot.channels.telegram.render import MAX_TEXT, ApiCall, utf16_len
 from bot.logs import chat_ref
 
@@ -35,20 +35,15 @@ log = logging.getLogger(__name__)
 Call = Callable[[str, dict[str, Any]], Awaitable[Any]]
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
-DeadLetter = Callable[[ApiCall, str], None]
+DeadLetter = Callable[[ApiCall, str], Awaitable[None]]
 
 NETWORK_HORIZON = 24 * 3600.0  # seconds a call is retried while Telegram cannot be reached
 NETWORK_BACKOFF_CAP = 60.0
 
-_TOKEN = re.compile(r"\d{5,}:[A-Za-z0-9_-]{20,}")
-
-
 # The methods that take allow_paid_broadcast (edits do not).
 _PAID_METHODS = frozenset({"sendMessage", "sendDocument", "sendLocation", "sendPhoto", "copyMessage"})
-
-
-def _scrub(text: str) -> str:
-    return _TOKEN.sub("<token>", text)[:200]
+# The methods whose answer is the message sent (copyMessage's: its id): an ``ok`` without it is no delivery.
+_MESSAGE_METHODS = _PAID_METHODS
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,65 +364,93 @@ class Sender:
     async def _send(self, chat_id: int, chat: _Chat, item: _Item) -> float | None:
         """Send one call. Returns the delay before retrying it, or ``None`` when it is finished.
 
-        By what Telegram means: 429 is sent again after ``retry_after`` (that chat only);
-        ``ChatMigrated`` goes to the new chat id; ``Forbidden`` and ``BadRequest`` are permanent
-        (logged, skipped); ``TimedOut`` and other ``NetworkError``s are retried with a doubling
-        backoff up to ``network_backoff_cap`` for ``network_horizon`` (a day: Telegram keeps a
-        bot's updates that long), then go to ``on_dead`` (a dead letter for ``ispbot
-        undelivered``); anything else is logged by class and skipped: a sender never crash-loops."""
+        Only ``ok: true`` with the sent message is delivered. A failure means what
+        ``failures.read_failure`` says: a 429 is sent again after ``retry_after`` (that chat only); a
+        migrated chat gets it at its new id; Telegram's refusal of the message is a dead letter
+        (``on_dead``) with Telegram's words; anything else is transient, retried with a doubling
+        backoff up to ``network_backoff_cap`` for ``network_horizon`` (a day: Telegram keeps a bot's
+        updates that long), then a dead letter. One line per failure, at WARNING for the first of a
+        call's streak, at DEBUG for its retries. An exception that is no Bot API failure is a bug: its
+        traceback is logged and the call kept as a dead letter. A sender never crash-loops."""
         method, params = item.call.method, item.call.params
-        ref = chat_ref(chat_id)
         try:
             result = await self._call(method, params)
-        except RetryAfter as exc:
-            item.floods += 1
-            self._count("RetryAfter")
-            delay = max(raw.retry_after_seconds(exc), 0.0)
-            if item.floods > self._max_flood_retries:
-                log.error("telegram %s to chat %s: still flooded after %d retries, dropped", method, ref, item.floods)
-                self._skip(item)
+        except Exception as exc:
+            return await self._failed(chat_id, item, exc)
+        if method in _MESSAGE_METHODS and not (isinstance(result, dict) and "message_id" in result):
+            return await self._failed(chat_id, item, failure=Failure(Meaning.TRANSIENT, "ok without the sent message"))
+        self._delivered(chat_id, item, result)
+        return None
+
+    async def _failed(
+        self, chat_id: int, item: _Item, exc: Exception | None = None, *, failure: Failure | None = None,
+    ) -> float | None:
+        """What became of a call that failed with ``exc`` (or ``failure``): see ``_send``."""
+        method, ref = item.call.method, chat_ref(chat_id)
+        if failure is None:
+            assert exc is not None  # noqa: S101 - one of the two is given
+            if not isinstance(exc, TelegramError):
+                log.exception("telegram %s to chat %s: unexpected %s, kept as a dead letter", method, ref,
+                              type(exc).__name__, exc_info=exc)
+                await self._dead(item, f"unexpected {type(exc).__name__}")
                 return None
-            log.warning("telegram %s to chat %s: flood control, retry in %.1fs", method, ref, delay)
+            failure = read_failure(exc)
+        self._count(type(exc).__name__ if exc is not None else "UnreadableAnswer")
+        if failure.meaning is Meaning.DONE:
+            self._delivered(chat_id, item, True)
+            return None
+        if failure.meaning is Meaning.FLOOD:
+            assert isinstance(exc, RetryAfter)  # noqa: S101 - only a RetryAfter means flood
+            item.floods += 1
+            if item.floods > self._max_flood_retries:
+                log.error("telegram %s to chat %s: still flooded after %d retries, kept as a dead letter",
+                          method, ref, item.floods)
+                await self._dead(item, "flood control")
+                return None
+            delay = max(raw.retry_after_seconds(exc), 0.0)
+            level = logging.WARNING if item.floods == 1 else logging.DEBUG
+            log.log(level, "telegram %s to chat %s: flood control, retry in %.1fs", method, ref, delay)
             self.stats.retried += 1
             return delay
-        except ChatMigrated as exc:
-            self._count("ChatMigrated")
+        if failure.meaning is Meaning.MOVED:
+            assert isinstance(exc, ChatMigrated)  # noqa: S101 - only a ChatMigrated means moved
             new_id = int(exc.new_chat_id)
             log.info("telegram chat %s migrated to %s, resending", ref, chat_ref(new_id))
-            migrated = ApiCall(method, {**params, "chat_id": new_id})
-            moved = await self.submit(migrated)
+            moved = await self.submit(ApiCall(method, {**item.call.params, "chat_id": new_id}))
             moved.add_done_callback(lambda f: self._finish(item, None if f.cancelled() else f.result()))
             return None
-        except (Forbidden, BadRequest) as exc:
-            self._count(type(exc).__name__)
-            log.warning("telegram %s to chat %s skipped: %s", method, ref, _scrub(exc.message))
-            self._skip(item)
+        if failure.meaning is Meaning.FINAL:
+            log.warning("telegram %s to chat %s refused (%s), kept as a dead letter", method, ref, failure.kind)
+            await self._dead(item, failure.kind)
             return None
-        except NetworkError as exc:  # TimedOut included; BadRequest is handled above
-            item.network_failures += 1
-            self._count(type(exc).__name__)
-            now = self._clock()
-            item.failing_since = now if item.failing_since is None else item.failing_since
-            if now - item.failing_since >= self._network_horizon:
-                log.error("telegram %s to chat %s: %s for %.0fs, kept as a dead letter", method, ref,
-                          type(exc).__name__, now - item.failing_since)
-                if self._on_dead is not None:
-                    self._on_dead(item.call, type(exc).__name__)
-                self._skip(item)
-                return None
-            delay = min(2.0 ** min(item.network_failures - 1, 30), self._network_backoff_cap)
-            log.warning("telegram %s to chat %s: %s, retry in %.1fs", method, ref, type(exc).__name__, delay)
-            self.stats.retried += 1
-            return delay
-        except Exception as exc:
-            self._count(type(exc).__name__)
-            log.error("telegram %s to chat %s failed: %s, skipped", method, ref, type(exc).__name__)
-            self._skip(item)
+        item.network_failures += 1
+        now = self._clock()
+        item.failing_since = now if item.failing_since is None else item.failing_since
+        if now - item.failing_since >= self._network_horizon:
+            log.error("telegram %s to chat %s: %s, failing for %.0fs (%d tries), kept as a dead letter",
+                      method, ref, failure.kind, now - item.failing_since, item.network_failures)
+            await self._dead(item, failure.kind)
             return None
+        delay = min(2.0 ** min(item.network_failures - 1, 30), self._network_backoff_cap)
+        level = logging.WARNING if item.network_failures == 1 else logging.DEBUG
+        log.log(level, "telegram %s to chat %s: %s, retry in %.1fs", method, ref, failure.kind, delay)
+        self.stats.retried += 1
+        return delay
+
+    def _delivered(self, chat_id: int, item: _Item, result: Any) -> None:
         self.stats.sent += 1
         metrics.TELEGRAM_CALLS.labels("ok").inc()
+        if item.network_failures:
+            log.info("telegram %s to chat %s delivered after %d failed tries", item.call.method, chat_ref(chat_id),
+                     item.network_failures)
         self._finish(item, result)
-        return None
+
+    async def _dead(self, item: _Item, reason: str) -> None:
+        """Keep the call as a dead letter (``ispbot undelivered``) before calling it done: a crash
+        meanwhile leaves its update unconfirmed, to be answered again, not lost."""
+        if self._on_dead is not None:
+            await self._on_dead(item.call, reason)
+        self._skip(item)
 
     def _skip(self, item: _Item) -> None:
         self.stats.skipped += 1
