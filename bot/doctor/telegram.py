@@ -11,10 +11,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
-from telegram.request import HTTPXRequest
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.channels.telegram import raw
+from bot.channels.telegram.aiohttp_request import AiohttpRequest
+from bot.channels.telegram.failures import cannot_start
 from bot.channels.telegram.settings import TelegramSettings
 from bot.doctor.report import Finding, bounded, fail, ok, origin, warn
 from telegram import Bot
@@ -31,10 +32,8 @@ def _refusal(exc: TelegramError) -> str:
 
 async def telegram_findings(settings: TelegramSettings, seconds: float) -> list[Finding]:
     """The token first: without a bot Telegram accepts, the webhook and the group cannot be asked."""
-    request = HTTPXRequest(
-        connection_pool_size=2, connect_timeout=seconds, read_timeout=seconds, write_timeout=seconds,
-        pool_timeout=seconds,
-    )
+    request = AiohttpRequest(2, connect_timeout=seconds, read_timeout=seconds, pool_timeout=seconds)
+    await request.initialize()
     bot = Bot(settings.telegram_token.get_secret_value(), base_url=settings.base_url, request=request)
     try:
         me: dict[str, Any] = {}
@@ -53,14 +52,8 @@ async def telegram_findings(settings: TelegramSettings, seconds: float) -> list[
 async def _me(bot: Bot, settings: TelegramSettings, me: dict[str, Any]) -> list[Finding]:
     try:
         me.update(await raw.call(bot, "getMe", {}))
-    except InvalidToken:
-        return [fail("telegram", "token refused by Telegram (401 Unauthorized): set ISPBOT_TELEGRAM_TOKEN "
-                                 "to the token @BotFather gave this bot")]
-    except NetworkError as exc:
-        return [fail("telegram", f"cannot reach the Bot API at {origin(settings.telegram_api_url)} "
-                                 f"({type(exc).__name__}): {TELEGRAM_FIX}")]
     except TelegramError as exc:
-        return [fail("telegram", f"getMe refused ({_refusal(exc)}): check ISPBOT_TELEGRAM_TOKEN")]
+        return [fail("telegram", cannot_start(exc, origin(settings.telegram_api_url)))]
     return [ok("telegram", f"token accepted: @{me.get('username')} (id {me.get('id')}) "
                            f"at {origin(settings.telegram_api_url)}")]
 

@@ -13,9 +13,10 @@ import contextlib
 import logging
 import signal
 
-from telegram.error import InvalidToken, NetworkError
+from telegram.error import TelegramError
 
 from bot import logs
+from bot.channels.telegram.failures import cannot_start
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
 from bot.cli_support import Refused, load_all, refused
@@ -86,11 +87,7 @@ def main() -> int:
     except (DatabaseRevisionError, FatalPollingError, FileNotFoundError) as exc:  # each says what to fix
         log.error("%s", exc)
         return 1
-    except InvalidToken:
-        log.error("Telegram refused the bot token: check ISPBOT_TELEGRAM_TOKEN (from @BotFather)")
-        return 1
-    except NetworkError as exc:
-        log.error("could not reach the Bot API at %s (%s): check ISPBOT_TELEGRAM_API_URL and the network",
-                  telegram.telegram_api_url, type(exc).__name__)
+    except TelegramError as exc:  # at start: getMe, the command menu, the webhook
+        log.error("%s", cannot_start(exc, str(telegram.telegram_api_url)))
         return 1
     return 0

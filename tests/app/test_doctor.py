@@ -24,6 +24,7 @@ from flows.coordinator import IspCoordinator
 
 from tests.store.dbtools import ScratchDatabase
 from tests.telegram.fake_bot_api import DEFAULT_TOKEN, FakeBotApi, Group
+from tests.telegram.odd_proxy import ODD, OddProxy
 
 STAFF_GROUP = -1001234567890
 SECRET = "doctor-webhook-secret-0123456789"
@@ -397,6 +398,23 @@ async def test_a_production_key_is_said_once_its_tickets_are_found(
     assert only(lines, "isp-environment") == (
         "ok PRODUCTION: 1 of the 1 tickets the bot recorded most recently are in the ISP system"
     )
+
+
+@pytest.mark.parametrize(("odd", "said"), [
+    ("404", "answered getMe with Not Found: check ISPBOT_TELEGRAM_API_URL (the Bot API's root"),
+    ("html 200", "gave getMe an answer that is not the Bot API's JSON (a page or a truncated body): check "
+                 "ISPBOT_TELEGRAM_API_URL"),
+])
+async def test_what_is_not_the_bot_api_fails_in_the_words_ispbot_run_stops_with(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], api: FakeBotApi, odd: str, said: str,
+) -> None:
+    async with OddProxy(api.base_url) as proxy, proxy.answering(ODD[odd]):
+        env.setenv("ISPBOT_TELEGRAM_API_URL", proxy.base_url)
+        code, lines = await doctor(capsys)
+    assert code == 1
+    line = only(lines, "telegram")
+    assert line.startswith(f"FAIL the Bot API at {proxy.base_url} ") and said in line
+    assert not set(TELEGRAM_DEPENDS) & set(lines)
 
 
 # ---- bounded -------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from bot import cli, logs
@@ -279,17 +280,20 @@ def test_ispbot_run_in_webhook_mode_without_a_url_names_it(
     assert nothing_runs == []
 
 
-class _Unauthorized(BaseHTTPRequestHandler):
-    """A Bot API server that rejects every token, as Telegram does once a token was revoked."""
+class _OddBotApi(BaseHTTPRequestHandler):
+    """A Bot API server giving every call one answer: Telegram's to a revoked token by default."""
+
+    status = 401
+    body = b'{"ok": false, "error_code": 401, "description": "Unauthorized"}'
+    content_type = "application/json"
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        body = b'{"ok": false, "error_code": 401, "description": "Unauthorized"}'
-        self.send_response(401)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
+        self.send_response(self.status)
+        self.send_header("Content-Type", self.content_type)
+        self.send_header("Content-Length", str(len(self.body)))
         self.end_headers()
-        self.wfile.write(body)
+        self.wfile.write(self.body)
 
     def do_GET(self) -> None:
         self.do_POST()
@@ -299,8 +303,9 @@ class _Unauthorized(BaseHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def rejecting_bot_api() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Unauthorized)
+def odd_bot_api(status: int, body: bytes, content_type: str) -> Iterator[str]:
+    handler = type("Handler", (_OddBotApi,), {"status": status, "body": body, "content_type": content_type})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
@@ -311,17 +316,39 @@ def rejecting_bot_api() -> Iterator[str]:
         thread.join(5)
 
 
+PORTAL = b"<!DOCTYPE html><html><body><h1>Captive portal</h1></body></html>"
+
+
+class OddStart(NamedTuple):
+    status: int
+    body: bytes
+    content_type: str
+    said: str  # in the one line naming the fix
+
+
 @pytest.mark.usefixtures("restore_logging")
-def test_ispbot_run_with_a_revoked_token_says_so_without_printing_it(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+@pytest.mark.parametrize("odd", [
+    OddStart(401, _OddBotApi.body, "application/json",
+             "token refused by Telegram (401 Unauthorized): set ISPBOT_TELEGRAM_TOKEN"),
+    OddStart(404, b'{"ok": false, "error_code": 404, "description": "Not Found"}', "application/json",
+             "answered getMe with Not Found: check ISPBOT_TELEGRAM_API_URL"),
+    OddStart(404, b"<html><body>404 Not Found</body></html>", "text/html",
+             "answered getMe with Not Found (404), not from the Bot API's JSON: check ISPBOT_TELEGRAM_API_URL"),
+    OddStart(200, PORTAL, "text/html",
+             "gave getMe an answer that is not the Bot API's JSON (a page or a truncated body): check "
+             "ISPBOT_TELEGRAM_API_URL"),
+], ids=["revoked token", "404", "404 page", "html 200"])
+def test_ispbot_run_against_what_is_not_the_bot_api_stops_at_once_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, odd: OddStart,
 ) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}"
     asyncio.run(asyncio.wait_for(_migrated(url), 30))
     monkeypatch.setenv("ISPBOT_TELEGRAM_TOKEN", TOKEN)
     monkeypatch.setenv("ISPBOT_DATABASE_URL", url)
     monkeypatch.setenv("ISPBOT_LISTEN_PORT", "1")  # never reached: the token is checked first
+    monkeypatch.setenv("ISPBOT_LOG_FORMAT", "text")
     isp_environment(monkeypatch)
-    with rejecting_bot_api() as api_url:
+    with odd_bot_api(odd.status, odd.body, odd.content_type) as api_url:
         monkeypatch.setenv("ISPBOT_TELEGRAM_API_URL", api_url)
         stderr = io.StringIO()
         try:
@@ -331,7 +358,10 @@ def test_ispbot_run_with_a_revoked_token_says_so_without_printing_it(
             raise AssertionError(f"ispbot run crashed: {type(exc).__name__}") from None
     err = capsys.readouterr().err + stderr.getvalue()
     assert code == 1
-    assert "ISPBOT_TELEGRAM_TOKEN" in err
+    assert [line for line in err.splitlines() if "ISPBOT_TELEGRAM" in line] == [
+        line for line in err.splitlines() if odd.said in line
+    ] != []
+    assert "Traceback" not in err and "<html" not in err.lower()
     assert TOKEN not in err
 
 

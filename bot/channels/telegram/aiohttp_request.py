@@ -30,7 +30,7 @@ from telegram.request import BaseRequest, RequestData
 
 JSON = "application/json"
 _ANSWER = b'{"ok":true,'  # how the Bot API begins every answer
-NOT_THE_BOT_API = "an answer that is not the Bot API's JSON (a page, a truncated body)"
+NOT_THE_BOT_API = "an answer that is not the Bot API's JSON (a page or a truncated body)"
 
 
 class UnreadableAnswer(NetworkError):

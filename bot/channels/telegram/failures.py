@@ -24,10 +24,13 @@ from telegram.error import (
     EndPointNotFound,
     Forbidden,
     InvalidToken,
+    NetworkError,
     RetryAfter,
     TelegramError,
     TimedOut,
 )
+
+from bot.channels.telegram.aiohttp_request import UnreadableAnswer
 
 _TOKEN = re.compile(r"\d{5,}:[A-Za-z0-9_-]{20,}")
 
@@ -65,10 +68,10 @@ def read_failure(exc: BaseException) -> Failure:
 
 
 def describe(exc: BaseException) -> str:
-    """A transport failure in a few words: "cannot connect (Connection refused)", "timed out",
-    "Bad Gateway (502), not from the Bot API's JSON", "Not Found"."""
-    if isinstance(exc, EndPointNotFound) and isinstance(exc.__cause__, InvalidToken):
-        exc = exc.__cause__  # python-telegram-bot's name for a 404 or 401 once the bot started
+    """A transport failure in a few words: "connection refused", "timed out", "Not Found",
+    "Bad Gateway (502), not from the Bot API's JSON"."""
+    if isinstance(exc, InvalidToken | EndPointNotFound) and isinstance(exc.__cause__, InvalidToken):
+        exc = exc.__cause__  # python-telegram-bot's words over a 404 or 401 to ``do_api_request``
     if isinstance(exc, TimedOut):
         return "timed out"
     if isinstance(exc, TelegramError):
@@ -76,16 +79,22 @@ def describe(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-def not_the_bot_api(exc: BaseException) -> str | None:
-    """Why the bot cannot start when ``getMe`` failed with ``exc``, naming what to fix; ``None``
-    when the failure says nothing of the settings (Telegram unreachable for now)."""
+def cannot_start(exc: TelegramError, api_url: str) -> str:
+    """Why ``getMe`` failed, as the one line that stops ``ispbot run`` and fails ``ispbot doctor``,
+    naming what to fix. ``api_url``: the Bot API's address as it may be printed."""
     if isinstance(exc, InvalidToken | EndPointNotFound):
         status = describe(exc)
-        if "not found" in status.lower():
-            return (f"the Bot API answered {status} to getMe: check ISPBOT_TELEGRAM_API_URL (the Bot API's "
-                    "root, without /bot<token>) and ISPBOT_TELEGRAM_TOKEN")
-        return f"Telegram refused the bot token ({status}): set ISPBOT_TELEGRAM_TOKEN to the token @BotFather gave"
-    return None
+        if "not found" not in status.lower():
+            return ("token refused by Telegram (401 Unauthorized): set ISPBOT_TELEGRAM_TOKEN to the token "
+                    "@BotFather gave this bot")
+        return (f"the Bot API at {api_url} answered getMe with {status}: check ISPBOT_TELEGRAM_API_URL (the "
+                "Bot API's root, as https://api.telegram.org) and ISPBOT_TELEGRAM_TOKEN")
+    if isinstance(exc, UnreadableAnswer):
+        return (f"the Bot API at {api_url} gave getMe {describe(exc)}: check ISPBOT_TELEGRAM_API_URL "
+                "(a proxy or a captive portal in the way?)")
+    if isinstance(exc, NetworkError):
+        return f"cannot reach the Bot API at {api_url} ({describe(exc)}): check ISPBOT_TELEGRAM_API_URL and the network"
+    return f"getMe refused ({_with_class(exc)}): check ISPBOT_TELEGRAM_TOKEN"
 
 
 def _with_class(exc: TelegramError) -> str:

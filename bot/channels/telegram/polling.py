@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from telegram.error import Conflict, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 
 from bot.channels.telegram import raw
+from bot.channels.telegram.failures import describe
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.updates import update_id_of
 from telegram import Bot
@@ -66,7 +67,7 @@ class Poller:
                 await _pause(stop, raw.retry_after_seconds(exc))
             except (NetworkError, TelegramError) as exc:
                 failures += 1
-                log.warning("getUpdates failed (%s); trying again", type(exc).__name__)
+                log.warning("getUpdates failed (%s); trying again", describe(exc))
                 await _pause(stop, min(2.0 ** failures, 30.0))
             except Exception as exc:  # the database, most likely: nothing was confirmed, so nothing is lost
                 failures += 1
