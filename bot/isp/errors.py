@@ -8,7 +8,8 @@
   ErrorName.TICKET_ALREADY_CLOSED`` rather than a number whose meaning differs per operation.
 * ``IspTransportError``: the web service could not be asked or its answer could not be read
   (timeout, refused connection, HTTP 5xx, a body that is not JSON, an HTML login page, an open
-  circuit). For a write, a timeout means the outcome is unknown (``outcome_unknown``).
+  circuit). For a write, a timeout or a connection lost once the request went means the outcome
+  is unknown (``outcome_unknown``).
 
 Messages never contain the integration key or any password: they are built from the operation
 name, codes and the URL path only.

@@ -136,21 +136,25 @@ class Transport:
             exc.operation, exc.generation = operation, generation
             exc.outcome_unknown = not idempotent and isinstance(exc, IspTimeout)
             self.breaker.record_failure()
-            log.warning("isp %s gen %s failed: %s", operation, generation, type(exc).__name__)
+            log.warning("isp %s gen %s failed: %s", operation, generation, exc)
             raise
-        except httpx.TimeoutException:
+        except httpx.TimeoutException as exc:
             self.breaker.record_failure()
             log.warning("isp %s gen %s timed out", operation, generation)
             err = IspTimeout(f"{operation}: no answer from the ISP web service within "
                              f"{self.settings.timeout:g} s", operation=operation, generation=generation)
-            err.outcome_unknown = not idempotent
+            err.outcome_unknown = not idempotent and not isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout)
             raise err from None
         except httpx.HTTPError as exc:
             self.breaker.record_failure()
             log.warning("isp %s gen %s unreachable: %s", operation, generation, type(exc).__name__)
-            raise IspUnreachable(f"{operation}: cannot reach the ISP web service at "
-                                 f"{httpx.URL(url).host} ({type(exc).__name__})",
-                                 operation=operation, generation=generation) from None
+            lost = IspUnreachable(f"{operation}: cannot reach the ISP web service at "
+                                  f"{httpx.URL(url).host} ({type(exc).__name__})",
+                                  operation=operation, generation=generation)
+            # A connection lost once the request went (reset, closed before the answer) may have
+            # carried the write out, as a timeout may; only one never made was surely not sent.
+            lost.outcome_unknown = not idempotent and not isinstance(exc, httpx.ConnectError)
+            raise lost from None
         self.breaker.record_success()
         log.debug("isp %s gen %s answered in %.1f ms", operation, generation,
                   (self._clock() - started) * 1000)
