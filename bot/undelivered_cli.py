@@ -103,10 +103,11 @@ async def _send(
     settings: TelegramSettings, letters: list[DeadLetter],
 ) -> tuple[list[DeadLetter], list[DeadLetter], str | None]:
     """Send in order until the network fails: (sent, refused for good, the network error if one)."""
-    from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter  # noqa: PLC0415
+    from telegram.error import ChatMigrated, RetryAfter, TelegramError  # noqa: PLC0415
 
     from bot.channels.telegram import raw  # noqa: PLC0415
     from bot.channels.telegram.aiohttp_request import AiohttpRequest  # noqa: PLC0415
+    from bot.channels.telegram.failures import Meaning, describe, read_failure  # noqa: PLC0415
     from telegram import Bot  # noqa: PLC0415
 
     done: list[DeadLetter] = []
@@ -115,22 +116,30 @@ async def _send(
     bot = Bot(settings.telegram_token.get_secret_value(), base_url=settings.base_url, request=request)
     try:
         await bot.initialize()  # getMe: fails at once when Telegram is still unreachable
-    except NetworkError as exc:
+    except TelegramError as exc:
         await request.shutdown()
-        return done, refused, type(exc).__name__
+        return done, refused, describe(exc)
     try:
         for letter in letters:
+            params = letter.params
             for _ in range(3):
                 try:
-                    await raw.call(bot, letter.method, letter.params)
-                except RetryAfter as exc:
-                    await asyncio.sleep(raw.retry_after_seconds(exc))
-                    continue
-                except (Forbidden, BadRequest) as exc:
-                    print(f"dead letter {letter.id}: Telegram refused it ({exc.message})")
-                    refused.append(letter)
-                except NetworkError as exc:
-                    return done, refused, type(exc).__name__
+                    await raw.call(bot, letter.method, params)
+                except TelegramError as exc:
+                    failure = read_failure(exc)
+                    if isinstance(exc, RetryAfter):
+                        await asyncio.sleep(raw.retry_after_seconds(exc))
+                        continue
+                    if isinstance(exc, ChatMigrated):
+                        params = {**params, "chat_id": int(exc.new_chat_id)}
+                        continue
+                    if failure.meaning is Meaning.FINAL:
+                        print(f"dead letter {letter.id}: Telegram refused it ({failure.kind})")
+                        refused.append(letter)
+                    elif failure.meaning is Meaning.DONE:
+                        done.append(letter)
+                    else:
+                        return done, refused, failure.kind
                 else:
                     done.append(letter)
                 break

@@ -269,4 +269,4 @@ def test_ispbot_run_logs_in_the_format_its_settings_say(
         assert (entry["level"], entry["logger"]) == ("ERROR", "bot.runtime.run")
         assert "ISPBOT_TELEGRAM_TOKEN" in entry["msg"]
     else:
-        assert " ERROR bot.runtime.run: Telegram refused the bot token" in last
+        assert " ERROR bot.runtime.run: token refused by Telegram (401 Unauthorized)" in last

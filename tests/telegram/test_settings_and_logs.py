@@ -316,6 +316,11 @@ def odd_bot_api(status: int, body: bytes, content_type: str) -> Iterator[str]:
         thread.join(5)
 
 
+def rejecting_bot_api() -> contextlib.AbstractContextManager[str]:
+    """A Bot API server that rejects every token, as Telegram does once a token was revoked."""
+    return odd_bot_api(_OddBotApi.status, _OddBotApi.body, _OddBotApi.content_type)
+
+
 PORTAL = b"<!DOCTYPE html><html><body><h1>Captive portal</h1></body></html>"
 
 

@@ -1,9 +1,6 @@
-"""python-telegram-bot's transport over aiohttp instead of httpx.
-
-python-telegram-bot keeps the Bot API's semantics (parameters, error mapping, flood control) in
-``Bot`` and ``BaseRequest``; only the HTTP round trip is delegated to a ``BaseRequest`` subclass, and
-this is one. It costs a fraction of the CPU of the default ``HTTPXRequest``, whose connection pool
-is scanned on every request (bench/RESULTS.md), and a call is made for every answer.
+"""python-telegram-bot's transport over aiohttp instead of httpx, which costs a fraction of the CPU
+(its pool is scanned on every request; bench/RESULTS.md); python-telegram-bot keeps the Bot API's
+semantics (parameters, error mapping, flood control) in ``Bot`` and ``BaseRequest``.
 
 What is not the Bot API's answer is told as such, never as a refusal: a failure page or a truncated
 body behind an error status keeps that status's meaning with a short description (no page in the
@@ -96,7 +93,8 @@ class AiohttpRequest(BaseRequest):
         except aiohttp.ClientError as exc:
             raise NetworkError(f"aiohttp.{type(exc).__name__}") from exc
         if status < 300:
-            if not payload.startswith(_ANSWER) and not _is_answer(payload):  # the check costs nothing when it is
+            # A call's answer (POST; a GET is a file's download): the check costs nothing when it is one.
+            if method == "POST" and not payload.startswith(_ANSWER) and not _is_answer(payload):
                 raise UnreadableAnswer(NOT_THE_BOT_API)
         elif not _is_json_object(payload):
             payload = _error_body(status)  # python-telegram-bot maps it by status, with no page in its message
