@@ -6,7 +6,9 @@ login and password of one of the customer's authentications.
   (``NOBODY`` stands in for no customer), and a login without authentications meets a dummy password.
 - What is compared (tax id with phone, login with password) counts as an attempt, pass or fail; a tax
   id with wrong check digits (public arithmetic) or a contact that is not the sender's own is a slip
-  of the thumb: answered, never compared, never counted.
+  of the thumb: answered, never compared, never counted. So is a tax id or a login with a character a
+  real one cannot hold (a control or zero-width character, U+FFFD, a lone surrogate): asked again,
+  never cleaned into another literal (stored, a lone surrogate becomes U+FFFD: ``maria\ufffd.silva``).
 - The tax id's matching customer codes wait in the chat's state for the contact, not the tax id; the
   password is checked in the step it arrives in and kept nowhere.
 - Failures count per chat and per person tried (a keyed hash of the tax id or login) across chats;
@@ -22,7 +24,14 @@ from bot.isp.models.v1_records import ContractStatus
 from flows.context import Context
 from flows.events import Contact, Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
-from flows.identity import normalise_phone, normalise_tax_id, same_phone, same_secret
+from flows.identity import (
+    normalise_phone,
+    normalise_tax_id,
+    plausible_login,
+    plausible_tax_id,
+    same_phone,
+    same_secret,
+)
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
 MAX_LOGIN = 64
@@ -65,6 +74,8 @@ class Link(Flow):
     async def tax_id(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Text):
             raise Unexpected("link.tax_id_hint")
+        if not plausible_tax_id(event.text):
+            raise Unexpected("link.tax_id_chars")
         tax_id = normalise_tax_id(event.text)
         if tax_id is None:
             raise Unexpected("link.tax_id_typo")
@@ -97,9 +108,12 @@ class Link(Flow):
     # ---- proof (b): PPPoE login and password ----------------------------------------------------
     async def login(self, ctx: Context, event: StepEvent) -> None:
         login = event.text.strip() if isinstance(event, Text) else ""
-        # A backslash is refused like a space: no ``Filtro`` carries it alike under every SQL mode.
-        if not login or len(login) > MAX_LOGIN or any(ch.isspace() for ch in login) or not quotable(login):
+        if not login or len(login) > MAX_LOGIN:
             raise Unexpected("link.login_hint")
+        # Only what a real login holds: no space, no backslash (no ``Filtro`` carries it alike under
+        # every SQL mode), nothing that storing the chat's state would turn into another character.
+        if not plausible_login(login) or not quotable(login):
+            raise Unexpected("link.login_chars")
         ctx.data["login"] = login
         ctx.ask("password", "link.ask_password")
 

@@ -191,18 +191,66 @@ async def test_a_company_login_speaks_for_its_own_contract_without_asking(desk: 
 
 
 @pytest.mark.parametrize("login", ["x'OR(1)#", "x\\'OR(1)#", "maria\\"])
-async def test_quoting_and_backslashes_in_a_login_link_nobody(desk: Desk, login: str) -> None:
+async def test_quoting_and_backslashes_in_a_login_are_refused_at_the_prompt(desk: Desk, login: str) -> None:
     chat = desk.chat()
     await chat.start()
     await chat.tap("PPPoE")
     await chat.say(login)
-    if "\\" in login:  # no Filtro carries a backslash alike in every SQL mode: asked again, no ISP call
-        assert "Digite só o login PPPoE" in chat.text
-        assert desk.sandbox.call_count("ConsultaAutenticacaoSenha") == 0
-        return
+    # No real login holds a quote or a backslash: asked again, the ISP never asked.
+    assert "Esse login tem caracteres que um login PPPoE não tem" in chat.text
+    assert "Digite o seu login PPPoE" in chat.text
+    assert desk.sandbox.call_count("ConsultaAutenticacaoSenha") == 0
+    await chat.say(D.pppoe_login)
+    assert "senha PPPoE" in chat.text
+
+
+# A lone surrogate (stored in the chat's state it became U+FFFD: ``maria\ufffd.silva`` reached the
+# ISP), U+FFFD itself, zero-width and control characters, another script's lookalike, a space.
+ODD = ["\udc80", "\ufffd", "\u200b", "\u200d", "\ufeff", "\x00", "\x07", "\x1b", "\u202e", "\u0430", " ", "ã"]
+
+
+@pytest.mark.parametrize("odd", ODD, ids=[f"U+{ord(c):04X}" for c in ODD])
+async def test_a_login_with_a_character_no_login_holds_is_asked_again_without_the_isp(desk: Desk, odd: str) -> None:
+    chat = desk.chat()
+    await chat.start()
+    await chat.tap("PPPoE")
+    await chat.say(f"maria{odd}.silva")
+    assert "Esse login tem caracteres que um login PPPoE não tem" in chat.text
+    assert "Digite o seu login PPPoE" in chat.text  # the question again
+    assert desk.sandbox.call_count("ConsultaAutenticacaoSenha") == 0
+    async with desk.database.transaction() as session:
+        state = await desk.engine.states.load(session, chat.chat_id)
+    assert "maria" not in repr(state.data)
+    await chat.say(D.pppoe_login)  # the real one goes on
     await chat.say(D.pppoe_password)
-    assert FAILED in chat.text
-    assert await link_of(desk, chat) == (None, None, None)
+    assert "cadastro confirmado" in chat.text
+
+
+@pytest.mark.parametrize("odd", ODD, ids=[f"U+{ord(c):04X}" for c in ODD])
+async def test_a_tax_id_with_a_character_no_tax_id_holds_is_asked_again_without_the_isp(desk: Desk, odd: str) -> None:
+    if odd == " ":
+        return  # spaces are how many people write a CPF
+    chat = await start_with_tax_id(desk, f"529.982.{odd}247-25")
+    assert "Esse CPF/CNPJ tem caracteres que um CPF ou CNPJ não tem" in chat.text
+    assert "Digite o CPF ou o CNPJ" in chat.text
+    assert desk.sandbox.call_count("ConsultaClientes") == 0
+    typed = desk.chat()  # typed at the first question, instead of tapping
+    await typed.start()
+    await typed.say(f"52998224725{odd}")
+    assert "Esse CPF/CNPJ tem caracteres" in typed.text
+    assert desk.sandbox.call_count("ConsultaClientes") == 0
+    await chat.say("CPF: 529 982 247-25")  # labels, colons, spaces and dashes are fine
+    assert isinstance(chat.last(AskContact), AskContact)
+
+
+async def test_the_new_refusals_speak_the_persons_language(desk: Desk) -> None:
+    english, spanish = desk.chat(language="en"), desk.chat(language="es")
+    for chat in (english, spanish):
+        await chat.start()
+        await chat.tap("PPPoE")
+        await chat.say("maria\udc80.silva")
+    assert "That login has characters a PPPoE login doesn't have" in english.text
+    assert "Ese usuario tiene caracteres que un usuario PPPoE no tiene" in spanish.text
 
 
 async def test_password_and_tax_id_never_reach_the_logs(desk: Desk, caplog: pytest.LogCaptureFixture) -> None:
