@@ -82,6 +82,11 @@ class Database:
     def is_sqlite(self) -> bool:
         return self.dialect == "sqlite"
 
+    @property
+    def single_connection(self) -> bool:
+        """Every session shares one connection (an in-memory SQLite): no transaction runs beside another."""
+        return is_memory_sqlite(self.url)
+
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
         """A session whose transaction the caller commits (anything uncommitted is rolled back)."""

@@ -11,8 +11,10 @@ login and password of one of the customer's authentications.
   never cleaned into another literal (stored, a lone surrogate becomes U+FFFD: ``maria\ufffd.silva``).
 - The tax id's matching customer codes wait in the chat's state for the contact, not the tax id; the
   password is checked in the step it arrives in and kept nowhere.
-- Failures count per chat and per person tried (a keyed hash of the tax id or login) across chats;
-  either lock gives the same words, with the time linking is certainly free again. Staff clear locks
+- Failures count per chat and per person tried (a keyed hash of the tax id or login) across chats,
+  each attempt counted before the ISP is asked (``ctx.begin_link_attempt``, atomic in the database),
+  so simultaneous guesses from many chats get no more ISP checks than the limit; either lock gives the
+  same words, with the time linking is certainly free again. Staff clear locks
   with ``ispbot locks clear``. A phone proof asks which contract when the customer has several live.
 """
 
@@ -92,7 +94,7 @@ class Link(Flow):
         if not event.own:
             raise Unexpected("link.not_own_contact")
         target = ctx.data.get("target")
-        if await self._locked(ctx, target):
+        if await self._locked(ctx, target) or not await self._attempt(ctx, target):
             return
         phone = normalise_phone(event.phone, international=True)
         # One uncached call whether the tax id had customers or not (NOBODY stands in for none).
@@ -122,7 +124,7 @@ class Link(Flow):
             raise Unexpected("link.password_hint")
         login = str(ctx.data.get("login", ""))
         target = ctx.link_target("login", login)
-        if await self._locked(ctx, target):
+        if await self._locked(ctx, target) or not await self._attempt(ctx, target):
             return
         match = None
         for auth in await ctx.coordinator.authentications_by_login(login):
@@ -176,10 +178,21 @@ class Link(Flow):
         """Locked for this chat, or for the person tried (``target``) from any chat: the same words."""
         if not await ctx.link_locked(target):
             return False
+        self._say_locked(ctx)
+        return True
+
+    async def _attempt(self, ctx: Context, target: str | None) -> bool:
+        """Count the attempt before the ISP is asked; False (locked, said so) when a limit was reached
+        meanwhile, by another chat trying the same person at the same moment."""
+        if await ctx.begin_link_attempt(target):
+            return True
+        self._say_locked(ctx)
+        return False
+
+    def _say_locked(self, ctx: Context) -> None:
         now = ctx.coordinator.now()
         free = now + ctx.policy.link_window
         ctx.ask("locked", "link.locked", at=free, today=free.date() == now.date(), phone=ctx.policy.support_phone)
-        return True
 
     def _ask_method(self, ctx: Context, key: str) -> None:
         options = [Option("contact", key="link.method_contact"), Option("pppoe", key="link.method_pppoe")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import statistics
 import time
@@ -13,13 +14,14 @@ from bot import metrics
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import FixedClock, Sandbox
 from bot.store import LinkAttempts, Links, Proof, utcnow
+from bot.store.db import pool_size_for
 from flows.policy import Policy
 from flows.replies import AskContact
 from sqlalchemy import text
 
 from tests.flows.harness import Desk, make_desk
 from tests.flows.harness import TestChat as Chat
-from tests.store.dbtools import ScratchDatabase
+from tests.store.dbtools import ScratchDatabase, make_database
 
 FAILED = "Não consegui confirmar seus dados"
 LOCKED = "tentativas de identificação estão pausadas"
@@ -378,6 +380,57 @@ async def test_many_chats_together_get_no_more_tries_at_one_tax_id(desk: Desk) -
     async with desk.database.transaction() as session:  # the table names nobody in clear
         rows = (await session.execute(text("SELECT target FROM link_attempts"))).scalars().all()
     assert rows and all(row.startswith("tax_id:") and D.customer_cpf not in row for row in rows)
+
+
+@pytest.mark.parametrize("kind", ["login", "tax_id"])
+async def test_25_simultaneous_wrong_proofs_for_one_person_get_no_more_isp_checks_than_the_limit(
+    sandbox: Sandbox, database_url: str, clock: FixedClock, kind: str,
+) -> None:
+    """Counted before the ISP is asked, atomically: not 25 checks of which each saw the same count.
+    The database sized as ``ispbot run`` sizes it for 25 chats at once (a turn may take a second
+    connection, for a moment, to count its attempt)."""
+    database = await make_database(database_url, pool_size=pool_size_for(25))
+    desk = make_desk(sandbox, database, clock)
+    limit = desk.engine.policy.link_target_max_failures
+    operation = "ConsultaAutenticacaoSenha" if kind == "login" else "ConsultaClientes"
+    try:
+        chats = []
+        for _ in range(25):  # each one question before its proof: the password, or the contact
+            if kind == "login":
+                chats.append(await start_with_login(desk, D.pppoe_login))
+            else:
+                chats.append(await start_with_tax_id(desk, D.customer_cpf))
+        sandbox.reset_calls()
+        sandbox.faults.add_latency(0.05)  # the ISP slow enough for every turn to be in flight at once
+        if kind == "login":
+            await asyncio.gather(*(chat.say("wrong-password") for chat in chats))
+        else:
+            await asyncio.gather(*(chat.share_contact("+5511912345678") for chat in chats))
+        failed = [chat for chat in chats if FAILED in chat.text]
+        locked = [chat for chat in chats if LOCKED in chat.text]
+        assert len(failed) + len(locked) == 25
+        assert sandbox.call_count(operation) <= limit
+        assert len(failed) <= limit  # the last of the limit's failures may already say it locked
+        async with database.transaction() as session:
+            rows = (await session.execute(text("SELECT target, succeeded FROM link_attempts"))).all()
+        assert len(rows) == limit and not any(succeeded for _, succeeded in rows)
+        assert len({target for target, _ in rows}) == 1 and rows[0][0].startswith(f"{kind}:")
+        assert len(locked) >= 25 - limit
+        for chat in chats:
+            assert await link_of(desk, chat) == (None, None, None)
+    finally:
+        await desk.client.aclose()
+        await database.destroy()
+
+
+async def test_an_attempt_the_isp_could_not_check_is_not_counted(desk: Desk) -> None:
+    """Counted before the ISP is asked, taken back when the turn could not answer."""
+    chat = await start_with_login(desk, D.pppoe_login)
+    desk.sandbox.faults.go_down()
+    await chat.say("wrong-password")
+    assert "fora do ar" in chat.text
+    async with desk.database.transaction() as session:
+        assert (await session.execute(text("SELECT count(*) FROM link_attempts"))).scalar_one() == 0
 
 
 async def test_the_lock_names_the_isps_phone_when_the_operator_gave_one(
