@@ -10,12 +10,8 @@ What a step cannot use is answered and its question asked again; after ``give_up
 misunderstandings a person is called. An ISP failure is told plainly and nothing of the step is
 saved. Steps read the ISP before writing to the database (a slow ISP never holds SQLite's write
 lock) and write to the ISP last, so a turn run again after a lost version race re-reads first.
-
-The one write that cannot wait for the turn's commit is a link attempt's count
-(``Context.begin_link_attempt``): made before the ISP checks a proof, in a short transaction of its
-own that is committed before the ISP is asked, so that simultaneous guesses from many chats see each
-other. A turn that ends without its answer (the ISP failed, the save lost a race, a bug) takes back
-the attempts it counted so, since nobody learnt anything from them.
+A link attempt is counted in a short transaction of its own before the ISP is asked
+(``Context.begin_link_attempt``); a turn that ends without its answer takes that count back.
 """
 
 from __future__ import annotations
@@ -190,7 +186,11 @@ class Engine:
 
     # ---- one turn --------------------------------------------------------------------------------
     async def _turn(self, incoming: Incoming, within: Within | None) -> Turn:
-        reservations: list[int] = []  # link attempts this turn counted in transactions of their own
+        # Link attempts this turn counted in transactions of their own, committed before the ISP was
+        # asked, so that simultaneous guesses from many chats see each other. A turn that ends without
+        # its answer (the ISP failed, the save lost a race, a bug) takes them back: nobody learnt
+        # anything from them, and a turn run again counts its attempt again.
+        reservations: list[int] = []
         try:
             return await self._run_turn(incoming, within, reservations)
         except Exception:

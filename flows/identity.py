@@ -10,10 +10,8 @@
   punctuation do not matter), a mobile's ninth digit dropped: a record still holding the old
   8-digit mobile matches the number Telegram reports. A record without an area code matches on
   the subscriber number alone (typed by the ISP, usually in its own area).
-- What a person types as a tax id or a PPPoE login is first checked for characters a real one cannot
-  hold (``plausible_tax_id``, ``plausible_login``): a control or zero-width character, U+FFFD, a lone
-  surrogate or a letter from another script is a slip of the keyboard or a probe, asked again, never
-  cleaned up into some other literal that reaches the ISP.
+- A typed tax id or PPPoE login holding a character a real one cannot (``plausible_tax_id``,
+  ``plausible_login``: control, zero-width, U+FFFD, a lone surrogate) is asked again, never cleaned.
 """
 
 from __future__ import annotations

@@ -6,16 +6,13 @@ login and password of one of the customer's authentications.
   (``NOBODY`` stands in for no customer), and a login without authentications meets a dummy password.
 - What is compared (tax id with phone, login with password) counts as an attempt, pass or fail; a tax
   id with wrong check digits (public arithmetic) or a contact that is not the sender's own is a slip
-  of the thumb: answered, never compared, never counted. So is a tax id or a login with a character a
-  real one cannot hold (a control or zero-width character, U+FFFD, a lone surrogate): asked again,
-  never cleaned into another literal (stored, a lone surrogate becomes U+FFFD: ``maria\ufffd.silva``).
+  of the thumb: answered, never compared, never counted; so is a character no tax id or login holds.
 - The tax id's matching customer codes wait in the chat's state for the contact, not the tax id; the
   password is checked in the step it arrives in and kept nowhere.
 - Failures count per chat and per person tried (a keyed hash of the tax id or login) across chats,
-  each attempt counted before the ISP is asked (``ctx.begin_link_attempt``, atomic in the database),
-  so simultaneous guesses from many chats get no more ISP checks than the limit; either lock gives the
-  same words, with the time linking is certainly free again. Staff clear locks
-  with ``ispbot locks clear``. A phone proof asks which contract when the customer has several live.
+  each counted atomically before the ISP is asked (``ctx.begin_link_attempt``); either lock gives the
+  same words, with the time linking is certainly free again. Staff clear locks with ``ispbot locks
+  clear``. A phone proof asks which contract when the customer has several live.
 """
 
 from __future__ import annotations
@@ -113,7 +110,8 @@ class Link(Flow):
         if not login or len(login) > MAX_LOGIN:
             raise Unexpected("link.login_hint")
         # Only what a real login holds: no space, no backslash (no ``Filtro`` carries it alike under
-        # every SQL mode), nothing that storing the chat's state would turn into another character.
+        # every SQL mode), nothing that storing the chat's state would turn into another character (a
+        # lone surrogate became U+FFFD there, and ``maria\ufffd.silva`` reached the ISP).
         if not plausible_login(login) or not quotable(login):
             raise Unexpected("link.login_chars")
         ctx.data["login"] = login
