@@ -22,6 +22,7 @@ from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, p
 from bot.store import (
     ChatState,
     ChatStates,
+    Database,
     Handoffs,
     InviteError,
     Invites,
@@ -30,6 +31,7 @@ from bot.store import (
     Links,
     OutageWatches,
     Proof,
+    Reservation,
     TrustUnblocks,
     utcnow,
 )
@@ -97,7 +99,8 @@ class Context:
         self, *, state: ChatState, link: Link | None, session: AsyncSession, repos: Repositories,
         coordinator: IspCoordinator, policy: Policy, translations: Translations, client_language: str | None,
         menu: Sequence[str] = (), message_id: int | None = None, sender_name: str | None = None,
-        files: FileSource | None = None,
+        files: FileSource | None = None, database: Database | None = None,
+        reservations: list[int] | None = None,
     ) -> None:
         self.state = state
         self.link = link
@@ -115,6 +118,12 @@ class Context:
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
         self.next_data: dict[str, Any] = {}  # what switch() hands the next flow (its ``data``)
         self._files = files
+        # Where a link attempt is counted before the ISP is asked, in a transaction of its own
+        # (``begin_link_attempt``), and the attempts so counted in this turn, for the engine to take
+        # back if the turn ends without an answer.
+        self._database = database
+        self.reservations = reservations if reservations is not None else []
+        self._attempt: Reservation | None = None
 
     # ---- who and where ---------------------------------------------------------------------------
     @property
@@ -328,7 +337,49 @@ class Context:
             return True
         return target is not None and await self._target_failures(target) >= self.policy.link_target_max_failures
 
+    async def begin_link_attempt(self, target: str | None = None) -> bool:
+        """Count an attempt at proving who this chat is (at the person ``target`` names) before the
+        ISP is asked, or False, counting nothing, when the chat or the target is locked.
+
+        Counted atomically in a short transaction of its own, committed at once (not the turn's,
+        which holds the chat while the ISP answers): however many chats try one person at the same
+        moment, no more get through than the limit. The attempt is a failure until
+        ``record_link_attempt(True)`` says otherwise; the engine takes it back if the turn fails.
+        """
+        at = utcnow()
+
+        async def reserve(session: AsyncSession) -> Reservation | None:
+            return await self._repos.attempts.reserve(
+                session, self.chat_id, target, since=at - self.policy.link_window, at=at,
+                chat_limit=self.policy.link_max_failures, target_limit=self.policy.link_target_max_failures,
+            )
+
+        if self._database is None or self._database.single_connection:
+            # One connection for everything (an in-memory SQLite): a transaction of its own would be
+            # this one; the statement is atomic on SQLite by itself.
+            reserved = await reserve(self._session)
+        else:
+            async with self._database.transaction() as session:
+                reserved = await reserve(session)
+        if reserved is None:
+            return False
+        self._attempt = reserved
+        self.reservations.append(reserved.id)
+        self.state.data[LINK_FAILED] = at.isoformat()  # a failure until settled
+        return True
+
     async def record_link_attempt(self, succeeded: bool, target: str | None = None) -> None:
+        """How an attempt went: the one ``begin_link_attempt`` counted, or (none counted) a new one."""
+        if self._attempt is not None:
+            attempt, self._attempt = self._attempt, None
+            await self._repos.attempts.settle(self._session, attempt.id, succeeded)
+            if not succeeded:
+                # The failure that reaches a limit engages a lock: counted once, when it happens.
+                if attempt.chat_failures == self.policy.link_max_failures:
+                    metrics.LINK_LOCKS.labels("chat").inc()
+                if target is not None and attempt.target_failures == self.policy.link_target_max_failures:
+                    metrics.LINK_LOCKS.labels(target.partition(":")[0]).inc()
+            return
         at = utcnow()
         await self._repos.attempts.record(self._session, self.chat_id, succeeded, at=at, target=target)
         if succeeded:

@@ -10,6 +10,8 @@ What a step cannot use is answered and its question asked again; after ``give_up
 misunderstandings a person is called. An ISP failure is told plainly and nothing of the step is
 saved. Steps read the ISP before writing to the database (a slow ISP never holds SQLite's write
 lock) and write to the ISP last, so a turn run again after a lost version race re-reads first.
+A link attempt is counted in a short transaction of its own before the ISP is asked
+(``Context.begin_link_attempt``); a turn that ends without its answer takes that count back.
 """
 
 from __future__ import annotations
@@ -184,6 +186,28 @@ class Engine:
 
     # ---- one turn --------------------------------------------------------------------------------
     async def _turn(self, incoming: Incoming, within: Within | None) -> Turn:
+        # Link attempts this turn counted in transactions of their own, committed before the ISP was
+        # asked, so that simultaneous guesses from many chats see each other. A turn that ends without
+        # its answer (the ISP failed, the save lost a race, a bug) takes them back: nobody learnt
+        # anything from them, and a turn run again counts its attempt again.
+        reservations: list[int] = []
+        try:
+            return await self._run_turn(incoming, within, reservations)
+        except Exception:
+            if reservations:
+                await self._release(reservations)
+            raise
+
+    async def _release(self, reservations: list[int]) -> None:
+        try:
+            async with self.database.transaction() as session:
+                await self.repos.attempts.release(session, reservations)
+        except Exception as exc:  # the turn's own failure is the one to report; these stay counted
+            log.warning(
+                "could not take back %d link attempts of a failed turn: %s", len(reservations), type(exc).__name__,
+            )
+
+    async def _run_turn(self, incoming: Incoming, within: Within | None, reservations: list[int]) -> Turn:
         async with self.database.transaction() as session:
             state, link = await self.states.load_locked(session, incoming.chat_id)
             _follow_link(state, link)
@@ -194,14 +218,14 @@ class Engine:
             if _worth_recalling(link, incoming.event):
                 state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
             before = state.snapshot()
-            ctx = self._context(state, link, session, incoming)
+            ctx = self._context(state, link, session, incoming, reservations)
             try:
                 await self._route(ctx, incoming.event)
                 state.data[MISSES] = 0
             except Unexpected as miss:
                 if LINK_FAILED in state.data:  # a failure the step recorded stays recorded
                     before.data[LINK_FAILED] = state.data[LINK_FAILED]
-                ctx = self._context(before, link, session, incoming)
+                ctx = self._context(before, link, session, incoming, reservations)
                 if _is_live_update(incoming.event):
                     # A live location keeps sending positions; where no step wants one, stay quiet.
                     await _record(session, within, [])
@@ -232,12 +256,15 @@ class Engine:
             await _record(session, within, ctx.replies)
             return Turn.at(ctx.replies, ctx.state)
 
-    def _context(self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming) -> Context:
+    def _context(
+        self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming,
+        reservations: list[int] | None = None,
+    ) -> Context:
         return Context(
             state=state, link=link, session=session, repos=self.repos, coordinator=self.coordinator,
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,
             menu=self.flows[state.role].menu, message_id=incoming.message_id, sender_name=incoming.sender_name,
-            files=self.files,
+            files=self.files, database=self.database, reservations=reservations,
         )
 
     # ---- routing ---------------------------------------------------------------------------------

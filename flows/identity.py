@@ -10,6 +10,8 @@
   punctuation do not matter), a mobile's ninth digit dropped: a record still holding the old
   8-digit mobile matches the number Telegram reports. A record without an area code matches on
   the subscriber number alone (typed by the ISP, usually in its own area).
+- A typed tax id or PPPoE login holding a character a real one cannot (``plausible_tax_id``,
+  ``plausible_login``: control, zero-width, U+FFFD, a lone surrogate) is asked again, never cleaned.
 """
 
 from __future__ import annotations
@@ -60,6 +62,25 @@ def normalise_tax_id(text: str) -> str | None:
         return chars
     digits = re.sub(r"[^0-9]", "", text)
     return digits if valid_cpf(digits) or valid_cnpj(digits) else None
+
+
+# ---- what a person may type --------------------------------------------------------------------
+# A tax id as people write it: digits (and letters: an alphanumeric CNPJ, the words CPF/CNPJ) with
+# the usual punctuation and spaces (``CPF: 529.982.247-25``, ``12.ABC.345/01DE-35``).
+_TAX_ID_TEXT = re.compile(r"[0-9A-Za-z .\-/:]+")
+# A PPPoE login: ASCII letters, digits and the punctuation logins use (``joao.silva``,
+# ``maria_2@fibra.net``, ``paoquente-5004``). No space, quote, backslash nor anything outside ASCII.
+_LOGIN = re.compile(r"[0-9A-Za-z._@\-]+")
+
+
+def plausible_tax_id(text: str) -> bool:
+    """Whether ``text`` (its ends stripped of whitespace) holds only what a written tax id can."""
+    return _TAX_ID_TEXT.fullmatch(text.strip()) is not None
+
+
+def plausible_login(login: str) -> bool:
+    """Whether ``login`` holds only characters a PPPoE login can (checked before it goes anywhere)."""
+    return _LOGIN.fullmatch(login) is not None
 
 
 # ---- phones ------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from bot.store.errors import (
 from bot.store.handoffs import Handoffs, StaffHandoff
 from bot.store.inbox import Answered, Inbox, InboxItem
 from bot.store.invites import Invite, Invites, IssuedInvite
-from bot.store.link_attempts import LinkAttempts, LinkLock
+from bot.store.link_attempts import LinkAttempts, LinkLock, Reservation
 from bot.store.links import Link, Links
 from bot.store.outbox import NewMessage, Outbox, OutboxEntry, OutboxStats
 from bot.store.types import utcnow
@@ -62,6 +62,7 @@ __all__ = [
     "OutboxStats",
     "ProcessedUpdates",
     "Proof",
+    "Reservation",
     "Role",
     "StaffHandoff",
     "StaleStateError",

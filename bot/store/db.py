@@ -22,10 +22,12 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 # A turn holds its connection until it commits, ISP calls included, so a process needs one connection
 # per chat in flight (ISPBOT_CONCURRENCY, 12 by default) plus a few for the intake, the claims, the
-# sender's records and the mirror. All of them stay open: with SQLAlchemy's default (5 kept open, 10
-# more while busy) connections were opened and closed all the time under load (connect, TLS,
-# authentication, statements prepared again), a third of the throughput on PostgreSQL, and the 15 at
-# most held chats back while the ISP was slow.
+# sender's records and the mirror, and for a moment the second one a linking attempt takes to count
+# itself before the ISP is asked (``LinkAttempts.reserve``: the turns never hold the whole pool, so it
+# is always served). All of them stay open: with SQLAlchemy's default (5 kept open, 10 more while
+# busy) connections were opened and closed all the time under load (connect, TLS, authentication,
+# statements prepared again), a third of the throughput on PostgreSQL, and the 15 at most held chats
+# back while the ISP was slow.
 SPARE_CONNECTIONS = 4
 
 
@@ -81,6 +83,11 @@ class Database:
     @property
     def is_sqlite(self) -> bool:
         return self.dialect == "sqlite"
+
+    @property
+    def single_connection(self) -> bool:
+        """Every session shares one connection (an in-memory SQLite): no transaction runs beside another."""
+        return is_memory_sqlite(self.url)
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:

@@ -6,12 +6,13 @@ login and password of one of the customer's authentications.
   (``NOBODY`` stands in for no customer), and a login without authentications meets a dummy password.
 - What is compared (tax id with phone, login with password) counts as an attempt, pass or fail; a tax
   id with wrong check digits (public arithmetic) or a contact that is not the sender's own is a slip
-  of the thumb: answered, never compared, never counted.
+  of the thumb: answered, never compared, never counted; so is a character no tax id or login holds.
 - The tax id's matching customer codes wait in the chat's state for the contact, not the tax id; the
   password is checked in the step it arrives in and kept nowhere.
-- Failures count per chat and per person tried (a keyed hash of the tax id or login) across chats;
-  either lock gives the same words, with the time linking is certainly free again. Staff clear locks
-  with ``ispbot locks clear``. A phone proof asks which contract when the customer has several live.
+- Failures count per chat and per person tried (a keyed hash of the tax id or login) across chats,
+  each counted atomically before the ISP is asked (``ctx.begin_link_attempt``); either lock gives the
+  same words, with the time linking is certainly free again. Staff clear locks with ``ispbot locks
+  clear``. A phone proof asks which contract when the customer has several live.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ from bot.isp.models.v1_records import ContractStatus
 from flows.context import Context
 from flows.events import Contact, Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
-from flows.identity import normalise_phone, normalise_tax_id, same_phone, same_secret
+from flows.identity import (
+    normalise_phone,
+    normalise_tax_id,
+    plausible_login,
+    plausible_tax_id,
+    same_phone,
+    same_secret,
+)
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
 MAX_LOGIN = 64
@@ -65,6 +73,8 @@ class Link(Flow):
     async def tax_id(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Text):
             raise Unexpected("link.tax_id_hint")
+        if not plausible_tax_id(event.text):
+            raise Unexpected("link.tax_id_chars")
         tax_id = normalise_tax_id(event.text)
         if tax_id is None:
             raise Unexpected("link.tax_id_typo")
@@ -81,7 +91,7 @@ class Link(Flow):
         if not event.own:
             raise Unexpected("link.not_own_contact")
         target = ctx.data.get("target")
-        if await self._locked(ctx, target):
+        if await self._locked(ctx, target) or not await self._attempt(ctx, target):
             return
         phone = normalise_phone(event.phone, international=True)
         # One uncached call whether the tax id had customers or not (NOBODY stands in for none).
@@ -97,9 +107,13 @@ class Link(Flow):
     # ---- proof (b): PPPoE login and password ----------------------------------------------------
     async def login(self, ctx: Context, event: StepEvent) -> None:
         login = event.text.strip() if isinstance(event, Text) else ""
-        # A backslash is refused like a space: no ``Filtro`` carries it alike under every SQL mode.
-        if not login or len(login) > MAX_LOGIN or any(ch.isspace() for ch in login) or not quotable(login):
+        if not login or len(login) > MAX_LOGIN:
             raise Unexpected("link.login_hint")
+        # Only what a real login holds: no space, no backslash (no ``Filtro`` carries it alike under
+        # every SQL mode), nothing that storing the chat's state would turn into another character (a
+        # lone surrogate became U+FFFD there, and ``maria\ufffd.silva`` reached the ISP).
+        if not plausible_login(login) or not quotable(login):
+            raise Unexpected("link.login_chars")
         ctx.data["login"] = login
         ctx.ask("password", "link.ask_password")
 
@@ -108,7 +122,7 @@ class Link(Flow):
             raise Unexpected("link.password_hint")
         login = str(ctx.data.get("login", ""))
         target = ctx.link_target("login", login)
-        if await self._locked(ctx, target):
+        if await self._locked(ctx, target) or not await self._attempt(ctx, target):
             return
         match = None
         for auth in await ctx.coordinator.authentications_by_login(login):
@@ -162,10 +176,21 @@ class Link(Flow):
         """Locked for this chat, or for the person tried (``target``) from any chat: the same words."""
         if not await ctx.link_locked(target):
             return False
+        self._say_locked(ctx)
+        return True
+
+    async def _attempt(self, ctx: Context, target: str | None) -> bool:
+        """Count the attempt before the ISP is asked; False (locked, said so) when a limit was reached
+        meanwhile, by another chat trying the same person at the same moment."""
+        if await ctx.begin_link_attempt(target):
+            return True
+        self._say_locked(ctx)
+        return False
+
+    def _say_locked(self, ctx: Context) -> None:
         now = ctx.coordinator.now()
         free = now + ctx.policy.link_window
         ctx.ask("locked", "link.locked", at=free, today=free.date() == now.date(), phone=ctx.policy.support_phone)
-        return True
 
     def _ask_method(self, ctx: Context, key: str) -> None:
         options = [Option("contact", key="link.method_contact"), Option("pppoe", key="link.method_pppoe")]

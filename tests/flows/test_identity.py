@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from flows.identity import Phone, normalise_phone, normalise_tax_id, same_phone, same_secret, valid_cnpj, valid_cpf
+from flows.identity import (
+    Phone,
+    normalise_phone,
+    normalise_tax_id,
+    plausible_login,
+    plausible_tax_id,
+    same_phone,
+    same_secret,
+    valid_cnpj,
+    valid_cpf,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -198,3 +208,30 @@ def test_same_secret_is_exact() -> None:
     assert not same_secret("Fibra@2025", "Fibra@2025 ")
     assert not same_secret("", "x")
     assert same_secret("senha çõ", "senha çõ")  # non-ASCII passwords compare too
+
+
+# ---- what a person may type ----------------------------------------------------------------------
+@pytest.mark.parametrize("login", ["joao.silva", "maria_2@fibra.net", "paoquente-5004", "CLIENTE123", "a"])
+def test_logins_as_isps_issue_them_are_plausible(login: str) -> None:
+    assert plausible_login(login)
+
+
+@pytest.mark.parametrize(
+    "login",
+    ["maria\udc80.silva", "maria\ufffd.silva", "maria\u200b.silva", "maria\x00", "maria\n", "maria silva",
+     "maria\\", "x'OR(1)#", "jo\u00e3o", "m\u0430ria", "", "maria\u202e"],
+)
+def test_logins_with_characters_no_login_holds_are_not(login: str) -> None:
+    assert not plausible_login(login)
+
+
+@pytest.mark.parametrize("text", ["529.982.247-25", " 52998224725\n", "CPF: 529 982 247-25", "11.444.777/0001-61",
+                                  "cnpj 12.abc.345/01de-35"])
+def test_tax_ids_as_people_write_them_are_plausible(text: str) -> None:
+    assert plausible_tax_id(text)
+
+
+@pytest.mark.parametrize("text", ["529.982.247-25\udc80", "529\ufffd98224725", "529\u200b98224725", "529\x0098224725",
+                                  "529\n98224725", "\uff15\uff12\uff19.982.247-25", "529_982_247_25", ""])
+def test_tax_ids_with_characters_no_tax_id_holds_are_not(text: str) -> None:
+    assert not plausible_tax_id(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import statistics
 import time
@@ -13,13 +14,14 @@ from bot import metrics
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import FixedClock, Sandbox
 from bot.store import LinkAttempts, Links, Proof, utcnow
+from bot.store.db import pool_size_for
 from flows.policy import Policy
 from flows.replies import AskContact
 from sqlalchemy import text
 
 from tests.flows.harness import Desk, make_desk
 from tests.flows.harness import TestChat as Chat
-from tests.store.dbtools import ScratchDatabase
+from tests.store.dbtools import ScratchDatabase, make_database
 
 FAILED = "Não consegui confirmar seus dados"
 LOCKED = "tentativas de identificação estão pausadas"
@@ -191,18 +193,66 @@ async def test_a_company_login_speaks_for_its_own_contract_without_asking(desk: 
 
 
 @pytest.mark.parametrize("login", ["x'OR(1)#", "x\\'OR(1)#", "maria\\"])
-async def test_quoting_and_backslashes_in_a_login_link_nobody(desk: Desk, login: str) -> None:
+async def test_quoting_and_backslashes_in_a_login_are_refused_at_the_prompt(desk: Desk, login: str) -> None:
     chat = desk.chat()
     await chat.start()
     await chat.tap("PPPoE")
     await chat.say(login)
-    if "\\" in login:  # no Filtro carries a backslash alike in every SQL mode: asked again, no ISP call
-        assert "Digite só o login PPPoE" in chat.text
-        assert desk.sandbox.call_count("ConsultaAutenticacaoSenha") == 0
-        return
+    # No real login holds a quote or a backslash: asked again, the ISP never asked.
+    assert "Esse login tem caracteres que um login PPPoE não tem" in chat.text
+    assert "Digite o seu login PPPoE" in chat.text
+    assert desk.sandbox.call_count("ConsultaAutenticacaoSenha") == 0
+    await chat.say(D.pppoe_login)
+    assert "senha PPPoE" in chat.text
+
+
+# A lone surrogate (stored in the chat's state it became U+FFFD: ``maria\ufffd.silva`` reached the
+# ISP), U+FFFD itself, zero-width and control characters, another script's lookalike, a space.
+ODD = ["\udc80", "\ufffd", "\u200b", "\u200d", "\ufeff", "\x00", "\x07", "\x1b", "\u202e", "\u0430", " ", "ã"]
+
+
+@pytest.mark.parametrize("odd", ODD, ids=[f"U+{ord(c):04X}" for c in ODD])
+async def test_a_login_with_a_character_no_login_holds_is_asked_again_without_the_isp(desk: Desk, odd: str) -> None:
+    chat = desk.chat()
+    await chat.start()
+    await chat.tap("PPPoE")
+    await chat.say(f"maria{odd}.silva")
+    assert "Esse login tem caracteres que um login PPPoE não tem" in chat.text
+    assert "Digite o seu login PPPoE" in chat.text  # the question again
+    assert desk.sandbox.call_count("ConsultaAutenticacaoSenha") == 0
+    async with desk.database.transaction() as session:
+        state = await desk.engine.states.load(session, chat.chat_id)
+    assert "maria" not in repr(state.data)
+    await chat.say(D.pppoe_login)  # the real one goes on
     await chat.say(D.pppoe_password)
-    assert FAILED in chat.text
-    assert await link_of(desk, chat) == (None, None, None)
+    assert "cadastro confirmado" in chat.text
+
+
+@pytest.mark.parametrize("odd", ODD, ids=[f"U+{ord(c):04X}" for c in ODD])
+async def test_a_tax_id_with_a_character_no_tax_id_holds_is_asked_again_without_the_isp(desk: Desk, odd: str) -> None:
+    if odd == " ":
+        return  # spaces are how many people write a CPF
+    chat = await start_with_tax_id(desk, f"529.982.{odd}247-25")
+    assert "Esse CPF/CNPJ tem caracteres que um CPF ou CNPJ não tem" in chat.text
+    assert "Digite o CPF ou o CNPJ" in chat.text
+    assert desk.sandbox.call_count("ConsultaClientes") == 0
+    typed = desk.chat()  # typed at the first question, instead of tapping
+    await typed.start()
+    await typed.say(f"52998224725{odd}")
+    assert "Esse CPF/CNPJ tem caracteres" in typed.text
+    assert desk.sandbox.call_count("ConsultaClientes") == 0
+    await chat.say("CPF: 529 982 247-25")  # labels, colons, spaces and dashes are fine
+    assert isinstance(chat.last(AskContact), AskContact)
+
+
+async def test_the_new_refusals_speak_the_persons_language(desk: Desk) -> None:
+    english, spanish = desk.chat(language="en"), desk.chat(language="es")
+    for chat in (english, spanish):
+        await chat.start()
+        await chat.tap("PPPoE")
+        await chat.say("maria\udc80.silva")
+    assert "That login has characters a PPPoE login doesn't have" in english.text
+    assert "Ese usuario tiene caracteres que un usuario PPPoE no tiene" in spanish.text
 
 
 async def test_password_and_tax_id_never_reach_the_logs(desk: Desk, caplog: pytest.LogCaptureFixture) -> None:
@@ -330,6 +380,57 @@ async def test_many_chats_together_get_no_more_tries_at_one_tax_id(desk: Desk) -
     async with desk.database.transaction() as session:  # the table names nobody in clear
         rows = (await session.execute(text("SELECT target FROM link_attempts"))).scalars().all()
     assert rows and all(row.startswith("tax_id:") and D.customer_cpf not in row for row in rows)
+
+
+@pytest.mark.parametrize("kind", ["login", "tax_id"])
+async def test_25_simultaneous_wrong_proofs_for_one_person_get_no_more_isp_checks_than_the_limit(
+    sandbox: Sandbox, database_url: str, clock: FixedClock, kind: str,
+) -> None:
+    """Counted before the ISP is asked, atomically: not 25 checks of which each saw the same count.
+    The database sized as ``ispbot run`` sizes it for 25 chats at once (a turn may take a second
+    connection, for a moment, to count its attempt)."""
+    database = await make_database(database_url, pool_size=pool_size_for(25))
+    desk = make_desk(sandbox, database, clock)
+    limit = desk.engine.policy.link_target_max_failures
+    operation = "ConsultaAutenticacaoSenha" if kind == "login" else "ConsultaClientes"
+    try:
+        chats = []
+        for _ in range(25):  # each one question before its proof: the password, or the contact
+            if kind == "login":
+                chats.append(await start_with_login(desk, D.pppoe_login))
+            else:
+                chats.append(await start_with_tax_id(desk, D.customer_cpf))
+        sandbox.reset_calls()
+        sandbox.faults.add_latency(0.05)  # the ISP slow enough for every turn to be in flight at once
+        if kind == "login":
+            await asyncio.gather(*(chat.say("wrong-password") for chat in chats))
+        else:
+            await asyncio.gather(*(chat.share_contact("+5511912345678") for chat in chats))
+        failed = [chat for chat in chats if FAILED in chat.text]
+        locked = [chat for chat in chats if LOCKED in chat.text]
+        assert len(failed) + len(locked) == 25
+        assert sandbox.call_count(operation) <= limit
+        assert len(failed) <= limit  # the last of the limit's failures may already say it locked
+        async with database.transaction() as session:
+            rows = (await session.execute(text("SELECT target, succeeded FROM link_attempts"))).all()
+        assert len(rows) == limit and not any(succeeded for _, succeeded in rows)
+        assert len({target for target, _ in rows}) == 1 and rows[0][0].startswith(f"{kind}:")
+        assert len(locked) >= 25 - limit
+        for chat in chats:
+            assert await link_of(desk, chat) == (None, None, None)
+    finally:
+        await desk.client.aclose()
+        await database.destroy()
+
+
+async def test_an_attempt_the_isp_could_not_check_is_not_counted(desk: Desk) -> None:
+    """Counted before the ISP is asked, taken back when the turn could not answer."""
+    chat = await start_with_login(desk, D.pppoe_login)
+    desk.sandbox.faults.go_down()
+    await chat.say("wrong-password")
+    assert "fora do ar" in chat.text
+    async with desk.database.transaction() as session:
+        assert (await session.execute(text("SELECT count(*) FROM link_attempts"))).scalar_one() == 0
 
 
 async def test_the_lock_names_the_isps_phone_when_the_operator_gave_one(

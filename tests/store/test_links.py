@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -83,3 +84,52 @@ async def test_failed_attempts_are_counted_in_a_window(database: ScratchDatabase
         assert await attempts.failures_since(session, 3, T0) == 0
         assert await attempts.prune(session, before=T0 + timedelta(minutes=30)) == 2
         assert await attempts.failures_since(session, 1, T0) == 2
+
+
+async def reserve(database: ScratchDatabase, chat_id: int, target: str | None, **limits: int) -> int | None:
+    """One reservation in a transaction of its own, as a turn makes it before asking the ISP."""
+    async with database.transaction() as session:
+        reserved = await attempts.reserve(
+            session, chat_id, target, since=T0, at=T0 + timedelta(minutes=1),
+            chat_limit=limits.get("chat_limit", 5), target_limit=limits.get("target_limit", 10),
+        )
+    return None if reserved is None else reserved.id
+
+
+async def test_a_reservation_counts_as_a_failure_until_settled_and_is_refused_at_a_limit(
+    database: ScratchDatabase,
+) -> None:
+    async with database.transaction() as session:
+        first = await attempts.reserve(session, 1, "login:x", since=T0, at=T0, chat_limit=2, target_limit=3)
+    assert first is not None and (first.chat_failures, first.target_failures) == (1, 1)
+    async with database.transaction() as session:
+        assert await attempts.failures_since(session, 1, T0) == 1
+        await attempts.settle(session, first.id, succeeded=True)
+        assert await attempts.failures_since(session, 1, T0) == 0
+    assert await reserve(database, 1, "login:x", chat_limit=2, target_limit=3) is not None
+    assert await reserve(database, 1, "login:y", chat_limit=2, target_limit=3) is not None
+    assert await reserve(database, 1, "login:x", chat_limit=2, target_limit=3) is None  # the chat's 2
+    assert await reserve(database, 1, None, chat_limit=2, target_limit=3) is None
+    for _ in range(2):
+        assert await reserve(database, 2, "login:x", chat_limit=2, target_limit=3) is not None
+    assert await reserve(database, 3, "login:x", chat_limit=2, target_limit=3) is None  # the target's 3
+    async with database.transaction() as session:
+        assert await attempts.target_failures_since(session, "login:x", T0) == 3  # the settled one is not
+        assert await attempts.failures_since(session, 1, T0) == 2
+    released = await reserve(database, 4, "login:z")
+    assert released is not None
+    async with database.transaction() as session:
+        assert await attempts.release(session, [released]) == 1
+        assert await attempts.target_failures_since(session, "login:z", T0) == 0
+
+
+@pytest.mark.parametrize("chats", [1, 25], ids=["one chat", "25 chats"])
+async def test_25_simultaneous_reservations_get_no_more_than_the_limit(database: ScratchDatabase, chats: int) -> None:
+    reserved = await asyncio.gather(*(
+        reserve(database, 100 + n % chats, "login:maria", chat_limit=5 if chats == 1 else 99, target_limit=10)
+        for n in range(25)
+    ))
+    granted = [r for r in reserved if r is not None]
+    assert len(granted) == (5 if chats == 1 else 10) and len(set(granted)) == len(granted)
+    async with database.transaction() as session:
+        assert await attempts.target_failures_since(session, "login:maria", T0) == len(granted)
