@@ -4,7 +4,7 @@ settings classes themselves so the file cannot drift from them (a test compares 
     python -m bot.env_example > .env.example
 
 Run in a checkout, it also lists the variables ``compose.yaml`` takes from ``.env`` (``${NAME}``
-in it); run where ispbot is only installed, it writes the bot's settings alone, a ``.env`` to fill in.
+in it) besides the settings; run where ispbot is only installed, it writes the bot's settings alone, a ``.env`` to fill in.
 """
 
 from __future__ import annotations
@@ -53,9 +53,17 @@ def _section(title: str, kind: type[BaseSettings]) -> list[str]:
     return lines
 
 
+def _settings_variables() -> set[str]:
+    return {
+        f"{kind.model_config.get('env_prefix', '')}{name}".upper()
+        for _, kind in SECTIONS
+        for name in kind.model_fields
+    }
+
+
 def _compose_section(compose: str) -> list[str]:
     lines = ["# --- compose.yaml: what it takes from .env besides the settings above ---"]
-    seen: set[str] = set()
+    seen = _settings_variables()  # compose.yaml hands each setting to the bot: listed above already
     for match in _COMPOSE_VARIABLE.finditer(compose):
         name, operator, argument = match.groups()
         if name in seen:
