@@ -4,7 +4,8 @@ settings classes themselves so the file cannot drift from them (a test compares 
     python -m bot.env_example > .env.example
 
 Run in a checkout, it also lists the variables ``compose.yaml`` takes from ``.env`` (``${NAME}``
-in it) besides the settings; run where ispbot is only installed, it writes the bot's settings alone, a ``.env`` to fill in.
+in it) besides the settings; run where ispbot is only installed, it writes the bot's settings
+alone, a ``.env`` to fill in.
 """
 
 from __future__ import annotations
