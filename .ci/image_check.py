@@ -215,7 +215,8 @@ def base_names() -> tuple[str, str, str]:
 
 PYTHON_BASE = """\
 FROM {debian}
-ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8
+ARG DEBIAN_FRONTEND=noninteractive
+ENV LANG=C.UTF-8
 RUN apt-get update \\
  && apt-get install -y --no-install-recommends python3 python3-venv python3-pip ca-certificates \\
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb /usr/lib/python3.*/EXTERNALLY-MANAGED \\
@@ -225,7 +226,8 @@ CMD ["python3"]
 """
 POSTGRES_BASE = """\
 FROM {debian}
-ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8
+ARG DEBIAN_FRONTEND=noninteractive
+ENV LANG=C.UTF-8
 RUN apt-get update \\
  && apt-get install -y --no-install-recommends postgresql \\
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb \\
@@ -315,6 +317,9 @@ def check_contents(docker: Daemon) -> None:
     base = int(docker("image", "inspect", "--format", "{{.Size}}", base_names()[0]).stdout)
     say(f"image size: {size / 1e6:.0f} MB, {(size - base) / 1e6:.0f} MB of it over the base"
         f" (this stand-in base: {base / 1e6:.0f} MB)")
+    largest = "cd /opt/ispbot/lib/python3*/site-packages && du -sm -- * | sort -rn | head -n 8"
+    du = docker("run", "--rm", "--network=none", "--entrypoint", "sh", IMAGE, "-c", largest).stdout.split()
+    say("largest in the environment (MB): " + ", ".join(f"{du[i + 1]} {du[i]}" for i in range(0, len(du), 2)))
 
 
 async def health(docker: Daemon, container: str) -> str:
