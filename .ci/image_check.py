@@ -491,6 +491,7 @@ async def served_checks(docker: Daemon, folder: Path, database_ip: str) -> None:
 
 def main() -> int:
     def stop(signum: int, _frame: object) -> None:
+        say(f"stopped by {signal.Signals(signum).name}: cleaning up")
         raise SystemExit(128 + signum)
 
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):

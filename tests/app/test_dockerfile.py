@@ -319,3 +319,13 @@ def test_the_sandbox_service_is_optional_and_serves_the_isp_where_the_bot_may_us
     assert IspSettings(base_url=base_url, key=PRODUCTION_KEY).base_url == base_url
     key = Sandbox.seeded().keys.get(PRODUCTION_KEY)
     assert key is not None and key.permits("chat_messages")
+
+
+def test_ci_builds_and_runs_the_image_after_the_suite_and_the_wheel() -> None:
+    steps = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    order = [next(i for i, line in enumerate(steps) if line.startswith(command))
+             for command in ("make test", ".ci/wheel-smoke", "make image-check")]
+    assert order == sorted(order)
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^image-check: .*\n\t\$\(BIN\)/python \.ci/image_check\.py$", makefile, re.MULTILINE)
