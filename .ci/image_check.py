@@ -77,10 +77,13 @@ def step(name: str) -> Iterator[None]:
 
 def run(args: Sequence[str], *, timeout: float = 300, stdin: str | None = None, check: bool = True,
         env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        list(args), input=stdin if stdin is not None else "", capture_output=True, text=True, timeout=timeout,
-        env=env, cwd=cwd, check=False,
-    )
+    try:
+        done = subprocess.run(
+            list(args), input=stdin if stdin is not None else "", capture_output=True, text=True, timeout=timeout,
+            env=env, cwd=cwd, check=False,
+        )
+    except subprocess.TimeoutExpired as expired:
+        raise Failed(f"`{' '.join(args)}` took more than {timeout:.0f} s") from expired
     if check and done.returncode != 0:
         raise Failed(f"`{' '.join(args)}` exited {done.returncode}:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
     return done
@@ -400,7 +403,7 @@ async def check_run(docker: Daemon, database_ip: str) -> None:
 
 
 async def check_compose(docker: Daemon, folder: Path) -> None:
-    """compose.yaml as it is, with the `try` profile: up, healthy, answering, doctor through exec, down."""
+    """compose.yaml as it is, with the `try` profile: up, healthy, answering, the header's commands, down."""
     env_file = folder / "compose.env"
     compose = ["docker-compose", "--project-directory", str(ROOT), "-f", str(ROOT / "compose.yaml"),
                "-p", PROJECT, "--env-file", str(env_file), "--profile", "try"]
@@ -431,6 +434,7 @@ async def check_compose(docker: Daemon, folder: Path) -> None:
             if live.status_code != 200:
                 raise Failed(f"the published port answered /livez {live.status_code}")
             await answers_ajuda(api)
+            await compose_run("run", "--rm", "-T", "migrate", "migrate", "--check")  # the header's other command
             doctor = await compose_run("exec", "-T", "bot", "ispbot", "doctor", check=False)
             if not re.search(r"^ok\s+isp\s", doctor.stdout, re.MULTILINE):
                 raise Failed(f"`exec bot ispbot doctor` did not reach the sandbox:\n{doctor.stdout}{doctor.stderr}")
@@ -485,7 +489,8 @@ async def served_checks(docker: Daemon, folder: Path, database_ip: str) -> None:
         await check_run(docker, database_ip)
     await docker.a("rm", "-f", "-v", "db")
     await docker.a("network", "rm", f"{PROJECT}-net")
-    with step("compose.yaml with the try profile: up, healthy, answering, doctor, down (Compose 1.29)"):
+    with step("compose.yaml with the try profile: up, healthy, answering, exec doctor, run migrate --check, down"
+              " (Compose 1.29)"):
         await check_compose(docker, folder)
 
 
