@@ -15,7 +15,7 @@ import pytest
 import yaml
 from bot.channels.telegram.settings import TelegramSettings
 from bot.cli import build_parser
-from bot.env_example import SECTIONS
+from bot.env_example import settings_variables
 from bot.isp import IspSettings
 from bot.isp.settings import is_loopback_host
 from bot.sandbox import PRODUCTION_KEY, Sandbox
@@ -225,12 +225,6 @@ def compose() -> dict[str, Any]:
 def default_of(value: str) -> str:
     """``value`` as compose reads it when the operator sets nothing (``${NAME:-default}`` gives default)."""
     return re.sub(r"\$\{[A-Z0-9_]+:-([^}]*)\}", r"\1", value)
-
-
-def settings_variables() -> set[str]:
-    return {
-        f"{kind.model_config.get('env_prefix', '')}{name}".upper() for _, kind in SECTIONS for name in kind.model_fields
-    }
 
 
 def test_compose_sets_only_settings_the_bot_knows() -> None:
