@@ -300,7 +300,7 @@ def help_first_line() -> str:
     return text.splitlines()[0]
 
 
-def check_contents(docker: Daemon) -> None:
+def check_contents(docker: Daemon, python_base: str) -> None:
     user = docker("image", "inspect", "--format", "{{.Config.User}}", IMAGE).stdout.strip()
     uid = docker("run", "--rm", "--network=none", "--entrypoint", "id", IMAGE, "-u").stdout.strip()
     if uid != UID or not user.startswith(f"{UID}:"):
@@ -317,7 +317,7 @@ def check_contents(docker: Daemon) -> None:
     if "PIP_INDEX_URL" in history or "secrets" in history:
         raise Failed("the image's history keeps the build's index or secret")
     size = int(docker("image", "inspect", "--format", "{{.Size}}", IMAGE).stdout)
-    base = int(docker("image", "inspect", "--format", "{{.Size}}", base_names()[0]).stdout)
+    base = int(docker("image", "inspect", "--format", "{{.Size}}", python_base).stdout)
     say(f"image size: {size / 1e6:.0f} MB, {(size - base) / 1e6:.0f} MB of it over the base"
         f" (this stand-in base: {base / 1e6:.0f} MB)")
     largest = "cd /opt/ispbot/lib/python3*/site-packages && du -sm -- * | sort -rn | head -n 8"
@@ -331,6 +331,10 @@ async def health(docker: Daemon, container: str) -> str:
         logs = await docker.a("logs", container, check=False)
         raise Failed(f"{container} stopped (exit {state.get('ExitCode')}):\n{(logs.stdout + logs.stderr)[-3000:]}")
     return str(state.get("Health", {}).get("Status", "none"))
+
+
+async def exit_code(docker: Daemon, container: str) -> str:
+    return (await docker.a("inspect", "--format", "{{.State.ExitCode}}", container)).stdout.strip()
 
 
 async def until_healthy(docker: Daemon, *containers: str) -> None:
@@ -392,7 +396,7 @@ async def check_run(docker: Daemon, database_ip: str) -> None:
         began = time.monotonic()
         await docker.a("stop", "--time", "10", "bot")
         took = time.monotonic() - began
-        code = (await docker.a("inspect", "--format", "{{.State.ExitCode}}", "bot")).stdout.strip()
+        code = await exit_code(docker, "bot")
         if code != "0" or took > 5:
             raise Failed(f"on SIGTERM the bot exited {code} after {took:.1f} s (expected 0 within 5 s)")
         say(f"SIGTERM: exit 0 in {took:.1f} s")
@@ -410,7 +414,11 @@ async def check_compose(docker: Daemon, folder: Path) -> None:
     publish = free_port()
     dotenv = {"POSTGRES_PASSWORD": PASSWORD, "PUBLISH_PORT": str(publish),
               "ISPBOT_ISP_BASE_URL": "http://127.0.0.1:8077", "ISPBOT_ISP_KEY": PRODUCTION_KEY}
-    env_file.write_text("".join(f"{name}={value}\n" for name, value in dotenv.items()))
+
+    def write_env() -> None:
+        env_file.write_text("".join(f"{name}={value}\n" for name, value in dotenv.items()))
+
+    write_env()
 
     async def compose_run(*args: str, **options: object) -> subprocess.CompletedProcess[str]:
         return await arun([*compose, *args], env=docker.env, **options)
@@ -422,13 +430,13 @@ async def check_compose(docker: Daemon, folder: Path) -> None:
         gateway_ip = gateway.get("Gateway") or re.sub(r"\.0/\d+$", ".1", gateway["Subnet"])
         async with fake_bot_api(gateway_ip) as api:
             dotenv |= {"ISPBOT_TELEGRAM_TOKEN": api.token, "ISPBOT_TELEGRAM_API_URL": api.base_url}
-            env_file.write_text("".join(f"{name}={value}\n" for name, value in dotenv.items()))
+            write_env()
             await compose_run("up", "-d", timeout=300)
             bot, sandbox = f"{PROJECT}_bot_1", f"{PROJECT}_sandbox_1"
             await until_healthy(docker, bot, sandbox, f"{PROJECT}_db_1")
-            migrate = (await docker.a("inspect", "--format", "{{.State.ExitCode}}", f"{PROJECT}_migrate_1")).stdout
-            if migrate.strip() != "0":
-                raise Failed(f"compose's migrate exited {migrate.strip()}")
+            migrate = await exit_code(docker, f"{PROJECT}_migrate_1")
+            if migrate != "0":
+                raise Failed(f"compose's migrate exited {migrate}")
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{publish}", timeout=10) as http:
                 live = await http.get("/livez")
             if live.status_code != 200:
@@ -453,7 +461,7 @@ async def check_compose(docker: Daemon, folder: Path) -> None:
         raise Failed(f"`docker-compose down` left containers: {left}")
 
 
-def image_checks(docker: Daemon) -> str:
+def image_checks(docker: Daemon, python_base: str, postgres_base: str) -> str:
     """What needs no server on this side; the database's address, for ``run``."""
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     with step("ispbot --version"):
@@ -465,11 +473,11 @@ def image_checks(docker: Daemon) -> str:
         if help_first_line() not in demo.stdout or demo.stderr.strip():
             raise Failed(f"the demo answered {demo.stdout[-1000:]!r}, errors {demo.stderr[-1000:]!r}")
     with step("uid 10001, no compiler, git, lock file or secret; the size"):
-        check_contents(docker)
+        check_contents(docker, python_base)
     with step("migrate on PostgreSQL"):
         docker("network", "create", f"{PROJECT}-net")
         docker("run", "-d", "--name", "db", "--network", f"{PROJECT}-net", "-e", "POSTGRES_USER=ispbot",
-               "-e", f"POSTGRES_PASSWORD={PASSWORD}", "-e", "POSTGRES_DB=ispbot", base_names()[2])
+               "-e", f"POSTGRES_PASSWORD={PASSWORD}", "-e", "POSTGRES_DB=ispbot", postgres_base)
         deadline = time.monotonic() + WAIT
         while docker("exec", "db", "pg_isready", "-U", "ispbot", "-d", "ispbot", check=False).returncode != 0:
             if time.monotonic() > deadline:
@@ -528,7 +536,7 @@ def main() -> int:
         index_arg = ["--build-arg", f"PIP_INDEX_URL={index}"] if index.startswith(("http://", "https://")) else []
         with step(f"docker build of the project's Dockerfile (BuildKit; secret ca: {ca or 'none'})"):
             docker("build", "--network=host", *secret, *index_arg, "-t", IMAGE, str(ROOT), timeout=600)
-        database_ip = image_checks(docker)
+        database_ip = image_checks(docker, python, postgres)
         asyncio.run(served_checks(docker, folder, database_ip))
     except Skip as skipped:
         say(f"SKIPPED: {skipped}")
