@@ -3,7 +3,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test lint typecheck unit demo lock lock-upgrade docs diagrams bench bench-quick clean
+.PHONY: install test lint typecheck unit image-check demo lock lock-upgrade docs diagrams bench bench-quick clean
 
 # The versions CI, the image and every developer use: requirements-dev.lock (hashes checked) and the
 # build backend of requirements-build.lock, then the project itself without dependencies.
@@ -41,7 +41,7 @@ diagrams: $(STAMP)
 	$(BIN)/python -m flows.diagrams
 
 lint: $(STAMP)
-	$(BIN)/ruff check bot flows tests bench
+	$(BIN)/ruff check bot flows tests bench docker .ci/image_check.py
 	$(BIN)/hadolint Dockerfile
 	$(BIN)/check-jsonschema --builtin-schema vendor.compose-spec compose.yaml
 
@@ -53,6 +53,11 @@ unit: $(STAMP)
 
 ## The README's test command: lint, types, then the whole suite.
 test: lint typecheck unit
+
+## The image built with the Dockerfile and run as an operator would, compose.yaml included, on a Docker
+## daemon of its own (root, Debian's packages; a few minutes). .ci/image_check.py says what it checks.
+image-check: $(STAMP)
+	$(BIN)/python .ci/image_check.py
 
 ## Try the bot in this terminal, against the embedded sandbox ISP.
 demo: $(STAMP)

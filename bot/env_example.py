@@ -4,7 +4,8 @@ settings classes themselves so the file cannot drift from them (a test compares 
     python -m bot.env_example > .env.example
 
 Run in a checkout, it also lists the variables ``compose.yaml`` takes from ``.env`` (``${NAME}``
-in it); run where ispbot is only installed, it writes the bot's settings alone, a ``.env`` to fill in.
+in it) besides the settings; run where ispbot is only installed, it writes the bot's settings
+alone, a ``.env`` to fill in.
 """
 
 from __future__ import annotations
@@ -41,11 +42,15 @@ def _value(default: Any) -> str:
     return str(default)
 
 
+def _variable(kind: type[BaseSettings], name: str) -> str:
+    """The environment variable of the setting ``name`` of ``kind`` (its prefix, upper case)."""
+    return f"{kind.model_config.get('env_prefix', '')}{name}".upper()
+
+
 def _section(title: str, kind: type[BaseSettings]) -> list[str]:
-    prefix = str(kind.model_config.get("env_prefix", ""))
     lines = [f"# --- {title} ---"]
     for name, field in kind.model_fields.items():
-        variable = f"{prefix}{name}".upper()
+        variable = _variable(kind, name)
         if field.is_required():
             lines += [f"# {field.description} (required)", f"{variable}="]
         else:
@@ -53,9 +58,14 @@ def _section(title: str, kind: type[BaseSettings]) -> list[str]:
     return lines
 
 
+def settings_variables() -> set[str]:
+    """Every setting's environment variable (``ISPBOT_...``), as the settings classes name them."""
+    return {_variable(kind, name) for _, kind in SECTIONS for name in kind.model_fields}
+
+
 def _compose_section(compose: str) -> list[str]:
     lines = ["# --- compose.yaml: what it takes from .env besides the settings above ---"]
-    seen: set[str] = set()
+    seen = settings_variables()  # compose.yaml hands each setting to the bot: listed above already
     for match in _COMPOSE_VARIABLE.finditer(compose):
         name, operator, argument = match.groups()
         if name in seen:

@@ -1,7 +1,9 @@
-"""The Dockerfile and compose.yaml match the project (no Docker engine here: they are read, not built)."""
+"""The Dockerfile and compose.yaml match the project. Read here, not built: ``make image-check``
+(.ci/image_check.py) builds the image and runs it and the compose stack on a Docker daemon of its own."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shlex
@@ -9,14 +11,16 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from bot.channels.telegram.settings import TelegramSettings
 from bot.cli import build_parser
+from bot.env_example import settings_variables
 from bot.isp import IspSettings
 from bot.isp.settings import is_loopback_host
 from bot.sandbox import PRODUCTION_KEY, Sandbox
 from bot.sandbox.cli import run as serve_sandbox
-from bot.settings import BotSettings
+from bot.sandbox.server import free_port
 from bot.store.cli import run as migrate_database
 from bot.web import create_web_app
 
@@ -90,12 +94,46 @@ def test_dependencies_come_from_the_lock_with_hashes_before_the_code_is_copied()
     dependencies = stages()["dependencies"]
     copied = [shlex.split(rest)[0] for word, rest in dependencies if word == "COPY"]
     assert copied == ["requirements.lock"]  # nothing else: a change of the code keeps this layer
-    [install] = [rest for word, rest in dependencies if word == "RUN" and "pip install" in rest]
+    [install] = [rest for word, rest in dependencies if word == "RUN" and pip_installs(rest)]
     assert "--require-hashes" in install and "requirements.lock" in install
     final = final_stage()
     assert any(word == "COPY" and "--from=dependencies" in rest for word, rest in final)
-    [project] = [rest for word, rest in final if word == "RUN" and "pip install" in rest]
+    [project] = [rest for word, rest in final if word == "RUN" and pip_installs(rest)]
     assert "--no-deps" in project  # the project's wheel adds nothing the lock did not pin
+
+
+def pip_installs(command: str) -> bool:
+    return re.search(r"\bpip (--python \S+ )?install\b", command) is not None
+
+
+def test_the_environment_has_no_pip_of_its_own_the_bases_installs_into_it() -> None:
+    [venv] = [rest for word, rest in stages()["dependencies"] if word == "RUN" and "venv" in rest]
+    assert "--without-pip" in venv and "/opt/ispbot" in venv  # pip and setuptools, never used at run time
+    for stage in ("dependencies", "final"):
+        [install] = [rest for word, rest in stages()[stage] if word == "RUN" and pip_installs(rest)]
+        assert "pip --python /opt/ispbot/bin/python install" in install
+
+
+def test_it_builds_with_the_builders_own_front_end_no_registry_needed() -> None:
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    # A parser directive (`# syntax=`) makes BuildKit fetch its front end from a registry first.
+    assert not re.search(r"^#\s*syntax\s*=", text, re.IGNORECASE | re.MULTILINE)
+    assert "BuildKit" in text.split("FROM", 1)[0]  # the header says which builder RUN --mount needs
+    assert any(word == "RUN" and rest.startswith("--mount=") for word, rest in instructions())
+
+
+def test_a_certificate_authority_and_an_index_can_be_given_to_the_build_stages_only() -> None:
+    found = stages()
+    for stage in ("dependencies", "wheel"):
+        assert ("ARG", "PIP_INDEX_URL") in found[stage]
+        downloads = [rest for word, rest in found[stage] if word == "RUN" and "--require-hashes" in rest]
+        assert downloads
+        for rest in downloads:  # the secret is mounted for the step only, never copied into a layer
+            assert rest.startswith("--mount=type=secret,id=ca ")
+            assert "export PIP_CERT=/run/secrets/ca" in rest
+    final = found["final"]
+    assert not any("PIP_INDEX_URL" in rest or "secret" in rest for _, rest in final)
+    assert "--secret id=ca,src=" in (ROOT / "Dockerfile").read_text(encoding="utf-8")  # how to pass it
 
 
 def test_the_wheel_is_built_by_the_locked_build_backend_with_the_locales() -> None:
@@ -121,13 +159,62 @@ def test_the_healthcheck_asks_liveness_on_the_port_the_bot_listens_on() -> None:
     variables = env(stage)
     port = variables["ISPBOT_LISTEN_PORT"]
     [(_, check)] = [(w, r) for w, r in stage if w == "HEALTHCHECK"]
+    [(_, copied)] = [(w, r) for w, r in stage if w == "COPY" and "healthcheck" in r]
+    source, target = shlex.split(copied)
+    assert json.loads(check.split("CMD", 1)[1]) == ["python", target]
     # Liveness, not /healthz: the container must not be restarted while the ISP is down.
-    assert "http://127.0.0.1:%s/livez" in check and "os.environ.get('ISPBOT_LISTEN_PORT', '8080')" in check
+    script = (ROOT / source).read_text(encoding="utf-8")
+    assert "http://127.0.0.1:{port}/livez" in script and 'os.environ.get("ISPBOT_LISTEN_PORT", "8080")' in script
     assert port == "8080" and ("EXPOSE", port) in stage
     paths = {route.path for route in create_web_app(health=None).routes}  # type: ignore[arg-type, attr-defined]
     assert "/livez" in paths
     assert variables["ISPBOT_LISTEN_HOST"] == "0.0.0.0"  # noqa: S104 - reachable from outside the container
     assert {"listen_port", "listen_host"} <= set(TelegramSettings.model_fields)
+
+
+def healthcheck() -> Any:
+    spec = importlib.util.spec_from_file_location("healthcheck", ROOT / "docker" / "healthcheck.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fake_proc(folder: Path, *command_lines: list[str]) -> Path:
+    (folder / "self").mkdir(parents=True)  # not a process
+    for pid, args in enumerate(command_lines, start=1):
+        (folder / str(pid)).mkdir()
+        (folder / str(pid) / "cmdline").write_bytes(b"\0".join(arg.encode() for arg in args) + b"\0")
+    return folder
+
+
+def test_the_healthcheck_knows_the_sub_command_however_the_container_started_it() -> None:
+    command_of = healthcheck().command_of
+    assert command_of(b"/opt/ispbot/bin/python\0/opt/ispbot/bin/ispbot\0run\0") == "run"  # the entry point
+    assert command_of(b"/sbin/docker-init\0--\0ispbot\0run\0") == "run"  # docker run --init
+    assert command_of(b"/opt/ispbot/bin/python\0/opt/ispbot/bin/ispbot\0sandbox\0--port\08077\0") == "sandbox"
+    assert command_of(b"/opt/ispbot/bin/python\0/opt/ispbot/healthcheck.py\0") is None
+    assert command_of(b"ispbot\0--version\0") is None
+
+
+def test_the_healthcheck_asks_only_a_container_that_runs_the_bot(tmp_path: Path) -> None:
+    module = healthcheck()
+    bot = ["/opt/ispbot/bin/python", "/opt/ispbot/bin/ispbot", "run"]
+    sandbox = ["/opt/ispbot/bin/python", "/opt/ispbot/bin/ispbot", "sandbox", "--host", "127.0.0.1"]
+    assert module.runs_the_bot(fake_proc(tmp_path / "a", sandbox, ["python", "/opt/ispbot/healthcheck.py"])) is False
+    assert module.runs_the_bot(fake_proc(tmp_path / "b", ["/sbin/docker-init", "--", "ispbot", "run"])) is True
+    assert module.runs_the_bot(fake_proc(tmp_path / "c", sandbox, bot)) is True
+
+
+def test_the_healthcheck_passes_with_nothing_to_ask_and_fails_when_livez_does_not_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    module = healthcheck()
+    monkeypatch.setenv("ISPBOT_LISTEN_PORT", str(free_port()))  # nothing listens there
+    monkeypatch.setattr(module, "runs_the_bot", lambda: False)
+    assert module.main() == 0  # the sandbox, migrate, doctor: no web server, nothing to report
+    monkeypatch.setattr(module, "runs_the_bot", lambda: True)
+    assert module.main() == 1
 
 
 def compose() -> dict[str, Any]:
@@ -142,13 +229,36 @@ def default_of(value: str) -> str:
 
 def test_compose_sets_only_settings_the_bot_knows() -> None:
     services = compose()["services"]
-    fields = set(BotSettings.model_fields) | set(TelegramSettings.model_fields)
     for service in ("bot", "migrate"):
-        for name in services[service]["environment"]:
-            assert name.startswith("ISPBOT_") and name.removeprefix("ISPBOT_").lower() in fields
+        assert set(services[service]["environment"]) <= settings_variables()
     bot = services["bot"]
     assert services["db"]["environment"]["POSTGRES_DB"] in bot["environment"]["ISPBOT_DATABASE_URL"]
     assert services["migrate"]["environment"] == {"ISPBOT_DATABASE_URL": bot["environment"]["ISPBOT_DATABASE_URL"]}
+
+
+def test_compose_gives_each_service_only_the_variables_it_needs() -> None:
+    services = compose()["services"]
+    assert not any("env_file" in service for service in services.values())  # .env holds the database's password
+    # The bot: every setting, from .env or the environment, empty (its default) when neither has it.
+    bot = services["bot"]["environment"]
+    assert set(bot) == settings_variables()
+    fixed = {"ISPBOT_DATABASE_URL", "ISPBOT_LISTEN_HOST", "ISPBOT_LISTEN_PORT"}
+    for name in set(bot) - fixed:
+        assert bot[name] == f"${{{name}:-}}", name
+    assert set(services["migrate"]["environment"]) == {"ISPBOT_DATABASE_URL"}
+    assert "environment" not in services["sandbox"]
+    assert set(services["db"]["environment"]) == {"POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB"}
+
+
+def test_the_commands_compose_yaml_names_work_in_its_network_namespaces() -> None:
+    header = (ROOT / "compose.yaml").read_text(encoding="utf-8").split("\nservices:", 1)[0]
+    # `run --rm bot ...` starts a new container in a namespace of its own: the sandbox, on the bot's
+    # loopback, is not there. `exec` runs in the bot's container.
+    assert "run --rm bot" not in header
+    assert "docker compose exec bot ispbot doctor" in header
+    for line in re.findall(r"docker compose (?:exec|run --rm) \S+ (.+?)(?:\s+#.*)?$", header, re.MULTILINE):
+        args = shlex.split(line)
+        build_parser().parse_args(args[1:] if args[0] == "ispbot" else args)
 
 
 def test_compose_migrates_once_then_starts_the_bot() -> None:
@@ -203,3 +313,13 @@ def test_the_sandbox_service_is_optional_and_serves_the_isp_where_the_bot_may_us
     assert IspSettings(base_url=base_url, key=PRODUCTION_KEY).base_url == base_url
     key = Sandbox.seeded().keys.get(PRODUCTION_KEY)
     assert key is not None and key.permits("chat_messages")
+
+
+def test_ci_builds_and_runs_the_image_after_the_suite_and_the_wheel() -> None:
+    steps = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    order = [next(i for i, line in enumerate(steps) if line.startswith(command))
+             for command in ("make test", ".ci/wheel-smoke", "make image-check")]
+    assert order == sorted(order)
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^image-check: .*\n\t\$\(BIN\)/python \.ci/image_check\.py$", makefile, re.MULTILINE)

@@ -77,7 +77,11 @@ def test_a_required_setting_is_an_uncommented_empty_line_and_an_optional_one_a_c
 
 
 def test_the_variables_compose_takes_from_dotenv_are_listed() -> None:
-    compose = "x: ${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD in .env}\ny: ${PUBLISH_PORT:-8080} ${PUBLISH_PORT:-8080}\n"
+    compose = (
+        "x: ${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD in .env}\ny: ${PUBLISH_PORT:-8080} ${PUBLISH_PORT:-8080}\n"
+        "z: ${ISPBOT_MODE:-}\n"
+    )
     section = env_example(compose).split("# --- compose.yaml", 1)[1]
     assert "\n# set POSTGRES_PASSWORD in .env (required)\nPOSTGRES_PASSWORD=\n" in section
     assert section.count("# PUBLISH_PORT=8080\n") == 1
+    assert "ISPBOT_MODE" not in section  # a setting compose hands to the bot is in its own section above

@@ -261,6 +261,7 @@ class FakeBotApi:
         self._server: uvicorn.Server | None = None
         self._task: asyncio.Task[None] | None = None
         self._port: int | None = None
+        self._host = "127.0.0.1"
         self._methods: dict[str, Callable[[Json], Awaitable[Any]]] = {
             "getMe": self._get_me,
             "logOut": self._true,
@@ -295,15 +296,17 @@ class FakeBotApi:
 
     @property
     def base_url(self) -> str:
-        """``http://127.0.0.1:<port>``; python-telegram-bot wants ``base_url=api.base_url + "/bot"``."""
+        """``http://<host>:<port>``; python-telegram-bot wants ``base_url=api.base_url + "/bot"``."""
         if self._port is None:
             raise RuntimeError("the fake Bot API is not serving")
-        return f"http://127.0.0.1:{self._port}"
+        return f"http://{self._host}:{self._port}"
 
-    async def start(self, port: int = 0) -> FakeBotApi:
+    async def start(self, port: int = 0, host: str = "127.0.0.1") -> FakeBotApi:
+        """Serve on ``host`` (loopback unless a container on a bridge must reach it) and ``port``."""
+        self._host = host
         config = uvicorn.Config(
             self.app,
-            host="127.0.0.1",
+            host=host,
             port=port,
             log_level="warning",
             access_log=False,
@@ -357,7 +360,7 @@ class FakeBotApi:
         try:
             yield
         finally:
-            await self.start(port)
+            await self.start(port, self._host)
 
     async def __aenter__(self) -> FakeBotApi:
         return await self.start()
