@@ -83,6 +83,7 @@ def test_lines_become_commands_start_payloads_text_or_the_end() -> None:
     assert channel.event_for("/ nada") == Text("/ nada")
     assert channel.event_for("\n") is None
     assert channel.event_for("/quit") is None
+    assert channel.event_for("/sair") is None and channel.event_for("/salir") is None  # the banner's words
 
 
 def test_telegram_html_becomes_terminal_text() -> None:
