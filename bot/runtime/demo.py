@@ -31,8 +31,7 @@ import httpx
 from flows.events import Command, Start, Text
 from flows.identity import normalise_tax_id
 
-from bot.channels.console.channel import ConsoleChannel, Identity, LocalFiles, terminal_text
-from bot.i18n import default_translations, pick_language
+from bot.channels.console.channel import ConsoleChannel, Identity, LocalFiles
 from bot.isp import IspSettings
 from bot.isp.settings import V1_PATH, V2_PATH
 from bot.runtime.app import App, Settings, build_app
@@ -79,11 +78,13 @@ class Demo:
             Settings(isp_settings, settings), database=database, http_transport=httpx.ASGITransport(app=sandbox.app),
             files=LocalFiles(),  # "/file <path>" sends a receipt from this machine
         )
-        names = {SUBSCRIBER_CHAT: "the subscriber's chat", TECHNICIAN_CHAT: f"{D.technician}'s chat"}
         channel = ConsoleChannel(
             app.engine, _identity(sandbox), chat_id=SUBSCRIBER_CHAT, client_language=language, bold=bold,
-            chat_names=names,
         )
+        channel.chat_names.update({
+            SUBSCRIBER_CHAT: channel.text("demo.subscriber_chat"),
+            TECHNICIAN_CHAT: channel.text("demo.chat_of", name=D.technician),
+        })
         return cls(app, channel, sandbox, subscriber=channel)
 
     async def say(self, line: str) -> str | None:
@@ -124,8 +125,11 @@ class Demo:
 
     def text(self, key: str, /, **variables: object) -> str:
         """One of the demo's own sentences, in the chosen language, as terminal text."""
-        language = pick_language(self.subscriber.client_language)
-        return terminal_text(default_translations().render(language, key, **variables), bold=self.subscriber.bold)
+        return self.subscriber.text(key, **variables)
+
+    def note(self, key: str, /, **variables: object) -> str:
+        """A demo note: indented, as apart from what the bot says."""
+        return "   " + self.text(key, **variables).replace("\n", "\n    ")
 
     @property
     def prompt(self) -> str:
@@ -146,7 +150,7 @@ class Demo:
         """Type into the technician's chat, opening it the first time with an invite, as in production."""
         if self.technician is not None:
             self.channel = self.technician
-            return f"   (demo: back in {D.technician}'s chat; /subscriber switches)\n\n{self.technician.shown}"
+            return f"{self.note('demo.back_to_technician', technician=D.technician)}\n\n{self.technician.shown}"
         note = await self._link_maria()
         subscriber = self.subscriber
         technician = ConsoleChannel(
@@ -157,11 +161,8 @@ class Demo:
         async with self.app.database.transaction() as session:
             issued = await Invites().create(session, Role.TECHNICIAN, D.technician)
         self.technician = self.channel = technician
-        lines = [
-            f"   (demo: you are now {D.technician}, a technician, in a second chat. The demo issued an invite,"
-            f" as `ispbot invite technician {D.technician}` does, and opened its link: /start <code>.",
-            f"    Ticket {D.ticket} of {D.customer_name} is assigned to you. /subscriber switches chats.)",
-        ]
+        opened = self.note("demo.technician_opened", technician=D.technician, ticket=D.ticket, customer=D.customer_name)
+        lines = [opened]
         if note:
             lines.append(note)
         return "\n".join(lines) + "\n\n" + await technician.send(Start(issued.code))
@@ -169,7 +170,7 @@ class Demo:
     def play_subscriber(self) -> str:
         self.channel = self.subscriber
         shown = self.subscriber.shown
-        return "   (demo: back in the subscriber's chat; /technician switches)" + (f"\n\n{shown}" if shown else "")
+        return self.note("demo.back_to_subscriber") + (f"\n\n{shown}" if shown else "")
 
     async def _link_maria(self) -> str:
         """Link the subscriber's chat to Maria unless it is linked already: her ticket's news reach it."""
@@ -180,12 +181,14 @@ class Demo:
                     session, SUBSCRIBER_CHAT, role=Role.SUBSCRIBER, proof=Proof.CONTACT_PHONE, customer_code=D.customer,
                 )
         if link is not None:
-            if link.customer_code == D.customer:
-                self.subscriber.chat_names[SUBSCRIBER_CHAT] = f"{_first_name(D.customer_name)}'s chat"
+            linked = self.sandbox.store.find("customers", Codigo=link.customer_code) if link.customer_code else None
+            if linked is not None:  # whoever was linked (the blocked customer, a company): named after them
+                name = _first_name(str(linked["Nome"]))
+                self.subscriber.chat_names[SUBSCRIBER_CHAT] = self.text("demo.chat_of", name=name)
             return ""
-        self.subscriber.chat_names[SUBSCRIBER_CHAT] = f"{_first_name(D.customer_name)}'s chat"
+        self.subscriber.chat_names[SUBSCRIBER_CHAT] = self.text("demo.chat_of", name=_first_name(D.customer_name))
         await self.subscriber.send(Command("menu"))  # her chat as she would see it, in the demo's language
-        return f"    (The subscriber's chat was linked to {D.customer_name}, so you see what she is told.)"
+        return " " + self.note("demo.customer_linked", customer=D.customer_name)
 
     async def close(self) -> None:
         await self.app.aclose()
@@ -196,7 +199,7 @@ class Demo:
         for row in self.sandbox.store.rows("failover"):
             if row.get("Status") == "O":
                 row.update(Status="C", UpTime=now.strftime("%Y-%m-%d %H:%M:%S"), Solution="Resolvido (demo)")
-        return "   (sandbox: every open outage has ended)"
+        return self.note("demo.outages_ended")
 
     async def notices(self) -> str:
         """What the bot tells the demo's chats on its own (an outage one of them watched has ended)."""

@@ -121,7 +121,8 @@ def test_ispbot_demo_runs_a_scripted_chat_and_exits_cleanly(tmp_path: Path) -> N
 async def test_messages_to_other_chats_are_shown_marked_with_the_chat_and_their_buttons_unnumbered() -> None:
     told = Message("🚗 O técnico está a caminho.", ((Button("Avaliar", "t"),),))
     engine = CannedEngine([Message("Feito.", ((Button("Menu", "m"),),))], [Notice(7, told), Notice(8, Message("Oi"))])
-    channel = ConsoleChannel(engine, MARIA, chat_id=2, chat_names={7: "Maria's chat"})  # type: ignore[arg-type]
+    channel = ConsoleChannel(engine, MARIA, chat_id=2, chat_names={7: "Maria's chat"},  # type: ignore[arg-type]
+                             client_language="en")
     shown = await channel.send(Text("a caminho"))
     assert shown == "Feito.\n   [1] Menu\n\n   [to Maria's chat] 🚗 O técnico está a caminho.\n      [Avaliar]" + (
         "\n\n   [to chat 8] Oi"
@@ -152,7 +153,7 @@ async def test_the_demo_opens_the_technicians_chat_with_an_invite_and_links_mari
     shown = await demo.command("/technician")
     assert shown is not None and demo.technician is not None and demo.channel is demo.technician
     assert "Olá, João!" in shown and "Chamado em mãos" in shown  # the technician's menu, numbered
-    assert f"{D.customer_name}, so you see what she is told" in shown
+    assert f"vinculado a {D.customer_name}, para você ver o que ela recebe" in shown  # the demo's language
     assert demo.prompt == f"you ({D.technician})> "
     async with demo.app.database.transaction() as session:
         technician = await Links().active(session, demo.technician.chat_id)
@@ -174,7 +175,7 @@ async def test_in_the_demo_the_subscriber_is_seen_being_told_the_technician_is_o
     await press(technician, f"#{D.ticket}")
     await press(technician, "Status")
     shown = await press(technician, "caminho")
-    told = shown.split("[to Maria's chat] ", 1)
+    told = shown.split("[para o chat de Maria] ", 1)
     assert len(told) == 2, shown
     assert f"#{D.ticket}" in told[0] and "a caminho" in told[1]  # the technician's answer, then what Maria hears
     assert demo.channel is technician and not any("Avaliar" in a.label for a in technician.choices)
@@ -292,3 +293,19 @@ async def test_file_alone_explains_itself_and_a_missing_path_is_refused_at_once(
     receipt = tmp_path / "comprovante.pdf"
     receipt.write_bytes(b"%PDF-1.4")
     assert await channel.say(f"/file '{receipt}'") == "ok" and isinstance(engine.received[0].event, Media)
+
+
+async def test_in_spanish_what_another_chat_is_told_is_marked_in_spanish(tmp_path: Path) -> None:
+    demo = await Demo.open(tmp_path, "es", bold=False)
+    try:
+        opened = await demo.command("/tecnico")
+        assert opened is not None and "ahora eres tecnico.joao" in opened and "vinculado a" in opened
+        await press(demo.channel, "Agenda")
+        await press(demo.channel, f"#{D.ticket}")
+        await press(demo.channel, "Estado")
+        shown = await press(demo.channel, "camino")
+        assert "[al chat de Maria] " in shown and "[to " not in shown
+        back = await demo.command("/abonado")
+        assert back is not None and "de vuelta en el chat del abonado" in back
+    finally:
+        await demo.close()

@@ -5,8 +5,8 @@ Buttons of the last turn are numbered; "share my contact" and "share my location
 choices too, and send the played identity's own phone (``own=True``) and a position at its address.
 
 What a turn sends to other chats (a subscriber told that the technician is on the way) is shown
-after the answer, each message marked with the chat it went to (``[to Maria's chat] …``), from
-``chat_names`` or the chat's id; its buttons are listed, not numbered (they belong to that chat).
+after the answer, each message marked with the chat it went to (``[to Maria's chat] …``, in the
+chat's language), from ``chat_names`` or the chat's id; its buttons are listed, not numbered.
 
 Files: what the bot sends as a file (a PIX QR code, a bill's PDF) is saved in ``downloads`` (a new
 temporary folder unless given) and its path printed. ``/file <path>`` sends a file from this machine
@@ -105,16 +105,19 @@ class ConsoleChannel:
         word, _, argument = line.strip().partition(" ")
         if word.lower() != SEND_FILE:
             return None
-        language = pick_language(self.client_language)
-        texts = default_translations()
         if not argument.strip():
-            return terminal_text(texts.render(language, "demo.file_usage"))
+            return self.text("demo.file_usage")
         path = file_path(argument)
         if not path.exists():
-            return terminal_text(texts.render(language, "demo.file_missing", path=str(path)))
+            return self.text("demo.file_missing", path=str(path))
         if not path.is_file():
-            return terminal_text(texts.render(language, "demo.file_not_a_file", path=str(path)))
+            return self.text("demo.file_not_a_file", path=str(path))
         return None
+
+    def text(self, key: str, /, **variables: Any) -> str:
+        """One of the terminal's own sentences (``locales/*/demo.yaml``) in the chat's language."""
+        language = pick_language(self.client_language)
+        return terminal_text(default_translations().render(language, key, **variables), bold=self.bold)
 
     def event_for(self, line: str) -> Event | None:
         """The event a typed line means; None when the person is done (empty line, /quit)."""
@@ -163,7 +166,8 @@ class ConsoleChannel:
         for notice in notices:
             text = self.render([notice.reply], numbered=False)
             if text and notice.chat_id != self.chat_id:
-                text = f"   [to {self.chat_name(notice.chat_id)}] " + text.replace("\n", "\n   ")
+                text = f"   {self.text('demo.to_chat', chat=self.chat_name(notice.chat_id))} " + text.replace(
+                    "\n", "\n   ")
             if text:
                 blocks.append(text)
         return "\n\n".join(blocks)
