@@ -7,9 +7,10 @@ language must have exactly its keys (the locale tests check it).
 
 Output is Telegram HTML: autoescaping is on, so a customer's name or a topic typed in the ISP system
 can never inject markup. Dates, money and numbers are formatted per language with Babel
-(``{{ value | money }}`` is ``R$ 1.234,56`` in pt_BR), and a count picks its word by the language's
-plural rule (``{{ n | plural("item", "itens") }}``, CLDR's rule from Babel). Variables a template
-uses but the caller did not pass raise instead of rendering as empty text.
+(``{{ value | money }}`` is ``R$ 1.234,56`` in pt_BR; a short date always has its four-digit year, as a
+bill's due date must read the same in every language: ``3/28/2025``, ``28/3/2025``), and a count
+picks its word by the language's plural rule (``{{ n | plural("item", "itens") }}``, CLDR's rule from
+Babel). Variables a template uses but the caller did not pass raise instead of rendering as empty text.
 """
 
 from __future__ import annotations
@@ -132,10 +133,15 @@ def plain_text(markup: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", markup))
 
 
+# A time that ends its sentence: "a las 10:00 p.m." takes no second period (Spanish "a.m."/"p.m.").
+_DOUBLE_PERIOD = re.compile(r"(\b[ap]\.\s?m\.)\.")
+
+
 def _tidy(text: str) -> str:
-    """No trailing spaces, and at most one blank line where optional lines rendered empty."""
+    """No trailing spaces, at most one blank line where optional lines rendered empty, and one period
+    after a time written with "a.m."/"p.m." that ends a sentence."""
     lines = [line.rstrip() for line in text.strip().splitlines()]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+    return _DOUBLE_PERIOD.sub(r"\1", re.sub(r"\n{3,}", "\n\n", "\n".join(lines)))
 
 
 def _read_yaml(path: Path) -> Any:
@@ -156,6 +162,9 @@ def _load_language(folder: Path) -> dict[str, str]:
     return templates
 
 
+_YEAR_OF_TWO = re.compile(r"(?<!y)yy(?!y)")
+
+
 def _environment(language: str) -> Environment:
     babel_locale = _BABEL[language]
     env = Environment(autoescape=True, undefined=StrictUndefined)
@@ -170,18 +179,27 @@ def _environment(language: str) -> Environment:
     def number(value: Decimal | float | int | None) -> str:
         return "" if value is None else format_decimal(value, locale=babel_locale)
 
+    rules = Locale.parse(babel_locale)
+    # Babel's short dates of en and es have two-digit years ("3/28/25"); ours keep all four.
+    short_date = _YEAR_OF_TWO.sub("y", rules.date_formats["short"].pattern)
+
     def day(value: date | datetime | None, style: str = "short") -> str:
         if value is None:
             return ""
-        return format_date(value.date() if isinstance(value, datetime) else value, style, locale=babel_locale)
+        pattern = short_date if style == "short" else style
+        return format_date(value.date() if isinstance(value, datetime) else value, pattern, locale=babel_locale)
 
     def moment(value: datetime | None, style: str = "short") -> str:
-        return "" if value is None else format_datetime(value, style, locale=babel_locale)
+        if value is None:
+            return ""
+        if style != "short":
+            return format_datetime(value, style, locale=babel_locale)
+        when = str(rules.datetime_formats["short"])
+        hour = format_time(value, "short", locale=babel_locale)
+        return when.replace("{1}", format_date(value, short_date, locale=babel_locale)).replace("{0}", hour)
 
     def clock(value: Any, style: str = "short") -> str:
         return "" if value is None else format_time(value, style, locale=babel_locale)
-
-    rules = Locale.parse(babel_locale)
 
     def plural(count: int | Decimal, one: str, other: str) -> str:
         return one if rules.plural_form(abs(Decimal(count))) == "one" else other

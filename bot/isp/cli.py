@@ -6,6 +6,9 @@ writes include their group, e.g. ``{"DadosAtendimento": {...}}``). WHERE is a ra
 typed by the operator and sent as is (the unsafe escape hatch, acceptable for a person at their own
 terminal). ``--list`` prints the catalog's operations, one a line, and needs no settings.
 
+Binary results (a PIX QR code's PNG, a bill's PDF) are printed as base 64 in the JSON, as the wire
+carries them; ``--out FILE`` writes the file instead, and the JSON shows where and how many bytes.
+
 The server and key are ``ISPBOT_ISP_BASE_URL`` and ``ISPBOT_ISP_KEY`` (with the other ``ISPBOT_ISP_*``),
 from the environment or ``.env`` as every command reads them. Exit codes: 0 success (typed result as
 JSON on stdout), 1 the ISP refused, 2 the request or the configuration is invalid, 3 the web service
@@ -16,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -41,6 +46,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", dest="params", default=None, help="the operation's parameters as JSON")
     parser.add_argument("--filter", dest="where", default=None, help="Filtro WHERE clause (queries)")
     parser.add_argument("--list", action="store_true", help="list every operation of the catalog")
+    parser.add_argument("--out", type=Path, default=None, metavar="FILE",
+                        help="write a binary result (QR code image, PDF) to FILE instead of printing it as base 64")
     parser.set_defaults(func=run)
 
 
@@ -70,12 +77,36 @@ def build_request(op: Operation[Any, Any], params: Any, where: str | None) -> An
                                   field=field) from None
 
 
-def to_jsonable(value: Any) -> Any:
+def to_jsonable(value: Any, binary: Any = None) -> Any:
+    """The result as JSON values. Bytes become base 64 (as the wire carries them), or, with
+    ``binary`` (called with the bytes), whatever it returns (where the file was written)."""
+    if isinstance(value, bytes):
+        return binary(value) if binary is not None else base64.b64encode(value).decode("ascii")
     if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True)
+        blobs = {name: getattr(value, name) for name in type(value).model_fields
+                 if isinstance(getattr(value, name), bytes)}
+        dumped = value.model_dump(mode="json", by_alias=True, exclude=set(blobs))
+        for name, data in blobs.items():
+            dumped[type(value).model_fields[name].alias or name] = to_jsonable(data, binary)
+        return dumped
     if isinstance(value, list):
-        return [to_jsonable(v) for v in value]
+        return [to_jsonable(v, binary) for v in value]
     return value
+
+
+class _OutFile:
+    """``--out FILE``: the first binary value of the result is written there."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.written = False
+
+    def __call__(self, data: bytes) -> Any:
+        if self.written:  # one file per call: any other binary value stays in the JSON
+            return base64.b64encode(data).decode("ascii")
+        self.path.write_bytes(data)
+        self.written = True
+        return {"file": str(self.path), "bytes": len(data)}
 
 
 def _fail(code: int, text: str) -> int:
@@ -114,8 +145,15 @@ def run(args: argparse.Namespace) -> int:
         return _fail(EXIT_INVALID, str(exc))
     except IspTransportError as exc:
         return _fail(EXIT_TRANSPORT, f"{op.name}: {exc}")
-    json.dump(to_jsonable(result), sys.stdout, ensure_ascii=False, indent=2, default=str)
+    out = _OutFile(args.out) if args.out is not None else None
+    try:
+        shown = to_jsonable(result, out)
+    except OSError as exc:
+        return _fail(EXIT_INVALID, f"--out {args.out}: {exc.strerror or exc}")
+    json.dump(shown, sys.stdout, ensure_ascii=False, indent=2, default=str)
     sys.stdout.write("\n")
+    if out is not None and not out.written:
+        _fail(EXIT_OK, f"{op.name} answered nothing binary: {args.out} was not written")
     return EXIT_OK
 
 

@@ -1,17 +1,18 @@
 """``ispbot demo``: chat with the bot in this terminal, as a seeded subscriber of the sandbox ISP, or
 as its seeded technician (``--as technician``, or ``/technician`` during the demo).
 
-The demo holds two chats: the subscriber's (chat 1) and the technician's (chat 2, made the way a
-real technician's is: an invite for the sandbox's ``tecnico.joao`` is issued and redeemed with
-``/start <code>``). Before the technician's chat opens, the subscriber's chat is linked to Maria
-(when it is not linked yet), so what the technician does to her ticket reaches her, and the demo
-shows it as ``[to Maria's chat] …``. ``/subscriber`` and ``/technician`` switch between the chats.
+Two chats: the subscriber's (1) and the technician's (2, opened as a real one is: an invite for
+``tecnico.joao`` redeemed with ``/start <code>``). Before the technician's chat opens, the subscriber's
+is linked to Maria (unless linked already), so what the technician does to her ticket shows as
+``[to Maria's chat] …``. ``/subscriber`` and ``/technician`` switch between the chats.
 
-Everything is real but local: the seeded sandbox runs in-process (no port is opened), the database
-is a migrated SQLite file in a temporary folder that is deleted at the end, and the engine and flows
-are the ones Telegram uses. The demo's own lines are in English (it is a tool for integrators); the
-bot speaks the chosen language. Log lines go to stderr on one line each, without tracebacks, so a
-failure reads as the bot's plain apology and a short note, never as a stack dump.
+Any seeded customer can be played: their CPF or CNPJ typed in the unlinked subscriber's chat makes
+"share my contact" send their mobile (and "share my location" point at their address), as their own
+Telegram would. The banner and the terminal's own answers are in the chosen language
+(``locales/*/demo.yaml``); the notes on switching chats stay in English.
+
+All real but local: the sandbox runs in-process (no port), the database is a SQLite file in a folder
+deleted at the end, the engine and flows are Telegram's; log lines go to stderr, one line each.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from pathlib import Path
 from typing import TextIO
 
 import httpx
-from flows.events import Command, Start
+from flows.events import Command, Start, Text
+from flows.identity import normalise_tax_id
 
 from bot.channels.console.channel import ConsoleChannel, Identity, LocalFiles
 from bot.isp import IspSettings
@@ -44,7 +46,7 @@ PROMPT = "you> "
 END_OUTAGES = "/endoutage"  # the demo's own command: the sandbox's technicians fix every open outage
 # The demo's own commands that choose the chat the terminal types into.
 AS_TECHNICIAN = ("/technician", "/tecnico")
-AS_SUBSCRIBER = ("/subscriber", "/assinante")
+AS_SUBSCRIBER = ("/subscriber", "/assinante", "/abonado")
 ROLES = ("subscriber", "technician")
 SUBSCRIBER_CHAT, TECHNICIAN_CHAT = 1, 2
 TECHNICIAN_PHONE = "+5511955550100"  # fictitious: what "share my contact" sends from the technician's phone
@@ -76,12 +78,58 @@ class Demo:
             Settings(isp_settings, settings), database=database, http_transport=httpx.ASGITransport(app=sandbox.app),
             files=LocalFiles(),  # "/file <path>" sends a receipt from this machine
         )
-        names = {SUBSCRIBER_CHAT: "the subscriber's chat", TECHNICIAN_CHAT: f"{D.technician}'s chat"}
         channel = ConsoleChannel(
             app.engine, _identity(sandbox), chat_id=SUBSCRIBER_CHAT, client_language=language, bold=bold,
-            chat_names=names,
         )
+        channel.chat_names.update({
+            SUBSCRIBER_CHAT: channel.text("demo.subscriber_chat"),
+            TECHNICIAN_CHAT: channel.text("demo.chat_of", name=D.technician),
+        })
         return cls(app, channel, sandbox, subscriber=channel)
+
+    async def say(self, line: str) -> str | None:
+        """What typing ``line`` shows: the demo's own answer, the channel's, or the bot's (with a note
+        when a typed tax id changed who "share my contact" speaks for); None when the person is done."""
+        own = await self.command(line)
+        if own is not None:
+            return own
+        channel = self.channel
+        local = channel.local_answer(line)
+        if local is not None:
+            return local
+        event = channel.event_for(line)
+        if event is None:
+            return None
+        played = await self.play_customer_of(event.text) if isinstance(event, Text) else None
+        shown = await channel.send(event)
+        return f"{shown}\n\n   {played}" if played else shown
+
+    async def play_customer_of(self, text: str) -> str | None:
+        """When ``text`` is a seeded customer's tax id typed in the unlinked subscriber's chat, play
+        that customer from now on (their mobile, their address); the note saying so, if it changed."""
+        tax_id = normalise_tax_id(text)
+        if tax_id is None or self.channel is not self.subscriber:
+            return None
+        customer = next((c for c in self.sandbox.store.rows("customers")
+                         if str(c.get("CNPJ_CNPF")) == tax_id and c.get("TelCelular")), None)
+        if customer is None:
+            return None
+        async with self.app.database.transaction() as session:
+            if await Links().active(session, SUBSCRIBER_CHAT) is not None:
+                return None  # a tax id typed in a linked chat (a ticket's text) changes nobody
+        played = _identity_of(customer)
+        if played.phone == self.subscriber.identity.phone:
+            return None
+        self.subscriber.identity = played
+        return self.text("demo.playing", name=str(customer["Nome"]), mobile=str(customer["TelCelular"]))
+
+    def text(self, key: str, /, **variables: object) -> str:
+        """One of the demo's own sentences, in the chosen language, as terminal text."""
+        return self.subscriber.text(key, **variables)
+
+    def note(self, key: str, /, **variables: object) -> str:
+        """A demo note: indented, as apart from what the bot says."""
+        return "   " + self.text(key, **variables).replace("\n", "\n    ")
 
     @property
     def prompt(self) -> str:
@@ -102,7 +150,7 @@ class Demo:
         """Type into the technician's chat, opening it the first time with an invite, as in production."""
         if self.technician is not None:
             self.channel = self.technician
-            return f"   (demo: back in {D.technician}'s chat; /subscriber switches)\n\n{self.technician.shown}"
+            return f"{self.note('demo.back_to_technician', technician=D.technician)}\n\n{self.technician.shown}"
         note = await self._link_maria()
         subscriber = self.subscriber
         technician = ConsoleChannel(
@@ -113,11 +161,8 @@ class Demo:
         async with self.app.database.transaction() as session:
             issued = await Invites().create(session, Role.TECHNICIAN, D.technician)
         self.technician = self.channel = technician
-        lines = [
-            f"   (demo: you are now {D.technician}, a technician, in a second chat. The demo issued an invite,"
-            f" as `ispbot invite technician {D.technician}` does, and opened its link: /start <code>.",
-            f"    Ticket {D.ticket} of {D.customer_name} is assigned to you. /subscriber switches chats.)",
-        ]
+        opened = self.note("demo.technician_opened", technician=D.technician, ticket=D.ticket, customer=D.customer_name)
+        lines = [opened]
         if note:
             lines.append(note)
         return "\n".join(lines) + "\n\n" + await technician.send(Start(issued.code))
@@ -125,7 +170,7 @@ class Demo:
     def play_subscriber(self) -> str:
         self.channel = self.subscriber
         shown = self.subscriber.shown
-        return "   (demo: back in the subscriber's chat; /technician switches)" + (f"\n\n{shown}" if shown else "")
+        return self.note("demo.back_to_subscriber") + (f"\n\n{shown}" if shown else "")
 
     async def _link_maria(self) -> str:
         """Link the subscriber's chat to Maria unless it is linked already: her ticket's news reach it."""
@@ -136,12 +181,14 @@ class Demo:
                     session, SUBSCRIBER_CHAT, role=Role.SUBSCRIBER, proof=Proof.CONTACT_PHONE, customer_code=D.customer,
                 )
         if link is not None:
-            if link.customer_code == D.customer:
-                self.subscriber.chat_names[SUBSCRIBER_CHAT] = f"{_first_name(D.customer_name)}'s chat"
+            linked = self.sandbox.store.find("customers", Codigo=link.customer_code) if link.customer_code else None
+            if linked is not None:  # whoever was linked (the blocked customer, a company): named after them
+                name = _first_name(str(linked["Nome"]))
+                self.subscriber.chat_names[SUBSCRIBER_CHAT] = self.text("demo.chat_of", name=name)
             return ""
-        self.subscriber.chat_names[SUBSCRIBER_CHAT] = f"{_first_name(D.customer_name)}'s chat"
+        self.subscriber.chat_names[SUBSCRIBER_CHAT] = self.text("demo.chat_of", name=_first_name(D.customer_name))
         await self.subscriber.send(Command("menu"))  # her chat as she would see it, in the demo's language
-        return f"    (The subscriber's chat was linked to {D.customer_name}, so you see what she is told.)"
+        return " " + self.note("demo.customer_linked", customer=D.customer_name)
 
     async def close(self) -> None:
         await self.app.aclose()
@@ -152,7 +199,7 @@ class Demo:
         for row in self.sandbox.store.rows("failover"):
             if row.get("Status") == "O":
                 row.update(Status="C", UpTime=now.strftime("%Y-%m-%d %H:%M:%S"), Solution="Resolvido (demo)")
-        return "   (sandbox: every open outage has ended)"
+        return self.note("demo.outages_ended")
 
     async def notices(self) -> str:
         """What the bot tells the demo's chats on its own (an outage one of them watched has ended)."""
@@ -160,39 +207,43 @@ class Demo:
         return self.channel.render_notices([n for n in await self.app.notifier.check() if n.chat_id in ours])
 
     def introduction(self) -> str:
-        joao = _authentication(self.sandbox, D.blocked_contract)
-        lines = [
-            "ispbot demo: you are a subscriber chatting with the bot; the ISP is the seeded sandbox.",
-            "Identities to try:",
-            f"  • {D.customer_name}: CPF {D.customer_cpf}, mobile {D.customer_mobile}"
-            " (\"share my contact\" sends this number as yours)",
-            f"  • the same customer by PPPoE: login {D.pppoe_login}, password {D.pppoe_password}",
-        ]
-        if joao is not None:
-            lines.append(
-                f"  • a blocked customer (contract {D.blocked_contract}): CPF {D.blocked_customer_cpf}, "
-                f"PPPoE {joao[0]} / {joao[1]}"
+        """The banner, in the chosen language: who can be played, and the demo's own commands."""
+        people = [
+            self._person(code, kind, contract)
+            for code, kind, contract in (
+                (D.customer, "customer", D.contract), (D.blocked_customer, "blocked", D.blocked_contract),
+                (D.company, "company", D.company_contracts[0]), (D.alnum_company, "alnum", D.alnum_company_contract),
             )
-        lines += [
-            "Type a number to press a button, /commands as in Telegram (/menu, /help, /cancel), or any text.",
-            f"  • the technician {D.technician}, with ticket {D.ticket} of {_first_name(D.customer_name)} in the"
-            f" agenda: {AS_TECHNICIAN[0]} (demo only) opens their chat with an invite, {AS_SUBSCRIBER[0]} comes back;"
-            " what the bot tells the subscriber shows as [to Maria's chat] (`ispbot demo --as technician`"
-            " starts there)",
-            f"{END_OUTAGES} (demo only) ends the sandbox's open outages: a chat that asked to be told hears it.",
-            "/file <path> sends a file of this machine as a photo or PDF (a payment receipt for \"I have paid\");"
-            " the QR codes and PDFs the bot sends are saved to a temporary folder and their paths printed.",
-            "An empty line, /quit or Ctrl-D ends the demo.",
         ]
-        return "\n".join(lines)
+        return self.text(
+            "demo.intro", people=[p for p in people if p], technician=D.technician, ticket=D.ticket,
+            first_name=_first_name(D.customer_name),
+        )
+
+    def _person(self, code: int, kind: str, contract: int) -> dict[str, str] | None:
+        customer = self.sandbox.store.find("customers", Codigo=code)
+        if customer is None:  # an operator's own fixture may lack the seeded identities
+            return None
+        login, password = _authentication(self.sandbox, contract) or ("", "")
+        tax_id = str(customer["CNPJ_CNPF"])
+        return {
+            "name": str(customer["Nome"]), "kind": kind, "tax_label": "CPF" if len(tax_id) == 11 else "CNPJ",
+            "tax_id": tax_id, "mobile": str(customer.get("TelCelular") or ""), "login": login, "password": password,
+        }
 
 
 def _identity(sandbox: Sandbox) -> Identity:
-    home = sandbox.store.find("customers", Codigo=D.customer) or {}
-    lat, lng = home.get("MapsMarkLat"), home.get("MapsMarkLng")
+    home = sandbox.store.find("customers", Codigo=D.customer) or {"TelCelular": D.customer_mobile}
+    return _identity_of(home)
+
+
+def _identity_of(customer: dict[str, object]) -> Identity:
+    """Who plays ``customer``: their mobile (as Telegram shares it) and a position at their address."""
+    lat, lng = customer.get("MapsMarkLat"), customer.get("MapsMarkLng")
     if lat is None or lng is None:
         lat, lng = SAO_PAULO
-    return Identity(phone=f"+55{D.customer_mobile}", latitude=float(lat), longitude=float(lng))
+    phone = "".join(ch for ch in str(customer.get("TelCelular") or "") if ch.isdigit())
+    return Identity(phone=f"+55{phone}", latitude=float(str(lat)), longitude=float(str(lng)))
 
 
 def _first_name(name: str) -> str:
@@ -257,14 +308,10 @@ def run_demo(
                 line = stdin.readline()
                 if echo:
                     show(line.rstrip("\n"))
-                own = runner.run(demo.command(line))
-                if own is not None:
-                    show(own)
-                else:
-                    event = demo.channel.event_for(line)
-                    if event is None:
-                        break
-                    show(runner.run(demo.channel.send(event)))
+                shown = runner.run(demo.say(line))
+                if shown is None:
+                    break
+                show(shown)
                 notices = runner.run(demo.notices())
                 if notices:
                     show("\n" + notices)

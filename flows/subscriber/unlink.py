@@ -1,8 +1,9 @@
 """/unlink: forget which customer this chat speaks for, after a confirmation.
 
 Choices where the spec is silent: an unlinked chat that asks to unlink is told it is not linked and
-sent on (to linking, as every unlinked chat is). After unlinking the bot waits for the person's next
-message before greeting them for a new link, so the goodbye is the last thing they read.
+sent on (to linking, as every unlinked chat is). After unlinking, the goodbye is followed at once by
+the greeting that asks how to link again (where every unlinked chat stands), so the next message is
+read there: a tax id typed right away links, instead of being swallowed by a wait for "any message".
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ class Unlink(Flow):
     name = "unlink"
     requires_link = False  # answered in words when there is no link, rather than sent to linking
     commands = ("unlink", "desvincular")
-    steps = Steps(begin=("confirm", TO_MENU), confirm=("unlinked", TO_MENU), unlinked=(TO_MENU,))
+    # A chat still saved in the old wait after the goodbye ("unlinked") is greeted by the engine, as
+    # any chat whose step no longer exists.
+    steps = Steps(begin=("confirm", TO_MENU), confirm=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
         if ctx.link is None:
@@ -29,12 +32,10 @@ class Unlink(Flow):
         match event:
             case Chosen(value=True):
                 await ctx.unlink()
-                ctx.ask("unlinked", "unlink.done")
+                ctx.say("unlink.done")
+                ctx.to_menu()  # the engine sends an unlinked chat on to linking: its greeting follows
             case Chosen(value=False):
                 ctx.say("unlink.kept")
                 ctx.to_menu()
             case _:
                 raise Unexpected("unlink.pick_a_button")
-
-    async def unlinked(self, ctx: Context, event: StepEvent) -> None:
-        ctx.to_menu()  # the engine sends an unlinked chat on to linking

@@ -166,8 +166,9 @@ class Materials(Flow):
                 quantity=Decimal(data["quantity"]),
             ))
         except IspApiError as exc:
-            ctx.say("technician_work.materials_refused", reason=exc.description or "")
-            if data.get("serial_known") is False:  # no stock there, most likely: the amount or another place
+            stock = data.get("serial_known") is False  # no stock there, most likely: the amount or another place
+            ctx.say("technician_work.materials_refused", reason=exc.description or "", stock=stock)
+            if stock:
                 ctx.ask("quantity", "technician_work.materials_quantity")
             else:
                 self._ask_serial(ctx)

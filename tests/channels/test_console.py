@@ -83,6 +83,7 @@ def test_lines_become_commands_start_payloads_text_or_the_end() -> None:
     assert channel.event_for("/ nada") == Text("/ nada")
     assert channel.event_for("\n") is None
     assert channel.event_for("/quit") is None
+    assert channel.event_for("/sair") is None and channel.event_for("/salir") is None  # the banner's words
 
 
 def test_telegram_html_becomes_terminal_text() -> None:
@@ -120,7 +121,8 @@ def test_ispbot_demo_runs_a_scripted_chat_and_exits_cleanly(tmp_path: Path) -> N
 async def test_messages_to_other_chats_are_shown_marked_with_the_chat_and_their_buttons_unnumbered() -> None:
     told = Message("🚗 O técnico está a caminho.", ((Button("Avaliar", "t"),),))
     engine = CannedEngine([Message("Feito.", ((Button("Menu", "m"),),))], [Notice(7, told), Notice(8, Message("Oi"))])
-    channel = ConsoleChannel(engine, MARIA, chat_id=2, chat_names={7: "Maria's chat"})  # type: ignore[arg-type]
+    channel = ConsoleChannel(engine, MARIA, chat_id=2, chat_names={7: "Maria's chat"},  # type: ignore[arg-type]
+                             client_language="en")
     shown = await channel.send(Text("a caminho"))
     assert shown == "Feito.\n   [1] Menu\n\n   [to Maria's chat] 🚗 O técnico está a caminho.\n      [Avaliar]" + (
         "\n\n   [to chat 8] Oi"
@@ -147,11 +149,11 @@ async def press(channel: ConsoleChannel, label: str) -> str:
 
 async def test_the_demo_opens_the_technicians_chat_with_an_invite_and_links_marias(demo: Demo) -> None:
     intro = demo.introduction()
-    assert D.technician in intro and "/technician" in intro and "--as technician" in intro
+    assert D.technician in intro and "/tecnico" in intro and "--as technician" in intro  # pt_BR's own words
     shown = await demo.command("/technician")
     assert shown is not None and demo.technician is not None and demo.channel is demo.technician
     assert "Olá, João!" in shown and "Chamado em mãos" in shown  # the technician's menu, numbered
-    assert f"{D.customer_name}, so you see what she is told" in shown
+    assert f"vinculado a {D.customer_name}, para você ver o que ela recebe" in shown  # the demo's language
     assert demo.prompt == f"you ({D.technician})> "
     async with demo.app.database.transaction() as session:
         technician = await Links().active(session, demo.technician.chat_id)
@@ -173,7 +175,7 @@ async def test_in_the_demo_the_subscriber_is_seen_being_told_the_technician_is_o
     await press(technician, f"#{D.ticket}")
     await press(technician, "Status")
     shown = await press(technician, "caminho")
-    told = shown.split("[to Maria's chat] ", 1)
+    told = shown.split("[para o chat de Maria] ", 1)
     assert len(told) == 2, shown
     assert f"#{D.ticket}" in told[0] and "a caminho" in told[1]  # the technician's answer, then what Maria hears
     assert demo.channel is technician and not any("Avaliar" in a.label for a in technician.choices)
@@ -220,3 +222,90 @@ async def test_a_receipt_is_sent_by_naming_a_file(desk: Desk, tmp_path: Path) ->
     assert "Protocolo" in shown
     (notice,) = desk.sandbox.store.rows("payment_notifications")
     assert notice["file_name"] == "comprovante.pdf" and notice["file_size"] == len(b"%PDF-1.4 receipt")
+
+
+# ---- playing any seeded customer, /file, the banner in the chosen language ---------------------------
+async def test_the_banner_speaks_the_chosen_language_and_lists_who_can_be_played(tmp_path: Path) -> None:
+    for language, cancel, words in (("pt_BR", "/cancelar", "contrato bloqueado"), ("en", "/cancel", "blocked contract"),
+                                    ("es", "/cancelar", "contrato bloqueado")):
+        (tmp_path / language).mkdir()
+        demo = await Demo.open(tmp_path / language, language, bold=False)
+        try:
+            intro = demo.introduction()
+        finally:
+            await demo.close()
+        assert f"{cancel})" in intro and words in intro, language
+        for shown in (D.customer_cpf, D.blocked_customer_cpf, "11991234567", D.company_cnpj, "11998887766",
+                      D.alnum_company_cnpj, D.pppoe_login):
+            assert shown in intro, (language, shown)
+        assert "<" not in intro.replace("/file <", "")  # terminal text, not markup
+    assert "/cancel)" not in intro and "/cancel " not in intro  # es: the language's own command
+
+
+async def link_by_tax_id(demo: Demo, tax_id: str) -> str:
+    await demo.say(next(str(i) for i, a in enumerate(demo.channel.choices, 1) if "CPF" in a.label))
+    typed = await demo.say(tax_id)
+    assert typed is not None
+    shared = await demo.say(next(str(i) for i, a in enumerate(demo.channel.choices, 1) if isinstance(a.event, Contact)))
+    assert shared is not None
+    return typed + "\n" + shared
+
+
+async def test_the_blocked_customer_is_linked_by_tax_id_with_their_own_phone(demo: Demo) -> None:
+    await demo.channel.send(Start())
+    shown = await link_by_tax_id(demo, D.blocked_customer_cpf)
+    assert "João Pereira Santos, 11991234567" in shown  # the demo says whose phone is shared now
+    assert "cadastro confirmado" in shown and "João Pereira Santos" in shown
+    async with demo.app.database.transaction() as session:
+        link = await Links().active(session, demo.subscriber.chat_id)
+    assert link is not None and link.customer_code == D.blocked_customer
+
+
+async def test_the_company_is_linked_by_cnpj_and_asks_for_a_fiscal_invoice(demo: Demo) -> None:
+    await demo.channel.send(Start())
+    shown = await link_by_tax_id(demo, "11.444.777/0001-61")
+    assert "Padaria Pão Quente Ltda" in shown and "mais de um contrato" in shown
+    await press(demo.channel, str(D.company_contracts[0]))
+    invoices = await demo.say("nota fiscal")
+    assert invoices is not None and "notas fiscais" in invoices and "Nº" in invoices
+
+
+async def test_a_tax_id_typed_in_a_linked_chat_changes_nobody(demo: Demo) -> None:
+    await demo.channel.send(Start())
+    await link_by_tax_id(demo, D.customer_cpf)  # Maria: already who is played, so nothing is said
+    phone = demo.subscriber.identity.phone
+    shown = await demo.say(D.blocked_customer_cpf)
+    assert shown is not None and "11991234567" not in shown and demo.subscriber.identity.phone == phone
+
+
+async def test_file_alone_explains_itself_and_a_missing_path_is_refused_at_once(tmp_path: Path) -> None:
+    engine = CannedEngine([Message("ok")])
+    channel = ConsoleChannel(engine, MARIA)  # type: ignore[arg-type]
+    usage = await channel.say("/file")
+    assert usage is not None and "/file <caminho>" in usage and "conheço" not in usage
+    missing = await channel.say(f"/file {tmp_path / 'nao-existe.pdf'}")
+    assert missing is not None and "não existe o arquivo" in missing and "nao-existe.pdf" in missing
+    folder = await channel.say(f"/file {tmp_path}")
+    assert folder is not None and "pasta" in folder
+    assert engine.received == []  # none of them reached the bot
+    english = ConsoleChannel(engine, MARIA, client_language="en")  # type: ignore[arg-type]
+    assert "there is no file" in (await english.say("/file ~/no-such-receipt.pdf") or "")
+    receipt = tmp_path / "comprovante.pdf"
+    receipt.write_bytes(b"%PDF-1.4")
+    assert await channel.say(f"/file '{receipt}'") == "ok" and isinstance(engine.received[0].event, Media)
+
+
+async def test_in_spanish_what_another_chat_is_told_is_marked_in_spanish(tmp_path: Path) -> None:
+    demo = await Demo.open(tmp_path, "es", bold=False)
+    try:
+        opened = await demo.command("/tecnico")
+        assert opened is not None and "ahora eres tecnico.joao" in opened and "vinculado a" in opened
+        await press(demo.channel, "Agenda")
+        await press(demo.channel, f"#{D.ticket}")
+        await press(demo.channel, "Estado")
+        shown = await press(demo.channel, "camino")
+        assert "[al chat de Maria] " in shown and "[to " not in shown
+        back = await demo.command("/abonado")
+        assert back is not None and "de vuelta en el chat del abonado" in back
+    finally:
+        await demo.close()

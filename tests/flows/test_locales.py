@@ -4,6 +4,7 @@ looks Brazilian, a customer's name cannot inject markup, and the words and keys 
 from __future__ import annotations
 
 import ast
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -119,3 +120,14 @@ def _keys_used(path: Path) -> list[tuple[int, str]]:
 def test_every_key_a_flow_names_exists(path: Path) -> None:
     missing = [f"line {line}: {key}" for line, key in _keys_used(path) if not TRANSLATIONS.has(key)]
     assert missing == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_dates_keep_four_digit_years_and_a_time_ending_a_sentence_one_period(language: str) -> None:
+    # en and es read "3/28/25" and "a las 10:00 p.m.." before; a bill's year must not be guessed.
+    texts = [TRANSLATIONS.render(language, key, **SAMPLES.get(key, {})) for key in REFERENCE]
+    assert [t for t in texts if re.search(r"\b\d{1,2}/\d{1,2}/\d{2}\b", t)] == []
+    assert [t for t in texts if re.search(r"[ap]\.\s?m\.\.", t)] == []
+    visit = TRANSLATIONS.render(language, "technician_appointment.customer_visit",
+                                **SAMPLES["technician_appointment.customer_visit"])
+    assert "/2025" in visit

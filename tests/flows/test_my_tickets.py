@@ -35,7 +35,7 @@ async def test_english_dates_and_words(desk: Desk) -> None:
     await chat.command("tickets")
     assert "You have 1 open ticket" in chat.text
     assert "Service order: queued for a technician" in chat.text
-    assert "Visit scheduled: 3/10/25, 2:00\u202fPM (confirmed)" in chat.text
+    assert "Visit scheduled: 3/10/2025, 2:00\u202fPM (confirmed)" in chat.text
 
 
 async def test_service_order_on_the_way_and_a_queued_ticket(desk: Desk) -> None:

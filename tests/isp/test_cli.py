@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,10 +16,15 @@ from bot.cli import main
 
 from tests.isp.standin import KEY, v1_fail, v1_ok, v2_ok
 
+PNG = b"\x89PNG\r\n\x1a\n\x00\xff qr"
+PDF = b"%PDF-1.4\n\xe2\xe3\xcf\xd3 bill"
 ANSWERS: dict[str, Any] = {
     "ConsultaTopicos": v1_ok([{"Codigo": "3", "Nome": "Sem conexão", "Central": "S", "Situacao": "A"}]),
     "ConsultaClientes": v1_fail(97, "Erro de integração", "Chave de integração inválida ou inativa"),
     "ticket_update": v2_ok("Atendimento alterado"),
+    "get_pix_qrcode": v2_ok({"pix_qrcode": base64.b64encode(PNG).decode()}),
+    "get_banking_billet": v2_ok({"banking_billet_link": "https://isp.example/b/1.pdf", "banking_billet_available": 15,
+                                 "banking_billet_base64": base64.b64encode(PDF).decode()}),
 }
 RECEIVED: list[Any] = []
 
@@ -67,6 +74,42 @@ def test_v2_with_json_params(server: str, capsys: pytest.CaptureFixture[str]) ->
     _, headers, body = RECEIVED[0]
     assert headers["authentication_key"] == KEY
     assert body == {"ticket_update": {"ticket_id": 5, "status": "on_hold"}}
+
+
+def test_a_qr_code_is_printed_as_base64_as_the_wire_carries_it(
+    server: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["call", "get_pix_qrcode", "--json", '{"banking_billet_id": 300001}']) == 0
+    out, err = capsys.readouterr()
+    assert base64.b64decode(json.loads(out)) == PNG and "b'" not in out and err == ""
+
+
+def test_a_bill_with_its_pdf_prints_the_pdf_as_base64_not_a_traceback(
+    server: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["call", "get_banking_billet", "--json", '{"document_id": 300001}']) == 0
+    out, err = capsys.readouterr()
+    shown = json.loads(out)
+    assert shown["link"] == "https://isp.example/b/1.pdf" and shown["available"] == 15
+    assert base64.b64decode(shown["pdf"]) == PDF and "Traceback" not in err
+
+
+def test_out_writes_the_binary_result_to_a_file(
+    server: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    qr = ["get_pix_qrcode", "--json", '{"banking_billet_id": 1}']
+    bill = ["get_banking_billet", "--json", '{"document_id": 1}']
+    assert main(["call", *qr, "--out", str(tmp_path / "qr.png")]) == 0
+    assert (tmp_path / "qr.png").read_bytes() == PNG
+    assert json.loads(capsys.readouterr().out) == {"file": str(tmp_path / "qr.png"), "bytes": len(PNG)}
+    assert main(["call", *bill, "--out", str(tmp_path / "b.pdf")]) == 0
+    assert (tmp_path / "b.pdf").read_bytes() == PDF
+    assert json.loads(capsys.readouterr().out)["pdf"] == {"file": str(tmp_path / "b.pdf"), "bytes": len(PDF)}
+    assert main(["call", "ticket_update", "--json", '{"ticket_id": 5}', "--out", str(tmp_path / "x")]) == 0
+    assert "was not written" in capsys.readouterr().err and not (tmp_path / "x").exists()
+    assert main(["call", *qr, "--out", str(tmp_path / "no/qr.png")]) == 2  # no such folder
+    err = capsys.readouterr().err
+    assert "--out" in err and err.count("\n") == 1
 
 
 def test_isp_error_exits_1_with_one_line(server: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -428,7 +428,9 @@ REFUSED: list[tuple[type[BaseModel], dict[str, Any], str]] = [
         {**ORDER, "Itens": {"ItemP": [{**ORDER_ITEM, "DescPromoValor": "1.001"}]}},
         "DescPromoValor",
     ),
-    *[(v1_requests.OrderCreate, {**ORDER, "Adesao": _without(ENROLLMENT, key)}, key) for key in ENROLLMENT],
+    # TipoPlano left out is the type of the item CodigoPlano names (test_vendor_shapes), not a refusal.
+    *[(v1_requests.OrderCreate, {**ORDER, "Adesao": _without(ENROLLMENT, key)}, key)
+      for key in ENROLLMENT if key != "TipoPlano"],
     (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "TipoPlano": "X"}}, "TipoPlano"),
     (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "FormaPagto": "X"}}, "FormaPagto"),
     (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "Cobranca": "D"}}, "Cobranca"),

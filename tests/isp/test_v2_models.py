@@ -158,7 +158,6 @@ REJECTED: list[tuple[str, type[Request], Any, str]] = [
     ("service other than sale", v2_requests.TicketItemInsert,
      ITEM | {"type": "service", "location_id": None}, "operation"),
     ("contract_id missing for lending", v2_requests.TicketItemInsert, with_(ITEM, contract_id=...), "contract_id"),
-    ("serial_number with location_id", v2_requests.TicketItemInsert, ITEM | {"serial_number": "ZTE1"}, "serial_number"),
     ("stock item without location", v2_requests.TicketItemInsert, with_(ITEM, location_id=...), "location_id"),
     ("service with a location", v2_requests.TicketItemInsert,
      SALE | {"type": "service"}, "location_id"),

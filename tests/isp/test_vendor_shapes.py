@@ -96,11 +96,43 @@ def test_one_invoice_where_a_list_is_expected_is_a_list_of_one() -> None:
     assert body["Nota"] == [invoice]
 
 
+def test_an_item_code_written_with_letters_is_sent_as_it_is() -> None:
+    params = payload_of("NotasFiscaisCadastro")
+    params["Nota"][0]["Itens"]["Item"][0]["Codigo"] = "RBX2023"  # the vendor's own example
+    (item,) = sent("NotasFiscaisCadastro", params)["Nota"][0]["Itens"]["Item"]
+    assert item["Codigo"] == "RBX2023"
+    params["Nota"][0]["Itens"]["Item"][0]["Codigo"] = "12"
+    assert sent("NotasFiscaisCadastro", params)["Nota"][0]["Itens"]["Item"][0]["Codigo"] == 12
+
+
+def test_an_empty_enrollment_plan_type_is_the_type_of_the_item_it_names() -> None:
+    params = payload_of("PedidoCadastro")
+    params["Adesao"] = params["Adesao"] | {"TipoPlano": ""}  # the vendor's own example
+    (item,) = params["Itens"]["ItemP"]
+    assert sent("PedidoCadastro", params)["Adesao"]["TipoPlano"] == item["Tipo"] == "P"
+
+
+def test_a_serial_and_a_stock_location_together_are_sent_for_the_server_to_judge() -> None:
+    params = payload_of("ticket_item_insert") | {"serial_number": "ZTEG1234ABCD", "quantity": 1, "location_id": 3}
+    params = params | {"discount_amount": "", "installments_quantity": 1, "installments_detail": ""}
+    body = sent("ticket_item_insert", params)  # the vendor's own example sends both
+    assert body["serial_number"] == "ZTEG1234ABCD" and body["location_id"] == 3
+
+
 def test_what_changes_meaning_is_still_refused() -> None:
     with pytest.raises(InvalidRequestError, match="Cliente"):
         build("AtendimentoCadastro", payload_of("AtendimentoCadastro") | {"Cliente": ""})
     with pytest.raises(InvalidRequestError, match="discount_amount"):
         build("ticket_item_insert", payload_of("ticket_item_insert") | {"discount_amount": -1})
+    with pytest.raises(InvalidRequestError, match="Codigo"):
+        params = payload_of("NotasFiscaisCadastro")
+        params["Nota"][0]["Itens"]["Item"][0]["Codigo"] = " "
+        build("NotasFiscaisCadastro", params)
+    with pytest.raises(InvalidRequestError, match="TipoPlano"):  # empty, and no item has that code
+        build("PedidoCadastro", payload_of("PedidoCadastro") | {
+            "Adesao": payload_of("PedidoCadastro")["Adesao"] | {"TipoPlano": "", "CodigoPlano": 99}})
+    with pytest.raises(InvalidRequestError, match="serial_number"):  # a service never leaves a stock
+        build("ticket_item_insert", payload_of("ticket_item_insert") | {"type": "service", "serial_number": "X1"})
     with pytest.raises(InvalidRequestError, match="latitude"):
         build("ticket_os_status_update", payload_of("ticket_os_status_update")
               | {"coordinates": {"latitude": 91.00000000000001, "longitude": -46.6}})

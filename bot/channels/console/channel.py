@@ -1,17 +1,18 @@
 """``ConsoleChannel``: a line typed in a terminal becomes an event, the engine's replies become text.
 
 No terminal here (the demo loop in ``demo.py`` reads and prints), so tests drive it with strings.
-Buttons of the last turn are numbered; "share my contact" and "share my location", which Telegram
-shows as a one-time keyboard when a step asks for them, are numbered choices too, and send the
-played identity's own phone (as Telegram would, ``own=True``) and a position near its address.
+Buttons of the last turn are numbered; "share my contact" and "share my location" are numbered
+choices too, and send the played identity's own phone (``own=True``) and a position at its address.
 
 What a turn sends to other chats (a subscriber told that the technician is on the way) is shown
-after the answer, each message marked with the chat it went to (``[to Maria's chat] …``), from
-``chat_names`` or the chat's id; its buttons are listed, not numbered (they belong to that chat).
+after the answer, each message marked with the chat it went to (``[to Maria's chat] …``, in the
+chat's language), from ``chat_names`` or the chat's id; its buttons are listed, not numbered.
 
 Files: what the bot sends as a file (a PIX QR code, a bill's PDF) is saved in ``downloads`` (a new
 temporary folder unless given) and its path printed. ``/file <path>`` sends a file from this machine
 as the person would send a photo or a PDF (a payment receipt); ``LocalFiles`` lets the engine read it.
+The path is checked when the line is typed: a bare ``/file``, or a path that names no file, is
+answered by the channel itself (``local_answer``, in the chat's language) and never reaches the bot.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Loc
 from flows.files import FileTooLarge, FileUnavailable
 from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, Upload
 
+from bot.i18n import default_translations, pick_language
+
 BOLD, RESET = "\033[1m", "\033[0m"
-QUIT = ("/quit", "/exit")
+QUIT = ("/quit", "/exit", "/sair", "/salir")
 SEND_FILE = "/file"
 
 
@@ -51,9 +54,14 @@ class LocalFiles:
             raise FileUnavailable(str(path)) from exc
 
 
+def file_path(argument: str) -> Path:
+    """The file ``/file`` names: quotes around it dropped, ``~`` expanded."""
+    return Path(argument.strip().strip("'\"")).expanduser()
+
+
 def file_event(argument: str) -> Event:
     """What sending the file at ``argument`` is: a photo for an image, a document otherwise."""
-    path = Path(argument.strip().strip("'\"")).expanduser()
+    path = file_path(argument)
     mime = mimetypes.guess_type(path.name)[0]
     size = path.stat().st_size if path.is_file() else None
     kind = "photo" if mime in ("image/jpeg", "image/png") else "document"
@@ -91,6 +99,26 @@ class ConsoleChannel:
         self.shown = ""  # the last turn as it was shown (with what went to other chats)
         self.downloads = downloads
 
+    def local_answer(self, line: str) -> str | None:
+        """The channel's own answer to a line that must not reach the bot (a bare ``/file``, or one
+        naming no file), in the chat's language; None for a line meant for the bot."""
+        word, _, argument = line.strip().partition(" ")
+        if word.lower() != SEND_FILE:
+            return None
+        if not argument.strip():
+            return self.text("demo.file_usage")
+        path = file_path(argument)
+        if not path.exists():
+            return self.text("demo.file_missing", path=str(path))
+        if not path.is_file():
+            return self.text("demo.file_not_a_file", path=str(path))
+        return None
+
+    def text(self, key: str, /, **variables: Any) -> str:
+        """One of the terminal's own sentences (``locales/*/demo.yaml``) in the chat's language."""
+        language = pick_language(self.client_language)
+        return terminal_text(default_translations().render(language, key, **variables), bold=self.bold)
+
     def event_for(self, line: str) -> Event | None:
         """The event a typed line means; None when the person is done (empty line, /quit)."""
         text = line.strip()
@@ -122,6 +150,10 @@ class ConsoleChannel:
         return self.shown
 
     async def say(self, line: str) -> str | None:
+        """What typing ``line`` shows: the channel's own answer, or the bot's; None when the person is done."""
+        local = self.local_answer(line)
+        if local is not None:
+            return local
         event = self.event_for(line)
         return None if event is None else await self.send(event)
 
@@ -134,7 +166,8 @@ class ConsoleChannel:
         for notice in notices:
             text = self.render([notice.reply], numbered=False)
             if text and notice.chat_id != self.chat_id:
-                text = f"   [to {self.chat_name(notice.chat_id)}] " + text.replace("\n", "\n   ")
+                text = f"   {self.text('demo.to_chat', chat=self.chat_name(notice.chat_id))} " + text.replace(
+                    "\n", "\n   ")
             if text:
                 blocks.append(text)
         return "\n\n".join(blocks)

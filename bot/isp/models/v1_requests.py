@@ -478,6 +478,16 @@ class MarketChanged(MarketCreated):
 
 
 # ---- 4.3.3 NotasFiscaisCadastro ------------------------------------------------------------------
+def _digits_as_number(value: Any) -> Any:
+    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+
+
+ItemCode = Annotated[
+    PositiveInt | Annotated[str, Field(pattern=r"^\S(.*\S)?$", max_length=60)], BeforeValidator(_digits_as_number),
+]
+"""An item code: a number, or a code written with letters (``RBX2023``) sent as it is, never blank."""
+
+
 class InvoiceHeader(Request):
     """Cabecalho of a Nota."""
 
@@ -491,9 +501,13 @@ class InvoiceHeader(Request):
 
 
 class InvoiceItem(Request):
-    """Item of a Nota."""
+    """Item of a Nota.
 
-    Codigo: PositiveInt
+    ``Codigo`` is a Numero in the spec, but the vendor's own published example sends ``"RBX2023"``:
+    an item code is a name the ISP's catalog gives, so a text code is sent as given (a number stays
+    a number); an empty or blank one is refused (the field is required)."""
+
+    Codigo: ItemCode
     Descricao: NonEmpty
     CFOP: PositiveInt
     Unidade: NonEmpty
@@ -563,9 +577,14 @@ class OrderAddress(Request):
 
 
 class Enrollment(Request):
-    """Adesao: the enrollment charge of an order."""
+    """Adesao: the enrollment charge of an order.
 
-    TipoPlano: OrderItemKind
+    ``TipoPlano`` is required by the spec, but the vendor's own published example sends it as ``""``.
+    ``CodigoPlano`` must name an item of the order, so the type is that item's: an empty
+    ``TipoPlano`` is filled in from the one item with that ``Codigo`` (``OrderCreate``), and the
+    order is refused when no item, or a plan and a package alike, have it (the base would be a guess)."""
+
+    TipoPlano: OrderItemKind | None = None
     CodigoPlano: PositiveInt
     NroParcelas: PositiveInt
     FormaPagto: EnrollmentPayment
@@ -628,10 +647,18 @@ class OrderCreate(Request):
 
     @model_validator(mode="after")
     def _rules(self) -> OrderCreate:
-        if self.Adesao is not None:
-            base = (self.Adesao.TipoPlano, self.Adesao.CodigoPlano)
-            if base not in {(item.Tipo, item.Codigo) for item in self.Itens.ItemP}:
-                raise ValueError("Adesao.CodigoPlano must be the Codigo of an item of the order (same Tipo)")
+        enrollment = self.Adesao
+        if enrollment is None:
+            return self
+        kinds = {item.Tipo for item in self.Itens.ItemP if item.Codigo == enrollment.CodigoPlano}
+        if enrollment.TipoPlano is None:
+            if len(kinds) != 1:
+                raise ValueError("Adesao.TipoPlano is empty and Adesao.CodigoPlano names "
+                                 + ("no item of the order" if not kinds else "both a plan and a package"))
+            # frozen models: the copy is validated already, only the empty type is set
+            object.__setattr__(self, "Adesao", enrollment.model_copy(update={"TipoPlano": kinds.pop()}))
+        elif enrollment.TipoPlano not in kinds:
+            raise ValueError("Adesao.CodigoPlano must be the Codigo of an item of the order (same Tipo)")
         return self
 
 

@@ -519,6 +519,11 @@ class TicketItemInsert(Request):
     it, the item total (quantity x sale_price - discount_amount) is checked against the
     installments and the discount bound is checked too; without it, only the count, positivity and
     distinct periods of the installments are.
+
+    ``serial_number`` and ``location_id`` together: the spec says the first is for serial-controlled
+    products and the second for the others, but which kind a product is lives on the server, and the
+    vendor's own published example sends both. Both are sent as given and the server judges; only a
+    service item (which never leaves a stock) with either is refused here.
     """
 
     ticket_id: PositiveInt
@@ -558,9 +563,6 @@ class TicketItemInsert(Request):
         if self.type is ItemType.SERVICE:
             if self.serial_number is not None or self.location_id is not None:
                 raise ValueError("serial_number and location_id are only for stock (product) items")
-        elif self.serial_number is not None and self.location_id is not None:
-            raise ValueError("serial_number (serial items) and location_id (non-serial items) "
-                             "exclude each other")
         elif self.serial_number is None and self.location_id is None:
             raise ValueError("location_id is required for non-serial stock items "
                              "(serial_number for serial ones)")
