@@ -70,7 +70,7 @@ from flows.flow import Flow
 from flows.intents import SMALL_TALK, default_intents
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply, Upload
-from flows.steps import BEGIN, MENU_FLOWS, TO_MENU, Chosen, StepEvent, Switch, Target, Unexpected
+from flows.steps import BEGIN, FILES, MENU_FLOWS, TO_MENU, Chosen, StepEvent, Switch, Target, Unexpected
 
 log = logging.getLogger(__name__)
 
@@ -346,8 +346,11 @@ class Engine:
         return name
 
     def _may_hand_over_file(self, ctx: Context, role: RoleFlows, flow: Flow, event: Event) -> bool:
+        """Whether a photo or document the step refuses may go to the menu's reading (a receipt): not
+        where the question takes files (``FILES``: a router's photo at a ticket is the ticket's)."""
         return (isinstance(event, Media) and event.file is not None and event.kind in ("photo", "document")
-                and flow.name != MENU and MENU in role.flows and ctx.link is not None)
+                and flow.name != MENU and MENU in role.flows and ctx.link is not None
+                and not any(t.what == FILES.what for t in flow.steps.takes(ctx.state.step or "")))
 
     async def _hand_over(self, ctx: Context, role: RoleFlows, flow: Flow, event: Event) -> bool:
         """Leave the question for what the person asked: one line says so (nothing was under way in a

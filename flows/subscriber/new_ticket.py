@@ -10,6 +10,8 @@
 - The subject (``Assunto``) is the topic's name as the ISP wrote it, so tickets group by topic; the
   person's words go verbatim into the opening occurrence, capped at ``MAX_DESCRIPTION``. Without a
   topic in the subscriber center, a person instead: a ticket without one lands nowhere useful.
+- A photo at the topic or the description is the problem's (a router's lights), never taken for a
+  receipt; its caption describes it.
 - Contract: the one chosen at linking, else the customer's only one, else none. A photo counts by
   its caption (the ticket cannot carry the picture).
 - The protocol is the ticket's one name towards the subscriber (what the ISP's staff ask for on the
@@ -28,7 +30,7 @@ from bot.isp.models.v1_records import TicketTopic
 
 from flows.context import Context
 from flows.events import Media, Text
-from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import FILES, TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.intents import SMALL_TALK, default_intents, normalise
 from flows.subscriber.connection import OUTAGE_LEADS, answer_outage, look_at_network, offer_outage
 from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
@@ -48,9 +50,9 @@ class NewTicket(Flow):
     steps = Steps(
         begin=("standing", "topic", Switch("human")),
         standing=("topic", Switch("human"), *STANDING_LEADS),
-        topic=(WORDS, "outage", "describe", "confirm", Switch("bills"), Switch("human")),
+        topic=(WORDS, FILES, "outage", "describe", "confirm", Switch("bills"), Switch("human")),
         outage=("describe", "confirm", Switch("human"), *OUTAGE_LEADS),
-        describe=(WORDS, "confirm", Switch("human")),
+        describe=(WORDS, FILES, "confirm", Switch("human")),
         confirm=("describe", "topic", Switch("follow_ticket"), Switch("human"), TO_MENU),
     )
 
