@@ -158,7 +158,9 @@ async def test_after_a_ticket_a_cancellation_is_its_own_request_and_details_are_
     assert f"Anotado no protocolo {slow['Protocolo']}" in chat.text
     await chat.say("quero cancelar meu plano")
     assert "Anotado" not in chat.text
-    assert "cancel" in chat.text.casefold()
+    assert "Você quer cancelar o seu plano" in chat.text
+    await chat.say("sim")
+    assert "vou te passar para uma pessoa" in chat.text
     async with desk.database.transaction() as session:
         state = await ChatStates().load(session, chat.chat_id)
         queued = [entry.message for entry in await Outbox().claim_batch(session, 100)]
@@ -180,3 +182,18 @@ async def test_one_protocol_number_from_opening_to_my_tickets(desk: Desk) -> Non
     await chat.say("meus chamados")
     assert str(slow["Protocolo"]) in chat.text
     assert f"{slow['Numero']} " not in chat.text.replace(str(slow["Protocolo"]), "")
+
+
+async def test_with_no_ticket_open_a_cancellation_is_asked_before_anything_is_opened(desk: Desk) -> None:
+    customer = quiet_customer(desk.sandbox)
+    before = len(tickets_of(desk.sandbox, customer))
+    chat = await desk.linked_chat(customer)
+    await chat.say("quero cancelar meu plano")
+    assert "Você quer cancelar o seu plano" in chat.text
+    assert len(tickets_of(desk.sandbox, customer)) == before
+    await chat.say("não")
+    assert "plano continua" in chat.text and "Como posso ajudar" in chat.text
+    assert len(tickets_of(desk.sandbox, customer)) == before
+    await chat.say("quero cancelar meu plano")
+    await chat.tap("Sim")
+    assert len(tickets_of(desk.sandbox, customer)) == before + 1
