@@ -16,18 +16,21 @@ from flows.intents import normalise
 
 SHORT = 4
 LONG = 8
+STRONG = 3  # a fit that is the label or its start (see ``_fit``)
 
 
-def typed_option(text: str, labels: Sequence[str], *, numbers: bool = False) -> int | None:
+def typed_option(text: str, labels: Sequence[str], *, numbers: bool = False, strict: bool = False) -> int | None:
     """The index of the option ``text`` names among ``labels`` (in the order shown), or None;
-    ``numbers``: only by the number shown beside it ("2")."""
+    ``numbers``: only by the number shown beside it ("2"); ``strict``: only the label or its start,
+    where typed words are an answer of their own ("minha conexão caiu de novo" is a detail, not the
+    button "Minha conexão")."""
     words = [w for w in normalise(text) if w.isalnum()]
     if numbers:
         number = int(words[0]) if len(words) == 1 and words[0].isdigit() else 0
         return number - 1 if 1 <= number <= len(labels) else None
     scored = sorted(((_fit(words, [w for w in normalise(label) if w.isalnum()]), index)
                      for index, label in enumerate(labels)), reverse=True)
-    if not scored or scored[0][0] <= 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+    if not scored or scored[0][0] < (STRONG if strict else 1) or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
     return scored[0][1]
 

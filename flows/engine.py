@@ -70,7 +70,7 @@ from flows.flow import Flow
 from flows.intents import SMALL_TALK, default_intents
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply, Upload
-from flows.steps import BEGIN, FILES, MENU_FLOWS, TO_MENU, Chosen, StepEvent, Switch, Target, Unexpected
+from flows.steps import BEGIN, FILES, MENU_FLOWS, TO_MENU, WORDS, Chosen, StepEvent, Switch, Target, Unexpected
 
 log = logging.getLogger(__name__)
 
@@ -294,12 +294,13 @@ class Engine:
             return
         origin = ctx.state.step or ""
         if isinstance(event, Text) and self._free(ctx, role):
-            typed = _typed_choice(ctx, event.text, numbers=False)
+            words = any(t.what == WORDS.what for t in flow.steps.takes(origin))
+            typed = _typed_choice(ctx, event.text, numbers=False, strict=words)
             if typed is not None:
                 event = typed
             elif self._request(ctx, role, flow, event.text) and await self._hand_over(ctx, role, flow, event):
                 return
-            elif (numbered := _typed_choice(ctx, event.text, numbers=True)) is not None:
+            elif (numbered := _typed_choice(ctx, event.text, numbers=True, strict=False)) is not None:
                 # A number may be the answer itself (a quantity, an id): the step reads it first.
                 await self._step_or_number(ctx, role, flow, event, numbered)
                 return
@@ -502,12 +503,12 @@ def _worth_recalling(link: Link | None, event: Event) -> bool:
     return not isinstance(event, Choice | Start) and not _is_live_update(event)
 
 
-def _typed_choice(ctx: Context, text: str, *, numbers: bool) -> Choice | None:
-    """The button of the question waiting that a typed text names (by its number: ``numbers``), as
-    if it had been pressed."""
+def _typed_choice(ctx: Context, text: str, *, numbers: bool, strict: bool) -> Choice | None:
+    """The button of the question waiting that a typed text names (by its number: ``numbers``; only
+    plainly: ``strict``), as if it had been pressed."""
     buttons = [token for row in (ctx.state.data.get(PROMPT) or {}).get("buttons", []) for _, token in row]
     labels = [label for row in (ctx.state.data.get(PROMPT) or {}).get("buttons", []) for label, _ in row]
-    index = typed_option(text, labels, numbers=numbers)
+    index = typed_option(text, labels, numbers=numbers, strict=strict)
     return Choice(buttons[index]) if index is not None else None
 
 

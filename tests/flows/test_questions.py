@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bot.sandbox import DEMO_IDENTITIES
 from bot.store import ChatStates, Origin, Outbox
+from flows.replies import Document, Upload
 from flows.subscriber import subscriber_flows
 
 from tests.flows.harness import Desk, TestChat
@@ -124,8 +125,8 @@ async def test_typing_a_buttons_name_at_a_bills_card_is_pressing_it(desk: Desk) 
     await chat.say("pix")
     assert "Toque no botão" not in chat.text
     assert "copia e cola" in chat.text.casefold() or "pix" in chat.text.casefold()
-    await chat.say("pdf do boleto")  # "Boleto em PDF", in other words
-    assert any("pdf" in line.casefold() for line in chat.text.splitlines())
+    await chat.say("quero o boleto em pdf")  # "📄 Boleto em PDF", in a sentence
+    assert any(isinstance(reply, Upload | Document) for reply in chat.replies)  # the bill's PDF was sent
 
 
 async def test_the_number_beside_an_option_chooses_it(desk: Desk) -> None:
