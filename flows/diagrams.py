@@ -14,7 +14,7 @@ from pathlib import Path
 from flows.engine import RoleFlows
 from flows.flow import Flow
 from flows.staff import staff_flows
-from flows.steps import BEGIN, MENU_FLOWS, Switch, Target
+from flows.steps import BEGIN, MENU_FLOWS, Entry, Switch, Takes, Target
 from flows.subscriber import subscriber_flows
 from flows.technician import technician_flows
 
@@ -45,7 +45,7 @@ def diagram(flow: Flow, menu: tuple[str, ...]) -> str:
             else:
                 edges.append(f"    {node} --> s_{target}")
     lines = ["stateDiagram-v2"]
-    lines += [f'    state "{step}" as s_{step}' for step in flow.steps if step != BEGIN]
+    lines += [f'    state "{_named(flow, step)}" as s_{step}' for step in flow.steps if step != BEGIN]
     lines += [f'    state "→ {name}" as f_{name}' for name in flows]
     lines += edges
     if flows:
@@ -54,10 +54,19 @@ def diagram(flow: Flow, menu: tuple[str, ...]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _expanded(targets: tuple[Target, ...], menu: tuple[str, ...]) -> list[Target]:
-    """The targets with ``MENU_FLOWS`` as the menu's own flows, each once, in order."""
+def _named(flow: Flow, step: str) -> str:
+    """A step's name, with what its question takes besides its buttons ("describe · takes words")."""
+    takes = [t.what for t in flow.steps.takes(step)]
+    return f"{step} · takes {', '.join(takes)}" if takes else step
+
+
+def _expanded(targets: tuple[Entry, ...], menu: tuple[str, ...]) -> list[Target]:
+    """The targets with ``MENU_FLOWS`` as the menu's own flows, each once, in order (what a
+    question takes is drawn on its state, not as a move)."""
     found: list[Target] = []
     for target in targets:
+        if isinstance(target, Takes):
+            continue
         for one in [Switch(name) for name in menu] if target == MENU_FLOWS else [target]:
             if one not in found:
                 found.append(one)
@@ -83,6 +92,12 @@ def index(all_roles: dict[str, RoleFlows]) -> str:
         "[docs/development.md](../development.md#adding-a-flow)). Written by `make diagrams`; a test fails",
         "when one is stale. `[*]` is where a flow begins; `→ name` is another flow it hands the chat to",
         "(`→ menu`: the role's menu).",
+        "",
+        "Every question also takes its options typed (a name, a typo of it, the number a text channel shows",
+        "beside it), and a clear request for another flow (a person, \"já paguei\", bills, cancelling, the",
+        "connection) leaves it for that flow; anything else is asked again with the options and how to",
+        "leave. A step marked `takes words` keeps typed text as its answer (only a person or a",
+        "cancellation, or the requests it names, still leave); `takes files`: a photo or document is its to read.",
     ]
     for role, flows in all_roles.items():
         lines += ["", f"## {role}", ""]

@@ -6,8 +6,13 @@ writer and the optimistic version check elsewhere) and load its state and link; 
 except at a verbatim step; a button press resolves from the chat's own state only); run the step
 and any flow it switched to; save the state and queue the turn's messages for ``chat_messages``.
 
-What a step cannot use is answered and its question asked again; after ``give_up_after``
-misunderstandings a person is called. An ISP failure is told plainly and nothing of the step is
+Every question is answered the same way, here and not in each flow (``Takes`` in ``flows.steps``): a
+typed text that names one of its options chooses it (``flows.answers``); a clear request for another
+flow ("quero falar com um atendente", "já paguei") leaves the question for the menu's reading of it,
+said in one line; a photo or document the step cannot read goes the same way (a receipt, to the
+flow that takes it). What a step cannot use is answered with the options and how to leave, and the
+question asked again; small talk is answered kindly first. After ``give_up_after`` misunderstandings
+a person is called. An ISP failure is told plainly and nothing of the step is
 saved. Steps read the ISP before writing to the database (a slow ISP never holds SQLite's write
 lock) and write to the ISP last, so a turn run again after a lost version race re-reads first.
 A link attempt is counted in a short transaction of its own before the ISP is asked
@@ -47,6 +52,7 @@ from bot.store import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from flows.answers import typed_option
 from flows.context import (
     CHOICES,
     FLOW_DATA,
@@ -60,13 +66,13 @@ from flows.context import (
     prompt_reply,
 )
 from flows.coordinator import IspCoordinator
-from flows.events import Choice, Command, Event, Incoming, Location, Start, Text, describe
+from flows.events import Choice, Command, Event, Incoming, Location, Media, Start, Text, describe
 from flows.files import FileSource
 from flows.flow import Flow
-from flows.intents import default_intents
+from flows.intents import SMALL_TALK, default_intents
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply, Upload
-from flows.steps import BEGIN, MENU_FLOWS, TO_MENU, Chosen, StepEvent, Switch, Target, Unexpected
+from flows.steps import BEGIN, FILES, MENU_FLOWS, TO_MENU, WORDS, Chosen, StepEvent, Switch, Target, Unexpected
 
 log = logging.getLogger(__name__)
 
@@ -230,7 +236,7 @@ class Engine:
                     # A live location keeps sending positions; where no step wants one, stay quiet.
                     await _record(session, within, [])
                     return Turn.at([], ctx.state)
-                await self._misunderstood(ctx, miss)
+                await self._misunderstood(ctx, miss, incoming.event)
             await self._mirror(session, ctx, said, ctx.replies)
             answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
             await self.states.save(session, ctx.state, answered=answered)
@@ -314,8 +320,94 @@ class Engine:
             await self._begin(ctx, MENU)  # a new chat: the greeting (or the menu) is the answer
             return
         origin = ctx.state.step or ""
-        await step(ctx, self._resolve(ctx, event))
+        if isinstance(event, Text) and self._free(ctx, role):
+            words = any(t.what == WORDS.what for t in flow.steps.takes(origin))
+            typed = _typed_choice(ctx, event.text, numbers=False, strict=words)
+            if typed is not None:
+                event = typed
+            elif self._request(ctx, role, flow, event.text) and await self._hand_over(ctx, role, flow, event):
+                return
+            elif (numbered := _typed_choice(ctx, event.text, numbers=True, strict=False)) is not None:
+                # A number may be the answer itself (a quantity, an id): the step reads it first.
+                await self._step_or_number(ctx, role, flow, event, numbered)
+                return
+        if not self._may_hand_over_file(ctx, role, flow, event):
+            await step(ctx, self._resolve(ctx, event))
+            self._check_move(role, flow, origin, ctx)
+            return
+        before, said = ctx.state.snapshot(), len(ctx.replies)
+        try:
+            await step(ctx, event)
+        except Unexpected:
+            # A photo or document this question cannot read (a receipt sent mid-ticket): the menu
+            # knows what it is. Nothing the step began is kept.
+            ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
+            del ctx.replies[said:]
+            if not await self._hand_over(ctx, role, flow, event):
+                raise
+            return
         self._check_move(role, flow, origin, ctx)
+
+    async def _step_or_number(self, ctx: Context, role: RoleFlows, flow: Flow, event: Text, numbered: Choice) -> None:
+        """The step reads a typed number; what it cannot use chooses the option shown with that number."""
+        origin, before, said = ctx.state.step or "", ctx.state.snapshot(), len(ctx.replies)
+        step = getattr(flow, origin)
+        try:
+            await step(ctx, event)
+        except Unexpected:
+            ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
+            del ctx.replies[said:]
+            await step(ctx, self._resolve(ctx, numbered))
+        self._check_move(role, flow, origin, ctx)
+
+    def _request(self, ctx: Context, role: RoleFlows, flow: Flow, text: str) -> str | None:
+        """The flow a typed text plainly asks for instead of answering the question, if it may leave it."""
+        if flow.name == MENU or MENU not in role.flows:
+            return None  # the menu reads requests itself; a role without one has nowhere to go
+        name = default_intents().match(ctx.language, text)
+        if name is None or name == flow.name or name not in role.flows:
+            return None
+        if not all(takes.lets_go(name) for takes in flow.steps.takes(ctx.state.step or "")):
+            return None  # typed words are this question's answer ("internet lenta" describes a ticket)
+        if ctx.link is None and role.flows[name].requires_link:
+            return None  # linking comes first: its own questions say how to reach a person
+        return name
+
+    def _may_hand_over_file(self, ctx: Context, role: RoleFlows, flow: Flow, event: Event) -> bool:
+        """Whether a photo or document the step refuses may go to the menu's reading (a receipt): not
+        where the question takes files (``FILES``: a router's photo at a ticket is the ticket's)."""
+        return (isinstance(event, Media) and event.file is not None and event.kind in ("photo", "document")
+                and flow.name != MENU and MENU in role.flows and ctx.link is not None
+                and not any(t.what == FILES.what for t in flow.steps.takes(ctx.state.step or "")))
+
+    async def _hand_over(self, ctx: Context, role: RoleFlows, flow: Flow, event: Event) -> bool:
+        """Leave the question for what the person asked: one line says so (nothing was under way in a
+        resting flow), and the menu's question reads the event as if it had been sent there, so free
+        text and receipts mean the same everywhere. False, and the question kept, when the menu
+        cannot use it either."""
+        menu = role.flows[MENU]
+        front = next(t for t in menu.steps[BEGIN] if isinstance(t, str))  # the menu's one question
+        left, said = ctx.state.snapshot(), len(ctx.replies)
+        self._enter(ctx, MENU, None)
+        ctx.state.step = front
+        try:
+            await getattr(menu, front)(ctx, event)
+        except Unexpected:
+            ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
+            del ctx.replies[said:]
+            return False
+        if ctx.next_flow == flow.name:  # the menu would send it where it is: the step's own answer stands
+            ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
+            del ctx.replies[said:]
+            return False
+        if not flow.resting:
+            ctx.replies.insert(said, Message(ctx.text("common.left_question")))
+        if ctx.next_flow != HUMAN:
+            # Another matter: none of it goes into the ticket the chat was on ("quero cancelar" after
+            # a slowness ticket). A person asked for is asked about that ticket, so it stays.
+            ctx.set_current_ticket(None)
+        self._check_move(role, menu, front, ctx)
+        return True
 
     def _resolve(self, ctx: Context, event: Event) -> StepEvent:
         if not isinstance(event, Choice):
@@ -331,7 +423,13 @@ class Engine:
         flow = role.flows[name]
         if flow.requires_link and ctx.link is None and LINK in role.flows:
             name, flow = LINK, role.flows[LINK]
-        ctx.menu = role.menu  # the role may have changed in this turn (an invite redeemed)
+        self._enter(ctx, name, data)
+        await flow.begin(ctx)
+        self._check_move(role, flow, BEGIN, ctx)
+
+    def _enter(self, ctx: Context, name: str, data: dict[str, object] | None) -> None:
+        """The chat is in flow ``name`` now, with ``data`` as its own: what other flows kept is gone."""
+        ctx.menu = self.flows[ctx.state.role].menu  # the role may have changed in this turn (an invite redeemed)
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
         recent = ctx.state.data.get(RECENT, [])
@@ -339,8 +437,6 @@ class Engine:
         ctx.state.data = {
             FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses, RECENT: recent, **kept,
         }
-        await flow.begin(ctx)
-        self._check_move(role, flow, BEGIN, ctx)
 
     def _check_move(self, role: RoleFlows, flow: Flow, origin: str, ctx: Context) -> None:
         """Whether the step ``origin`` of ``flow`` just led where the flow's ``steps`` say it can."""
@@ -358,21 +454,39 @@ class Engine:
             raise UndeclaredMove(problem)
         log.error("%s", problem)
 
-    async def _misunderstood(self, ctx: Context, miss: Unexpected) -> None:
+    async def _misunderstood(self, ctx: Context, miss: Unexpected, event: Event) -> None:
+        role = self.flows[ctx.state.role]
+        again = prompt_reply(ctx.state.data.get(PROMPT))
+        talk = default_intents().match(ctx.language, event.text) if isinstance(event, Text) else None
+        if talk in SMALL_TALK and again is not None:
+            # "bom dia" at a question: a kind word back and the question again, not "I didn't get that".
+            ctx.say(f"common.small_talk_{talk}")
+            ctx.replies.append(again)
+            return
         misses = int(ctx.state.data.get(MISSES, 0)) + 1
         ctx.state.data[MISSES] = misses
         ctx.say(miss.hint or "common.not_understood", **miss.variables)
-        role = self.flows[ctx.state.role]
         if misses >= self.policy.give_up_after and HUMAN in role.flows and ctx.link is not None:
             ctx.state.data[MISSES] = 0
             ctx.say("common.handing_over")
             await self._begin(ctx, HUMAN)
             return
-        again = prompt_reply(ctx.state.data.get(PROMPT))
         if again is None:
             await self._begin(ctx, MENU)
         else:
+            self._ways_out(ctx, role)
             ctx.replies.append(again)
+
+    def _ways_out(self, ctx: Context, role: RoleFlows) -> None:
+        """One line under a misunderstanding: the options that may be typed, and how to leave."""
+        prompt = ctx.state.data.get(PROMPT) or {}
+        labels = [label for row in prompt.get("buttons", []) for label, _ in row]
+        flow = role.flows.get(ctx.state.flow or "")
+        resting = flow is None or flow.resting
+        if labels:
+            ctx.say("common.type_an_option", options=labels, leave=not resting)
+        elif prompt and not resting:
+            ctx.say("common.how_to_leave")
 
     # ---- the mirror ------------------------------------------------------------------------------
     async def _mirror(self, session: AsyncSession, ctx: Context, said: str, replies: list[Reply]) -> None:
@@ -414,6 +528,15 @@ def _worth_recalling(link: Link | None, event: Event) -> bool:
     if link is None or link.role is not Role.SUBSCRIBER:
         return False
     return not isinstance(event, Choice | Start) and not _is_live_update(event)
+
+
+def _typed_choice(ctx: Context, text: str, *, numbers: bool, strict: bool) -> Choice | None:
+    """The button of the question waiting that a typed text names (by its number: ``numbers``; only
+    plainly: ``strict``), as if it had been pressed."""
+    buttons = [token for row in (ctx.state.data.get(PROMPT) or {}).get("buttons", []) for _, token in row]
+    labels = [label for row in (ctx.state.data.get(PROMPT) or {}).get("buttons", []) for label, _ in row]
+    index = typed_option(text, labels, numbers=numbers, strict=strict)
+    return Choice(buttons[index]) if index is not None else None
 
 
 def _is_live_update(event: Event) -> bool:

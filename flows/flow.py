@@ -23,14 +23,27 @@ import pkgutil
 from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar
 
-from flows.steps import BEGIN, MENU_FLOWS, TO_MENU, Chosen, Option, StepEvent, Steps, Switch, Unexpected
+from flows.steps import (
+    BEGIN,
+    FILES,
+    MENU_FLOWS,
+    TO_MENU,
+    WORDS,
+    Chosen,
+    Option,
+    StepEvent,
+    Steps,
+    Switch,
+    Takes,
+    Unexpected,
+)
 
 if TYPE_CHECKING:
     from flows.context import Context
 
 __all__ = [
-    "MENU_FLOWS", "TO_MENU", "Chosen", "Flow", "Option", "StepEvent", "Steps", "Switch", "Unexpected", "check_steps",
-    "discover",
+    "FILES", "MENU_FLOWS", "TO_MENU", "WORDS", "Chosen", "Flow", "Option", "StepEvent", "Steps", "Switch", "Takes",
+    "Unexpected", "check_steps", "discover",
 ]
 
 

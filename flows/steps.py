@@ -8,6 +8,10 @@ its steps (``Steps``): each step with where it can lead, in the spirit of python
         act=("act", TO_MENU),
     )
 
+A step may also say what its question takes besides its buttons (``Takes``, drawn beside the step):
+
+        describe=(WORDS, "confirm"),               # typed words are the answer here
+
 A plain name is a step of the same flow (a method, waited in through ``ctx.ask``/``ctx.wait``);
 ``Switch(name)`` is ``ctx.switch(name)``; ``MENU_FLOWS`` is any flow of the role's menu (a button
 built from ``ctx.menu``). Ending without a question leads to the menu, as the engine does. The engine
@@ -57,6 +61,29 @@ class Unexpected(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Takes:
+    """What a question takes besides its buttons, decided by the engine before the step runs.
+
+    Every question takes its options typed (names, typos, the number a text channel shows), and a
+    clear request for another flow leaves it. A step that takes typed ``words`` as its answer (a
+    description, a note) keeps them unless they ask for a flow of ``only`` (None: any) that is not
+    among ``but``; ``files``: a photo or document is this step's to read."""
+
+    what: str
+    only: frozenset[str] | None = None
+    but: frozenset[str] = frozenset()
+
+    def lets_go(self, request: str) -> bool:
+        """Whether a request for the flow ``request`` leaves a question that takes this."""
+        return (self.only is None or request in self.only) and request not in self.but
+
+
+# A person or a cancellation is never a detail of something else: they leave even a question of words.
+WORDS = Takes("words", only=frozenset({"human", "cancel_plan"}))
+FILES = Takes("files")
+
+
+@dataclass(frozen=True, slots=True)
 class Switch:
     """A move to another flow (``ctx.switch(flow)``)."""
 
@@ -67,19 +94,20 @@ TO_MENU = Switch("menu")  # ``ctx.to_menu()``, or a step that ends without a que
 MENU_FLOWS = Switch("*menu")  # any flow of the role's menu (the menu's own buttons)
 
 Target = str | Switch
+Entry = Target | Takes  # what a step's tuple holds: where it leads, and what its question takes
 
 
-class Steps(Mapping[str, tuple[Target, ...]]):
+class Steps(Mapping[str, tuple[Entry, ...]]):
     """A flow's steps, ``begin`` first, each with the steps and flows it can lead to."""
 
     __slots__ = ("_table",)
 
-    def __init__(self, **table: tuple[Target, ...]) -> None:
+    def __init__(self, **table: tuple[Entry, ...]) -> None:
         if BEGIN not in table:
             raise ValueError("a flow's steps start with begin")
         self._table = dict(table)
 
-    def __getitem__(self, step: str) -> tuple[Target, ...]:
+    def __getitem__(self, step: str) -> tuple[Entry, ...]:
         return self._table[step]
 
     def __iter__(self) -> Iterator[str]:
@@ -91,7 +119,7 @@ class Steps(Mapping[str, tuple[Target, ...]]):
     def __repr__(self) -> str:
         return f"Steps({self._table!r})"
 
-    def but(self, **table: tuple[Target, ...]) -> Steps:
+    def but(self, **table: tuple[Entry, ...]) -> Steps:
         """These steps, with some leading elsewhere (a flow that shares another's steps)."""
         return Steps(**{**self._table, **table})
 
@@ -101,6 +129,10 @@ class Steps(Mapping[str, tuple[Target, ...]]):
             return True
         targets = self._table.get(origin, ())
         return target in targets or (isinstance(target, Switch) and MENU_FLOWS in targets and target.flow in menu)
+
+    def takes(self, step: str) -> tuple[Takes, ...]:
+        """What the question of ``step`` takes besides its buttons (``Takes``)."""
+        return tuple(t for t in self._table.get(step, ()) if isinstance(t, Takes))
 
     def switches(self) -> set[str]:
         """The flows any step can switch to (``MENU_FLOWS`` left as it is)."""

@@ -3,8 +3,11 @@ answers live, what the subscriber writes belongs to that ticket.
 
 Every message of a conversation with a ticket is mirrored into the ticket's messages by the engine;
 here each one is also acknowledged in one short line naming the protocol (the number the ISP's staff
-read out on the phone), so nobody meets "I didn't get that" while adding details. The menu's buttons
-stay under the question, and /menu (or "menu", "voltar" sent alone) leaves. Thanks and a 👍 get
+read out on the phone), so nobody meets "I didn't get that" while adding details. Only what is not a
+request of its own is a detail: "quero cancelar meu plano" or "já paguei" leave for their own flow
+(the engine's reading of requests, ``NOTE``), the ticket out of that conversation; "ainda está lento"
+or "o técnico não veio" stay details. The menu's buttons stay under the question, and /menu (or
+"menu", "voltar" sent alone) leaves. Thanks and a 👍 get
 their kind answer instead of the acknowledgement. A ticket the ISP's staff closed meanwhile takes
 nothing more: the subscriber is told so and gets the menu.
 """
@@ -15,15 +18,19 @@ from bot.isp import IspError
 
 from flows.context import Context
 from flows.events import Text
-from flows.flow import MENU_FLOWS, TO_MENU, Chosen, Flow, Option, StepEvent, Steps
+from flows.flow import MENU_FLOWS, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Takes
 from flows.intents import default_intents
 from flows.subscriber.menu import SMALL_TALK_REPLIES
+
+# Typed words are the ticket's details, except requests of their own: what tells a problem (the
+# connection, a visit) is about this ticket, anything else asked for is a new matter.
+NOTE = Takes("words", but=frozenset({"connection", "new_ticket"}))
 
 
 class FollowTicket(Flow):
     name = "follow_ticket"
     resting = True
-    steps = Steps(begin=("note",), note=(MENU_FLOWS, TO_MENU))
+    steps = Steps(begin=("note",), note=(NOTE, MENU_FLOWS, TO_MENU))
 
     async def begin(self, ctx: Context) -> None:
         options = [Option(name, key=f"menu.{name}") for name in ctx.menu]

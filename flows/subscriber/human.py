@@ -31,7 +31,6 @@ log = logging.getLogger(__name__)
 SUBJECT = "Atendimento pelo Telegram"
 STAFF_LANGUAGE = "pt_BR"
 TOPIC_HINTS = ("atendimento", "telegram", "suporte")
-CANCEL_HINT = "cancel"  # the administrative topic of cancellations ("Cancelamento"), where there is one
 
 
 class Human(Flow):
@@ -131,13 +130,3 @@ class Human(Flow):
         card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, **facts)
         return title[:128], card
 
-
-class CancelPlan(Flow):
-    """"Quero cancelar meu plano": a person takes it, told why first."""
-
-    name = "cancel_plan"
-    steps = Steps(begin=(Switch("human"),))
-
-    async def begin(self, ctx: Context) -> None:
-        ctx.say("human.cancel_plan")
-        ctx.switch("human", topic_hints=[CANCEL_HINT])

@@ -1,10 +1,17 @@
-"""Open a ticket: a known outage first, then topic, the problem in the person's words, confirmation.
+"""Open a ticket: topic, a known outage when it concerns it, the problem in the person's words, confirmation.
 
 - A contract that is not active is told first (``standing``), with "open a ticket anyway" among its
   buttons: a blocked subscriber may write about something else.
+- The topic question offers "Outro" and takes the problem typed instead of a topic: it is kept as
+  the description and the topic asked once more. A bill topic ("Segunda via de boleto") leads to the
+  bills, where the bill is, not to a ticket. A known outage is told only for a connection topic (a
+  ticket about a move is not about the outage). "Outro" opens on the ISP's general topic when it has
+  one, else a person takes what was written.
 - The subject (``Assunto``) is the topic's name as the ISP wrote it, so tickets group by topic; the
   person's words go verbatim into the opening occurrence, capped at ``MAX_DESCRIPTION``. Without a
   topic in the subscriber center, a person instead: a ticket without one lands nowhere useful.
+- A photo at the topic or the description is the problem's (a router's lights), never taken for a
+  receipt; its caption describes it.
 - Contract: the one chosen at linking, else the customer's only one, else none. A photo counts by
   its caption (the ticket cannot carry the picture).
 - The protocol is the ticket's one name towards the subscriber (what the ISP's staff ask for on the
@@ -23,25 +30,29 @@ from bot.isp.models.v1_records import TicketTopic
 
 from flows.context import Context
 from flows.events import Media, Text
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
-from flows.intents import normalise
+from flows.flow import FILES, TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.intents import SMALL_TALK, default_intents, normalise
 from flows.subscriber.connection import OUTAGE_LEADS, answer_outage, look_at_network, offer_outage
 from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
 from flows.writes import CLOCK_SLACK, Found, Wait
 
 MAX_DESCRIPTION = 2000
 WIFI_WORDS = ("wifi", "wi fi", "senha")  # in a topic's name, accents and punctuation folded
+BILL_WORDS = ("boleto", "segunda via", "2 via", "fatura")  # a topic the bills answer, not a ticket
+CONNECTION_WORDS = ("conexao", "internet", "lentidao", "lento", "sinal", "queda", "velocidade", "oscila")
+GENERAL_WORDS = ("outro", "geral", "duvida", "atendimento", "suporte")  # where "Outro" lands, if anywhere
+OTHER = "other"
 
 
 class NewTicket(Flow):
     name = "new_ticket"
     commands: ClassVar[tuple[str, ...]] = ("chamado", "abrirchamado", "ticket", "reclamo")
     steps = Steps(
-        begin=("standing", "outage", "topic", Switch("human")),
+        begin=("standing", "topic", Switch("human")),
         standing=("topic", Switch("human"), *STANDING_LEADS),
-        outage=("topic", Switch("human"), *OUTAGE_LEADS),
-        topic=("describe",),
-        describe=("confirm",),
+        topic=(WORDS, FILES, "outage", "describe", "confirm", Switch("bills"), Switch("human")),
+        outage=("describe", "confirm", Switch("human"), *OUTAGE_LEADS),
+        describe=(WORDS, FILES, "confirm", Switch("human")),
         confirm=("describe", "topic", Switch("follow_ticket"), Switch("human"), TO_MENU),
     )
 
@@ -49,15 +60,11 @@ class NewTicket(Flow):
         known = await ctx.coordinator.outage_on_record(ctx.customer)  # first: in a surge it costs no read per customer
         if known is None and await tell_standing(ctx, "standing", ticket_anyway=True):
             return
-        network = await look_at_network(ctx)
-        if network.outage is not None:
-            offer_outage(ctx, "outage", network.outage, ticket_anyway=True)
-            return
         await self._ask_topic(ctx)
 
     async def outage(self, ctx: Context, event: StepEvent) -> None:
         if isinstance(event, Chosen) and event.value == "ticket":
-            await self._ask_topic(ctx)
+            self._ask_details(ctx)
         else:
             await answer_outage(ctx, event)
 
@@ -68,10 +75,26 @@ class NewTicket(Flow):
             await answer_standing(ctx, event)
 
     async def topic(self, ctx: Context, event: StepEvent) -> None:
-        if not isinstance(event, Chosen):
-            raise Unexpected("new_ticket.pick_a_topic")
-        ctx.data["topic"], ctx.data["subject"] = event.value, event.label
-        ctx.ask("describe", "new_ticket.describe", topic=event.label)
+        match event:
+            case Chosen(value="other"):
+                ctx.data["topic"], ctx.data["subject"] = OTHER, event.label
+                self._ask_details(ctx)
+            case Chosen() if _about(event.label, BILL_WORDS):
+                ctx.say("new_ticket.bills_instead", topic=event.label)
+                ctx.switch("bills")
+            case Chosen(value=code):
+                ctx.data["topic"], ctx.data["subject"] = code, event.label
+                network = await look_at_network(ctx) if _about(event.label, CONNECTION_WORDS) else None
+                if network is not None and network.outage is not None:
+                    offer_outage(ctx, "outage", network.outage, ticket_anyway=True)
+                    return
+                self._ask_details(ctx)
+            case Text(text=text) | Media(caption=text) if _a_description(ctx, text):
+                # The problem typed instead of a topic: kept, so only the topic is asked for.
+                ctx.data["description"] = text.strip()[:MAX_DESCRIPTION]
+                await self._ask_topic(ctx, "new_ticket.topic_for_description")
+            case _:
+                raise Unexpected("new_ticket.pick_a_topic")
 
     async def describe(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -79,6 +102,26 @@ class NewTicket(Flow):
                 ctx.data["description"] = words.strip()[:MAX_DESCRIPTION]
             case _:
                 raise Unexpected("new_ticket.describe_in_words")
+        await self._after_description(ctx)
+
+    def _ask_details(self, ctx: Context) -> None:
+        """The topic is known: the description, unless it was typed already."""
+        if ctx.data.get("description"):
+            self._ask_confirm(ctx, "new_ticket.confirm")
+        elif ctx.data["topic"] == OTHER:
+            ctx.ask("describe", "new_ticket.describe_other")
+        else:
+            ctx.ask("describe", "new_ticket.describe", topic=ctx.data["subject"])
+
+    async def _after_description(self, ctx: Context) -> None:
+        if ctx.data["topic"] == OTHER:
+            general = await self._general_topic(ctx)
+            if general is None:
+                # No topic of the ISP fits "Outro": a person reads what was written (the card shows it).
+                ctx.say("new_ticket.other_by_person")
+                ctx.switch("human")
+                return
+            ctx.data["subject"] = general.Nome  # tickets group by the ISP's own topic name
         self._ask_confirm(ctx, "new_ticket.confirm")
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
@@ -93,13 +136,15 @@ class NewTicket(Flow):
             case _:
                 raise Unexpected("new_ticket.use_the_buttons")
 
-    async def _ask_topic(self, ctx: Context) -> None:
+    async def _ask_topic(self, ctx: Context, key: str = "new_ticket.choose_topic") -> None:
         topics = [t for t in await ctx.coordinator.subscriber_topics() if t.Codigo is not None and t.Nome]
         if not topics:
             ctx.say("new_ticket.no_topics")
             ctx.switch("human")
             return
-        ctx.ask("topic", "new_ticket.choose_topic", [Option(t.Codigo, text=t.Nome) for t in topics])
+        options = [Option(t.Codigo, text=t.Nome) for t in topics if not _about(t.Nome or "", GENERAL_WORDS)]
+        options.append(Option(OTHER, key="new_ticket.button_other"))
+        ctx.ask("topic", key, options, description=ctx.data.get("description", ""))
 
     def _ask_confirm(self, ctx: Context, key: str) -> None:
         options = [
@@ -132,12 +177,20 @@ class NewTicket(Flow):
             self._opened(ctx, sent.value, await ctx.coordinator.protocol(customer, sent.value))
 
     def _opened(self, ctx: Context, number: int, protocol: int | None) -> None:
+        # The protocol is what staff search by; the ticket's number only when the ISP could not say.
         ctx.set_current_ticket(number)
         ctx.say("new_ticket.opened", protocol=protocol or number, topic=ctx.data["subject"])
         ctx.switch("follow_ticket", protocol=protocol or number)
 
     async def _topic(self, ctx: Context) -> TicketTopic | None:
+        if ctx.data["topic"] == OTHER:
+            return await self._general_topic(ctx)
         return next((t for t in await ctx.coordinator.subscriber_topics() if t.Codigo == ctx.data["topic"]), None)
+
+    async def _general_topic(self, ctx: Context) -> TicketTopic | None:
+        """The ISP's topic for anything else ("Outros assuntos", "Dúvidas"), if the subscriber center has one."""
+        return next((t for t in await ctx.coordinator.subscriber_topics()
+                     if t.Codigo is not None and _about(t.Nome or "", GENERAL_WORDS)), None)
 
     async def _contract(self, ctx: Context) -> int | None:
         if ctx.link is not None and ctx.link.contract is not None:
@@ -156,6 +209,19 @@ class NewTicket(Flow):
              and t.Abertura_DataHora is not None and t.Abertura_DataHora >= since),
             None,
         )
+
+
+def _about(name: str, words: tuple[str, ...]) -> bool:
+    """Whether a topic's name says one of ``words`` (accents and punctuation folded)."""
+    folded = " ".join(normalise(name))
+    return any(word in folded for word in words)
+
+
+def _a_description(ctx: Context, text: str) -> bool:
+    """Whether typed text reads as a problem told (two words at least), not a greeting or a stray word."""
+    if default_intents().match(ctx.language, text) in SMALL_TALK:
+        return False
+    return len([w for w in normalise(text) if w.isalnum()]) >= 2
 
 
 class WifiPassword(NewTicket):

@@ -158,6 +158,8 @@ async def test_sentido_is_not_lentidao(desk: Desk) -> None:
 async def test_cancelling_a_plan_reaches_a_person_on_a_cancellation_ticket(desk: Desk) -> None:
     chat = await desk.linked_chat()
     await chat.say("quero cancelar meu plano")
+    assert "Você quer cancelar o seu plano" in chat.text  # asked first: nothing is opened on a few words
+    await chat.tap("Sim, quero cancelar")
     assert "vou te passar para uma pessoa" in chat.text
     assert "Registrei seu pedido no protocolo" in chat.text
     assert "Situação:" not in chat.text  # not the contract's card, with only a Menu button

@@ -50,12 +50,14 @@ async def describe_no_connection(chat: harness.TestChat) -> None:
     assert "a luz LOS está vermelha" in chat.text
 
 
-async def test_an_outage_affecting_the_customer_is_told_before_any_ticket(desk: Desk) -> None:
+async def test_an_outage_is_told_once_the_topic_is_the_connection_and_no_ticket_is_opened(desk: Desk) -> None:
     chat = await desk.linked_chat(MARIA)
     before = len(tickets_of(desk.sandbox, MARIA))
     await chat.command("chamado")
+    assert "Sobre o que é" in chat.text
+    assert "falha na nossa rede" not in chat.text  # the topic is not known yet
+    await chat.tap("Sem conexão")
     assert "falha na nossa rede que afeta a sua conexão" in chat.text
-    assert "Sobre o que é" not in chat.text
     assert any("Me avise" in b for b in chat.buttons)
     assert any("mesmo assim" in b for b in chat.buttons)
 
@@ -66,14 +68,23 @@ async def test_an_outage_affecting_the_customer_is_told_before_any_ticket(desk: 
         assert await desk.engine.repos.watches.is_watching(session, chat.chat_id, 1)
 
 
+async def test_an_outage_is_not_told_for_a_topic_it_does_not_concern(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.command("chamado")
+    await chat.tap("Mudança de plano")
+    assert "falha na nossa rede" not in chat.text
+    assert "conte em poucas palavras" in chat.text
+
+
 async def test_open_anyway_lands_in_the_isp_with_telegram_mode_contract_and_description(desk: Desk) -> None:
     chat = await desk.linked_chat(MARIA)
     before = {t["Numero"] for t in tickets_of(desk.sandbox, MARIA)}
     await chat.command("chamado")
-    await chat.tap("mesmo assim")
-    assert "Sobre o que é" in chat.text
     assert "Instalação" not in chat.buttons  # not shown in the subscriber center
-    await describe_no_connection(chat)
+    await chat.tap("Sem conexão")
+    await chat.tap("mesmo assim")
+    assert "conte em poucas palavras" in chat.text
+    await chat.say("Sem internet desde as 8h, a luz LOS está vermelha")
     await chat.tap("Abrir chamado")
 
     new = [t for t in tickets_of(desk.sandbox, MARIA) if t["Numero"] not in before]
@@ -112,20 +123,69 @@ async def test_cancelling_opens_nothing(desk: Desk) -> None:
     chat = await desk.linked_chat(quiet_customer(desk.sandbox))
     before = len(tickets_of(desk.sandbox, quiet_customer(desk.sandbox)))
     await chat.command("chamado")
-    await chat.tap("Segunda via")
-    await chat.say("Preciso do boleto de março")
+    await chat.tap("Lentidão")
+    await chat.say("Lenta toda noite")
     await chat.tap("Cancelar")
     assert "não abri nenhum chamado" in chat.text
     assert "Como posso ajudar" in chat.text
     assert len(tickets_of(desk.sandbox, quiet_customer(desk.sandbox))) == before
 
 
-async def test_typing_at_the_topic_question_is_answered_and_asked_again(desk: Desk) -> None:
+async def test_a_problem_typed_at_the_topic_question_is_kept_and_only_the_topic_asked(desk: Desk) -> None:
+    customer = quiet_customer(desk.sandbox)
+    chat = await desk.linked_chat(customer)
+    await chat.command("chamado")
+    await chat.say("minha internet cai toda noite")
+    assert "Anotei: “minha internet cai toda noite”" in chat.text
+    assert "Escolha o assunto nos botões" not in chat.text
+    await chat.say("lentidao")  # the topic typed, without its accent
+    assert "Confira o seu chamado" in chat.text and "minha internet cai toda noite" in chat.text
+    await chat.say("abrir")  # the button "Abrir chamado", typed
+    assert "Chamado aberto" in chat.text
+    assert any(t["Assunto"] == "Lentidão" for t in tickets_of(desk.sandbox, customer))
+
+
+async def test_a_greeting_at_the_topic_question_is_greeted_and_the_question_asked_again(desk: Desk) -> None:
     chat = await desk.linked_chat(quiet_customer(desk.sandbox))
     await chat.command("chamado")
-    await chat.say("minha internet caiu")
-    assert "Escolha o assunto" in chat.text
-    assert "Sobre o que é" in chat.text
+    await chat.say("bom dia")
+    assert "Olá" in chat.text and "Sobre o que é" in chat.text
+    assert "Escolha o assunto nos botões" not in chat.text and "Anotei" not in chat.text
+
+
+async def test_other_is_offered_and_without_a_general_topic_a_person_reads_it(desk: Desk) -> None:
+    chat = await desk.linked_chat(quiet_customer(desk.sandbox))
+    await chat.command("chamado")
+    assert "💬 Outro" in chat.buttons
+    await chat.tap("Outro")
+    assert "o que você precisa" in chat.text
+    await chat.say("Quero mudar o roteador de cômodo")
+    assert "pessoa da nossa equipe" in chat.text
+
+
+async def test_other_opens_on_the_isps_general_topic_where_there_is_one(desk: Desk) -> None:
+    customer = quiet_customer(desk.sandbox)
+    desk.sandbox.store.insert("topics", {**desk.sandbox.store.find("topics", Codigo=8), "Codigo": 11,
+                                         "Nome": "Outros assuntos"})
+    chat = await desk.linked_chat(customer)
+    await chat.command("chamado")
+    assert "Outros assuntos" not in chat.buttons  # offered as "Outro"
+    await chat.say("outro")
+    await chat.say("Quero mudar o roteador de cômodo")
+    await chat.tap("Abrir chamado")
+    assert "Chamado aberto" in chat.text
+    assert any(t["Assunto"] == "Outros assuntos" for t in tickets_of(desk.sandbox, customer))
+
+
+async def test_a_bill_topic_leads_to_the_bills_not_to_a_ticket(desk: Desk) -> None:
+    customer = quiet_customer(desk.sandbox)
+    before = len(tickets_of(desk.sandbox, customer))
+    chat = await desk.linked_chat(customer)
+    await chat.command("chamado")
+    await chat.tap("Segunda via")
+    assert "não precisa abrir chamado" in chat.text
+    assert "boleto" in chat.text.casefold()
+    assert len(tickets_of(desk.sandbox, customer)) == before
 
 
 async def test_isp_down_at_confirmation_is_said_plainly_and_the_question_kept(desk: Desk) -> None:

@@ -141,7 +141,7 @@ async def walk_subscribers(walk: Walk) -> None:
         "say /menu", "receipt", "tap 28/03/2025", "tap Ontem", "tap Cancelar")
 
     await walk.run("new ticket", maria,
-        "say /menu", "tap Abrir chamado", "tap Abrir chamado mesmo assim", "tap_first",
+        "say /menu", "tap Abrir chamado", "tap_first", "tap Abrir chamado mesmo assim",
         "say A luz PON está piscando desde ontem", "tap Corrigir",
         "say A luz PON pisca vermelha desde ontem à noite", "tap Abrir chamado")
     assert "Chamado aberto" in maria.text

@@ -1,0 +1,200 @@
+"""Every question takes what a person does instead of tapping (the engine's reading, ``Takes``).
+
+The walk goes from the subscriber's menu through every button (writes and goodbyes aside) to every
+question it reaches, and at each one types each option, asks for a person, sends a receipt and types
+nonsense, each from a fresh chat that took the same path: typed is tapped, a person is a person, a
+receipt is a receipt, and nonsense is answered with the options and the way out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.sandbox import DEMO_IDENTITIES
+from bot.store import ChatStates, Origin, Outbox
+from flows.replies import Document, Upload
+from flows.subscriber import subscriber_flows
+
+from tests.flows.harness import Desk, TestChat
+from tests.flows.test_new_ticket import quiet_customer, tickets_of
+
+MARIA = DEMO_IDENTITIES.customer
+RECEIPT = b"%PDF-1.4\n% comprovante\n%%EOF\n"
+# Buttons the walk does not press: they write to the ISP, end the link or only go back.
+NOT_PRESSED = ("✅ Abrir chamado", "mesmo assim", "Sim", "Confirmar", "Enviar", "Menu", "menu", "Voltar",
+               "Cancelar", "Me avise", "Desbloquear", "Registrar", "Usar este contrato")
+MAX_DEPTH = 4
+SAY = "say:"  # a step of a path that is typed, not pressed
+WORDS_TYPED = "A internet cai toda noite desde ontem"
+FLOWS = subscriber_flows().flows
+
+
+@dataclass(frozen=True)
+class Question:
+    path: tuple[str, ...]  # the buttons pressed from the menu (``SAY``: words typed)
+    flow: str
+    step: str
+    options: tuple[str, ...]
+
+
+async def _position(desk: Desk, chat: TestChat) -> tuple[str | None, str | None]:
+    async with desk.database.transaction() as session:
+        state = await ChatStates().load(session, chat.chat_id)
+    return state.flow, state.step
+
+
+async def _at(desk: Desk, path: tuple[str, ...]) -> TestChat:
+    chat = await desk.linked_chat(MARIA)
+    for label in path:
+        await (chat.say(label.removeprefix(SAY)) if label.startswith(SAY) else chat.tap(label))
+    return chat
+
+
+async def _questions(desk: Desk) -> list[Question]:
+    """Every question the menu's buttons reach within ``MAX_DEPTH`` presses, once each."""
+    found: dict[tuple[str, str], Question] = {}
+    frontier: list[tuple[str, ...]] = [()]
+    while frontier:
+        path = frontier.pop(0)
+        chat = await _at(desk, path)
+        flow, step = await _position(desk, chat)
+        if flow is None or step is None or FLOWS[flow].verbatim_steps >= {step}:
+            continue  # no question (a person has the chat)
+        if path and (flow, step) not in found and flow not in ("menu", "follow_ticket"):
+            found[flow, step] = Question(path, flow, step, tuple(chat.buttons))
+        elif path:
+            continue  # a question already walked (or the menu again)
+        if len(path) < MAX_DEPTH:
+            frontier += [(*path, label) for label in chat.buttons if not any(w in label for w in NOT_PRESSED)]
+            if any(t.what == "words" for t in FLOWS[flow].steps.takes(step)):
+                frontier.append((*path, SAY + WORDS_TYPED))
+    return list(found.values())
+
+
+async def test_every_question_takes_a_typed_option_a_person_a_receipt_and_nonsense(desk: Desk) -> None:
+    questions = await _questions(desk)
+    walked = {(q.flow, q.step) for q in questions}
+    assert {("new_ticket", "topic"), ("new_ticket", "outage"), ("new_ticket", "describe"), ("new_ticket", "confirm"),
+            ("bills", "choose"), ("bills", "act"), ("paid", "when"), ("language", "choose"),
+            ("unlink", "confirm")} <= walked, walked
+    for question in questions:
+        where = f"{question.flow}.{question.step} via {' > '.join(question.path)}"
+        takes = {t.what for t in FLOWS[question.flow].steps.takes(question.step)}
+        for label in question.options:
+            if any(w in label for w in NOT_PRESSED):
+                continue
+            tapped = await _at(desk, (*question.path, label))
+            typed = await _at(desk, question.path)
+            await typed.say(label.lower())
+            assert await _position(desk, typed) == await _position(desk, tapped), f"typing {label!r} at {where}"
+
+        person = await _at(desk, question.path)
+        await person.say("quero falar com um atendente")
+        assert (await _position(desk, person))[0] in ("human", "follow_ticket"), f"a person at {where}"
+        assert "atendente" in person.text or "protocolo" in person.text.casefold(), where
+
+        receipt = await _at(desk, question.path)
+        await receipt.send_file("document", "comprovante.pdf", RECEIPT, mime="application/pdf")
+        flow, _ = await _position(desk, receipt)
+        assert flow == "paid" or "files" in takes or question.flow in ("bills", "paid"), f"a receipt at {where}"
+
+        nonsense = await _at(desk, question.path)
+        await nonsense.say("xyzzy")
+        if "words" not in takes:
+            assert await _position(desk, nonsense) == (question.flow, question.step), f"nonsense at {where}"
+            assert "menu" in nonsense.text, f"nonsense at {where}"
+            assert not question.options or "escrever a opção" in nonsense.text, f"nonsense at {where}"
+
+
+# ---- what a person would notice ------------------------------------------------------------------
+async def test_asking_for_a_person_at_a_question_leaves_it_in_one_line(desk: Desk) -> None:
+    chat = await desk.linked_chat(quiet_customer(desk.sandbox))
+    await chat.command("chamado")
+    await chat.tap("Lentidão")
+    await chat.say("quero falar com um atendente")
+    assert chat.text.startswith("↪️ Certo, deixei de lado o que estávamos fazendo.")
+    assert "conte em poucas palavras" not in chat.text  # not the question again
+    assert "protocolo" in chat.text.casefold()  # a person takes it on a ticket
+
+
+async def test_typing_a_buttons_name_at_a_bills_card_is_pressing_it(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.command("boleto")
+    await chat.say("28/03")  # a bill, named by its due date
+    assert "PIX copia e cola" in " ".join(chat.buttons)
+    await chat.say("pix")
+    assert "Toque no botão" not in chat.text
+    assert "copia e cola" in chat.text.casefold() or "pix" in chat.text.casefold()
+    await chat.say("quero o boleto em pdf")  # "📄 Boleto em PDF", in a sentence
+    assert any(isinstance(reply, Upload | Document) for reply in chat.replies)  # the bill's PDF was sent
+
+
+async def test_the_number_beside_an_option_chooses_it(desk: Desk) -> None:
+    chat = await desk.linked_chat(quiet_customer(desk.sandbox))
+    await chat.command("chamado")
+    second = chat.buttons[1]
+    await chat.say("2")
+    assert f"{second}: conte em poucas palavras" in chat.text
+
+
+async def test_nonsense_names_the_options_and_the_way_out(desk: Desk) -> None:
+    chat = await desk.linked_chat(quiet_customer(desk.sandbox))
+    await chat.command("chamado")
+    await chat.tap("Lentidão")
+    await chat.say("Lenta de noite")
+    await chat.say("xyzzy")
+    assert "Abrir chamado" in chat.text and "Corrigir a descrição" in chat.text and "menu" in chat.text
+    assert "Posso abrir?" in chat.text  # and the question again
+
+
+async def test_after_a_ticket_a_cancellation_is_its_own_request_and_details_are_noted(desk: Desk) -> None:
+    customer = quiet_customer(desk.sandbox)
+    chat = await desk.linked_chat(customer)
+    await chat.command("chamado")
+    await chat.tap("Lentidão")
+    await chat.say("Lenta toda noite")
+    await chat.tap("Abrir chamado")
+    [slow] = [t for t in tickets_of(desk.sandbox, customer) if t["Assunto"] == "Lentidão"]
+    await chat.say("ainda está lento agora de manhã")
+    assert f"Anotado no protocolo {slow['Protocolo']}" in chat.text
+    await chat.say("quero cancelar meu plano")
+    assert "Anotado" not in chat.text
+    assert "Você quer cancelar o seu plano" in chat.text
+    await chat.say("sim")
+    assert "vou te passar para uma pessoa" in chat.text
+    async with desk.database.transaction() as session:
+        state = await ChatStates().load(session, chat.chat_id)
+        queued = [entry.message for entry in await Outbox().claim_batch(session, 100)]
+    assert state.current_ticket != int(slow["Numero"])  # the cancellation is not buried in the slowness ticket
+    in_slow = [m.content for m in queued if m.ticket_id == int(slow["Numero"]) and m.origin is Origin.CUSTOMER]
+    assert "ainda está lento agora de manhã" in in_slow
+    assert "quero cancelar meu plano" not in in_slow
+
+
+async def test_one_protocol_number_from_opening_to_my_tickets(desk: Desk) -> None:
+    customer = quiet_customer(desk.sandbox)
+    chat = await desk.linked_chat(customer)
+    await chat.command("chamado")
+    await chat.tap("Lentidão")
+    await chat.say("Lenta toda noite")
+    await chat.tap("Abrir chamado")
+    [slow] = [t for t in tickets_of(desk.sandbox, customer) if t["Assunto"] == "Lentidão"]
+    assert f"protocolo é {slow['Protocolo']}" in chat.text
+    await chat.say("meus chamados")
+    assert str(slow["Protocolo"]) in chat.text
+    assert f"{slow['Numero']} " not in chat.text.replace(str(slow["Protocolo"]), "")
+
+
+async def test_with_no_ticket_open_a_cancellation_is_asked_before_anything_is_opened(desk: Desk) -> None:
+    customer = quiet_customer(desk.sandbox)
+    before = len(tickets_of(desk.sandbox, customer))
+    chat = await desk.linked_chat(customer)
+    await chat.say("quero cancelar meu plano")
+    assert "Você quer cancelar o seu plano" in chat.text
+    assert len(tickets_of(desk.sandbox, customer)) == before
+    await chat.say("não")
+    assert "plano continua" in chat.text and "Como posso ajudar" in chat.text
+    assert len(tickets_of(desk.sandbox, customer)) == before
+    await chat.say("quero cancelar meu plano")
+    await chat.tap("Sim")
+    assert len(tickets_of(desk.sandbox, customer)) == before + 1
