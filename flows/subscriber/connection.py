@@ -11,11 +11,17 @@
   NAS) is found without any read about the customer: in a surge everybody on the failed NAS asks at
   once, and the open events and each failed NAS's customers are read once for all of them. Only it
   comes before a contract that is not active (``standing``), which is told before any other read.
+- A trust unblock the bot did within ``PROMISE_REMEMBERED`` is remembered: while its release time
+  (``policy.unblock_release_minutes``) runs, a connection still down is told that promise, its time
+  and when it ends, not a router checklist (nor the contract's block, which the ISP may still show);
+  after it, the checklist says the promised time passed and the ticket is offered.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bot.isp.models.v1_records import FailoverEvent, YesNo
 
@@ -23,6 +29,8 @@ from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.menu import carried_greeting
 from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
+
+PROMISE_REMEMBERED = timedelta(hours=24)  # how long after a trust unblock connection answers recall it
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +80,26 @@ async def answer_outage(ctx: Context, event: StepEvent) -> None:
             raise Unexpected("outages.pick_a_button")
 
 
+async def trust_promise(ctx: Context) -> dict[str, Any] | None:
+    """The newest trust unblock of the chat's contract (else of any of the customer's) within
+    ``PROMISE_REMEMBERED``: its contract, when it was done, when the release is due, and whether that
+    time is still to come. None when there is none."""
+    contracts = await ctx.coordinator.contracts(ctx.customer)
+    chosen = ctx.link.contract if ctx.link else None
+    numbers = [c.Numero for c in contracts if c.Numero is not None and c.Numero == chosen]
+    numbers = numbers or [c.Numero for c in contracts if c.Numero is not None]
+    now = datetime.now(UTC)
+    done = [(at, number) for number in numbers if (at := await ctx.last_trust_unblock(number)) is not None]
+    recent = [(at, number) for at, number in done if now - at < PROMISE_REMEMBERED]
+    if not recent:
+        return None
+    at, number = max(recent)
+    until = at + timedelta(minutes=ctx.policy.unblock_release_minutes)
+    zone = ctx.coordinator.zone
+    return {"number": number, "at": at.astimezone(zone), "until": until.astimezone(zone), "pending": now < until,
+            "minutes": ctx.policy.unblock_release_minutes}
+
+
 class Connection(Flow):
     name = "connection"
     commands = ("conexao", "connection", "conexion")
@@ -83,16 +111,24 @@ class Connection(Flow):
     )
 
     async def begin(self, ctx: Context) -> None:
-        if await ctx.coordinator.outage_on_record(ctx.customer) is None and await tell_standing(ctx, "standing"):
-            return  # an outage on record goes first: in a surge it costs no read about each customer
+        promise = None
+        if await ctx.coordinator.outage_on_record(ctx.customer) is None:  # in a surge: no read about each one
+            promise = await trust_promise(ctx)
+            if not (promise and promise["pending"]) and await tell_standing(ctx, "standing"):
+                return
         network = await look_at_network(ctx)
         if network.outage is not None:
             offer_outage(ctx, "outage", network.outage, ticket_anyway=False)
             return
+        options = [Option("ticket", key="connection.button_ticket"), Option("menu", key="outages.button_menu")]
+        if promise and not network.online:
+            if promise["pending"]:  # the release is still on its way: that is the answer
+                ctx.ask("next", "connection.unblock_pending", options[::-1], **promise)
+                return
+            ctx.say("connection.unblock_late", **promise)
         nas = await ctx.coordinator.nas_status()
         nas_down = any(nas.get(host) is False for host in network.hosts)
         key = "connection.online" if network.online else "connection.nas_down" if nas_down else "connection.offline"
-        options = [Option("ticket", key="connection.button_ticket"), Option("menu", key="outages.button_menu")]
         ctx.ask("next", key, options)
 
     async def outage(self, ctx: Context, event: StepEvent) -> None:

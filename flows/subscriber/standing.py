@@ -39,7 +39,7 @@ async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False)
     contract = min(relevant, key=_rank)
     status = contract.Situacao_Codigo
     ctx.data["standing_contract"] = contract.Numero
-    owed, overdue = await _overdue(ctx) if status is ContractStatus.BLOCKED else (Decimal(0), 0)
+    owed, overdue = await overdue_total(ctx) if status is ContractStatus.BLOCKED else (Decimal(0), 0)
     options = []
     if overdue:
         options.append(Option("pay", key="standing.button_pay"))
@@ -80,8 +80,9 @@ def _rank(contract: Contract) -> int:
     return _ORDER.index(status) if status in _ORDER else len(_ORDER)
 
 
-async def _overdue(ctx: Context) -> tuple[Decimal, int]:
-    """The overdue total due today and how many bills it is."""
+async def overdue_total(ctx: Context) -> tuple[Decimal, int]:
+    """The overdue total due today and how many bills it is: what paying unblocks a contract blocked
+    for non-payment (the same amount the bills' cards and PIX codes carry)."""
     today = ctx.coordinator.now().date()
     try:
         unpaid = await ctx.coordinator.unpaid_documents(ctx.customer)
