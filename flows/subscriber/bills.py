@@ -73,6 +73,9 @@ class Bills(Flow):
         if isinstance(event, Media) and (file := receipt_of(event)) is not None:  # which bill: asked there
             ctx.switch("paid", receipt=kept(file))
             return
+        if isinstance(event, Text) and default_intents().match(ctx.language, event.text) == "paid":
+            ctx.switch("paid")  # "já paguei" at the list: which bill is asked there
+            return
         if not isinstance(event, Chosen):
             raise Unexpected("bills.pick_a_button")
         item: dict[str, Any] = event.value

@@ -237,6 +237,13 @@ async def test_a_receipt_sent_at_the_bill_list_asks_only_which_bill(desk: Desk) 
     assert notice["payment_date"] == "2025-03-09" and notice["file_sha256"] == hashlib.sha256(RECEIPT).hexdigest()
 
 
+async def test_i_have_paid_typed_at_the_bill_list_asks_which_bill(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.say("já paguei")
+    assert "Qual boleto você pagou" in chat.text and "Toque no botão" not in chat.text
+
+
 async def test_a_receipt_sent_while_the_bill_is_asked_is_kept(desk: Desk) -> None:
     chat = await desk.linked_chat()
     await chat.say("já paguei")
