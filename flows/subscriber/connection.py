@@ -11,7 +11,7 @@
   NAS) is found without any read about the customer: in a surge everybody on the failed NAS asks at
   once, and the open events and each failed NAS's customers are read once for all of them. Only it
   comes before a contract that is not active (``standing``), which is told before any other read.
-- A trust unblock the bot did within ``PROMISE_REMEMBERED`` is remembered: while its release time
+- A trust unblock the bot did within ``standing.PROMISE_REMEMBERED`` is remembered: while its release time
   (``policy.unblock_release_minutes``) runs, a connection still down is told that promise, its time
   and when it ends, not a router checklist (nor the contract's block, which the ISP may still show);
   after it, the checklist says the promised time passed and the ticket is offered.
@@ -20,17 +20,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from bot.isp.models.v1_records import FailoverEvent, YesNo
 
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.menu import carried_greeting
-from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
-
-PROMISE_REMEMBERED = timedelta(hours=24)  # how long after a trust unblock connection answers recall it
+from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing, trust_promise
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,26 +74,6 @@ async def answer_outage(ctx: Context, event: StepEvent) -> None:
             ctx.switch("menu", **carried_greeting(ctx))
         case _:
             raise Unexpected("outages.pick_a_button")
-
-
-async def trust_promise(ctx: Context) -> dict[str, Any] | None:
-    """The newest trust unblock of the chat's contract (else of any of the customer's) within
-    ``PROMISE_REMEMBERED``: its contract, when it was done, when the release is due, and whether that
-    time is still to come. None when there is none."""
-    contracts = await ctx.coordinator.contracts(ctx.customer)
-    chosen = ctx.link.contract if ctx.link else None
-    numbers = [c.Numero for c in contracts if c.Numero is not None and c.Numero == chosen]
-    numbers = numbers or [c.Numero for c in contracts if c.Numero is not None]
-    now = datetime.now(UTC)
-    done = [(at, number) for number in numbers if (at := await ctx.last_trust_unblock(number)) is not None]
-    recent = [(at, number) for at, number in done if now - at < PROMISE_REMEMBERED]
-    if not recent:
-        return None
-    at, number = max(recent)
-    until = at + timedelta(minutes=ctx.policy.unblock_release_minutes)
-    zone = ctx.coordinator.zone
-    return {"number": number, "at": at.astimezone(zone), "until": until.astimezone(zone), "pending": now < until,
-            "minutes": ctx.policy.unblock_release_minutes}
 
 
 class Connection(Flow):

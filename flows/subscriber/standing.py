@@ -12,17 +12,24 @@ Choices where the spec is silent:
   unblock in trust (only when the policy has it on; the contracts flow applies its limits),
   "I have paid" and a person. Blocked without overdue bills, suspended, cancelled, transferred, or
   waiting for installation: their own words and a person.
+- A contract the bot unblocked in trust whose release time (``policy.unblock_release_minutes``) is
+  still running, but that the ISP still shows blocked, hears that promise and when it ends, not the
+  block and a second unblock (``trust_promise``, remembered ``PROMISE_REMEMBERED``).
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 from bot.isp import IspApiError
 from bot.isp.models.v1_records import Contract, ContractStatus
 
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Option, StepEvent, Switch, Unexpected
+
+PROMISE_REMEMBERED = timedelta(hours=24)  # how long after a trust unblock the answers recall it
 
 # When several contracts are all inactive, the one said is the one the person can act on first.
 _ORDER = [ContractStatus.BLOCKED, ContractStatus.SUSPENDED, ContractStatus.IN_INSTALLATION,
@@ -39,6 +46,12 @@ async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False)
     contract = min(relevant, key=_rank)
     status = contract.Situacao_Codigo
     ctx.data["standing_contract"] = contract.Numero
+    promise = await trust_promise(ctx) if status is ContractStatus.BLOCKED else None
+    if promise and promise["pending"] and promise["number"] == contract.Numero:
+        kept = [Option("ticket", key="standing.button_ticket")] if ticket_anyway else []
+        kept += [Option("human", key="standing.button_human"), Option("menu", key="standing.button_menu")]
+        ctx.ask(step, "connection.unblock_pending", kept, **promise)
+        return True
     owed, overdue = await overdue_total(ctx) if status is ContractStatus.BLOCKED else (Decimal(0), 0)
     options = []
     if overdue:
@@ -73,6 +86,26 @@ async def answer_standing(ctx: Context, event: StepEvent) -> None:
             ctx.to_menu()
         case _:
             raise Unexpected("standing.pick_a_button")
+
+
+async def trust_promise(ctx: Context) -> dict[str, Any] | None:
+    """The newest trust unblock of the chat's contract (else of any of the customer's) within
+    ``PROMISE_REMEMBERED``: its contract, when it was done, when the release is due, and whether that
+    time is still to come. None when there is none."""
+    contracts = await ctx.coordinator.contracts(ctx.customer)
+    chosen = ctx.link.contract if ctx.link else None
+    numbers = [c.Numero for c in contracts if c.Numero is not None and c.Numero == chosen]
+    numbers = numbers or [c.Numero for c in contracts if c.Numero is not None]
+    now = datetime.now(UTC)
+    done = [(at, number) for number in numbers if (at := await ctx.last_trust_unblock(number)) is not None]
+    recent = [(at, number) for at, number in done if now - at < PROMISE_REMEMBERED]
+    if not recent:
+        return None
+    at, number = max(recent)
+    until = at + timedelta(minutes=ctx.policy.unblock_release_minutes)
+    zone = ctx.coordinator.zone
+    return {"number": number, "at": at.astimezone(zone), "until": until.astimezone(zone), "pending": now < until,
+            "minutes": ctx.policy.unblock_release_minutes}
 
 
 def _rank(contract: Contract) -> int:

@@ -136,3 +136,18 @@ async def test_once_the_promised_time_passed_the_checklist_says_so_and_offers_a_
     await chat.say("minha internet caiu")
     assert "deveria ter liberado a conexão até as" in chat.text and "desconectada no momento" in chat.text
     assert "🛠️ Abrir chamado" in chat.buttons
+
+
+async def test_a_contract_the_isp_still_shows_blocked_after_a_trust_unblock_hears_the_promise(desk: Desk) -> None:
+    chat = await desk.linked_chat(D.blocked_customer)
+    await chat.command("conexao")
+    await chat.tap("Desbloquear")
+    await chat.tap("Sim, desbloquear")
+    contract = desk.sandbox.store.find("contracts", Numero=D.blocked_contract)
+    assert contract is not None
+    contract["Situacao_Codigo"] = "B"  # the ISP's own release still on its way
+    desk.expire_caches()
+    await chat.command("chamado")  # the ticket flow tells the contract's standing first
+    assert f"desbloqueio em confiança do contrato {D.blocked_contract} às" in chat.text
+    assert "bloqueado por falta de pagamento" not in chat.text
+    assert "🔓 Desbloquear em confiança" not in chat.buttons
