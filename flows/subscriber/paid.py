@@ -63,7 +63,7 @@ class Paid(Flow):
         bill=("bill", "when", TO_MENU),
         when=("receipt", "confirm"),
         receipt=("confirm", TO_MENU),
-        confirm=("receipt", "after", TO_MENU),
+        confirm=("confirm", "receipt", "after", TO_MENU),
         after=(Switch("contracts"), TO_MENU),
     )
 
@@ -141,6 +141,9 @@ class Paid(Flow):
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
         match event:
+            case Media() if (file := receipt_of(event)) is not None:  # another receipt: this one, then
+                self._keep(ctx, file)
+                self._ask_confirm(ctx)
             case Chosen(value="yes"):
                 await self._send(ctx)
             case Chosen(value="no"):

@@ -244,6 +244,18 @@ async def test_i_have_paid_typed_at_the_bill_list_asks_which_bill(desk: Desk) ->
     assert "Qual boleto você pagou" in chat.text and "Toque no botão" not in chat.text
 
 
+async def test_a_receipt_sent_at_the_confirmation_replaces_the_first(desk: Desk) -> None:
+    chat = await _bill(desk)
+    await chat.tap("Já paguei")
+    await chat.tap("Hoje")
+    await chat.send_file("photo", "photo", b"\xff\xd8\xff the wrong screenshot")
+    await chat.send_file("document", "comprovante.pdf", RECEIPT, mime="application/pdf")
+    assert "Confere?" in chat.text and "comprovante.pdf" in chat.text
+    await chat.tap("Enviar")
+    (notice,) = _notifications(desk)
+    assert notice["file_sha256"] == hashlib.sha256(RECEIPT).hexdigest()
+
+
 async def test_a_receipt_sent_while_the_bill_is_asked_is_kept(desk: Desk) -> None:
     chat = await desk.linked_chat()
     await chat.say("já paguei")
