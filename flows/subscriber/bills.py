@@ -1,25 +1,17 @@
 """Bills: the customer's open documents, and for the one they pick every way to pay it: the
 digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I have paid".
 
-- At most ``MAX_SHOWN`` documents (six buttons fit a phone), oldest due date first, as in every list
-  of bills the bot shows (the one to pay first on top); the rest counted.
-- The line is sent as digits only inside ``<code>``: Telegram copies it with one tap, and bank apps
-  take the 47 digits bare. An overdue document (due before today in the ISP's zone) is also offered
-  the line with the updated due date (``BoletoAtualizado = S``); the question is asked once per card,
-  and not again once that line was sent.
-- One amount for a bill: the amount due today (``value_up``) is shown next to the original when
-  they differ, and is what the PIX code and the updated line carry. Both say the amount they carry
-  themselves (the PIX's tag 54, the line's amount field); where one differs from the amount due
-  today, the same plain note says so (the ISP's bank leaves interest and fine for a later bill).
-  When the ``value_up`` read fails the list is still shown, with the original amounts.
-- At the bill's card the person may type instead of tapping: a button's name ("pix", "pdf") or
-  "I have paid" in their words. A photo or PDF sent at the list or at the card is the receipt of the
-  bill in view (of the one to pick, at the list): "I have paid" goes on with it.
-- The button keeps what the queries need, so choosing costs one ISP call; a bill the ISP no longer
-  finds (paid in between) is told, with the fresh list.
-- The PIX code is shown only when it is a well-formed BR Code with a right CRC. The QR image is the
-  ISP's, else drawn here from the checked code. The PDF is fetched each time, never kept (its link
-  lives minutes).
+- At most ``MAX_SHOWN`` documents, oldest due date first as in every list of bills; the rest counted.
+- The line is sent as digits only inside ``<code>`` (one tap copies it). An overdue document is also
+  offered the line with the updated due date (``BoletoAtualizado = S``), asked once per card.
+- One amount: the amount due today (``value_up``) is shown beside the original and is what the PIX
+  code and the updated line carry; each says the amount it carries itself, with one plain note
+  where that is less (``_later``). Without ``value_up`` the list shows the original amounts.
+- At the card a typed button name or "I have paid" works (``_typed``); a photo or PDF at the list
+  or the card is the receipt of the bill in view, and "I have paid" goes on with it.
+- A button keeps what the queries need (one ISP call); a bill paid in between is told, with the list.
+- The PIX code is shown only as a well-formed BR Code with a right CRC; the QR is the ISP's, else
+  drawn from the checked code. The PDF is fetched each time, never kept (its link lives minutes).
 """
 
 from __future__ import annotations

@@ -1,20 +1,15 @@
 """Connection: online or not, whether the NAS behind it answers, and a known outage said first.
 
-- The customer's NAS are the ones ``ConsultaClienteOnline`` says it is connected to; when offline
-  (exactly when a NAS that is down matters), the NAS its PPPoE authentications are set on. A NAS
-  missing from ``ConsultaStatusNAS`` counts as up: the bot never invents a failure; one down without
-  a failover event is told plainly as a problem on our side.
+- The customer's NAS are those ``ConsultaClienteOnline`` names, else (offline) those its PPPoE
+  authentications are set on. A NAS missing from ``ConsultaStatusNAS`` counts as up; one down
+  without a failover event is told plainly as a problem on our side.
 - An open failover event affecting the customer is told first, with "tell me when it ends" and the
-  menu (no ticket button: the ticket flow would tell the same outage again). ``look_at_network``,
-  ``offer_outage`` and ``answer_outage`` are shared with the ticket flow so both say it alike.
-- An outage on record (the customer named in an open event, or an authentication on the event's
-  NAS) is found without any read about the customer: in a surge everybody on the failed NAS asks at
-  once, and the open events and each failed NAS's customers are read once for all of them. Only it
-  comes before a contract that is not active (``standing``), which is told before any other read.
-- A trust unblock the bot did within ``standing.PROMISE_REMEMBERED`` is remembered: while its release time
-  (``policy.unblock_release_minutes``) runs, a connection still down is told that promise, its time
-  and when it ends, not a router checklist (nor the contract's block, which the ISP may still show);
-  after it, the checklist says the promised time passed and the ticket is offered.
+  menu. ``look_at_network``, ``offer_outage`` and ``answer_outage`` are shared with the ticket flow.
+- An outage on record is found without any read about the customer (in a surge everybody on the
+  failed NAS asks at once); only it comes before a contract that is not active (``standing``).
+- A trust unblock of the last ``standing.PROMISE_REMEMBERED`` is remembered: while its release time
+  runs, a connection still down hears that promise and when it ends (not a checklist nor the
+  block); after it, the checklist says the promised time passed and the ticket is offered.
 """
 
 from __future__ import annotations

@@ -1,24 +1,14 @@
 """"I have paid": which bill, when, the receipt, a confirmation, then ``send_payment_notification``.
+It begins from a bill's card (the bill known, and the receipt if sent there), from words
+("paguei") or from a photo or PDF sent at the menu or the bill list: only what is missing is asked.
 
-It begins from a bill's button (the bill known), from words ("paguei", "comprovante") or from a photo
-or PDF sent at the menu (the receipt known).
-
-- The bills are those of ``get_unpaid_document`` (its ``id`` is what the notice names); one open
-  bill is taken without asking. The date is today, yesterday or typed, not in the future nor more
-  than ``OLDEST_DAYS`` ago.
-- A receipt is a photo or a PDF (or an image sent as a file) of at most ``policy.receipt_max_bytes``.
-  It is fetched from the channel only once the person confirmed, sent to the ISP, and dropped:
-  never logged, never stored.
-- The notice needs no ``ctx.write_once``: the ISP refuses a second one for the same bill (code 21),
-  told plainly, so a resend after a lost answer is harmless.
+- The bills are those of ``get_unpaid_document``, oldest first; one open bill is taken without
+  asking. The date is today, yesterday or typed, not in the future nor over ``OLDEST_DAYS`` ago.
+- A receipt is a photo or a PDF (or an image file) of at most ``policy.receipt_max_bytes``, fetched
+  only once the person confirmed, sent to the ISP and dropped: never logged, never stored.
+- No ``ctx.write_once``: the ISP refuses a second notice for a bill (code 21), told plainly.
 - A bill whose payment was already told is said so as soon as the bill is known, with when and the
-  protocol, instead of asking the date and the receipt again. The ISP keeps the notice as the ticket
-  it opened "to check the payment" (third document, 1.6) and has no query of notices: that ticket
-  is the customer's ticket whose subject names the bill's document number and a payment (the ISP's
-  own words, in Portuguese, also in English for an installation set so). When none is found, the
-  ISP's refusal at the send still says it, without the date.
-- A receipt already in hand (sent at the menu, at the bill list, at the bill's card) is taken: only
-  what is missing is asked (the bill, the date).
+  protocol (``_earlier_notice``: the ticket the ISP opened for the notice).
 - After the notice, a blocked contract is offered the unblock in trust when the policy allows it.
 """
 
@@ -245,8 +235,12 @@ def kept(file: FileRef) -> dict[str, Any]:
 
 
 async def _earlier_notice(ctx: Context, bill: dict[str, Any]) -> Ticket | None:
-    """The ticket the ISP opened for an earlier notice of this bill (see the module's docstring), the
-    newest; None when there is none or the ISP cannot say now (the refusal at the send still tells)."""
+    """The ticket the ISP opened for an earlier notice of this bill, the newest; None when there is
+    none or the ISP cannot say now (its refusal at the send, code 21, still tells, without the date).
+
+    The ISP keeps a notice only as the ticket it opened "to check the payment" (third document, 1.6)
+    and has no query of notices: that ticket is the customer's ticket whose subject names the bill's
+    document number and a payment (``_NOTICE``: the ISP's own words, Portuguese or English)."""
     number = str(bill.get("number") or "").strip()
     if not number:
         return None

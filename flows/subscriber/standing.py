@@ -1,20 +1,15 @@
 """A contract that is not active is told first, in its own plain words, with what can be done.
 
-The connection flow, the ticket flow (and so the "no internet" words, which lead to them) read the
-contract's state before anything else (second document, part 3.1): a blocked subscriber who writes
-"minha internet caiu" must hear that the contract is blocked, not a router checklist.
+The connection and ticket flows (and the "no internet" words) read the contract's state first
+(second document, 3.1): a blocked subscriber must hear that it is blocked, not a router checklist.
 
 Choices where the spec is silent:
-- The contract is the one the chat speaks for, else every contract of the customer: one active
-  contract means the service may work, so nothing is said.
-- Blocked with overdue bills is "blocked for non-payment": the overdue total due today (``value_up``,
-  the original amount when the ISP cannot say) is told, with pay (the bills flow, where PIX is),
-  unblock in trust (only when the policy has it on; the contracts flow applies its limits),
-  "I have paid" and a person. Blocked without overdue bills, suspended, cancelled, transferred, or
-  waiting for installation: their own words and a person.
-- A contract the bot unblocked in trust whose release time (``policy.unblock_release_minutes``) is
-  still running, but that the ISP still shows blocked, hears that promise and when it ends, not the
-  block and a second unblock (``trust_promise``, remembered ``PROMISE_REMEMBERED``).
+- The contract is the chat's, else every contract of the customer: one active means nothing is said.
+- Blocked with overdue bills is "blocked for non-payment": the overdue total due today is told
+  (``overdue_total``), with pay, unblock in trust (when the policy has it), "I have paid" and a
+  person. Otherwise (no overdue bills, suspended, cancelled...): their own words and a person.
+- Still shown blocked while a trust unblock's release time runs: that promise and when it ends,
+  not the block and a second unblock (``trust_promise``).
 """
 
 from __future__ import annotations
