@@ -1,17 +1,17 @@
 """Bills: the customer's open documents, and for the one they pick every way to pay it: the
 digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I have paid".
 
-- At most ``MAX_SHOWN`` documents (six buttons fit a phone), newest due date first; the rest counted.
-- The line is sent as digits only inside ``<code>``: Telegram copies it with one tap, and bank apps
-  take the 47 digits bare. An overdue document (due before today in the ISP's zone) is also offered
-  the line with the updated due date (``BoletoAtualizado = S``).
-- The amount due today (``value_up``) is shown next to the original when they differ; when that
-  read fails the list is still shown, with the original amounts.
-- The button keeps what the queries need, so choosing costs one ISP call; a bill the ISP no longer
-  finds (paid in between) is told, with the fresh list.
-- The PIX code is shown only when it is a well-formed BR Code with a right CRC. The QR image is the
-  ISP's, else drawn here from the checked code. The PDF is fetched each time, never kept (its link
-  lives minutes).
+- At most ``MAX_SHOWN`` documents, oldest due date first as in every list of bills; the rest counted.
+- The line is sent as digits only inside ``<code>`` (one tap copies it). An overdue document is also
+  offered the line with the updated due date (``BoletoAtualizado = S``), asked once per card.
+- One amount: the amount due today (``value_up``) is shown beside the original and is what the PIX
+  code and the updated line carry; each says the amount it carries itself, with one plain note
+  where that is less (``_later``). Without ``value_up`` the list shows the original amounts.
+- At the card a typed button name or "I have paid" works (``_typed``); a photo or PDF at the list
+  or the card is the receipt of the bill in view, and "I have paid" goes on with it.
+- A button keeps what the queries need (one ISP call); a bill paid in between is told, with the list.
+- The PIX code is shown only as a well-formed BR Code with a right CRC; the QR is the ISP's, else
+  drawn from the checked code. The PDF is fetched each time, never kept (its link lives minutes).
 """
 
 from __future__ import annotations
@@ -27,8 +27,11 @@ from bot.isp import IspApiError
 from bot.isp.models import v1_records
 from bot.isp.pix import parse_br_code
 
-from flows.context import Context
+from flows.context import CHOICES, Context
+from flows.events import Media, Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.intents import default_intents, normalise
+from flows.subscriber.paid import kept, receipt_of
 
 MAX_SHOWN = 6
 PIX, QR, PDF, PAID = "pix", "qr", "pdf", "paid"
@@ -40,7 +43,7 @@ class Bills(Flow):
     commands = ("boleto", "segundavia", "bills", "factura", "pix")
     steps = Steps(
         begin=("choose", TO_MENU),
-        choose=("act", TO_MENU),
+        choose=("act", Switch("paid"), TO_MENU),
         act=("choose", Switch("paid"), TO_MENU),
     )
 
@@ -52,13 +55,19 @@ class Bills(Flow):
             return
         today = ctx.coordinator.now().date()
         due_today = await _due_today(ctx)
-        newest = sorted(documents, key=lambda d: d.Vencimento or date.min, reverse=True)[:MAX_SHOWN]
-        shown = [_summary(d, today, due_today) for d in newest]
+        oldest = sorted(documents, key=lambda d: (d.Vencimento or date.max, d.Sequencia or 0))[:MAX_SHOWN]
+        shown = [_summary(d, today, due_today) for d in oldest]
         options = [Option(item, key="bills.button", vars=_display(item)) for item in shown]
         ctx.ask("choose", "bills.choose", options, documents=[_display(i) for i in shown],
                 hidden=len(documents) - len(shown))
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
+        if isinstance(event, Media) and (file := receipt_of(event)) is not None:  # which bill: asked there
+            ctx.switch("paid", receipt=kept(file))
+            return
+        if isinstance(event, Text) and default_intents().match(ctx.language, event.text) == "paid":
+            ctx.switch("paid")  # "já paguei" at the list: which bill is asked there
+            return
         if not isinstance(event, Chosen):
             raise Unexpected("bills.pick_a_button")
         item: dict[str, Any] = event.value
@@ -66,15 +75,19 @@ class Bills(Flow):
         if line is None:
             return
         ctx.say("bills.line", line=line, **_display(item))
-        ctx.data["document"] = item
+        ctx.data.update(document=item, update_asked=False, updated_sent=False)
         self._offer(ctx, item)
 
     async def act(self, ctx: Context, event: StepEvent) -> None:
         item: dict[str, Any] = ctx.data["document"]
         actions = {PIX: self._pix, QR: self._qr, PDF: self._pdf, UPDATED: self._updated}
+        if isinstance(event, Text):
+            event = _typed(ctx, event.text)
         match event:
+            case Media() if (file := receipt_of(event)) is not None:  # the receipt of the bill in view
+                ctx.switch("paid", receipt=kept(file), **_paid_bill(item))
             case Chosen(value="paid"):
-                ctx.switch("paid", **({"document": item} if item.get("id") else {}))  # no code: pick it there
+                ctx.switch("paid", **_paid_bill(item))
             case Chosen(value="others"):
                 await self.begin(ctx)
             case Chosen(value="menu"):
@@ -83,14 +96,15 @@ class Bills(Flow):
                 if await actions[action](ctx, item):
                     self._offer(ctx, item)
             case _:
-                raise Unexpected("bills.pick_a_button")
+                raise Unexpected("bills.card_hint")
 
     async def _pix(self, ctx: Context, item: dict[str, Any]) -> bool:
         code = parse_br_code(await ctx.coordinator.pix_code(item["id"])) if item.get("id") else None
         if code is None:
             ctx.say("bills.no_pix")
         else:
-            ctx.say("bills.pix", code=code.code, amount=code.amount, **_display(item))
+            shown = _display(item)
+            ctx.say("bills.pix", code=code.code, amount=code.amount, later=_later(code.amount, shown), **shown)
         return True
 
     async def _qr(self, ctx: Context, item: dict[str, Any]) -> bool:
@@ -104,17 +118,24 @@ class Bills(Flow):
     async def _updated(self, ctx: Context, item: dict[str, Any]) -> bool:
         line = await self._line(ctx, item, updated=True)
         if line is not None:
-            ctx.say("bills.updated_line", line=line, today=ctx.coordinator.now().date(), **_display(item))
+            shown = _display(item)
+            amount = line_amount(line)
+            ctx.say("bills.updated_line", line=line, today=ctx.coordinator.now().date(), amount=amount,
+                    later=_later(amount, shown), **shown)
+            ctx.data["updated_sent"] = True
         return line is not None
 
     def _offer(self, ctx: Context, item: dict[str, Any]) -> None:
         shown = _display(item)
         options = [Option(PIX, key="bills.button_pix"), Option(QR, key="bills.button_qr"),
                    Option(PDF, key="bills.button_pdf"), Option(PAID, key="bills.button_paid")]
-        if shown["overdue"]:
+        offer_update = shown["overdue"] and not ctx.data.get("updated_sent")
+        if offer_update:
             options.append(Option(UPDATED, key="bills.button_updated"))
         options += [Option(OTHERS, key="bills.button_others"), Option(MENU, key="bills.button_menu")]
-        ctx.ask("act", "bills.offer_updated" if shown["overdue"] else "bills.offer", options, columns=2, **shown)
+        ask_update = offer_update and not ctx.data.get("update_asked")  # once: not after every action
+        ctx.data["update_asked"] = bool(ctx.data.get("update_asked") or ask_update)
+        ctx.ask("act", "bills.offer_updated" if ask_update else "bills.offer", options, columns=2, **shown)
 
     async def _pdf(self, ctx: Context, item: dict[str, Any]) -> bool:
         """Send the bill's PDF; False after telling the person the document is gone."""
@@ -143,6 +164,46 @@ class Bills(Flow):
             ctx.say("bills.gone", **_display(item))
             await self.begin(ctx)
         return line
+
+
+def _typed(ctx: Context, text: str) -> StepEvent:
+    """What a text typed at the bill's card asks for: the button it names (its label's first words,
+    else the one label holding every word typed), else "I have paid" in the person's words; the text
+    itself when it names neither (the step says what it takes)."""
+    words = [w for w in normalise(text) if w.isalnum()]
+    if words:
+        labels = [(value, [w for w in normalise(label) if w.isalnum()])
+                  for value, label in ctx.state.data.get(CHOICES, {}).values()]
+        starting = [value for value, label in labels if label[: len(words)] == words]
+        holding = [value for value, label in labels if set(words) <= set(label)]
+        found = starting[:1] or (holding if len(holding) == 1 else [])
+        if found:
+            return Chosen(found[0], text)
+    if default_intents().match(ctx.language, text) == "paid":
+        return Chosen(PAID, text)
+    return Text(text)
+
+
+def _paid_bill(item: dict[str, Any]) -> dict[str, Any]:
+    """The bill in view, as "I have paid" takes it (a document without an internal code: picked there)."""
+    if not item.get("id"):
+        return {}
+    return {"document": {"id": item["id"], "number": item["document"], "due": item["due"], "value": item["value"]}}
+
+
+def line_amount(line: str) -> Decimal | None:
+    """The amount a bank slip's 47-digit line carries (its last ten digits, in cents), None when the
+    line is not one or carries no amount (the payer types it)."""
+    digits = "".join(ch for ch in line if ch.isdigit())
+    if len(digits) != 47 or not int(digits[-10:]):
+        return None
+    return Decimal(int(digits[-10:])) / 100
+
+
+def _later(amount: Decimal | None, shown: dict[str, Any]) -> bool:
+    """Whether a code or line carries less than the amount due today (the rest comes on a later bill)."""
+    today = shown["value_up"] or shown["value"]
+    return amount is not None and amount < today
 
 
 async def _due_today(ctx: Context) -> dict[int, Decimal]:

@@ -1,16 +1,15 @@
 """Connection: online or not, whether the NAS behind it answers, and a known outage said first.
 
-- The customer's NAS are the ones ``ConsultaClienteOnline`` says it is connected to; when offline
-  (exactly when a NAS that is down matters), the NAS its PPPoE authentications are set on. A NAS
-  missing from ``ConsultaStatusNAS`` counts as up: the bot never invents a failure; one down without
-  a failover event is told plainly as a problem on our side.
+- The customer's NAS are those ``ConsultaClienteOnline`` names, else (offline) those its PPPoE
+  authentications are set on. A NAS missing from ``ConsultaStatusNAS`` counts as up; one down
+  without a failover event is told plainly as a problem on our side.
 - An open failover event affecting the customer is told first, with "tell me when it ends" and the
-  menu (no ticket button: the ticket flow would tell the same outage again). ``look_at_network``,
-  ``offer_outage`` and ``answer_outage`` are shared with the ticket flow so both say it alike.
-- An outage on record (the customer named in an open event, or an authentication on the event's
-  NAS) is found without any read about the customer: in a surge everybody on the failed NAS asks at
-  once, and the open events and each failed NAS's customers are read once for all of them. Only it
-  comes before a contract that is not active (``standing``), which is told before any other read.
+  menu. ``look_at_network``, ``offer_outage`` and ``answer_outage`` are shared with the ticket flow.
+- An outage on record is found without any read about the customer (in a surge everybody on the
+  failed NAS asks at once); only it comes before a contract that is not active (``standing``).
+- A trust unblock of the last ``standing.PROMISE_REMEMBERED`` is remembered: while its release time
+  runs, a connection still down hears that promise and when it ends (not a checklist nor the
+  block); after it, the checklist says the promised time passed and the ticket is offered.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from bot.isp.models.v1_records import FailoverEvent, YesNo
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.menu import carried_greeting
-from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
+from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing, trust_promise
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,16 +82,24 @@ class Connection(Flow):
     )
 
     async def begin(self, ctx: Context) -> None:
-        if await ctx.coordinator.outage_on_record(ctx.customer) is None and await tell_standing(ctx, "standing"):
-            return  # an outage on record goes first: in a surge it costs no read about each customer
+        promise = None
+        if await ctx.coordinator.outage_on_record(ctx.customer) is None:  # in a surge: no read about each one
+            promise = await trust_promise(ctx)
+            if not (promise and promise["pending"]) and await tell_standing(ctx, "standing"):
+                return
         network = await look_at_network(ctx)
         if network.outage is not None:
             offer_outage(ctx, "outage", network.outage, ticket_anyway=False)
             return
+        options = [Option("ticket", key="connection.button_ticket"), Option("menu", key="outages.button_menu")]
+        if promise and not network.online:
+            if promise["pending"]:  # the release is still on its way: that is the answer
+                ctx.ask("next", "connection.unblock_pending", options[::-1], **promise)
+                return
+            ctx.say("connection.unblock_late", **promise)
         nas = await ctx.coordinator.nas_status()
         nas_down = any(nas.get(host) is False for host in network.hosts)
         key = "connection.online" if network.online else "connection.nas_down" if nas_down else "connection.offline"
-        options = [Option("ticket", key="connection.button_ticket"), Option("menu", key="outages.button_menu")]
         ctx.ask("next", key, options)
 
     async def outage(self, ctx: Context, event: StepEvent) -> None:

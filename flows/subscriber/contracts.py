@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any
 
 from bot.isp import IspApiError, IspError
@@ -27,6 +28,7 @@ from markupsafe import Markup
 
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.subscriber.standing import overdue_total
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +211,7 @@ class Contracts(Flow):
             options.append(Option("others", key="contracts.button_others"))
         options.append(Option("menu", key="contracts.button_menu"))
         ctx.data["contract"] = contract.Numero
-        ctx.ask("act", "contracts.detail", options, current=current and several, **view)
+        ctx.ask("act", "contracts.detail", options, current=current and several, owed=await _owed(ctx, view), **view)
 
     def _view(self, ctx: Context, contract: v1_records.Contract) -> dict[str, Any]:
         status = _status(contract)
@@ -219,6 +221,18 @@ class Contracts(Flow):
             "value": contract.ValorLiquido, "due_day": contract.CicloFaturamento_Vencimento,
             "blocked": status == BLOCKED,
         }
+
+
+async def _owed(ctx: Context, view: dict[str, Any]) -> Decimal | None:
+    """What paying unblocks a blocked contract (the overdue total due today, as the menu and the bills
+    say it); None for another contract, or when the ISP cannot say now (the card still shows)."""
+    if not view["blocked"]:
+        return None
+    try:
+        owed, overdue = await overdue_total(ctx)
+    except IspError:
+        return None
+    return owed if overdue else None
 
 
 def _status(contract: v1_records.Contract) -> str:

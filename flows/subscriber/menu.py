@@ -4,19 +4,27 @@ Free text reaches the flow it names (``flows.intents``); small talk gets a short
 menu again (a greeting needs none: the menu greets by name); a text that names nothing is said to be
 not understood rather than guessed at. The greeting (name, contract) is kept in the menu's data and
 shown again unread when the chat comes straight back from being told an outage (see ``GREETING``).
+
+A contract blocked for non-payment is said in the greeting, with the overdue total due today that
+unblocks it (``standing.overdue_total``: the amount the bills' cards and PIX codes carry): the
+person who opens the menu of a blocked contract wants that first. The contract is the chat's own,
+else the only one, else the blocked one among several.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from bot.isp import IspError
+from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import Context
 from flows.events import Media, Text
 from flows.flow import MENU_FLOWS, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.intents import SMALL_TALK, default_intents
 from flows.subscriber.paid import kept, receipt_of
+from flows.subscriber.standing import overdue_total
 
 # What small talk gets before the menu (a greeting gets the menu's own greeting).
 SMALL_TALK_REPLIES = {"thanks": "menu.thanks", "ok": "menu.ok"}
@@ -43,8 +51,9 @@ class Menu(Flow):
         greeting = ctx.data.get(GREETING) or await self._who(ctx)
         if greeting is not None:
             ctx.data[GREETING] = list(greeting)
-        name, contract = greeting or ("", "")
-        ctx.ask("choose", "menu.prompt", options, columns=2, name=name, contract=contract)
+        name, contract, blocked, owed = (*(greeting or ("", "")), None, None)[:4]
+        ctx.ask("choose", "menu.prompt", options, columns=2, name=name, contract=contract, blocked=blocked,
+                owed=Decimal(owed) if owed else None)
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -62,9 +71,9 @@ class Menu(Flow):
             case _:
                 raise Unexpected("menu.not_understood")
 
-    async def _who(self, ctx: Context) -> tuple[str, str] | None:
-        """Name and contract plan for the greeting (None when the ISP could not say: the menu still
-        works when the ISP does not)."""
+    async def _who(self, ctx: Context) -> tuple[str, str, int | None, str | None] | None:
+        """Name and contract plan for the greeting, and a contract blocked for non-payment with what
+        unblocks it (None when the ISP could not say: the menu still works when the ISP does not)."""
         try:
             customer = await ctx.coordinator.customer(ctx.customer)
             contracts = await ctx.coordinator.contracts(ctx.customer)
@@ -73,7 +82,16 @@ class Menu(Flow):
         chosen = ctx.link.contract if ctx.link else None
         contract = next((c for c in contracts if c.Numero == chosen), contracts[0] if len(contracts) == 1 else None)
         plan = f"{contract.Numero} · {contract.Plano_Descricao}" if contract else ""
-        return (customer.Nome or "") if customer else "", plan
+        name = (customer.Nome or "") if customer else ""
+        candidates = [contract] if contract else contracts
+        blocked = next((c.Numero for c in candidates if c.Situacao_Codigo is ContractStatus.BLOCKED), None)
+        if blocked is None:
+            return name, plan, None, None
+        try:
+            owed, overdue = await overdue_total(ctx)
+        except IspError:  # the block is still said, without the amount
+            return name, plan, blocked, None
+        return name, plan, blocked, (str(owed) if overdue else None)
 
 
 def carried_greeting(ctx: Context) -> dict[str, Any]:

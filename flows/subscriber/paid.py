@@ -1,16 +1,14 @@
 """"I have paid": which bill, when, the receipt, a confirmation, then ``send_payment_notification``.
+It begins from a bill's card (the bill known, and the receipt if sent there), from words
+("paguei") or from a photo or PDF sent at the menu or the bill list: only what is missing is asked.
 
-It begins from a bill's button (the bill known), from words ("paguei", "comprovante") or from a photo
-or PDF sent at the menu (the receipt known).
-
-- The bills are those of ``get_unpaid_document`` (its ``id`` is what the notice names); one open
-  bill is taken without asking. The date is today, yesterday or typed, not in the future nor more
-  than ``OLDEST_DAYS`` ago.
-- A receipt is a photo or a PDF (or an image sent as a file) of at most ``policy.receipt_max_bytes``.
-  It is fetched from the channel only once the person confirmed, sent to the ISP, and dropped:
-  never logged, never stored.
-- The notice needs no ``ctx.write_once``: the ISP refuses a second one for the same bill (code 21),
-  told plainly, so a resend after a lost answer is harmless.
+- The bills are those of ``get_unpaid_document``, oldest first; one open bill is taken without
+  asking. The date is today, yesterday or typed, not in the future nor over ``OLDEST_DAYS`` ago.
+- A receipt is a photo or a PDF (or an image file) of at most ``policy.receipt_max_bytes``, fetched
+  only once the person confirmed, sent to the ISP and dropped: never logged, never stored.
+- No ``ctx.write_once``: the ISP refuses a second notice for a bill (code 21), told plainly.
+- A bill whose payment was already told is said so as soon as the bill is known, with when and the
+  protocol (``_earlier_notice``: the ticket the ISP opened for the notice).
 - After the notice, a blocked contract is offered the unblock in trust when the policy allows it.
 """
 
@@ -24,7 +22,7 @@ from typing import Any
 
 from bot.isp import IspApiError, IspError
 from bot.isp.errors import ErrorName
-from bot.isp.models.v1_records import ContractStatus
+from bot.isp.models.v1_records import ContractStatus, Ticket
 
 from flows.context import Context
 from flows.events import FileRef, Media, Text
@@ -34,6 +32,7 @@ from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, 
 OLDEST_DAYS = 90
 RECEIPT_TYPES = ("application/pdf", "image/")
 RECEIPT_SUFFIXES = (".pdf", ".jpg", ".jpeg", ".png")
+_NOTICE = re.compile(r"pagamento|payment|pago", re.IGNORECASE)  # the subject of a notice's ticket
 _DATE = re.compile(r"(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{2}|\d{4}))?")
 
 
@@ -51,10 +50,10 @@ class Paid(Flow):
     commands = ("paguei", "comprovante", "paid")
     steps = Steps(
         begin=("bill", "when", TO_MENU),
-        bill=("when",),
+        bill=("bill", "when", TO_MENU),
         when=("receipt", "confirm"),
         receipt=("confirm", TO_MENU),
-        confirm=("receipt", "after", TO_MENU),
+        confirm=("confirm", "receipt", "after", TO_MENU),
         after=(Switch("contracts"), TO_MENU),
     )
 
@@ -64,28 +63,35 @@ class Paid(Flow):
             ctx.data.pop("receipt")
             ctx.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
         if ctx.data.get("document"):
-            self._ask_date(ctx)
+            if not await self._told_before(ctx):
+                self._ask_date(ctx, got_receipt=bool(ctx.data.get("receipt")))
             return
         unpaid = [d for d in await ctx.coordinator.unpaid_documents(ctx.customer) if d.id is not None]
         if not unpaid:
             ctx.say("paid.none_open")
             ctx.to_menu()
             return
-        bills = [{"id": d.id, "due": d.due_date.isoformat() if d.due_date else None,
+        bills = [{"id": d.id, "number": d.document_number, "due": d.due_date.isoformat() if d.due_date else None,
                   "value": str(d.value_init or d.value_up or 0)}
-                 for d in sorted(unpaid, key=lambda d: d.due_date or date.min)]
+                 for d in sorted(unpaid, key=lambda d: (d.due_date or date.max, d.id or 0))]
         if len(bills) == 1:
             ctx.data["document"] = bills[0]
-            self._ask_date(ctx)
+            if not await self._told_before(ctx):
+                self._ask_date(ctx, got_receipt=bool(ctx.data.get("receipt")))
             return
-        options = [Option(b, key="paid.button_bill", vars=_display(b)) for b in bills[:6]]
-        ctx.ask("bill", "paid.which_bill", options)
+        ctx.data["bills"] = bills[:6]
+        self._ask_bill(ctx)
 
     async def bill(self, ctx: Context, event: StepEvent) -> None:
+        if isinstance(event, Media) and (file := receipt_of(event)) is not None:  # the receipt before the bill
+            self._keep(ctx, file)
+            self._ask_bill(ctx)
+            return
         if not isinstance(event, Chosen):
             raise Unexpected("paid.pick_a_button")
         ctx.data["document"] = event.value
-        self._ask_date(ctx)
+        if not await self._told_before(ctx):
+            self._ask_date(ctx)
 
     async def when(self, ctx: Context, event: StepEvent) -> None:
         today = ctx.coordinator.now().date()
@@ -101,8 +107,7 @@ class Paid(Flow):
                     raise Unexpected("paid.date_out_of_range", days=OLDEST_DAYS)
             case Media() if (file := receipt_of(event)) is not None:  # the receipt before the date
                 self._keep(ctx, file)
-                ctx.say("paid.got_receipt")
-                self._ask_date(ctx)
+                self._ask_date(ctx, got_receipt=True)
                 return
             case _:
                 raise Unexpected("paid.date_not_understood")
@@ -126,6 +131,9 @@ class Paid(Flow):
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
         match event:
+            case Media() if (file := receipt_of(event)) is not None:  # another receipt: this one, then
+                self._keep(ctx, file)
+                self._ask_confirm(ctx)
             case Chosen(value="yes"):
                 await self._send(ctx)
             case Chosen(value="no"):
@@ -149,11 +157,26 @@ class Paid(Flow):
             raise Unexpected("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
         ctx.data["receipt"] = kept(file)
 
-    def _ask_date(self, ctx: Context) -> None:
+    def _ask_bill(self, ctx: Context) -> None:
+        options = [Option(b, key="paid.button_bill", vars=_display(b)) for b in ctx.data["bills"]]
+        ctx.ask("bill", "paid.which_bill", options, got_receipt=bool(ctx.data.get("receipt")))
+
+    def _ask_date(self, ctx: Context, *, got_receipt: bool = False) -> None:
         today = ctx.coordinator.now().date()
         options = [Option(today.isoformat(), key="paid.button_today"),
                    Option((today - timedelta(days=1)).isoformat(), key="paid.button_yesterday")]
-        ctx.ask("when", "paid.when", options, columns=2, **_display(ctx.data["document"]))
+        ctx.ask("when", "paid.when", options, columns=2, got_receipt=got_receipt, **_display(ctx.data["document"]))
+
+    async def _told_before(self, ctx: Context) -> bool:
+        """Say when this bill's payment was already told, and its protocol; False when it was not."""
+        bill = ctx.data["document"]
+        ticket = await _earlier_notice(ctx, bill)
+        if ticket is None:
+            return False
+        ctx.say("paid.told_before", at=ticket.Abertura_DataHora, protocol=ticket.Protocolo or ticket.Numero,
+                closed=ticket.Encerramento_DataHora is not None, **_display(bill))
+        ctx.to_menu()
+        return True
 
     def _ask_confirm(self, ctx: Context) -> None:
         options = [Option("yes", key="paid.button_send"), Option("no", key="paid.button_cancel")]
@@ -182,8 +205,9 @@ class Paid(Flow):
         except IspApiError as exc:
             if exc.known is not ErrorName.PAYMENT_ALREADY_INFORMED:
                 raise
-            ctx.say("paid.already_informed", **_display(document))
-            ctx.to_menu()
+            if not await self._told_before(ctx):
+                ctx.say("paid.already_informed", **_display(document))
+                ctx.to_menu()
             return
         ctx.say("paid.sent", ticket=ticket, **_display(document))
         await self._offer_unblock(ctx)
@@ -208,6 +232,25 @@ def kept(file: FileRef) -> dict[str, Any]:
     The ISP gets it named ``comprovante`` with the file's own extension (``.jpg`` for a photo)."""
     suffix = PurePath(file.name).suffix.lower() or ".jpg"
     return {"ref": file.ref, "name": f"comprovante{suffix}", "size": file.size}
+
+
+async def _earlier_notice(ctx: Context, bill: dict[str, Any]) -> Ticket | None:
+    """The ticket the ISP opened for an earlier notice of this bill, the newest; None when there is
+    none or the ISP cannot say now (its refusal at the send, code 21, still tells, without the date).
+
+    The ISP keeps a notice only as the ticket it opened "to check the payment" (third document, 1.6)
+    and has no query of notices: that ticket is the customer's ticket whose subject names the bill's
+    document number and a payment (``_NOTICE``: the ISP's own words, Portuguese or English)."""
+    number = str(bill.get("number") or "").strip()
+    if not number:
+        return None
+    try:
+        tickets = await ctx.coordinator.tickets(ctx.customer)
+    except IspError:
+        return None
+    names = re.compile(rf"(?<!\d){re.escape(number)}(?!\d)")
+    found = [t for t in tickets if t.Assunto and names.search(t.Assunto) and _NOTICE.search(t.Assunto)]
+    return max(found, key=lambda t: t.Numero or 0, default=None)
 
 
 def _typed_date(text: str, today: date) -> date | None:

@@ -1,28 +1,30 @@
 """A contract that is not active is told first, in its own plain words, with what can be done.
 
-The connection flow, the ticket flow (and so the "no internet" words, which lead to them) read the
-contract's state before anything else (second document, part 3.1): a blocked subscriber who writes
-"minha internet caiu" must hear that the contract is blocked, not a router checklist.
+The connection and ticket flows (and the "no internet" words) read the contract's state first
+(second document, 3.1): a blocked subscriber must hear that it is blocked, not a router checklist.
 
 Choices where the spec is silent:
-- The contract is the one the chat speaks for, else every contract of the customer: one active
-  contract means the service may work, so nothing is said.
-- Blocked with overdue bills is "blocked for non-payment": the overdue total due today (``value_up``,
-  the original amount when the ISP cannot say) is told, with pay (the bills flow, where PIX is),
-  unblock in trust (only when the policy has it on; the contracts flow applies its limits),
-  "I have paid" and a person. Blocked without overdue bills, suspended, cancelled, transferred, or
-  waiting for installation: their own words and a person.
+- The contract is the chat's, else every contract of the customer: one active means nothing is said.
+- Blocked with overdue bills is "blocked for non-payment": the overdue total due today is told
+  (``overdue_total``), with pay, unblock in trust (when the policy has it), "I have paid" and a
+  person. Otherwise (no overdue bills, suspended, cancelled...): their own words and a person.
+- Still shown blocked while a trust unblock's release time runs: that promise and when it ends,
+  not the block and a second unblock (``trust_promise``).
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 from bot.isp import IspApiError
 from bot.isp.models.v1_records import Contract, ContractStatus
 
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Option, StepEvent, Switch, Unexpected
+
+PROMISE_REMEMBERED = timedelta(hours=24)  # how long after a trust unblock the answers recall it
 
 # When several contracts are all inactive, the one said is the one the person can act on first.
 _ORDER = [ContractStatus.BLOCKED, ContractStatus.SUSPENDED, ContractStatus.IN_INSTALLATION,
@@ -39,7 +41,13 @@ async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False)
     contract = min(relevant, key=_rank)
     status = contract.Situacao_Codigo
     ctx.data["standing_contract"] = contract.Numero
-    owed, overdue = await _overdue(ctx) if status is ContractStatus.BLOCKED else (Decimal(0), 0)
+    promise = await trust_promise(ctx) if status is ContractStatus.BLOCKED else None
+    if promise and promise["pending"] and promise["number"] == contract.Numero:
+        kept = [Option("ticket", key="standing.button_ticket")] if ticket_anyway else []
+        kept += [Option("human", key="standing.button_human"), Option("menu", key="standing.button_menu")]
+        ctx.ask(step, "connection.unblock_pending", kept, **promise)
+        return True
+    owed, overdue = await overdue_total(ctx) if status is ContractStatus.BLOCKED else (Decimal(0), 0)
     options = []
     if overdue:
         options.append(Option("pay", key="standing.button_pay"))
@@ -75,13 +83,34 @@ async def answer_standing(ctx: Context, event: StepEvent) -> None:
             raise Unexpected("standing.pick_a_button")
 
 
+async def trust_promise(ctx: Context) -> dict[str, Any] | None:
+    """The newest trust unblock of the chat's contract (else of any of the customer's) within
+    ``PROMISE_REMEMBERED``: its contract, when it was done, when the release is due, and whether that
+    time is still to come. None when there is none."""
+    contracts = await ctx.coordinator.contracts(ctx.customer)
+    chosen = ctx.link.contract if ctx.link else None
+    numbers = [c.Numero for c in contracts if c.Numero is not None and c.Numero == chosen]
+    numbers = numbers or [c.Numero for c in contracts if c.Numero is not None]
+    now = datetime.now(UTC)
+    done = [(at, number) for number in numbers if (at := await ctx.last_trust_unblock(number)) is not None]
+    recent = [(at, number) for at, number in done if now - at < PROMISE_REMEMBERED]
+    if not recent:
+        return None
+    at, number = max(recent)
+    until = at + timedelta(minutes=ctx.policy.unblock_release_minutes)
+    zone = ctx.coordinator.zone
+    return {"number": number, "at": at.astimezone(zone), "until": until.astimezone(zone), "pending": now < until,
+            "minutes": ctx.policy.unblock_release_minutes}
+
+
 def _rank(contract: Contract) -> int:
     status = contract.Situacao_Codigo
     return _ORDER.index(status) if status in _ORDER else len(_ORDER)
 
 
-async def _overdue(ctx: Context) -> tuple[Decimal, int]:
-    """The overdue total due today and how many bills it is."""
+async def overdue_total(ctx: Context) -> tuple[Decimal, int]:
+    """The overdue total due today and how many bills it is: what paying unblocks a contract blocked
+    for non-payment (the same amount the bills' cards and PIX codes carry)."""
     today = ctx.coordinator.now().date()
     try:
         unpaid = await ctx.coordinator.unpaid_documents(ctx.customer)

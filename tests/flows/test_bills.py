@@ -1,4 +1,4 @@
-"""Bills: the open documents, newest due first, and the digitable line of the chosen one."""
+"""Bills: the open documents, oldest due first, and the digitable line of the chosen one."""
 
 from __future__ import annotations
 
@@ -26,13 +26,13 @@ def _line(desk: Desk, customer: int, document: int, updated: bool) -> str:
     return str(answer["result"][0]["LinhaDigitavel"])
 
 
-async def test_open_bills_are_listed_newest_due_first_with_value_and_due_date(desk: Desk) -> None:
+async def test_open_bills_are_listed_oldest_due_first_with_value_and_due_date(desk: Desk) -> None:
     chat = await desk.linked_chat()
     await chat.tap("Segunda via")
     assert "boletos em aberto" in chat.text
-    assert chat.buttons == ["R$\u00a099,90 · 28/03/2025", "R$\u00a099,90 · 26/02/2025 (vencido)"]
+    assert chat.buttons == ["R$\u00a099,90 · 26/02/2025 (vencido)", "R$\u00a099,90 · 28/03/2025"]
     listing = chat.text
-    assert listing.index("vence em 28/03/2025") < listing.index("venceu em 26/02/2025")
+    assert listing.index("venceu em 26/02/2025") < listing.index("vence em 28/03/2025")
 
 
 async def test_choosing_an_open_bill_sends_its_digitable_line_to_copy(desk: Desk) -> None:
@@ -89,7 +89,7 @@ async def test_isp_down_while_listing_is_told_plainly_and_the_chat_stays_where_i
     assert "Como posso ajudar" in chat.text  # the question it was at, asked again
     desk.sandbox.faults.come_back()
     await chat.tap("Segunda via")
-    assert chat.buttons == ["R$\u00a099,90 · 28/03/2025", "R$\u00a099,90 · 26/02/2025 (vencido)"]
+    assert chat.buttons == ["R$\u00a099,90 · 26/02/2025 (vencido)", "R$\u00a099,90 · 28/03/2025"]
 
 
 async def test_isp_down_when_a_bill_is_chosen_keeps_the_list_for_the_next_tap(desk: Desk) -> None:
@@ -137,5 +137,76 @@ async def test_at_most_six_bills_are_offered_and_the_rest_are_counted(desk: Desk
     chat = await desk.linked_chat()
     await chat.command("boleto")
     assert len(chat.buttons) == 6
-    assert chat.buttons[0] == "R$\u00a099,90 · 28/03/2025"
-    assert "há mais 3" in chat.text
+    assert chat.buttons[0] == "R$\u00a099,90 · 10/01/2024 (vencido)"  # the oldest first, the newest counted
+    assert "28/03/2025" not in chat.buttons[-1]
+    assert "há mais 3" in chat.text and "mais antigo" in chat.text
+
+
+def _due_today(desk: Desk, document: int) -> str:
+    """The amount due today of a bill, as the ISP's finance group says it, written as a Brazilian reads it."""
+    unpaid = desk.sandbox.v2("get_unpaid_document", {"customer_id": MARIA})["result"]
+    value = next(d["value_up"] for d in unpaid if int(d["document_number"]) == document)
+    return f"R$\u00a0{value:.2f}".replace(".", ",")
+
+
+async def test_an_overdue_bill_has_one_amount_on_its_card_its_pix_and_its_updated_line(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.tap("vencido")
+    today = _due_today(desk, 100001)
+    assert today != "R$\u00a099,90" and f"hoje: {today}" in chat.text
+    await chat.tap("PIX copia e cola")
+    assert f"PIX de {today}" in chat.text
+    await chat.tap("Atualizar vencimento")
+    assert f"valor de {today}" in chat.text and "próxima fatura" not in chat.text
+
+
+async def test_a_line_that_leaves_interest_for_later_says_so_plainly(desk: Desk, monkeypatch: Any) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.tap("vencido")
+    original = _line(desk, MARIA, 100001, updated=False)  # carries the original amount
+
+    async def the_original(*_: Any, **__: Any) -> str:
+        return original
+
+    monkeypatch.setattr(desk.engine.coordinator, "digitable_line", the_original)
+    await chat.tap("Atualizar vencimento")
+    assert "valor de R$\u00a099,90 (juros e multa até hoje vêm na próxima fatura" in chat.text
+
+
+async def test_already_due_is_asked_once_and_not_after_the_update(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.tap("vencido")
+    assert chat.text.count("já venceu") == 1
+    await chat.tap("PDF")
+    assert "já venceu" not in chat.text and "📅 Atualizar vencimento" in chat.buttons
+    await chat.tap("Atualizar vencimento")
+    assert "já venceu" not in chat.text and "📅 Atualizar vencimento" not in chat.buttons
+    await chat.tap("Outros boletos")
+    await chat.tap("vencido")
+    assert "já venceu" in chat.text  # another card: asked again, once
+
+
+async def test_typing_a_buttons_name_or_i_have_paid_at_the_card_does_it(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.tap("28/03/2025")
+    await chat.say("pix")
+    assert any("<code>000201" in r.text for r in chat.replies if isinstance(r, Message)), chat.text
+    assert "Toque no botão" not in chat.text
+    await chat.say("PDF")
+    assert "📄 Boleto de R$\u00a099,90" in chat.text
+    await chat.say("qual é a cor do céu")
+    assert "escreva o que quer, por exemplo pix ou já paguei" in chat.text
+    await chat.say("já paguei")
+    assert "Quando você pagou" in chat.text and "28/03/2025" in chat.text
+
+
+async def test_english_typed_paid_at_the_card_goes_to_i_have_paid(desk: Desk) -> None:
+    chat = await desk.linked_chat(language="en")
+    await chat.command("bills")
+    await chat.tap("3/28/25")
+    await chat.say("I have paid")
+    assert "When did you pay" in chat.text

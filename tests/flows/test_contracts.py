@@ -208,3 +208,13 @@ async def test_with_a_current_ticket_the_unblock_is_an_occurrence_on_it_not_a_ne
     occurrences = await desk.client.ConsultaOcorrenciasAtendimentos(F("Atendimento") == ticket)
     assert any("Desbloqueio em confiança do contrato 5002" in (o.Descricao or "") for o in occurrences)
     assert _bot_tickets(desk, JOAO) == []
+
+
+async def test_a_blocked_contracts_card_says_the_total_that_unblocks_it(desk: Desk) -> None:
+    chat = await desk.linked_chat(JOAO)
+    await chat.command("contratos")
+    unpaid = desk.sandbox.v2("get_unpaid_document", {"customer_id": JOAO})["result"]
+    today = desk.clock().date().isoformat()
+    owed = sum(round(d["value_up"] * 100) for d in unpaid if d["due_date"] < today)
+    shown = f"R$\u00a0{owed // 100},{owed % 100:02d}"
+    assert f"Pagando {shown}" in chat.text and "desbloqueio em confiança" in chat.text

@@ -160,13 +160,41 @@ async def test_i_have_paid_from_a_bill_sends_the_receipt_and_tells_the_ticket(de
     assert any(int(t["Numero"]) == notice["ticket"] for t in tickets)
 
 
-async def test_a_second_notice_for_the_same_bill_is_explained_plainly(desk: Desk) -> None:
-    for _ in range(2):
-        chat = await _bill(desk)
-        await chat.tap("Já paguei")
-        await chat.tap("Ontem")
-        await chat.send_file("photo", "comprovante.jpg", b"\xff\xd8\xff jpeg")
-        await chat.tap("Enviar")
+async def test_a_second_i_have_paid_says_when_the_receipt_was_sent_and_its_protocol(desk: Desk) -> None:
+    chat = await _bill(desk)
+    await chat.tap("Já paguei")
+    await chat.tap("Ontem")
+    await chat.send_file("photo", "comprovante.jpg", b"\xff\xd8\xff jpeg")
+    await chat.tap("Enviar")
+    (notice,) = _notifications(desk)
+    tickets = desk.sandbox.v1("ConsultaAtendimentos", {"Filtro": f"CodigoCliente = {D.customer}"})["result"]
+    protocol = next(t["Protocolo"] for t in tickets if int(t["Numero"]) == notice["ticket"])
+    chat = await _bill(desk)
+    await chat.tap("Já paguei")
+    assert "já foi informado em 10/03/2025" in chat.text and f"protocolo {protocol}" in chat.text
+    assert "não é preciso mandar de novo" in chat.text and "Quando você pagou" not in chat.text
+    await chat.say("paguei")  # in words, from the menu: the other bill is asked, this one is still listed
+    assert "Qual boleto você pagou" in chat.text
+    await chat.tap("28/03/2025")
+    assert "já foi informado" in chat.text
+    assert len(_notifications(desk)) == 1
+
+
+def _told_elsewhere(desk: Desk) -> None:
+    """A notice of the open bill the ISP holds without a ticket the bot can find (told by phone)."""
+    desk.sandbox.store.insert("payment_notifications", {
+        "id": None, "document_id": D.open_document, "customer_id": D.customer, "payment_date": "2025-03-09",
+        "file_name": "comprovante.pdf", "file_size": 1, "file_sha256": "", "ticket": None, "received": "",
+    }, "id")
+
+
+async def test_a_notice_the_isp_refuses_as_already_told_is_explained_plainly(desk: Desk) -> None:
+    _told_elsewhere(desk)
+    chat = await _bill(desk)
+    await chat.tap("Já paguei")
+    await chat.tap("Ontem")
+    await chat.send_file("photo", "comprovante.jpg", b"\xff\xd8\xff jpeg")
+    await chat.tap("Enviar")
     assert "já foi informado" in chat.text and "Não é preciso mandar de novo" in chat.text
     assert len(_notifications(desk)) == 1
 
@@ -181,6 +209,61 @@ async def test_a_receipt_sent_at_the_menu_starts_i_have_paid(desk: Desk) -> None
     await chat.tap("Enviar")
     (notice,) = _notifications(desk)
     assert notice["payment_date"] == "2025-03-09" and notice["document_id"] == D.open_document
+
+
+async def test_the_receipt_sent_at_the_bills_card_is_that_bills_receipt(desk: Desk) -> None:
+    chat = await _bill(desk)  # the commonest sequence: take the PIX, pay in the bank's app, send the screenshot
+    await chat.tap("PIX copia e cola")
+    await chat.send_file("photo", "photo", b"\xff\xd8\xff jpeg")
+    assert "Recebi o comprovante" in chat.text and "28/03/2025" in chat.text and "Quando você pagou" in chat.text
+    assert "Qual boleto" not in chat.text and "Toque no botão" not in chat.text
+    await chat.tap("Hoje")
+    assert "Confere?" in chat.text and "comprovante.jpg" in chat.text  # the receipt is not asked again
+    await chat.tap("Enviar")
+    (notice,) = _notifications(desk)
+    assert notice["document_id"] == D.open_document and f"Protocolo {notice['ticket']}" in chat.text
+
+
+async def test_a_receipt_sent_at_the_bill_list_asks_only_which_bill(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.send_file("document", "comprovante.pdf", RECEIPT, mime="application/pdf")
+    assert "Recebi o comprovante" in chat.text and "Qual boleto você pagou" in chat.text
+    assert chat.buttons[0].endswith("26/02/2025")  # oldest first here too
+    await chat.tap("28/03/2025")
+    await chat.tap("Ontem")
+    await chat.tap("Enviar")
+    (notice,) = _notifications(desk)
+    assert notice["payment_date"] == "2025-03-09" and notice["file_sha256"] == hashlib.sha256(RECEIPT).hexdigest()
+
+
+async def test_i_have_paid_typed_at_the_bill_list_asks_which_bill(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.say("já paguei")
+    assert "Qual boleto você pagou" in chat.text and "Toque no botão" not in chat.text
+
+
+async def test_a_receipt_sent_at_the_confirmation_replaces_the_first(desk: Desk) -> None:
+    chat = await _bill(desk)
+    await chat.tap("Já paguei")
+    await chat.tap("Hoje")
+    await chat.send_file("photo", "photo", b"\xff\xd8\xff the wrong screenshot")
+    await chat.send_file("document", "comprovante.pdf", RECEIPT, mime="application/pdf")
+    assert "Confere?" in chat.text and "comprovante.pdf" in chat.text
+    await chat.tap("Enviar")
+    (notice,) = _notifications(desk)
+    assert notice["file_sha256"] == hashlib.sha256(RECEIPT).hexdigest()
+
+
+async def test_a_receipt_sent_while_the_bill_is_asked_is_kept(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.say("já paguei")
+    await chat.send_file("photo", "photo", b"\xff\xd8\xff jpeg")
+    assert "Recebi o comprovante" in chat.text and "Qual boleto você pagou" in chat.text
+    await chat.tap("28/03/2025")
+    await chat.tap("Hoje")
+    assert "Confere?" in chat.text
 
 
 @pytest.mark.parametrize("words", ["paguei", "já paguei", "comprovante"])
@@ -279,10 +362,10 @@ async def test_the_whole_money_loop_in_every_answer_variant(desk: Desk, variant:
 @pytest.mark.parametrize("failure", ["", [], {}])
 async def test_refusals_read_the_same_whatever_their_result(desk: Desk, failure: Any) -> None:
     desk.sandbox.variants.set(failure_result=failure)
-    for _ in range(2):
-        chat = await _bill(desk)
-        await chat.tap("Já paguei")
-        await chat.tap("Hoje")
-        await chat.send_file("photo", "photo", b"\xff\xd8\xff jpeg")
-        await chat.tap("Enviar")
+    _told_elsewhere(desk)
+    chat = await _bill(desk)
+    await chat.tap("Já paguei")
+    await chat.tap("Hoje")
+    await chat.send_file("photo", "photo", b"\xff\xd8\xff jpeg")
+    await chat.tap("Enviar")
     assert "já foi informado" in chat.text and len(_notifications(desk)) == 1

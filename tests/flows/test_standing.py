@@ -3,13 +3,17 @@ the "no internet" words; the troubleshooting is for active contracts only."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from bot.i18n import default_translations
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import FixedClock, Sandbox
+from bot.store import utcnow
+from bot.store.models import TrustUnblockRow
 from flows.policy import Policy
+from sqlalchemy import update
 
 from tests.flows.harness import Desk, make_desk
 from tests.store.dbtools import ScratchDatabase
@@ -95,3 +99,55 @@ async def test_an_active_contract_gets_the_usual_answer(desk: Desk) -> None:
     chat = await desk.linked_chat()
     await chat.command("conexao")
     assert "bloqueado" not in chat.text and chat.buttons
+
+
+async def test_a_blocked_subscribers_menu_says_so_with_the_total_that_unblocks(desk: Desk) -> None:
+    chat = await desk.linked_chat(D.blocked_customer)
+    shown = f"R$\u00a0{_owed(desk):.2f}".replace(".", ",")
+    assert f"O contrato {D.blocked_contract} está bloqueado por falta de pagamento" in chat.text
+    assert f"Pagando {shown}" in chat.text and "Como posso ajudar" in chat.text
+
+
+async def test_an_active_subscribers_menu_says_nothing_of_a_block(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    assert "bloqueado" not in chat.text and "Como posso ajudar" in chat.text
+
+
+async def test_after_a_trust_unblock_the_connection_answer_remembers_the_promise(desk: Desk) -> None:
+    chat = await desk.linked_chat(D.blocked_customer)
+    await chat.command("conexao")
+    await chat.tap("Desbloquear")
+    await chat.tap("Sim, desbloquear")
+    assert "desbloque" in chat.text.casefold()
+    await chat.say("minha internet caiu")
+    assert f"desbloqueio em confiança do contrato {D.blocked_contract} às" in chat.text
+    assert "até 15 minutos" in chat.text and "abra um chamado" in chat.text
+    assert "bloqueado por falta de pagamento" not in chat.text and "desconectada no momento" not in chat.text
+
+
+async def test_once_the_promised_time_passed_the_checklist_says_so_and_offers_a_ticket(desk: Desk) -> None:
+    chat = await desk.linked_chat(D.blocked_customer)
+    await chat.command("conexao")
+    await chat.tap("Desbloquear")
+    await chat.tap("Sim, desbloquear")
+    async with desk.database.transaction() as session:  # the unblock was twenty minutes ago
+        await session.execute(update(TrustUnblockRow).values(at=utcnow() - timedelta(minutes=20)))
+    desk.expire_caches()
+    await chat.say("minha internet caiu")
+    assert "deveria ter liberado a conexão até as" in chat.text and "desconectada no momento" in chat.text
+    assert "🛠️ Abrir chamado" in chat.buttons
+
+
+async def test_a_contract_the_isp_still_shows_blocked_after_a_trust_unblock_hears_the_promise(desk: Desk) -> None:
+    chat = await desk.linked_chat(D.blocked_customer)
+    await chat.command("conexao")
+    await chat.tap("Desbloquear")
+    await chat.tap("Sim, desbloquear")
+    contract = desk.sandbox.store.find("contracts", Numero=D.blocked_contract)
+    assert contract is not None
+    contract["Situacao_Codigo"] = "B"  # the ISP's own release still on its way
+    desk.expire_caches()
+    await chat.command("chamado")  # the ticket flow tells the contract's standing first
+    assert f"desbloqueio em confiança do contrato {D.blocked_contract} às" in chat.text
+    assert "bloqueado por falta de pagamento" not in chat.text
+    assert "🔓 Desbloquear em confiança" not in chat.buttons

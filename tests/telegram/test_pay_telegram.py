@@ -77,3 +77,25 @@ async def test_an_oversized_receipt_is_refused_before_any_download(database: Dat
         await chat.send(tg.document_message(chat.chat_id, "extrato.pdf", file_id="BIG", file_size=12 * 1024 * 1024))
         assert "grande demais" in chat.text
         assert bot.api.calls["getFile"] == 0 and list(sandbox.store.rows("payment_notifications")) == []
+
+
+async def test_the_screenshot_sent_at_the_bills_card_after_the_pix_is_that_bills_receipt(database: Database,
+                                                                                         sandbox: Sandbox) -> None:
+    screenshot = b"\xff\xd8\xff\xe0 comprovante PIX"
+    async with running_bot(database, sandbox) as bot:
+        chat = await bot.maria(7304)
+        await chat.say("/boleto")
+        await chat.tap("28/03/2025")
+        await chat.tap("PIX copia e cola")
+        bot.api.add_file("PHOTO2", screenshot)  # the largest size of the photo, the one the bot takes
+        await chat.send(tg.photo_message(chat.chat_id))
+        assert len(chat.replies) == 1  # one message for the turn
+        assert "Recebi o comprovante" in chat.text and "28/03/2025" in chat.text and "Quando você pagou" in chat.text
+        assert "Toque no botão" not in chat.text
+        await chat.tap("Hoje")
+        assert "Confere?" in chat.text and bot.api.calls["getFile"] == 0  # fetched only once confirmed
+        await chat.tap("Enviar")
+        assert "Protocolo" in chat.text and bot.api.calls["getFile"] == 1
+        (notice,) = sandbox.store.rows("payment_notifications")
+        assert notice["document_id"] == D.open_document
+        assert notice["file_sha256"] == hashlib.sha256(screenshot).hexdigest()

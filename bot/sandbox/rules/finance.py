@@ -1,4 +1,13 @@
-"""Financial 1.0 operations: the digitable line of a bill slip, invoices and standalone orders."""
+"""Financial 1.0 operations: the digitable line of a bill slip, invoices and standalone orders.
+
+The updated line (``BoletoAtualizado = S``) of an overdue slip moves its due date to today and its
+amount to what paying today costs: the original plus fine and interest (``billing.due_on``), the
+amount the finance group calls ``value_up`` ("amount due today: original + interest + fine −
+discount", third document, 1.1), the amount of the slip's PIX code and of ``get_barcode`` for a new
+due date. The first document says only "with the updated due date"; a slip re-issued for today that
+left interest and fine out would make the bank charge less than the PIX for the same bill, and
+nothing in the vendor's documents says interest moves to a later bill.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +19,7 @@ from bot.sandbox.brazil import moved_line
 from bot.sandbox.errors import Refusal
 from bot.sandbox.params import Params
 from bot.sandbox.registry import V1, Context, operation
+from bot.sandbox.rules.billing import due_on
 from bot.sandbox.store import Record
 
 
@@ -45,8 +55,8 @@ def linha_digitavel(ctx: Context, p: Params) -> list[dict[str, str]]:
     for doc in found:
         line = doc["linha_digitavel"]
         if updated == "S" and doc["DataVencimento"] < ctx.today.isoformat():
-            # The updated line moves the due date to today; interest and fine stay out of the amount.
-            line = moved_line(line, ctx.today, int(line[-10:]))
+            # Due today, for what paying today costs (see the module's docstring).
+            line = moved_line(line, ctx.today, round(due_on(doc, ctx.today, ctx.settings).total * 100))
         out.append({"LinhaDigitavel": line})
     return out
 
