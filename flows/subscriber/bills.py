@@ -29,9 +29,12 @@ from bot.isp.pix import parse_br_code
 
 from flows.context import CHOICES, Context
 from flows.events import Media, Text
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
 from flows.intents import default_intents, normalise
 from flows.subscriber.paid import kept, receipt_of
+
+# "Já paguei" (in any words) at a bill is about that bill: the step takes it, with the bill in view.
+KEEPS_PAID = Takes("i have paid", but=frozenset({"paid"}))
 
 MAX_SHOWN = 6
 PIX, QR, PDF, PAID = "pix", "qr", "pdf", "paid"
@@ -43,8 +46,8 @@ class Bills(Flow):
     commands = ("boleto", "segundavia", "bills", "factura", "pix")
     steps = Steps(
         begin=("choose", TO_MENU),
-        choose=("act", Switch("paid"), TO_MENU),
-        act=("choose", Switch("paid"), TO_MENU),
+        choose=(FILES, KEEPS_PAID, "act", Switch("paid"), TO_MENU),
+        act=(FILES, KEEPS_PAID, "choose", Switch("paid"), TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:

@@ -27,7 +27,7 @@ from bot.isp.models.v1_records import ContractStatus, Ticket
 from flows.context import Context
 from flows.events import FileRef, Media, Text
 from flows.files import FileTooLarge, FileUnavailable
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 
 OLDEST_DAYS = 90
 RECEIPT_TYPES = ("application/pdf", "image/")
@@ -50,10 +50,10 @@ class Paid(Flow):
     commands = ("paguei", "comprovante", "paid")
     steps = Steps(
         begin=("bill", "when", TO_MENU),
-        bill=("bill", "when", TO_MENU),
-        when=("receipt", "confirm"),
-        receipt=("confirm", TO_MENU),
-        confirm=("confirm", "receipt", "after", TO_MENU),
+        bill=(FILES, "bill", "when", TO_MENU),
+        when=(FILES, "receipt", "confirm"),
+        receipt=(FILES, "confirm", TO_MENU),
+        confirm=(FILES, "confirm", "receipt", "after", TO_MENU),
         after=(Switch("contracts"), TO_MENU),
     )
 
@@ -209,7 +209,8 @@ class Paid(Flow):
                 ctx.say("paid.already_informed", **_display(document))
                 ctx.to_menu()
             return
-        ctx.say("paid.sent", ticket=ticket, **_display(document))
+        protocol = await ctx.coordinator.protocol(ctx.customer, ticket) if ticket else None
+        ctx.say("paid.sent", ticket=protocol or ticket, **_display(document))  # the number staff search by
         await self._offer_unblock(ctx)
 
     async def _offer_unblock(self, ctx: Context) -> None:

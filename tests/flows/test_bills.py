@@ -207,6 +207,6 @@ async def test_typing_a_buttons_name_or_i_have_paid_at_the_card_does_it(desk: De
 async def test_english_typed_paid_at_the_card_goes_to_i_have_paid(desk: Desk) -> None:
     chat = await desk.linked_chat(language="en")
     await chat.command("bills")
-    await chat.tap("3/28/25")
+    await chat.tap("3/28/2025")
     await chat.say("I have paid")
     assert "When did you pay" in chat.text
