@@ -13,6 +13,10 @@ from bot.store.models import HandoffRow
 from bot.store.sql import execute_rowcount
 from bot.store.types import utcnow
 
+# The ticket and customer of a handoff of someone linked to no customer (a prospect, a person who
+# could not prove who they are): the ISP has no record to hang a ticket on, so there is neither.
+UNIDENTIFIED = 0
+
 
 @dataclass(frozen=True, slots=True)
 class StaffHandoff:
@@ -24,6 +28,11 @@ class StaffHandoff:
     opened_at: datetime
     answered_at: datetime | None
     waiting_told_at: datetime | None
+
+    @property
+    def identified(self) -> bool:
+        """Whether the person is a linked customer with a ticket (else nothing reaches the ISP)."""
+        return UNIDENTIFIED not in (self.customer_code, self.ticket_id)
 
 
 def _from_row(row: HandoffRow) -> StaffHandoff:

@@ -12,21 +12,32 @@ login and password of one of the customer's authentications.
 - Failures count per chat and per person tried (a keyed hash of the tax id or login) across chats;
   either lock gives the same words, with the time linking is certainly free again. Staff clear locks
   with ``ispbot locks clear``. A phone proof asks which contract when the customer has several live.
+- Nobody is stuck here: beside the proofs, the questions offer a person (``human``) and, for someone
+  who is not a customer yet, the sales team (``sales``), as buttons (when the operator gave a way to
+  reach them) and in words ("quero falar com um atendente", "quero contratar"). Words are read so
+  only where the text cannot be proof (never at the login or the password), and only to leave.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from bot.isp import quotable
 from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import Context
 from flows.events import Contact, Text
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.identity import normalise_phone, normalise_tax_id, same_phone, same_secret
+from flows.intents import default_intents
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
 MAX_LOGIN = 64
 NOBODY = 0  # a customer code no ISP gives: asked for when a tax id had no customer
+# What a person not linked may ask for instead of proving who they are: the intent, the flow.
+# ("contracts" is what "quero contratar" and "planos" name; before a link it is a prospect's question.)
+ELSEWHERE = {"human": "human", "cancel_plan": "human", "sales": "sales", "contracts": "sales"}
+ASKED_KEPT = 300
 
 
 class Link(Flow):
@@ -34,10 +45,10 @@ class Link(Flow):
     requires_link = False
     steps = Steps(
         begin=("locked", "method"),
-        locked=("method",),
-        method=("tax_id", "login", "contact", "locked"),
-        tax_id=("contact", "locked"),
-        contact=("contract", "method", "locked", TO_MENU),
+        locked=("method", Switch("human"), Switch("sales")),
+        method=("tax_id", "login", "contact", "locked", Switch("human"), Switch("sales")),
+        tax_id=("contact", "locked", Switch("human"), Switch("sales")),
+        contact=("contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
         login=("password",),
         password=("contract", "method", "locked", TO_MENU),
         contract=(TO_MENU,),
@@ -45,10 +56,12 @@ class Link(Flow):
 
     async def begin(self, ctx: Context) -> None:
         if not await self._locked(ctx):
-            self._ask_method(ctx, "link.greeting")
+            # Back from telling how to reach a person: the question alone, not the whole greeting.
+            self._ask_method(ctx, "link.if_customer" if ctx.data.get("again") else "link.greeting")
 
     async def locked(self, ctx: Context, event: StepEvent) -> None:
-        await self.begin(ctx)  # whatever arrives, say again whether linking is open
+        if not self._elsewhere(ctx, event):
+            await self.begin(ctx)  # whatever else arrives, say again whether linking is open
 
     async def method(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -58,8 +71,8 @@ class Link(Flow):
                 ctx.ask("login", "link.ask_login")
             case Text(text=text) if normalise_tax_id(text) is not None:
                 await self.tax_id(ctx, event)  # the tax id typed straight away
-            case _:
-                raise Unexpected("link.pick_method")
+            case _ if not self._elsewhere(ctx, event):
+                raise Unexpected("link.pick_method", **self._ways(ctx))
 
     # ---- proof (a): tax id and the chat's own phone ---------------------------------------------
     async def tax_id(self, ctx: Context, event: StepEvent) -> None:
@@ -67,6 +80,8 @@ class Link(Flow):
             raise Unexpected("link.tax_id_hint")
         tax_id = normalise_tax_id(event.text)
         if tax_id is None:
+            if self._elsewhere(ctx, event):
+                return
             raise Unexpected("link.tax_id_typo")
         target = ctx.link_target("tax_id", tax_id)
         if await self._locked(ctx, target):
@@ -76,6 +91,8 @@ class Link(Flow):
         ctx.ask_contact("contact", "link.ask_contact")
 
     async def contact(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Contact) and self._elsewhere(ctx, event):
+            return
         if not isinstance(event, Contact):
             raise Unexpected("link.use_contact_button")
         if not event.own:
@@ -164,9 +181,38 @@ class Link(Flow):
             return False
         now = ctx.coordinator.now()
         free = now + ctx.policy.link_window
-        ctx.ask("locked", "link.locked", at=free, today=free.date() == now.date(), phone=ctx.policy.support_phone)
+        ctx.ask("locked", "link.locked", self._other_ways(ctx), at=free, today=free.date() == now.date(),
+                **self._ways(ctx))
         return True
 
-    def _ask_method(self, ctx: Context, key: str) -> None:
+    def _ask_method(self, ctx: Context, key: str, **variables: Any) -> None:
         options = [Option("contact", key="link.method_contact"), Option("pppoe", key="link.method_pppoe")]
-        ctx.ask("method", key, options)
+        ctx.ask("method", key, options + self._other_ways(ctx), **(self._ways(ctx) | variables))
+
+    # ---- not a customer, or wanting a person -------------------------------------------------------
+    def _elsewhere(self, ctx: Context, event: StepEvent) -> bool:
+        """Whether the person asked for a person or the sales team (a button, or words that name
+        them): if so the chat goes there and True. Only for text that is not proof."""
+        match event:
+            case Chosen(value="human" | "sales" as flow):
+                ctx.switch(flow)
+                return True
+            case Text(text=text) if (flow := ELSEWHERE.get(default_intents().match(ctx.language, text) or "")):
+                ctx.switch(flow, asked=text.strip()[:ASKED_KEPT])
+                return True
+        return False
+
+    def _other_ways(self, ctx: Context) -> list[Option]:
+        """Buttons for a person and for sales, where either leads somewhere (a desk, a phone)."""
+        ways = self._ways(ctx)
+        options = [Option("human", key="link.button_human")] if ways["human"] else []
+        return options + ([Option("sales", key="link.button_sales")] if ways["sales"] else [])
+
+    def _ways(self, ctx: Context) -> dict[str, Any]:
+        """What the link's sentences say of other ways: whether a person and the sales team can be
+        reached from here (a desk, or a phone), and the support phone and its hours."""
+        policy = ctx.policy
+        human = policy.staff_desk or bool(policy.support_phone)
+        sales = human or bool(policy.sales_phone or policy.sales_address)
+        return {"human": human, "sales": sales, "desk": policy.staff_desk, "phone": policy.support_phone,
+                "hours": policy.support_hours}
