@@ -1,25 +1,17 @@
-"""Talk to a person. The conversation gets a ticket (the current one, or a new administrative ticket
-the bot opens), a handoff is recorded, and the staff desk opens a forum topic with a card: who the
-customer is, their contract, online or not, open bills and tickets, their last messages. From then
-on what the subscriber says goes to that topic (``ctx.relay``) and the bot keeps quiet, until a
-staff member hands the chat back (``/bot`` in the topic).
+"""Talk to a person. A linked subscriber's conversation gets a ticket (the current one, or a new
+administrative ticket, subject "Atendimento pelo Telegram", the last messages as description), a
+handoff, and a forum topic with a card (customer, contract, online, open bills and tickets, last
+messages; in pt_BR, the staff's language). The subscriber's words go to the topic (``ctx.relay``)
+and the bot keeps quiet until staff hand back (``/bot``); asked again, "a person is coming".
+Without a staff desk: the ticket's protocol, and what they write joins it (``follow_ticket``).
+``cancel_plan`` says why and asks for a person on a ticket of a cancellation topic.
 
-Choices where the spec is silent: the new ticket is administrative (the first active administrative
-topic whose name fits, as for trust unblocks), subject "Atendimento pelo Telegram", and its
-description the subscriber's last messages. The card is in Brazilian Portuguese, the staff's
-language. A subscriber who asks again while a handoff is open is told a person is already coming.
-Without a staff desk the subscriber is told the ticket's protocol and what they write from then on is
-added to that ticket (``follow_ticket``). Cancelling a plan is a person's job (they try to keep the
-customer): ``cancel_plan`` says so and asks for a person on a ticket of a cancellation topic.
-
-Someone linked to no customer reaches a person too (``/atendente``, "quero falar com um atendente",
-the button of the link flow): with a staff desk, a topic whose card says plainly that the person is
-not identified (their Telegram name, why they came, what they asked; no ticket, no customer data:
-staff confirm who they are before saying anything of a record); without one, the ISP's phone and
-hours (``ISPBOT_SUPPORT_PHONE``, ``ISPBOT_SUPPORT_HOURS``). Nothing a person not identified types
-reaches the ISP: that path makes no ISP call at all. A prospect (``sales``: "quero contratar",
-coverage) reaches the sales team the same way: a person at the desk, or the sales phone and address
-(``ISPBOT_SALES_*``, else the support phone).
+Someone linked to no customer reaches a person too (``/atendente``, the words, the link's button):
+with a desk, a topic whose card says plainly they are not identified (Telegram name, why, what they
+asked; no ticket, no record: staff confirm who they are first); without one, the ISP's phone and
+hours (``ISPBOT_SUPPORT_*``). That path makes no ISP call: nothing they type reaches the ISP. A
+prospect (``sales``: "quero contratar", coverage) reaches the sales team the same way: a person at
+the desk, or ``ISPBOT_SALES_PHONE`` and ``ISPBOT_SALES_ADDRESS`` (else the support phone).
 """
 
 from __future__ import annotations

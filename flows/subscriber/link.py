@@ -12,10 +12,7 @@ login and password of one of the customer's authentications.
 - Failures count per chat and per person tried (a keyed hash of the tax id or login) across chats;
   either lock gives the same words, with the time linking is certainly free again. Staff clear locks
   with ``ispbot locks clear``. A phone proof asks which contract when the customer has several live.
-- Nobody is stuck here: beside the proofs, the questions offer a person (``human``) and, for someone
-  who is not a customer yet, the sales team (``sales``), as buttons (when the operator gave a way to
-  reach them) and in words ("quero falar com um atendente", "quero contratar"). Words are read so
-  only where the text cannot be proof (never at the login or the password), and only to leave.
+- Nobody is stuck: buttons for a person and for sales; their words read only where text is not proof.
 """
 
 from __future__ import annotations

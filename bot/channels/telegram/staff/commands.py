@@ -8,8 +8,7 @@
                          hands the chat back to the bot
     /bot                 hands the chat back to the bot without closing the ticket
 
-A person linked to no customer has no ticket: ``/close`` hands the chat back as ``/bot`` does, and
-the ticket's commands say there is none.
+No ticket (a person linked to no customer): ``/close`` is ``/bot``; the others say there is none.
 
 The ticket is assigned with the operator's ticket mode (``ISPBOT_TICKET_MODE``, a code of
 ``get_tickets_mode``). An ISP refusal is shown in the topic with the ISP's own words; an outage is

@@ -8,9 +8,7 @@ protocol and the customer's name; reused while the handoff is open) and posts th
 Staff side (``handle``, for updates in the group's topics): only chats linked as staff (through
 ``ispbot invite staff``) count; anybody else in the group is ignored. A message is relayed to the
 subscriber tagged with the staff member's name and mirrored as origin A (attendant: their system
-user); commands act on the conversation's ticket (``commands.py``). A person linked to no customer
-(``StaffHandoff.identified`` false) has no ticket: their topic is relayed both ways, nothing is
-mirrored, and of the commands only ``/bot`` (or ``/close``, which then means the same) applies.
+user) unless the person has no ticket (not linked); commands act on the ticket (``commands.py``).
 
 Everything the desk sends is returned as Bot API calls for the caller to store with the update's
 answer (sent once, re-sent after a crash); only ``createForumTopic`` is called at once, since the
