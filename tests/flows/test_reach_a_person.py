@@ -208,3 +208,24 @@ async def test_a_linked_subscriber_still_gets_a_ticket_and_the_customer_card(des
     await chat.command("atendente")
     handoff = card_of(chat)
     assert handoff.ticket is not None and D.customer_name in handoff.summary["card"]
+
+
+# ---- deep links of the ISP's own ----------------------------------------------------------------------
+async def test_the_isps_deep_links_begin_with_sales_or_a_person(with_contacts: Desk) -> None:
+    chat = with_contacts.chat()
+    await chat.start("contratar")
+    assert SALES_PHONE in chat.text
+    other = with_contacts.chat()
+    await other.start("atendente")
+    assert f"{PHONE} ({HOURS})" in other.text
+    anyone = with_contacts.chat()
+    await anyone.start("site-banner")
+    assert GREETING in anyone.text
+
+
+async def test_a_linked_subscriber_who_asks_for_sales_without_a_desk_is_told_them_then_the_menu(
+    with_contacts: Desk,
+) -> None:
+    chat = await with_contacts.linked_chat()
+    await chat.command("contratar")
+    assert SALES_PHONE in chat.text and "Como posso ajudar" in chat.text
