@@ -50,10 +50,13 @@ class Handoffs:
     async def open(
         self, session: AsyncSession, chat_id: int, *, ticket_id: int, customer_code: int, at: datetime | None = None,
     ) -> tuple[StaffHandoff, bool]:
-        """The chat's open handoff, or a new one; True when it is new."""
+        """The chat's open handoff, or a new one; True when it is new. A person who proved who they are
+        since their handoff opened unidentified gets a new one, with their ticket, in its place."""
         current = await self.of_chat(session, chat_id)
-        if current is not None:
+        if current is not None and (current.identified or customer_code == UNIDENTIFIED):
             return current, False
+        if current is not None:
+            await self.close(session, current.id, at)
         row = HandoffRow(chat_id=chat_id, ticket_id=ticket_id, customer_code=customer_code, opened_at=at or utcnow())
         session.add(row)
         await session.flush()

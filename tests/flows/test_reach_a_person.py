@@ -229,3 +229,20 @@ async def test_a_linked_subscriber_who_asks_for_sales_without_a_desk_is_told_the
     chat = await with_contacts.linked_chat()
     await chat.command("contratar")
     assert SALES_PHONE in chat.text and "Como posso ajudar" in chat.text
+
+
+async def test_someone_who_proves_who_they_are_after_talking_to_a_person_gets_their_ticket_and_card(
+    desk: Desk,
+) -> None:
+    with_desk(desk)
+    chat = desk.chat(name="Maria")
+    await chat.command("atendente")
+    assert card_of(chat).ticket is None
+    await chat.start()  # leaves the person's chat for the bot, and proves who she is
+    await chat.tap("PPPoE")
+    await chat.say(D.pppoe_login)
+    await chat.say(D.pppoe_password)
+    assert "cadastro confirmado" in chat.text
+    await chat.command("atendente")
+    handoff = card_of(chat)  # a new handoff, not "a person is already coming" on one without a ticket
+    assert handoff.ticket is not None and D.customer_name in handoff.summary["card"]
