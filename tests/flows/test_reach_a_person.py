@@ -137,7 +137,7 @@ async def test_with_a_desk_a_prospect_reaches_the_sales_team_with_what_they_aske
     handoff = card_of(chat)
     assert handoff.reason == "sales"
     assert "Comercial · Joana" in handoff.summary["title"]
-    assert "Quer contratar" in handoff.summary["card"]
+    assert "Procura a equipe comercial" in handoff.summary["card"]
     assert "quero contratar a internet de vocês" in handoff.summary["card"]
 
 
