@@ -26,7 +26,7 @@ from flows.context import Context
 from flows.events import Contact, Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.identity import normalise_phone, normalise_tax_id, same_phone, same_secret
-from flows.intents import default_intents
+from flows.intents import SMALL_TALK, default_intents
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
 MAX_LOGIN = 64
@@ -68,7 +68,13 @@ class Link(Flow):
                 ctx.ask("login", "link.ask_login")
             case Text(text=text) if normalise_tax_id(text) is not None:
                 await self.tax_id(ctx, event)  # the tax id typed straight away
-            case _ if not self._elsewhere(ctx, event):
+            case _ if self._elsewhere(ctx, event):
+                pass
+            case Text(text=text) if (name := default_intents().match(ctx.language, text)) is not None:
+                # Bills, the connection...: a customer's request, answered once they are identified.
+                key = "link.if_customer" if name in SMALL_TALK else "link.identify_first"
+                self._ask_method(ctx, "link.greeting" if name == "greeting" else key)
+            case _:
                 raise Unexpected("link.pick_method", **self._ways(ctx))
 
     # ---- proof (a): tax id and the chat's own phone ---------------------------------------------

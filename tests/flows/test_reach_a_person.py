@@ -246,3 +246,15 @@ async def test_someone_who_proves_who_they_are_after_talking_to_a_person_gets_th
     await chat.command("atendente")
     handoff = card_of(chat)  # a new handoff, not "a person is already coming" on one without a ticket
     assert handoff.ticket is not None and D.customer_name in handoff.summary["card"]
+
+
+async def test_a_customers_request_before_the_link_is_answered_with_why_identify_not_not_understood(
+    desk: Desk,
+) -> None:
+    chat = desk.chat()
+    await chat.start()
+    await chat.say("segunda via do boleto")
+    assert "Posso ajudar com isso, mas antes preciso confirmar" in chat.text and "Não entendi" not in chat.text
+    assert "CPF/CNPJ" in " ".join(chat.buttons)
+    await chat.say("bom dia")
+    assert "titular do cadastro" in chat.text
