@@ -3,7 +3,7 @@ once the staff desk created it. Kept in the database, so a restart loses no open
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import func, select, update
@@ -51,12 +51,15 @@ class Handoffs:
         self, session: AsyncSession, chat_id: int, *, ticket_id: int, customer_code: int, at: datetime | None = None,
     ) -> tuple[StaffHandoff, bool]:
         """The chat's open handoff, or a new one; True when it is new. A person who proved who they are
-        since their handoff opened unidentified gets a new one, with their ticket, in its place."""
+        since their handoff opened unidentified has it given their ticket (True: the same topic, where
+        the staff already speak with them, gets the customer's card)."""
         current = await self.of_chat(session, chat_id)
         if current is not None and (current.identified or customer_code == UNIDENTIFIED):
             return current, False
         if current is not None:
-            await self.close(session, current.id, at)
+            statement = update(HandoffRow).where(HandoffRow.id == current.id)
+            await execute_rowcount(session, statement.values(ticket_id=ticket_id, customer_code=customer_code))
+            return replace(current, ticket_id=ticket_id, customer_code=customer_code), True
         row = HandoffRow(chat_id=chat_id, ticket_id=ticket_id, customer_code=customer_code, opened_at=at or utcnow())
         session.add(row)
         await session.flush()

@@ -10,8 +10,11 @@ from dataclasses import replace
 import pytest
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import FixedClock, Sandbox
+from bot.store import Handoffs
+from bot.store.models import HandoffRow
 from flows.policy import Policy
 from flows.replies import Handoff, ToStaff
+from sqlalchemy import func, select
 
 from tests.flows.harness import Desk, make_desk
 from tests.flows.harness import TestChat as Chat
@@ -244,8 +247,14 @@ async def test_someone_who_proves_who_they_are_after_talking_to_a_person_gets_th
     await chat.say(D.pppoe_password)
     assert "cadastro confirmado" in chat.text
     await chat.command("atendente")
-    handoff = card_of(chat)  # a new handoff, not "a person is already coming" on one without a ticket
+    # Not "a person is already coming" on a conversation without a ticket: hers now has her ticket,
+    # and the staff get her card where they already speak with her.
+    handoff = card_of(chat)
     assert handoff.ticket is not None and D.customer_name in handoff.summary["card"]
+    async with desk.database.transaction() as session:
+        case = await Handoffs().of_chat(session, chat.chat_id)
+        opened = (await session.execute(select(func.count()).select_from(HandoffRow))).scalar_one()
+    assert case is not None and case.identified and case.ticket_id == handoff.ticket and opened == 1
 
 
 async def test_a_customers_request_before_the_link_is_answered_with_why_identify_not_not_understood(

@@ -164,3 +164,26 @@ async def test_someone_not_linked_reaches_the_desk_and_nothing_reaches_the_isp(
         assert sandbox.call_count() == calls  # no ticket, no lookup, no chat_messages: the ISP heard nothing
         async with database.session() as session:
             assert (await session.execute(select(func.count()).select_from(OutboxRow))).scalar_one() == 0
+
+
+async def test_a_person_who_proves_who_they_are_meanwhile_gets_their_card_in_the_same_topic(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        maria = bot.chat(8601)
+        await maria.say("/atendente")
+        [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
+        thread = topic["message_thread_id"]
+        assert "Pessoa NÃO identificada" in in_topic(bot, thread)[-1]
+
+        await maria.start()  # back to the bot, to prove who she is
+        await maria.tap("CPF/CNPJ")
+        await maria.say(D.customer_cpf)
+        await maria.share_contact("+55 11 98765-4321")
+        assert "cadastro confirmado" in maria.text
+        await maria.say("/atendente")
+        assert "Chamei uma pessoa" in maria.text
+        assert len(bot.api.topics(tg.STAFF_GROUP_ID)) == 1  # the staff go on where they were
+        card = in_topic(bot, thread)[-1]
+        assert "Atendimento pedido pelo Telegram" in card and "5001" in card
+        assert await handoff_ticket(bot, maria.chat_id) != 0
