@@ -36,7 +36,14 @@ class BotSettings(BaseSettings):
         default=10, ge=1, le=1000,
         description="failed link attempts at one tax id or PPPoE login per window, all chats together",
     )
-    support_phone: str = Field(default="", description="the ISP's phone, named when linking is locked")
+    support_phone: str = Field(
+        default="", description="the ISP's phone, told to people the bot cannot hand to a person (not linked, no desk)",
+    )
+    support_hours: str = Field(default="", max_length=120, description="when that phone answers, as people read it")
+    sales_phone: str = Field(default="", description="the sales team's phone, told to people who want to subscribe")
+    sales_address: str = Field(
+        default="", max_length=200, description="where to subscribe besides the phone: a web site or a shop's address",
+    )
     unblock_enabled: bool = Field(default=True, description="offer unblock in trust to blocked subscribers")
     unblock_every_days: int = Field(default=30, ge=1, le=366, description="days between two unblocks of a contract")
     unblock_max_overdue: int = Field(default=2, ge=0, le=99, description="most overdue bills an unblock allows")
@@ -87,13 +94,18 @@ class BotSettings(BaseSettings):
             raise ValueError(f"{value} has no pt_BR/ folder: name a copy of ispbot's locales, or leave it unset")
         return value
 
-    @field_validator("support_phone")
+    @field_validator("support_phone", "sales_phone")
     @classmethod
     def _phone(cls, value: str) -> str:
         value = " ".join(value.split())
         if len(value) > 40 or not re.fullmatch(r"[0-9+() .-]*", value):
             raise ValueError("must be a phone number as people should dial it, e.g. 0800 123 4567 or (11) 4004-1234")
         return value
+
+    @field_validator("support_hours", "sales_address")
+    @classmethod
+    def _one_line(cls, value: str) -> str:
+        return " ".join(value.split())  # said inside a sentence: one line, single spaces
 
     def policy(self) -> Policy:
         return Policy(
@@ -103,6 +115,9 @@ class BotSettings(BaseSettings):
             link_window=timedelta(minutes=self.link_window_minutes),
             link_target_max_failures=self.link_target_max_failures,
             support_phone=self.support_phone,
+            support_hours=self.support_hours,
+            sales_phone=self.sales_phone,
+            sales_address=self.sales_address,
             unblock_enabled=self.unblock_enabled,
             unblock_every=timedelta(days=self.unblock_every_days),
             unblock_max_overdue=self.unblock_max_overdue,

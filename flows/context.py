@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from bot import metrics
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, plain_text
+from bot.store import UNIDENTIFIED as UNIDENTIFIED  # noqa: PLC0414 - re-exported for the flows, as Role
 from bot.store import (
     ChatState,
     ChatStates,
@@ -225,9 +226,11 @@ class Context:
         return list(self.state.data.get(RECENT, []))
 
     async def open_handoff(self, ticket: int) -> bool:
-        """Record that the conversation (of ticket ``ticket``) waits for a person; False when it already did."""
+        """Record that the conversation (of ticket ``ticket``) waits for a person; False when it already did.
+        A chat linked to no customer hands over with ``UNIDENTIFIED`` as its ticket: it has none."""
+        customer = self.link.customer_code if self.link is not None else None
         _, new = await self._repos.handoffs.open(self._session, self.chat_id, ticket_id=ticket,
-                                                 customer_code=self.customer)
+                                                 customer_code=UNIDENTIFIED if customer is None else customer)
         return new
 
     async def notify_customer(self, customer: int, key: str, /, **variables: Any) -> int:

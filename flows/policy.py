@@ -21,8 +21,13 @@ class Policy:
     link_target_max_failures: int = 10
     # Key of the hashes that name those people in the database (flows.identity.target_key).
     link_target_key: bytes = field(default=b"ispbot", repr=False)
-    # The ISP's phone, named where linking is locked ("" when the operator gave none).
+    # How a person reaches the ISP without the bot ("" when the operator gave none): its phone and
+    # opening hours, named to someone the bot cannot hand to a person (not linked, no staff desk, or
+    # linking locked); and its sales team's phone and address (a site or a shop) for prospects.
     support_phone: str = ""
+    support_hours: str = ""
+    sales_phone: str = ""
+    sales_address: str = ""
     # Unblock in trust (contract_unblock on the subscriber's word).
     unblock_enabled: bool = True
     unblock_every: timedelta = timedelta(days=30)

@@ -18,6 +18,7 @@ from bot.channels.telegram.settings import TelegramSettings
 from bot.cli_support import settings_problems
 from bot.doctor import database as database_check
 from bot.doctor.isp import isp_findings
+from bot.doctor.reach import reach_findings
 from bot.doctor.report import Finding, Status, bounded, exit_code, fail
 from bot.doctor.telegram import telegram_findings
 from bot.isp import IspSettings
@@ -33,7 +34,9 @@ DESCRIPTION = """\
     FAIL  telegram         token refused by Telegram (401 Unauthorized): set ISPBOT_TELEGRAM_TOKEN ...
     warn  isp-environment  UNKNOWN: the web service cannot say whether this key is HOMOLOGATION ...
 
-Checks: the settings (each ``ISPBOT_*`` variable, as ``ispbot run`` reads them); the database
+Checks: the settings (each ``ISPBOT_*`` variable, as ``ispbot run`` reads them), and whether
+someone not linked to a customer can reach a person (``reach``: the staff group, or the
+``ISPBOT_SUPPORT_PHONE`` they are told; a warning with neither); the database
 reachable and at this version's migrations; the Telegram token (``getMe``); the webhook against
 ``ISPBOT_MODE`` / ``ISPBOT_WEBHOOK_URL`` (``getWebhookInfo``: a webhook set in polling mode, another
 address, updates waiting, Telegram's last delivery error); the staff group when
@@ -98,6 +101,8 @@ async def diagnose(seconds: float) -> list[Finding]:
     bot_settings = _load(BotSettings, "settings", settings_found)
     telegram = _load(TelegramSettings, "telegram", settings_found)
     isp_settings = _load(IspSettings, "isp", settings_found)
+    if bot_settings is not None and telegram is not None:
+        settings_found += reach_findings(bot_settings, telegram)
     database = open_database(bot_settings.database_url) if bot_settings is not None else None
     try:
         stored, on_telegram = await asyncio.gather(

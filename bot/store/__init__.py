@@ -17,7 +17,7 @@ from bot.store.errors import (
     StoreError,
     UpdateTakenError,
 )
-from bot.store.handoffs import Handoffs, StaffHandoff
+from bot.store.handoffs import UNIDENTIFIED, Handoffs, StaffHandoff
 from bot.store.inbox import Answered, Inbox, InboxItem
 from bot.store.invites import Invite, Invites, IssuedInvite
 from bot.store.link_attempts import LinkAttempts, LinkLock, Reservation
@@ -30,6 +30,7 @@ from bot.store.watches import OutageWatches, TrustUnblocks
 
 __all__ = [
     "DEFAULT_URL",
+    "UNIDENTIFIED",
     "Answered",
     "ChatState",
     "ChatStates",

@@ -3,7 +3,7 @@ once the staff desk created it. Kept in the database, so a restart loses no open
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import func, select, update
@@ -12,6 +12,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.store.models import HandoffRow
 from bot.store.sql import execute_rowcount
 from bot.store.types import utcnow
+
+# The ticket and customer of a handoff of someone linked to no customer (a prospect, a person who
+# could not prove who they are): the ISP has no record to hang a ticket on, so there is neither.
+UNIDENTIFIED = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +28,11 @@ class StaffHandoff:
     opened_at: datetime
     answered_at: datetime | None
     waiting_told_at: datetime | None
+
+    @property
+    def identified(self) -> bool:
+        """Whether the person is a linked customer with a ticket (else nothing reaches the ISP)."""
+        return UNIDENTIFIED not in (self.customer_code, self.ticket_id)
 
 
 def _from_row(row: HandoffRow) -> StaffHandoff:
@@ -41,10 +50,16 @@ class Handoffs:
     async def open(
         self, session: AsyncSession, chat_id: int, *, ticket_id: int, customer_code: int, at: datetime | None = None,
     ) -> tuple[StaffHandoff, bool]:
-        """The chat's open handoff, or a new one; True when it is new."""
+        """The chat's open handoff, or a new one; True when it is new. A person who proved who they are
+        since their handoff opened unidentified has it given their ticket (True: the same topic, where
+        the staff already speak with them, gets the customer's card)."""
         current = await self.of_chat(session, chat_id)
-        if current is not None:
+        if current is not None and (current.identified or customer_code == UNIDENTIFIED):
             return current, False
+        if current is not None:
+            statement = update(HandoffRow).where(HandoffRow.id == current.id)
+            await execute_rowcount(session, statement.values(ticket_id=ticket_id, customer_code=customer_code))
+            return replace(current, ticket_id=ticket_id, customer_code=customer_code), True
         row = HandoffRow(chat_id=chat_id, ticket_id=ticket_id, customer_code=customer_code, opened_at=at or utcnow())
         session.add(row)
         await session.flush()

@@ -1,16 +1,17 @@
-"""Talk to a person. The conversation gets a ticket (the current one, or a new administrative ticket
-the bot opens), a handoff is recorded, and the staff desk opens a forum topic with a card: who the
-customer is, their contract, online or not, open bills and tickets, their last messages. From then
-on what the subscriber says goes to that topic (``ctx.relay``) and the bot keeps quiet, until a
-staff member hands the chat back (``/bot`` in the topic).
+"""Talk to a person. A linked subscriber's conversation gets a ticket (the current one, or a new
+administrative ticket, subject "Atendimento pelo Telegram", the last messages as description), a
+handoff, and a forum topic with a card (customer, contract, online, open bills and tickets, last
+messages; in pt_BR, the staff's language). The subscriber's words go to the topic (``ctx.relay``)
+and the bot keeps quiet until staff hand back (``/bot``); asked again, "a person is coming".
+Without a staff desk: the ticket's protocol, and what they write joins it (``follow_ticket``).
+``cancel_plan`` says why and asks for a person on a ticket of a cancellation topic.
 
-Choices where the spec is silent: the new ticket is administrative (the first active administrative
-topic whose name fits, as for trust unblocks), subject "Atendimento pelo Telegram", and its
-description the subscriber's last messages. The card is in Brazilian Portuguese, the staff's
-language. A subscriber who asks again while a handoff is open is told a person is already coming.
-Without a staff desk the subscriber is told the ticket's protocol and what they write from then on is
-added to that ticket (``follow_ticket``). Cancelling a plan is a person's job (they try to keep the
-customer): ``cancel_plan`` says so and asks for a person on a ticket of a cancellation topic.
+Someone linked to no customer reaches a person too (``/atendente``, the words, the link's button):
+with a desk, a topic whose card says plainly they are not identified (Telegram name, why, what they
+asked; no ticket, no record: staff confirm who they are first); without one, the ISP's phone and
+hours (``ISPBOT_SUPPORT_*``). That path makes no ISP call: nothing they type reaches the ISP. A
+prospect (``sales``: "quero contratar", coverage) reaches the sales team the same way: a person at
+the desk, or ``ISPBOT_SALES_PHONE`` and ``ISPBOT_SALES_ADDRESS`` (else the support phone).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from bot.i18n import plain_text
 from bot.isp import IspError
 from bot.isp.models import v1_records
 
-from flows.context import Context
+from flows.context import UNIDENTIFIED, Context
 from flows.events import Contact, Location, Media, Text
 from flows.flow import TO_MENU, Flow, StepEvent, Steps, Switch
 
@@ -31,15 +32,21 @@ log = logging.getLogger(__name__)
 SUBJECT = "Atendimento pelo Telegram"
 STAFF_LANGUAGE = "pt_BR"
 TOPIC_HINTS = ("atendimento", "telegram", "suporte")
+SALES_HINTS = ("comercial", "venda")  # the administrative topic of sales, where there is one
+ASKED_KEPT = 300  # characters of a prospect's question shown on the staff's card
 
 
 class Human(Flow):
     name = "human"
     commands = ("human", "atendente", "humano", "agente")
+    requires_link = False  # someone not linked reaches a person too (``_unidentified``)
     verbatim_steps = frozenset({"with_person"})
-    steps = Steps(begin=("with_person", Switch("follow_ticket"), TO_MENU), with_person=())
+    steps = Steps(begin=("with_person", Switch("follow_ticket"), Switch("link"), TO_MENU), with_person=())
 
     async def begin(self, ctx: Context) -> None:
+        if ctx.link is None or ctx.link.customer_code is None:
+            await self._unidentified(ctx)
+            return
         ticket = await self._still_open(ctx, ctx.current_ticket) or await self._open_ticket(ctx)
         if ticket is None:
             ctx.say("human.unavailable")
@@ -58,6 +65,28 @@ class Human(Flow):
         title, card = await self._card(ctx, ticket)
         ctx.handoff("asked", title=title, card=card)
         ctx.say("human.requested")
+        ctx.wait("with_person")
+
+    async def _unidentified(self, ctx: Context) -> None:
+        """A person linked to no customer: the desk with a card saying so, or how to reach the ISP."""
+        sales = bool(ctx.data.get("sales"))
+        if not ctx.policy.staff_desk:
+            say_contacts(ctx, sales=sales)
+            ctx.switch("link", again=True)  # a customer may still prove who they are, for a ticket
+            return
+        if not await ctx.open_handoff(UNIDENTIFIED):
+            ctx.say("human.already")
+            ctx.wait("with_person")
+            return
+        name = ctx.sender_name or ""
+        reason = "sales" if sales else str(ctx.data.get("reason") or "asked")
+        asked = str(ctx.data.get("asked") or "")[:ASKED_KEPT]
+        render = ctx.render_in
+        title = plain_text(render(STAFF_LANGUAGE, "human.unidentified_title", name=name, sales=sales))
+        card = render(STAFF_LANGUAGE, "human.unidentified_card", name=name, reason=reason, asked=asked,
+                      language=ctx.language)
+        ctx.handoff("sales" if sales else "unidentified", title=title[:128], card=card)
+        ctx.say("human.sales_requested" if sales else "human.requested_unidentified")
         ctx.wait("with_person")
 
     async def with_person(self, ctx: Context, event: StepEvent) -> None:
@@ -129,4 +158,37 @@ class Human(Flow):
         title = plain_text(render(STAFF_LANGUAGE, "human.topic_title", protocol=facts["protocol"], name=facts["name"]))
         card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, **facts)
         return title[:128], card
+
+
+class Sales(Flow):
+    """Someone who wants to subscribe or asks about coverage: a person of the team when there is a desk,
+    else the sales phone and address. A customer not linked yet may prove who they are afterwards."""
+
+    name = "sales"
+    commands = ("contratar", "vendas", "comercial", "planos", "sales")
+    requires_link = False
+    steps = Steps(begin=(Switch("human"), Switch("link"), TO_MENU))
+
+    async def begin(self, ctx: Context) -> None:
+        if ctx.policy.staff_desk:
+            ctx.switch("human", sales=True, asked=ctx.data.get("asked", ""), topic_hints=list(SALES_HINTS))
+            return
+        say_contacts(ctx, sales=True)
+        if ctx.link is None:
+            ctx.switch("link", again=True)
+        else:
+            ctx.to_menu()
+
+
+def say_contacts(ctx: Context, *, sales: bool) -> None:
+    """How to reach the ISP without the bot: for ``sales``, its sales phone and address (else the
+    support phone); otherwise the support phone and hours. Said plainly when the operator gave none."""
+    policy = ctx.policy
+    if sales and (policy.sales_phone or policy.sales_address):
+        ctx.say("human.sales_contacts", phone=policy.sales_phone, address=policy.sales_address)
+    elif policy.support_phone:
+        ctx.say("human.sales_by_phone" if sales else "human.call_us", phone=policy.support_phone,
+                hours=policy.support_hours)
+    else:
+        ctx.say("human.no_contact_sales" if sales else "human.no_contact")
 

@@ -5,6 +5,10 @@ and expires; the system user it names must still be active in the ISP system whe
 (a user blocked after the invite was printed is refused). Failed codes count as failed link
 attempts, so guessing is rate-limited like every other proof. A chat linked to a customer is told
 to unlink first: one chat speaks for one identity.
+
+Other deep links the ISP may publish (its site's "fale conosco" and "assine já" buttons) begin where
+they say: ``?start=atendente`` a person (``human``), ``?start=contratar`` the sales team (``sales``);
+any other payload is just the usual greeting.
 """
 
 from __future__ import annotations
@@ -15,22 +19,28 @@ import re
 from bot.isp.models.v1_records import UserStatus
 
 from flows.context import Context, InviteRefused, Role
-from flows.flow import TO_MENU, Flow, Steps
+from flows.flow import TO_MENU, Flow, Steps, Switch
 
 log = logging.getLogger(__name__)
 
 INVITE_CODE = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16), as invites are made
 # Roles an invite can make a chat (subscribers prove who they are instead).
 JOINABLE = (Role.TECHNICIAN, Role.STAFF)
+# Deep links of the ISP's own (``t.me/<bot>?start=<payload>``) and the flow each begins.
+DEEP_LINKS = {"atendente": "human", "humano": "human", "suporte": "human",
+              "contratar": "sales", "vendas": "sales", "comercial": "sales", "planos": "sales"}
 
 
 class Join(Flow):
     name = "join"
     requires_link = False
-    steps = Steps(begin=(TO_MENU,))
+    steps = Steps(begin=(TO_MENU, Switch("human"), Switch("sales")))
 
     async def begin(self, ctx: Context) -> None:
         code = str(ctx.data.get("payload") or "")
+        if (flow := DEEP_LINKS.get(code.casefold())) is not None:
+            ctx.switch(flow)
+            return
         if not INVITE_CODE.fullmatch(code):
             ctx.to_menu()  # another deep link (the ISP's site, an ad): just the usual greeting
             return

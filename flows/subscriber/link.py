@@ -13,16 +13,19 @@ login and password of one of the customer's authentications.
   each counted atomically before the ISP is asked (``ctx.begin_link_attempt``); either lock gives the
   same words, with the time linking is certainly free again. Staff clear locks with ``ispbot locks
   clear``. A phone proof asks which contract when the customer has several live.
+- Nobody is stuck: buttons for a person and for sales; their words read only where text is not proof.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from bot.isp import quotable
 from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import Context
 from flows.events import Contact, Text
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
+from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
 from flows.identity import (
     normalise_phone,
     normalise_tax_id,
@@ -31,10 +34,17 @@ from flows.identity import (
     same_phone,
     same_secret,
 )
+from flows.intents import SMALL_TALK, default_intents
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
+# A login or password is proof, never a request: "atendente" typed there is checked, not obeyed.
+SECRET = Takes("secret", only=frozenset())
 MAX_LOGIN = 64
 NOBODY = 0  # a customer code no ISP gives: asked for when a tax id had no customer
+# What a person not linked may ask for instead of proving who they are: the intent, the flow.
+# ("contracts" is what "quero contratar" and "planos" name; before a link it is a prospect's question.)
+ELSEWHERE = {"human": "human", "cancel_plan": "human", "sales": "sales", "contracts": "sales"}
+ASKED_KEPT = 300
 
 
 class Link(Flow):
@@ -42,21 +52,23 @@ class Link(Flow):
     requires_link = False
     steps = Steps(
         begin=("locked", "method"),
-        locked=("method",),
-        method=("tax_id", "login", "contact", "locked"),
-        tax_id=("contact", "locked"),
-        contact=("contract", "method", "locked", TO_MENU),
-        login=("password",),
-        password=("contract", "method", "locked", TO_MENU),
+        locked=("method", Switch("human"), Switch("sales")),
+        method=("tax_id", "login", "contact", "locked", Switch("human"), Switch("sales")),
+        tax_id=("contact", "locked", Switch("human"), Switch("sales")),
+        contact=("contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
+        login=(SECRET, "password"),
+        password=(SECRET, "contract", "method", "locked", TO_MENU),
         contract=(TO_MENU,),
     )
 
     async def begin(self, ctx: Context) -> None:
         if not await self._locked(ctx):
-            self._ask_method(ctx, "link.greeting")
+            # Back from telling how to reach a person: the question alone, not the whole greeting.
+            self._ask_method(ctx, "link.if_customer" if ctx.data.get("again") else "link.greeting")
 
     async def locked(self, ctx: Context, event: StepEvent) -> None:
-        await self.begin(ctx)  # whatever arrives, say again whether linking is open
+        if not self._elsewhere(ctx, event):
+            await self.begin(ctx)  # whatever else arrives, say again whether linking is open
 
     async def method(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -66,13 +78,21 @@ class Link(Flow):
                 ctx.ask("login", "link.ask_login")
             case Text(text=text) if normalise_tax_id(text) is not None:
                 await self.tax_id(ctx, event)  # the tax id typed straight away
+            case _ if self._elsewhere(ctx, event):
+                pass
+            case Text(text=text) if (name := default_intents().match(ctx.language, text)) is not None:
+                # Bills, the connection...: a customer's request, answered once they are identified.
+                key = "link.if_customer" if name in SMALL_TALK else "link.identify_first"
+                self._ask_method(ctx, "link.greeting" if name == "greeting" else key)
             case _:
-                raise Unexpected("link.pick_method")
+                raise Unexpected("link.pick_method", **self._ways(ctx))
 
     # ---- proof (a): tax id and the chat's own phone ---------------------------------------------
     async def tax_id(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Text):
             raise Unexpected("link.tax_id_hint")
+        if self._elsewhere(ctx, event):  # "quero falar com um atendente" is no tax id with odd characters
+            return
         if not plausible_tax_id(event.text):
             raise Unexpected("link.tax_id_chars")
         tax_id = normalise_tax_id(event.text)
@@ -86,6 +106,8 @@ class Link(Flow):
         ctx.ask_contact("contact", "link.ask_contact")
 
     async def contact(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Contact) and self._elsewhere(ctx, event):
+            return
         if not isinstance(event, Contact):
             raise Unexpected("link.use_contact_button")
         if not event.own:
@@ -190,8 +212,37 @@ class Link(Flow):
     def _say_locked(self, ctx: Context) -> None:
         now = ctx.coordinator.now()
         free = now + ctx.policy.link_window
-        ctx.ask("locked", "link.locked", at=free, today=free.date() == now.date(), phone=ctx.policy.support_phone)
+        ctx.ask("locked", "link.locked", self._other_ways(ctx), at=free, today=free.date() == now.date(),
+                **self._ways(ctx))
 
-    def _ask_method(self, ctx: Context, key: str) -> None:
+    def _ask_method(self, ctx: Context, key: str, **variables: Any) -> None:
         options = [Option("contact", key="link.method_contact"), Option("pppoe", key="link.method_pppoe")]
-        ctx.ask("method", key, options)
+        ctx.ask("method", key, options + self._other_ways(ctx), **(self._ways(ctx) | variables))
+
+    # ---- not a customer, or wanting a person -------------------------------------------------------
+    def _elsewhere(self, ctx: Context, event: StepEvent) -> bool:
+        """Whether the person asked for a person or the sales team (a button, or words that name
+        them): if so the chat goes there and True. Only for text that is not proof."""
+        match event:
+            case Chosen(value="human" | "sales" as flow):
+                ctx.switch(flow)
+                return True
+            case Text(text=text) if (flow := ELSEWHERE.get(default_intents().match(ctx.language, text) or "")):
+                ctx.switch(flow, asked=text.strip()[:ASKED_KEPT])
+                return True
+        return False
+
+    def _other_ways(self, ctx: Context) -> list[Option]:
+        """Buttons for a person and for sales, where either leads somewhere (a desk, a phone)."""
+        ways = self._ways(ctx)
+        options = [Option("human", key="link.button_human")] if ways["human"] else []
+        return options + ([Option("sales", key="link.button_sales")] if ways["sales"] else [])
+
+    def _ways(self, ctx: Context) -> dict[str, Any]:
+        """What the link's sentences say of other ways: whether a person and the sales team can be
+        reached from here (a desk, or a phone), and the support phone and its hours."""
+        policy = ctx.policy
+        human = policy.staff_desk or bool(policy.support_phone)
+        sales = human or bool(policy.sales_phone or policy.sales_address)
+        return {"human": human, "sales": sales, "desk": policy.staff_desk, "phone": policy.support_phone,
+                "hours": policy.support_hours}

@@ -51,7 +51,8 @@ def configured(
 ) -> pytest.MonkeyPatch:
     """Everything but the database configured right: the bot polling, a staff group, the production key."""
     monkeypatch.chdir(tmp_path)  # no .env of the developer's
-    for name in ("ISPBOT_MODE", "ISPBOT_WEBHOOK_URL", "ISPBOT_WEBHOOK_SECRET", "ISPBOT_ISP_TIMEZONE"):
+    for name in ("ISPBOT_MODE", "ISPBOT_WEBHOOK_URL", "ISPBOT_WEBHOOK_SECRET", "ISPBOT_ISP_TIMEZONE",
+                 "ISPBOT_SUPPORT_PHONE", "ISPBOT_SUPPORT_HOURS", "ISPBOT_SALES_PHONE", "ISPBOT_SALES_ADDRESS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("ISPBOT_ISP_BASE_URL", sandbox[1].url)
     monkeypatch.setenv("ISPBOT_ISP_KEY", PRODUCTION_KEY)
@@ -126,6 +127,7 @@ async def test_all_well_every_check_passes_and_no_secret_is_printed(
     assert only(lines, "telegram").startswith("ok token accepted: @ispbot_test_bot")
     assert only(lines, "webhook").startswith("ok none set, as polling needs; 0 updates waiting")
     assert only(lines, "staff-group").startswith(f"ok chat {STAFF_GROUP} is a forum supergroup")
+    assert only(lines, "reach") == "ok people not linked to a customer, and prospects, are handed to the staff group"
     assert "the key is accepted" in only(lines, "isp")
     assert only(lines, "isp-operations").startswith(f"ok the key may call all {len(needed_operations())} operations")
     assert only(lines, "isp-environment").startswith("warn UNKNOWN: the web service cannot say")
@@ -159,6 +161,20 @@ async def test_without_a_staff_group_the_desk_is_said_off(
     code, lines = await doctor(capsys)
     assert code == 0
     assert only(lines, "staff-group").startswith("ok ISPBOT_STAFF_CHAT_ID not set")
+    # Nor a support phone: someone not linked to a customer has nobody to reach, said as a warning.
+    assert only(lines, "reach").startswith("warn neither ISPBOT_STAFF_CHAT_ID nor ISPBOT_SUPPORT_PHONE is set")
+
+
+async def test_without_a_staff_group_the_support_phone_is_how_people_not_linked_reach_a_person(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    env.delenv("ISPBOT_STAFF_CHAT_ID")
+    env.setenv("ISPBOT_SUPPORT_PHONE", "0800 123 4567")
+    code, lines = await doctor(capsys)
+    assert code == 0
+    reach = only(lines, "reach")
+    assert reach.startswith("ok no staff group: people not linked are told ISPBOT_SUPPORT_PHONE without hours")
+    assert "no ISPBOT_SALES_PHONE nor ISPBOT_SALES_ADDRESS" in reach and "0800" not in reach
 
 
 # ---- the database --------------------------------------------------------------------------------

@@ -290,7 +290,8 @@ async def test_five_failures_lock_linking_and_say_when_to_come_back(desk: Desk) 
     await fail_once(desk, chat)
     assert LOCKED in chat.text
     assert "a partir das 10:30" in chat.text  # the sandbox's 09:30 plus the hour
-    assert "fale com a nossa central de atendimento" in chat.text  # no phone set: another way, unnamed
+    # No phone set and no desk: where the ISP's number is written, not "other channels" left unnamed.
+    assert "o telefone está no seu contrato e nos boletos" in chat.text
     await chat.start()
     assert LOCKED in chat.text
     await chat.say(D.customer_cpf)  # even the right proof is not looked at while locked

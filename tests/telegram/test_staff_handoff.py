@@ -8,8 +8,8 @@ from datetime import timedelta
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
 from bot.store import Database, Invites, Role, utcnow
-from bot.store.models import HandoffRow
-from sqlalchemy import select, update
+from bot.store.models import HandoffRow, OutboxRow
+from sqlalchemy import func, select, update
 
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, running_bot
@@ -125,3 +125,65 @@ async def test_one_topic_per_conversation_kept_across_a_restart_and_the_wait_tol
         await bot.channel.sender.drain()
         waits = [s.text or "" for s in bot.api.sent(maria.chat_id) if "Espera estimada" in (s.text or "")]
         assert len(waits) == 1 and "você é o próximo" in waits[0] and "10 minutos" in waits[0]
+
+
+async def test_someone_not_linked_reaches_the_desk_and_nothing_reaches_the_isp(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        await staff_member(bot)
+        stranger = bot.chat(8501)
+        await stranger.start()
+        calls = sandbox.call_count()
+        await stranger.say("quero falar com um atendente")
+        assert "Chamei uma pessoa" in stranger.text
+        [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
+        thread = topic["message_thread_id"]
+        assert topic["name"] == "Não identificado · Ana"
+        [card] = in_topic(bot, thread)
+        assert "Pessoa NÃO identificada" in card and "não há chamado" in card and "Ana" in card
+
+        await stranger.say("queria saber do meu pedido de instalação")
+        assert stranger.replies == []
+        assert "queria saber do meu pedido de instalação" in in_topic(bot, thread)[-1]
+
+        await bot.handled(bot.api.push_update(tg.topic_message(thread, "Oi! Qual o CPF do titular?",
+                                                                 user_id=STAFF_USER)))
+        assert "Qual o CPF do titular?" in (bot.api.sent(stranger.chat_id)[-1].text or "")
+
+        await bot.handled(bot.api.push_update(tg.topic_message(thread, "/note ligar depois", user_id=STAFF_USER)))
+        assert "não está identificada" in in_topic(bot, thread)[-1]
+
+        await bot.handled(bot.api.push_update(tg.topic_message(thread, "/close", user_id=STAFF_USER)))
+        assert "devolvida ao bot" in in_topic(bot, thread)[-1]
+        assert bot.api.topics(tg.STAFF_GROUP_ID)[0].get("is_closed") is True
+        assert "Voltei a atender" in (bot.api.sent(stranger.chat_id)[-1].text or "")
+
+        await stranger.say("oi")
+        assert "titular do cadastro" in stranger.text  # the bot again: proving who they are
+        assert sandbox.call_count() == calls  # no ticket, no lookup, no chat_messages: the ISP heard nothing
+        async with database.session() as session:
+            assert (await session.execute(select(func.count()).select_from(OutboxRow))).scalar_one() == 0
+
+
+async def test_a_person_who_proves_who_they_are_meanwhile_gets_their_card_in_the_same_topic(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        maria = bot.chat(8601)
+        await maria.say("/atendente")
+        [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
+        thread = topic["message_thread_id"]
+        assert "Pessoa NÃO identificada" in in_topic(bot, thread)[-1]
+
+        await maria.start()  # back to the bot, to prove who she is
+        await maria.tap("CPF/CNPJ")
+        await maria.say(D.customer_cpf)
+        await maria.share_contact("+55 11 98765-4321")
+        assert "cadastro confirmado" in maria.text
+        await maria.say("/atendente")
+        assert "Chamei uma pessoa" in maria.text
+        assert len(bot.api.topics(tg.STAFF_GROUP_ID)) == 1  # the staff go on where they were
+        card = in_topic(bot, thread)[-1]
+        assert "Atendimento pedido pelo Telegram" in card and "5001" in card
+        assert await handoff_ticket(bot, maria.chat_id) != 0

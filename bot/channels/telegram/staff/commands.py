@@ -8,6 +8,8 @@
                          hands the chat back to the bot
     /bot                 hands the chat back to the bot without closing the ticket
 
+No ticket (a person linked to no customer): ``/close`` is ``/bot``; the others say there is none.
+
 The ticket is assigned with the operator's ticket mode (``ISPBOT_TICKET_MODE``, a code of
 ``get_tickets_mode``). An ISP refusal is shown in the topic with the ISP's own words; an outage is
 said so and nothing is changed, so the command can simply be given again.
@@ -71,6 +73,10 @@ async def run_command(at: CommandContext, command: Command) -> list[ApiCall]:
     handler = _COMMANDS.get(command.name)
     if handler is None:
         return [topic.send(desk.text("staff.unknown_command"))]
+    if not at.case.identified and handler is not _bot:
+        if handler is _close:  # nothing to close in the ISP: ending the conversation is what is meant
+            return await _bot(at, "")
+        return [topic.send(desk.text("staff.no_ticket"))]
     try:
         return await handler(at, command.args.strip())
     except IspTransportError:

@@ -8,7 +8,7 @@ protocol and the customer's name; reused while the handoff is open) and posts th
 Staff side (``handle``, for updates in the group's topics): only chats linked as staff (through
 ``ispbot invite staff``) count; anybody else in the group is ignored. A message is relayed to the
 subscriber tagged with the staff member's name and mirrored as origin A (attendant: their system
-user); commands act on the conversation's ticket (``commands.py``).
+user) unless the person has no ticket (not linked); commands act on the ticket (``commands.py``).
 
 Everything the desk sends is returned as Bot API calls for the caller to store with the update's
 answer (sent once, re-sent after a crash); only ``createForumTopic`` is called at once, since the
@@ -72,7 +72,8 @@ class StaffDesk:
         calls: list[ApiCall] = []
         title = next((r.summary.get("title", "") for r in wanted if isinstance(r, Handoff)), "")
         topic = await self.topic(session, case, title)
-        name = incoming.sender_name or str(case.customer_code)
+        anonymous = str(case.customer_code) if case.identified else self.text("human.unidentified_name")
+        name = incoming.sender_name or anonymous
         for reply in wanted:
             if isinstance(reply, Handoff) and reply.summary.get("card"):
                 calls.append(topic.send(reply.summary["card"]))
@@ -159,6 +160,8 @@ class StaffDesk:
 
     async def mirror(self, session: AsyncSession, case: StaffHandoff, content: str, origin: Origin,
                      attendant: str) -> None:
+        if not case.identified:
+            return  # a person linked to no customer has no ticket: nothing of it goes to the ISP
         await self.outbox.enqueue(session, [NewMessage(
             ticket_id=case.ticket_id, customer=case.customer_code, record=datetime.now(UTC), attendant=attendant,
             content=content, origin=origin,
