@@ -416,7 +416,7 @@ class Engine:
         if chosen is None:  # an old question's button, or a token that was never this chat's
             raise Unexpected("common.button_expired")
         value, label = chosen
-        return Chosen(value, label)
+        return Chosen(value, label, event.typed)
 
     async def _begin(self, ctx: Context, name: str, data: dict[str, object] | None = None) -> None:
         role = self.flows[ctx.state.role]
@@ -536,7 +536,7 @@ def _typed_choice(ctx: Context, text: str, *, numbers: bool, strict: bool) -> Ch
     buttons = [token for row in (ctx.state.data.get(PROMPT) or {}).get("buttons", []) for _, token in row]
     labels = [label for row in (ctx.state.data.get(PROMPT) or {}).get("buttons", []) for label, _ in row]
     index = typed_option(text, labels, numbers=numbers, strict=strict)
-    return Choice(buttons[index]) if index is not None else None
+    return Choice(buttons[index], typed=text) if index is not None else None
 
 
 def _is_live_update(event: Event) -> bool:

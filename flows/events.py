@@ -31,9 +31,11 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """A button was pressed. ``token`` is the opaque token the engine put on it, nothing more."""
+    """A button was pressed. ``token`` is the opaque token the engine put on it, nothing more;
+    ``typed``: the text that named the button, when the person wrote rather than tapped."""
 
     token: str
+    typed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

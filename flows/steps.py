@@ -42,10 +42,12 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class Chosen:
-    """A button of the current question was pressed: the value the flow attached to it."""
+    """A button of the current question was pressed (or named in ``typed`` words): the value the flow
+    attached to it."""
 
     value: Any
     label: str
+    typed: str | None = None
 
 
 StepEvent = Event | Chosen

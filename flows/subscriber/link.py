@@ -224,8 +224,8 @@ class Link(Flow):
         """Whether the person asked for a person or the sales team (a button, or words that name
         them): if so the chat goes there and True. Only for text that is not proof."""
         match event:
-            case Chosen(value="human" | "sales" as flow):
-                ctx.switch(flow)
+            case Chosen(value="human" | "sales" as flow, typed=typed):
+                ctx.switch(flow, **({"asked": typed.strip()[:ASKED_KEPT]} if typed else {}))
                 return True
             case Text(text=text) if (flow := ELSEWHERE.get(default_intents().match(ctx.language, text) or "")):
                 ctx.switch(flow, asked=text.strip()[:ASKED_KEPT])
