@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 from bot.i18n import LANGUAGES
-from flows.intents import SMALL_TALK, default_intents
+from flows.intents import SMALL_TALK, default_intents, normalise
 from flows.subscriber import subscriber_flows
+
+from tests.flows.test_phrases import table
 
 HELD_OUT = Path(__file__).parent / "heldout"
 NONE = "none"
@@ -46,6 +48,12 @@ def test_the_held_out_table_is_large_and_names_only_real_destinations(language: 
     assert sorted(set(phrases.values()) - known) == []
     restraint = sum(wanted == NONE or wanted in SMALL_TALK for wanted in phrases.values())
     assert restraint >= 0.15 * len(phrases)  # matching nothing, or only small talk, is measured too
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_held_out_phrasing_is_in_the_phrase_tables(language: str) -> None:
+    tuned = {tuple(normalise(text)) for text in table(language)}
+    assert [text for text in held_out(language) if tuple(normalise(text)) in tuned] == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
