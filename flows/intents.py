@@ -117,7 +117,7 @@ class Intents:
         for lang in self._order(language):
             words = own if lang == language else exact  # another language's "dale" is not a typo of "date"
             for phrase in self._candidates(lang, words, small_talk=True):
-                while found := _positions(phrase.words, words, removed):
+                while found := _together(phrase.words, words, removed):
                     talk = talk or phrase.name
                     removed.update(found)
         for lang in self._order(language):
@@ -241,6 +241,16 @@ def _positions(phrase: tuple[str, ...], words: list[tuple[str, float]], removed:
         found.append(index)
         start = index + 1
     return found
+
+
+def _together(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: set[int]) -> list[int]:
+    """Where the phrase's words appear one after the other among the text's words not set aside
+    (small talk is a set phrase: "tem alguém aí" is, "tem como falar com alguém aí" is not)."""
+    for start in range(len(words) - len(phrase) + 1):
+        places = list(range(start, start + len(phrase)))
+        if all(i not in removed and words[i][0] == wanted for i, wanted in zip(places, phrase, strict=True)):
+            return places
+    return []
 
 
 def _score(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: set[int]) -> tuple[float, int]:
