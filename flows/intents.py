@@ -12,7 +12,9 @@ when its words appear in the text in order, each the same word or one a typo awa
 edit (two in words of eight letters or more), never in the first letter, in a word of five letters
 or more that is no word of any vocabulary; and it lands only where every word of every vocabulary
 that close means the same ("sentido" is not "lentidão"; "slow" is an English word, never the
-Portuguese "show"). Small talk counts only when no flow fits ("bom dia, estou sem internet" is about
+Portuguese "show"). A letter held down is read as the word ("caiuuu"), and an unknown word whose stem
+is that of vocabulary words meaning one thing lands on them, under the same rule ("quebrada" is
+"quebrado"). Small talk counts only when no flow fits ("bom dia, estou sem internet" is about
 the connection), and a text that fits nothing stays unmatched: the menu says so rather than guess.
 
 Cost: words are looked up, not compared one by one: phrases are indexed by their words, and typos
@@ -97,6 +99,10 @@ class Intents:
         for word in self._meanings:
             for variant in _deletions(word, _allowed(len(word))):
                 self._deletions.setdefault(variant, set()).add(word)
+        self._stems: dict[str, set[str]] = {}
+        for word in self._meanings:
+            if len(word) >= TYPO:
+                self._stems.setdefault(_stem(word), set()).add(word)
         self._index: dict[str, dict[str, list[_Phrase]]] = {
             language: _index(phrases) for language, phrases in self._phrases.items()
         }
@@ -154,8 +160,39 @@ class Intents:
         yield from self._meanings.items()
 
     def _typo_of(self, language: str, word: str) -> tuple[str, float]:
-        if word in self._meanings or len(word) < TYPO or language not in self._vocabulary:
+        if word in self._meanings or language not in self._vocabulary:
             return word, 1.0
+        # A letter held down ("caiuuu", "obrigadooo"): the word without the repeats, when it is one.
+        # (three times or more: a doubled letter is an ordinary typo, looked up like the others).
+        squeezed = [each for each in (re.sub(r"(.)\1{2,}", r"\1\1", word), re.sub(r"(.)\1{2,}", r"\1", word))
+                    if each != word and each in self._meanings]
+        if len(set(word)) > 1 and squeezed and len({self._meanings[each] for each in squeezed}) == 1:
+            return squeezed[0], 0.95
+        if len(word) < TYPO:
+            return word, 1.0
+        landed = self._nearest(language, word)
+        return self._same_stem(language, word) if landed[0] == word else landed
+
+    def _same_stem(self, language: str, word: str) -> tuple[str, float]:
+        """The vocabulary word of the same stem ("quebrada", "quebrado"), where every word of every
+        vocabulary with that stem means the same."""
+        stem = _stem(word)
+        if stem == word:
+            return word, 1.0
+        kin = self._stems.get(stem, set())
+        if not kin or len({self._meanings[known] for known in kin}) > 1:
+            return word, 1.0
+        landing = sorted(known for known in kin if known in self._vocabulary[language])
+        if not landing or ORDINARY in self._meanings[landing[0]]:
+            return word, 1.0
+        edits = _distance(word, landing[0])
+        if any(self._meanings[known] != self._meanings[landing[0]] and close <= edits
+               for known, close in self._near(word).items()):  # a typo of a word that means something else
+            return word, 1.0
+        return landing[0], 0.9
+
+    def _near(self, word: str) -> dict[str, int]:
+        """The words of every vocabulary a typo away from ``word``, with their edits."""
         near: dict[str, int] = {}
         for variant in _deletions(word, _allowed(len(word))):
             for known in self._deletions.get(variant, ()):
@@ -163,6 +200,10 @@ class Intents:
                     edits = _distance(word, known)
                     if edits <= _allowed(len(known)):
                         near[known] = edits
+        return near
+
+    def _nearest(self, language: str, word: str) -> tuple[str, float]:
+        near = self._near(word)
         if not near:
             return word, 1.0
         closest = min(near.values())
@@ -198,6 +239,20 @@ def _index(phrases: Iterable[_Phrase]) -> dict[str, list[_Phrase]]:
     for phrase in phrases:
         index.setdefault(min(phrase.words, key=lambda word: counts[word]), []).append(phrase)
     return index
+
+
+# Endings of Portuguese, Spanish and English words (verb forms, plurals, genders), longest first: a
+# stem is what is left, four letters at least. Crude, and safe only with the rule that every word
+# sharing the stem means the same.
+_ENDINGS = sorted({
+    "amento", "imento", "mente", "acao", "icao", "ando", "endo", "indo", "aram", "eram", "iram", "ieron", "aron",
+    "ados", "adas", "idos", "idas", "ado", "ada", "ido", "ida", "ing", "ed", "ou", "ei", "ar", "er", "ir", "as",
+    "os", "es", "a", "o", "e", "s",
+}, key=len, reverse=True)
+
+
+def _stem(word: str) -> str:
+    return next((word[:-len(end)] for end in _ENDINGS if word.endswith(end) and len(word) - len(end) >= 4), word)
 
 
 def _allowed(length: int) -> int:
