@@ -76,6 +76,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench.telegram_surge
 	$(BIN)/python -m bench.mirror_drain
 	$(BIN)/python -m bench.memory
+	$(BIN)/python -m bench.intent_matching --compare
 
 ## The same at small sizes, a few minutes in all: to try a change, not to quote (see bench/RESULTS.md).
 bench-quick: $(BENCH_STAMP)
@@ -84,6 +85,7 @@ bench-quick: $(BENCH_STAMP)
 	$(BIN)/python -m bench.telegram_surge --subscribers 200 --seconds 10
 	$(BIN)/python -m bench.mirror_drain --entries 2000 --backlog 500 --outage-seconds 5
 	$(BIN)/python -m bench.memory --chats 5000 --conversations 1000 --sample 100
+	$(BIN)/python -m bench.intent_matching --rounds 3
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

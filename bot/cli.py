@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from pydantic import ValidationError
 
-from bot import invites_cli, locks_cli, logs, undelivered_cli
+from bot import intents_cli, invites_cli, locks_cli, logs, undelivered_cli
 from bot.cli_support import Refused, load, refused
 from bot.doctor import cli as doctor_cli
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -119,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     mirror_cli.register(subparsers)
     undelivered_cli.register(subparsers)
     doctor_cli.register(subparsers)
+    intents_cli.register(subparsers)
     demo = subparsers.add_parser(
         "demo", description=DEMO,
         help="try the bot in this terminal, as a seeded subscriber or technician of the in-process sandbox ISP",

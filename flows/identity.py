@@ -42,7 +42,9 @@ def _valid(value: str, shape: re.Pattern[str], weights: tuple[list[int], list[in
 
 _CPF = re.compile(r"[0-9]{11}")
 _CNPJ = re.compile(r"[0-9A-Z]{12}[0-9]{2}")
-_LABELS = re.compile(r"\b(?:CPF|CNPJ)\b")
+# A label before the number ("CPF: ...", "meu cnpj é ..."), not letters of an alphanumeric CNPJ that
+# happen to spell one between its dots ("00.CPF.000/0000-04").
+_LABELS = re.compile(r"(?<![0-9A-Z.-])(?:CPF|CNPJ)(?![0-9A-Z.-])")
 
 
 def valid_cpf(digits: str) -> bool:

@@ -2,31 +2,53 @@
 
 The words live in ``locales/intents/<language>.yaml`` (name → phrases), so an operator adds
 "boleto atrasado" without touching Python. A name is a flow, a kind of small talk (``SMALL_TALK``:
-answered kindly, then the menu) or ``LEAVE``: the words that, sent alone, leave any question for
-the menu ("cancelar", "voltar").
+answered kindly, then the menu), ``LEAVE`` (the words that, sent alone, leave any question for the
+menu: "cancelar", "voltar"), a need that a flow answers (``NEEDS``: "moving" is a person's job, so
+it reaches ``human``), or ``ORDINARY``: everyday words that mean nothing to the bot but are words, so
+never taken for a typo of one that does ("robo" is not "roto", "faço" is not "fraco").
 
 Matching forgives case, accents, punctuation and small typos ("bolto", "intenet"): a phrase matches
-when its words appear in the text in order, each the same word or one a typo away (one edit, two
-in words of eight letters or more, never in the first letter: "sentido" is not "lentidão"). Short
-words must match exactly ("net" is not "nada"). Small talk counts only when no flow fits ("bom dia,
-estou sem internet" is about the connection), and a text that fits nothing stays unmatched: the
-menu says so rather than guess.
+when its words appear in the text in order, each the same word or one a typo away. A typo is one
+edit (two in words of eight letters or more), never in the first letter, in a word of five letters
+or more that is no word of any vocabulary; and it lands only where every word of every vocabulary
+that close means the same ("sentido" is not "lentidão"; "slow" is an English word, never the
+Portuguese "show"). A letter held down is read as the word ("caiuuu"), and an unknown word whose stem
+is that of vocabulary words meaning one thing lands on them, under the same rule ("quebrada" is
+"quebrado"). Small talk counts only when no flow fits ("bom dia, estou sem internet" is about
+the connection), and a text that fits nothing stays unmatched: the menu says so rather than guess.
+
+Cost: words are looked up, not compared one by one: phrases are indexed by their words, and typos
+by their deletions (a typo and its word share a deletion), each word's answer kept.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from pathlib import Path
 
 import yaml
 from bot.i18n import locales_dir
 
-SHORT = 4  # words this short must match exactly
+TYPO = 5  # words shorter than this must match exactly
 LONG = 8  # words this long forgive two typos
 LEAVE = "leave"
+ORDINARY = "words"
 SMALL_TALK = frozenset({"greeting", "thanks", "ok"})
+# Needs that have no flow of their own, and the flow (or small talk) that answers them.
+NEEDS = {
+    "moving": "human",  # a change of address: staff schedule it
+    "plan_change": "human",  # upgrade, downgrade: a sale, a person's job
+    "debt": "bills",  # "how much do I owe": the open bills
+    "maintenance": "connection",  # planned works, an outage in the area: the connection flow tells it
+    "ticket_status": "my_tickets",
+    "older_invoice": "invoices",  # the fiscal invoices list goes back months
+    "anyone_there": "greeting",  # the menu answers at once, by name
+}
 # Letters and digits make words; an emoji is a word of its own ("👍").
 _WORD = re.compile(r"[a-z0-9]+|[\u2600-\u27bf\U0001f300-\U0001faff]")
 
@@ -38,35 +60,78 @@ def normalise(text: str) -> list[str]:
     return _WORD.findall(folded)
 
 
+def destination(name: str) -> str:
+    """Where a vocabulary's name leads: a need's flow, or the name itself."""
+    return NEEDS.get(name, name)
+
+
+@dataclass(frozen=True, slots=True)
+class _Phrase:
+    name: str  # where it leads (a need already turned into its flow)
+    words: tuple[str, ...]
+    small_talk: bool
+    rank: int  # its place in the table: between phrases as long, the first wins
+
+
 class Intents:
     def __init__(self, directory: Path | None = None) -> None:
         directory = directory or locales_dir() / "intents"
-        self._phrases: dict[str, list[tuple[str, list[str]]]] = {}
+        self._phrases: dict[str, list[_Phrase]] = {}
+        self._leaving: dict[str, set[tuple[str, ...]]] = {}
+        meanings: dict[str, set[str]] = {}  # word → where the phrases it is in lead, in any language
+        self._vocabulary: dict[str, set[str]] = {}  # language → words a typo may land on
         for path in sorted(directory.glob("*.yaml")):
             with path.open(encoding="utf-8") as handle:
-                table = yaml.safe_load(handle) or {}
-            self._phrases[path.stem] = [
-                (name, normalise(phrase)) for name, phrases in table.items() for phrase in phrases
+                table: dict[str, list[str]] = yaml.safe_load(handle) or {}
+            language = path.stem
+            phrases = [(name, tuple(normalise(phrase))) for name, phrases in table.items() for phrase in phrases]
+            self._phrases[language] = [
+                _Phrase(destination(name), words, name in SMALL_TALK, rank)
+                for rank, (name, words) in enumerate(phrases) if name not in (LEAVE, ORDINARY) and words
             ]
+            self._leaving[language] = {words for name, words in phrases if name == LEAVE}
+            self._vocabulary[language] = {word for name, words in phrases if name != ORDINARY for word in words}
+            for name, words in phrases:
+                for word in words:
+                    meanings.setdefault(word, set()).add(ORDINARY if name == ORDINARY else destination(name))
+        self._meanings = {word: frozenset(names) for word, names in meanings.items()}
+        self._deletions: dict[str, set[str]] = {}
+        for word in self._meanings:
+            for variant in _deletions(word, _allowed(len(word))):
+                self._deletions.setdefault(variant, set()).add(word)
+        self._stems: dict[str, set[str]] = {}
+        for word in self._meanings:
+            if len(word) >= TYPO:
+                self._stems.setdefault(_stem(word), set()).add(word)
+        self._index: dict[str, dict[str, list[_Phrase]]] = {
+            language: _index(phrases) for language, phrases in self._phrases.items()
+        }
+        self._resolved: dict[tuple[str, str], tuple[str, float]] = {}
 
     def match(self, language: str, text: str) -> str | None:
         """The flow (or small talk) the text names, or None. The person's language first, then the
         others (a Portuguese speaker whose phone is in English still types "boleto"). Small talk is
         set aside first, so "bom dia, estou sem internet" is about the connection and "obrigado pela
         ajuda" is thanks, not help."""
-        words = normalise(text)
+        raw = normalise(text)
+        if not raw:
+            return None
+        own = [self.resolve(language, word) for word in raw]
+        exact = [(word, 1.0) for word in raw]
+        removed: set[int] = set()
         talk: str | None = None
         for lang in self._order(language):
-            typos = lang == language  # another language's "dale" is not a typo of "date"
-            for name, phrase in sorted(self._phrases[lang], key=lambda entry: -len(entry[1])):
-                while name in SMALL_TALK and (found := _positions(phrase, words, typos=typos)):
-                    talk = talk or name
-                    words = [word for index, word in enumerate(words) if index not in found]
+            words = own if lang == language else exact  # another language's "dale" is not a typo of "date"
+            for phrase in self._candidates(lang, words, small_talk=True):
+                while found := _together(phrase.words, words, removed):
+                    talk = talk or phrase.name
+                    removed.update(found)
         for lang in self._order(language):
+            words = own if lang == language else exact
             # The best phrase; between equals, the one the text names first ("cancel my plan").
             best = max(
-                ((*_score(phrase, words), name) for name, phrase in self._phrases[lang]
-                 if name not in SMALL_TALK and name != LEAVE),
+                ((*_score(phrase.words, words, removed), phrase.name)
+                 for phrase in self._candidates(lang, words, small_talk=False)),
                 default=(0.0, 0, ""),
             )
             if best[0] > 0:
@@ -75,13 +140,133 @@ class Intents:
 
     def leaves(self, language: str, text: str) -> bool:
         """Whether the whole text is a word that leaves the question ("cancelar", "voltar", "menu")."""
-        words = normalise(text)
-        return any(
-            phrase == words for lang in self._order(language) for name, phrase in self._phrases[lang] if name == LEAVE
-        )
+        words = tuple(normalise(text))
+        return any(words in self._leaving[lang] for lang in self._order(language))
+
+    def resolve(self, language: str, word: str) -> tuple[str, float]:
+        """The word of the language's vocabulary that ``word`` is a typo of, and how close (1: the same
+        word); the word itself when it is a word of any vocabulary, too short, or as close to words
+        that mean something else."""
+        key = (language, word)
+        if (known := self._resolved.get(key)) is None:
+            known = self._resolved[key] = self._typo_of(language, word)
+            if len(self._resolved) > 50_000:  # what strangers type is unbounded; the vocabulary is not
+                self._resolved.clear()
+        return known
+
+    def words(self) -> Iterator[tuple[str, frozenset[str]]]:
+        """Each word of every vocabulary, with where the phrases it is in lead (``ORDINARY`` for
+        everyday words)."""
+        yield from self._meanings.items()
+
+    def _typo_of(self, language: str, word: str) -> tuple[str, float]:
+        if word in self._meanings or language not in self._vocabulary:
+            return word, 1.0
+        # A letter held down ("caiuuu", "obrigadooo"): the word without the repeats, when it is one.
+        # (three times or more: a doubled letter is an ordinary typo, looked up like the others).
+        squeezed = [each for each in (re.sub(r"(.)\1{2,}", r"\1\1", word), re.sub(r"(.)\1{2,}", r"\1", word))
+                    if each != word and each in self._meanings]
+        if len(set(word)) > 1 and squeezed and len({self._meanings[each] for each in squeezed}) == 1:
+            return squeezed[0], 0.95
+        if len(word) < TYPO:
+            return word, 1.0
+        landed = self._nearest(language, word)
+        return self._same_stem(language, word) if landed[0] == word else landed
+
+    def _same_stem(self, language: str, word: str) -> tuple[str, float]:
+        """The vocabulary word of the same stem ("quebrada", "quebrado"), where every word of every
+        vocabulary with that stem means the same."""
+        stem = _stem(word)
+        if stem == word:
+            return word, 1.0
+        kin = self._stems.get(stem, set())
+        if not kin or len({self._meanings[known] for known in kin}) > 1:
+            return word, 1.0
+        landing = sorted(known for known in kin if known in self._vocabulary[language])
+        if not landing or ORDINARY in self._meanings[landing[0]]:
+            return word, 1.0
+        edits = _distance(word, landing[0])
+        if any(self._meanings[known] != self._meanings[landing[0]] and close <= edits
+               for known, close in self._near(word).items()):  # a typo of a word that means something else
+            return word, 1.0
+        return landing[0], 0.9
+
+    def _near(self, word: str) -> dict[str, int]:
+        """The words of every vocabulary a typo away from ``word``, with their edits."""
+        near: dict[str, int] = {}
+        for variant in _deletions(word, _allowed(len(word))):
+            for known in self._deletions.get(variant, ()):
+                if known[0] == word[0] and known not in near:
+                    edits = _distance(word, known)
+                    if edits <= _allowed(len(known)):
+                        near[known] = edits
+        return near
+
+    def _nearest(self, language: str, word: str) -> tuple[str, float]:
+        near = self._near(word)
+        if not near:
+            return word, 1.0
+        closest = min(near.values())
+        nearest = [known for known, edits in near.items() if edits == closest]
+        if len({self._meanings[known] for known in nearest}) > 1:  # as close to words meaning other things
+            return word, 1.0
+        landing = [known for known in nearest if known in self._vocabulary[language]]
+        if not landing or ORDINARY in self._meanings[landing[0]]:
+            return word, 1.0
+        return min(landing), 1.0 - closest / 10
+
+    def _candidates(self, language: str, words: list[tuple[str, float]], *, small_talk: bool) -> list[_Phrase]:
+        """The phrases all of whose words are in the text, longest first."""
+        present = {word for word, _ in words}
+        found = {
+            phrase.rank: phrase for word in present for phrase in self._index[language].get(word, ())
+            if phrase.small_talk == small_talk and present.issuperset(phrase.words)
+        }
+        return sorted(found.values(), key=lambda phrase: (-len(phrase.words), phrase.rank))
 
     def _order(self, language: str) -> list[str]:
         return [lang for lang in [language, *sorted(set(self._phrases) - {language})] if lang in self._phrases]
+
+
+def _index(phrases: Iterable[_Phrase]) -> dict[str, list[_Phrase]]:
+    """Each phrase under its rarest word (a text without that word cannot match it)."""
+    counts: dict[str, int] = {}
+    phrases = list(phrases)
+    for phrase in phrases:
+        for word in phrase.words:
+            counts[word] = counts.get(word, 0) + 1
+    index: dict[str, list[_Phrase]] = {}
+    for phrase in phrases:
+        index.setdefault(min(phrase.words, key=lambda word: counts[word]), []).append(phrase)
+    return index
+
+
+# Endings of Portuguese, Spanish and English words (verb forms, plurals, genders), longest first: a
+# stem is what is left, four letters at least. Crude, and safe only with the rule that every word
+# sharing the stem means the same.
+_ENDINGS = sorted({
+    "amento", "imento", "mente", "acao", "icao", "ando", "endo", "indo", "aram", "eram", "iram", "ieron", "aron",
+    "ados", "adas", "idos", "idas", "ado", "ada", "ido", "ida", "ing", "ed", "ou", "ei", "ar", "er", "ir", "as",
+    "os", "es", "a", "o", "e", "s",
+}, key=len, reverse=True)
+
+
+def _stem(word: str) -> str:
+    return next((word[:-len(end)] for end in _ENDINGS if word.endswith(end) and len(word) - len(end) >= 4), word)
+
+
+def _allowed(length: int) -> int:
+    """Edits a word this long forgives."""
+    return 2 if length >= LONG else 1 if length >= TYPO else 0
+
+
+def _deletions(word: str, depth: int) -> set[str]:
+    """The word and what it becomes with up to ``depth`` letters taken out (never the first)."""
+    found = {word}
+    for count in range(1, depth + 1):
+        for places in combinations(range(1, len(word)), count):
+            found.add("".join(c for i, c in enumerate(word) if i not in places))
+    return found
 
 
 def _distance(a: str, b: str) -> int:
@@ -99,24 +284,13 @@ def _distance(a: str, b: str) -> int:
     return previous[-1]
 
 
-def _same(wanted: str, word: str) -> float:
-    """1 for the same word, a little less for a typo of it, 0 for another word."""
-    if wanted == word:
-        return 1.0
-    if min(len(wanted), len(word)) < SHORT or wanted[0] != word[0]:
-        return 0.0
-    edits = _distance(wanted, word)
-    return 1.0 - edits / 10 if edits <= (2 if len(wanted) >= LONG else 1) else 0.0
-
-
-def _positions(phrase: list[str], words: list[str], *, typos: bool = True) -> list[int]:
-    """Where the phrase's words appear, in order, among the text's words (empty: not all of them)."""
+def _positions(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: set[int]) -> list[int]:
+    """Where the phrase's words appear, in order, among the text's words not set aside (empty: not
+    all of them)."""
     found: list[int] = []
     start = 0
     for wanted in phrase:
-        index = next(
-            (i for i in range(start, len(words)) if (_same(wanted, words[i]) if typos else wanted == words[i])), None,
-        )
+        index = next((i for i in range(start, len(words)) if i not in removed and words[i][0] == wanted), None)
         if index is None:
             return []
         found.append(index)
@@ -124,14 +298,24 @@ def _positions(phrase: list[str], words: list[str], *, typos: bool = True) -> li
     return found
 
 
-def _score(phrase: list[str], words: list[str]) -> tuple[float, int]:
+def _together(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: set[int]) -> list[int]:
+    """Where the phrase's words appear one after the other among the text's words not set aside
+    (small talk is a set phrase: "tem alguém aí" is, "tem como falar com alguém aí" is not)."""
+    for start in range(len(words) - len(phrase) + 1):
+        places = list(range(start, start + len(phrase)))
+        if all(i not in removed and words[i][0] == wanted for i, wanted in zip(places, phrase, strict=True)):
+            return places
+    return []
+
+
+def _score(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: set[int]) -> tuple[float, int]:
     """How well the phrase's words appear, in order, among the text's words (0: not at all), and how
     early (minus the first word's place). Longer phrases win over shorter ones that also match ("sem
-    internet" over "internet")."""
-    found = _positions(phrase, words)
+    internet" over "internet"); a typo weighs a little less than the word."""
+    found = _positions(phrase, words, removed)
     if not found:
         return 0.0, 0
-    return sum(_same(wanted, words[index]) for wanted, index in zip(phrase, found, strict=True)), -found[0]
+    return sum(words[index][1] for index in found), -found[0]
 
 
 def default_intents() -> Intents:

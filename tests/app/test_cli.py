@@ -3,6 +3,7 @@ help that says what each command does and what it reads, and quiet ends."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from importlib.metadata import version
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 from bot import cli
 
-COMMANDS = ("run", "call", "sandbox", "migrate", "invite", "technicians", "mirror", "doctor", "demo")
+COMMANDS = ("run", "call", "sandbox", "migrate", "invite", "technicians", "mirror", "doctor", "demo", "intents")
 
 
 def help_of(capsys: pytest.CaptureFixture[str], *command: str) -> str:
@@ -98,3 +99,27 @@ def test_invite_names_every_wrong_setting_of_the_isp_and_the_database_at_once(
     named = [line.split(": ")[2] for line in capsys.readouterr().err.splitlines()]
     assert named == ["ISPBOT_ISP_BASE_URL", "ISPBOT_ISP_KEY", "ISPBOT_DATABASE_URL"]
     assert list(tmp_path.iterdir()) == [tmp_path / ".env"]  # no database created
+
+
+def test_intents_reads_texts_one_a_line_and_prints_where_each_leads(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("ISPBOT_LOCALES_DIR", raising=False)
+    texts = "to devendo quanto?\nvc é um robo?\n\ntem alguém aí?\nno tengo señal\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(texts))
+    assert cli.main(["intents", "--language", "pt_BR"]) == 0
+    assert capsys.readouterr().out == (
+        "bills\tto devendo quanto?\n-\tvc é um robo?\ngreeting\ttem alguém aí?\nconnection\tno tengo señal\n"
+    )
+
+
+def test_intents_reads_the_operators_words(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    (tmp_path / "pt_BR").mkdir()  # what the setting asks of a copy of the texts
+    (tmp_path / "intents").mkdir()
+    (tmp_path / "intents" / "en.yaml").write_text('human: ["ring me"]\n', encoding="utf-8")
+    monkeypatch.setenv("ISPBOT_LOCALES_DIR", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO("please ring me\nmy bill\n"))
+    assert cli.main(["intents", "--language", "en"]) == 0
+    assert capsys.readouterr().out == "human\tplease ring me\n-\tmy bill\n"
