@@ -42,8 +42,7 @@ SECRET = Takes("secret", only=frozenset())
 MAX_LOGIN = 64
 NOBODY = 0  # a customer code no ISP gives: asked for when a tax id had no customer
 # What a person not linked may ask for instead of proving who they are: the intent, the flow.
-# ("contracts" is what "quero contratar" and "planos" name; before a link it is a prospect's question.)
-ELSEWHERE = {"human": "human", "cancel_plan": "human", "sales": "sales", "contracts": "sales"}
+ELSEWHERE = {"human": "human", "cancel_plan": "human", "sales": "sales"}
 ASKED_KEPT = 300
 
 
