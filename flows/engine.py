@@ -1,22 +1,18 @@
 """The conversation engine: one event in, the chat's replies out, its state saved in between.
 
 Each event runs in one database transaction: lock the chat (a row lock on PostgreSQL; SQLite's one
-writer and the optimistic version check elsewhere) and load its state and link; route the event
-(``/start``, ``/cancelar`` and the role's commands work everywhere, and so do the ``leave`` words
-except at a verbatim step; a button press resolves from the chat's own state only); run the step
-and any flow it switched to; save the state and queue the turn's messages for ``chat_messages``.
+writer and the optimistic version check elsewhere), load its state and link, route the event
+(``/start``, ``/cancelar``, the role's commands and the ``leave`` words work everywhere but at a
+verbatim step; a button resolves from the chat's own state only), run the step and any flow it
+switched to, save the state and queue the turn's messages for ``chat_messages``.
 
-Every question is answered the same way, here and not in each flow (``Takes`` in ``flows.steps``): a
-typed text that names one of its options chooses it (``flows.answers``); a clear request for another
-flow ("quero falar com um atendente", "já paguei") leaves the question for the menu's reading of it,
-said in one line; a photo or document the step cannot read goes the same way (a receipt, to the
-flow that takes it). What a step cannot use is answered with the options and how to leave, and the
-question asked again; small talk is answered kindly first. After ``give_up_after`` misunderstandings
-a person is called. An ISP failure is told plainly and nothing of the step is
-saved. Steps read the ISP before writing to the database (a slow ISP never holds SQLite's write
-lock) and write to the ISP last, so a turn run again after a lost version race re-reads first.
-A link attempt is counted in a short transaction of its own before the ISP is asked
-(``Context.begin_link_attempt``); a turn that ends without its answer takes that count back.
+Every question is answered here, not in each flow (``Takes`` in ``flows.steps``): a typed option
+chooses it (``flows.answers``); a clear request for another flow, or a file the step cannot read,
+leaves the question for the menu's reading of it, said in one line; small talk is answered and the
+question kept; anything else names the options and how to leave. After ``give_up_after`` misses a
+person is called. An ISP failure is told plainly and nothing of the step is saved; steps read the
+ISP before writing to the database and write to the ISP last. A link attempt is counted in a short
+transaction of its own before the ISP is asked; a turn that ends without its answer takes it back.
 """
 
 from __future__ import annotations

@@ -1,24 +1,17 @@
 """Free text understood where it plainly names something ("segunda via", "caiu", "obrigado").
 
 The words live in ``locales/intents/<language>.yaml`` (name → phrases), so an operator adds
-"boleto atrasado" without touching Python. A name is a flow, a kind of small talk (``SMALL_TALK``:
-answered kindly, then the menu), ``LEAVE`` (the words that, sent alone, leave any question for the
-menu: "cancelar", "voltar"), a need that a flow answers (``NEEDS``: "moving" is a person's job, so
-it reaches ``human``), or ``ORDINARY``: everyday words that mean nothing to the bot but are words, so
-never taken for a typo of one that does ("robo" is not "roto", "faço" is not "fraco").
+"boleto atrasado" without touching Python. A name is a flow, small talk (``SMALL_TALK``), ``LEAVE``
+("cancelar" alone leaves any question), a need a flow answers (``NEEDS``: "moving" reaches
+``human``), or ``ORDINARY``: everyday words, never taken for a typo ("robo" is not "roto").
 
-Matching forgives case, accents, punctuation and small typos ("bolto", "intenet"): a phrase matches
-when its words appear in the text in order, each the same word or one a typo away. A typo is one
-edit (two in words of eight letters or more), never in the first letter, in a word of five letters
-or more that is no word of any vocabulary; and it lands only where every word of every vocabulary
-that close means the same ("sentido" is not "lentidão"; "slow" is an English word, never the
-Portuguese "show"). A letter held down is read as the word ("caiuuu"), and an unknown word whose stem
-is that of vocabulary words meaning one thing lands on them, under the same rule ("quebrada" is
-"quebrado"). Small talk counts only when no flow fits ("bom dia, estou sem internet" is about
-the connection), and a text that fits nothing stays unmatched: the menu says so rather than guess.
-
-Cost: words are looked up, not compared one by one: phrases are indexed by their words, and typos
-by their deletions (a typo and its word share a deletion), each word's answer kept.
+A phrase matches when its words appear in order, each the same word or a typo of it (case, accents
+and punctuation forgiven): one edit, two in words of eight letters or more, never the first letter,
+only in a word of five letters or more that no vocabulary knows, and only where every vocabulary word
+that close means the same ("slow" is English, never the Portuguese "show"). A held-down letter is
+read as the word ("caiuuu"); an unknown word sharing the stem of words of one meaning lands on them.
+Small talk counts only when no flow fits, and a text that fits nothing stays unmatched. Phrases are
+indexed by their words and typos by their deletions, each word's answer kept: a lookup, not a scan.
 """
 
 from __future__ import annotations

@@ -5,17 +5,13 @@ its steps (``Steps``): each step with where it can lead, in the spirit of python
     steps = Steps(
         begin=("choose", TO_MENU),                  # entering the flow: ask "choose", or the menu
         choose=("act", Switch("paid"), TO_MENU),    # a step of this flow, another flow, the menu
-        act=("act", TO_MENU),
+        describe=(WORDS, "confirm"),                # what the question takes besides its buttons
     )
 
-A step may also say what its question takes besides its buttons (``Takes``, drawn beside the step):
-
-        describe=(WORDS, "confirm"),               # typed words are the answer here
-
 A plain name is a step of the same flow (a method, waited in through ``ctx.ask``/``ctx.wait``);
-``Switch(name)`` is ``ctx.switch(name)``; ``MENU_FLOWS`` is any flow of the role's menu (a button
-built from ``ctx.menu``). Ending without a question leads to the menu, as the engine does. The engine
-checks every move against the table and ``flows.diagrams`` draws it (``make diagrams``).
+``Switch(name)`` is ``ctx.switch(name)``; ``MENU_FLOWS`` is any flow of the role's menu; ``Takes``
+(``WORDS``, ``FILES``) is drawn beside its step. Ending without a question leads to the menu. The
+engine checks every move against the table and ``flows.diagrams`` draws it (``make diagrams``).
 """
 
 from __future__ import annotations

@@ -4,15 +4,12 @@ login and password of one of the customer's authentications.
 - Nothing tells a guesser whether a tax id or a login exists, not the words nor the time: an unknown
   tax id is asked for the contact like a known one, each step makes the same ISP calls either way
   (``NOBODY`` stands in for no customer), and a login without authentications meets a dummy password.
-- What is compared (tax id with phone, login with password) counts as an attempt, pass or fail; a tax
-  id with wrong check digits (public arithmetic) or a contact that is not the sender's own is a slip
-  of the thumb: answered, never compared, never counted; so is a character no tax id or login holds.
-- The tax id's matching customer codes wait in the chat's state for the contact, not the tax id; the
-  password is checked in the step it arrives in and kept nowhere.
-- Failures count per chat and per person tried (a keyed hash of the tax id or login) across chats,
-  each counted atomically before the ISP is asked (``ctx.begin_link_attempt``); either lock gives the
-  same words, with the time linking is certainly free again. Staff clear locks with ``ispbot locks
-  clear``. A phone proof asks which contract when the customer has several live.
+- What is compared counts as an attempt, atomically before the ISP is asked (``begin_link_attempt``),
+  per chat and per person tried (a keyed hash) across chats; a wrong check digit, a contact not the
+  sender's own or a character no tax id or login holds is a slip: answered, never counted. Either
+  lock gives the same words and when linking is free again; ``ispbot locks clear`` clears them.
+- The tax id's customer codes wait in the chat's state for the contact; the password is checked in
+  the step it arrives in and kept nowhere. A phone proof asks which contract when there are several.
 - Nobody is stuck: buttons for a person and for sales; their words read only where text is not proof.
 """
 

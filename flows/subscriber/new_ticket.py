@@ -1,24 +1,17 @@
 """Open a ticket: topic, a known outage when it concerns it, the problem in the person's words, confirmation.
 
-- A contract that is not active is told first (``standing``), with "open a ticket anyway" among its
-  buttons: a blocked subscriber may write about something else.
-- The topic question offers "Outro" and takes the problem typed instead of a topic: it is kept as
-  the description and the topic asked once more. A bill topic ("Segunda via de boleto") leads to the
-  bills, where the bill is, not to a ticket. A known outage is told only for a connection topic (a
-  ticket about a move is not about the outage). "Outro" opens on the ISP's general topic when it has
-  one, else a person takes what was written.
-- The subject (``Assunto``) is the topic's name as the ISP wrote it, so tickets group by topic; the
-  person's words go verbatim into the opening occurrence, capped at ``MAX_DESCRIPTION``. Without a
-  topic in the subscriber center, a person instead: a ticket without one lands nowhere useful.
-- A photo at the topic or the description is the problem's (a router's lights), never taken for a
-  receipt; its caption describes it.
-- Contract: the one chosen at linking, else the customer's only one, else none. A photo counts by
-  its caption (the ticket cannot carry the picture).
-- The protocol is the ticket's one name towards the subscriber (what the ISP's staff ask for on the
-  phone); when reading it fails the number is told: nothing may fail after the write. What the
-  subscriber writes next is added to the ticket (``follow_ticket``).
-- The opening is written with ``ctx.write_once``: its read-back looks for a ticket of the same
-  subject opened since shortly before the try.
+- A contract that is not active is told first (``standing``), with "open a ticket anyway".
+- The topic question offers "Outro" and keeps a problem typed instead of a topic as the description,
+  then asks the topic once more. A bill topic leads to the bills. A known outage is told only for a
+  connection topic. "Outro" opens on the ISP's general topic, else a person takes what was written.
+- The subject is the topic's name as the ISP wrote it; the person's words go verbatim into the
+  opening occurrence (``MAX_DESCRIPTION``). Without a subscriber-center topic, a person instead.
+- A photo at the topic or the description is the problem's, never a receipt; its caption describes it.
+- Contract: the one chosen at linking, else the customer's only one, else none.
+- The protocol is the ticket's one name towards the subscriber (what staff ask for); when reading it
+  fails the number is told: nothing may fail after the write. What the subscriber writes next is
+  added to the ticket (``follow_ticket``). The opening is written with ``ctx.write_once``: its
+  read-back looks for a ticket of the same subject opened since shortly before the try.
 """
 
 from __future__ import annotations
