@@ -17,6 +17,12 @@ from flows.intents import normalise
 SHORT = 4
 LONG = 8
 STRONG = 3  # a fit that is the label or its start (see ``_fit``)
+# Little words around an option's name ("o vencido", "the first", "el de diciembre"): not part of it.
+FILLERS = frozenset({
+    "o", "a", "os", "as", "um", "uma", "de", "do", "da", "no", "na", "esse", "essa", "este", "esta", "quero",
+    "the", "an", "one", "of", "my", "that", "this", "want", "el", "la", "los", "las", "un", "una", "del",
+    "ese", "esa", "quiero",
+})
 
 
 def typed_option(text: str, labels: Sequence[str], *, numbers: bool = False, strict: bool = False) -> int | None:
@@ -28,11 +34,16 @@ def typed_option(text: str, labels: Sequence[str], *, numbers: bool = False, str
     if numbers:
         number = int(words[0]) if len(words) == 1 and words[0].isdigit() else 0
         return number - 1 if 1 <= number <= len(labels) else None
-    scored = sorted(((_fit(words, [w for w in normalise(label) if w.isalnum()]), index)
+    scored = sorted(((_fit(_plain(words, strict), _plain([w for w in normalise(label) if w.isalnum()], strict)), index)
                      for index, label in enumerate(labels)), reverse=True)
     if not scored or scored[0][0] < (STRONG if strict else 1) or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
     return scored[0][1]
+
+
+def _plain(words: list[str], strict: bool) -> list[str]:
+    """The words without the little ones around a name (all of them when nothing else is left)."""
+    return words if strict else [w for w in words if w not in FILLERS] or words
 
 
 def _fit(words: list[str], label: list[str]) -> float:

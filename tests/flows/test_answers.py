@@ -23,6 +23,15 @@ def test_a_typed_name_chooses_its_button(typed: str, chosen: str) -> None:
     assert (CARD[index] if index is not None else None) == (None if typed.isdigit() else chosen)
 
 
+BILLS = ["R$ 99,90 · 15/11/2026 (vencido)", "R$ 99,90 · 15/12/2026"]
+
+
+@pytest.mark.parametrize("typed", ["o vencido", "quero o vencido", "the vencido one", "el vencido"])
+def test_the_little_words_around_a_name_do_not_hide_it(typed: str) -> None:
+    assert typed_option(typed, BILLS) == 0
+    assert typed_option("segunda via de boleto", TOPICS) == 2  # a label's own little words still count
+
+
 def test_the_number_shown_beside_an_option_chooses_it() -> None:
     assert typed_option("3", CARD, numbers=True) == 2
     assert typed_option("3.", CARD, numbers=True) == 2
