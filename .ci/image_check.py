@@ -114,7 +114,7 @@ def install() -> None:
 
 
 def debian_mirror() -> str:
-    """The machine's own Debian mirror (its apt sources), else Debian's."""
+    """The machine's own Debian mirror, from its apt sources (the one apt itself uses)."""
     sources = [Path("/etc/apt/sources.list"), *sorted(Path("/etc/apt/sources.list.d").glob("*"))]
     for source in sources:
         with contextlib.suppress(OSError):
@@ -122,7 +122,7 @@ def debian_mirror() -> str:
             for uri in uris:
                 if uri.rstrip("/").endswith("/debian"):
                     return uri
-    return "http://deb.debian.org/debian"
+    raise Failed("no Debian mirror among the apt sources (/etc/apt/sources.list*): debootstrap needs one")
 
 
 def ca_bundle() -> Path | None:
