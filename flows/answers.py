@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flows.intents import normalise
+from flows.intents import distance, normalise
 
 SHORT = 4
 LONG = 8
@@ -81,19 +81,4 @@ def _near(a: str, b: str) -> bool:
         return True
     if min(len(a), len(b)) < SHORT or a[0] != b[0]:
         return False
-    return _edits(a, b) <= (2 if max(len(a), len(b)) >= LONG else 1)
-
-
-def _edits(a: str, b: str) -> int:
-    """Insertions, deletions, changes and swaps of two neighbours that make ``a`` into ``b``."""
-    before: list[int] = []
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            cost = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cost = min(cost, before[j - 2] + 1)
-            current.append(cost)
-        before, row = row, current
-    return row[-1]
+    return distance(a, b) <= (2 if max(len(a), len(b)) >= LONG else 1)

@@ -178,7 +178,7 @@ class Intents:
         landing = sorted(known for known in kin if known in self._vocabulary[language])
         if not landing or ORDINARY in self._meanings[landing[0]]:
             return word, 1.0
-        edits = _distance(word, landing[0])
+        edits = distance(word, landing[0])
         if any(self._meanings[known] != self._meanings[landing[0]] and close <= edits
                for known, close in self._near(word).items()):  # a typo of a word that means something else
             return word, 1.0
@@ -190,7 +190,7 @@ class Intents:
         for variant in _deletions(word, _allowed(len(word))):
             for known in self._deletions.get(variant, ()):
                 if known[0] == word[0] and known not in near:
-                    edits = _distance(word, known)
+                    edits = distance(word, known)
                     if edits <= _allowed(len(known)):
                         near[known] = edits
         return near
@@ -262,7 +262,7 @@ def _deletions(word: str, depth: int) -> set[str]:
     return found
 
 
-def _distance(a: str, b: str) -> int:
+def distance(a: str, b: str) -> int:
     """Edits (insert, delete, change, swap two neighbours) that make ``a`` into ``b``."""
     previous2: list[int] = []
     previous = list(range(len(b) + 1))

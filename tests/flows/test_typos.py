@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from bot.i18n import LANGUAGES
-from flows.intents import TYPO, _allowed, _distance, default_intents
+from flows.intents import TYPO, _allowed, default_intents, distance
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -37,11 +37,11 @@ def test_a_typo_lands_only_where_every_word_as_close_means_the_same(language: st
         landed, _ = intents.resolve(language, typo)
         if landed == typo:
             continue
-        edits = _distance(typo, landed)
+        edits = distance(typo, landed)
         rivals = [
             other for other in by_first[typo[0]]
             if abs(len(other) - len(typo)) <= 2 and meanings[other] != meanings[landed]
-            and _distance(typo, other) <= min(edits, _allowed(len(other)))
+            and distance(typo, other) <= min(edits, _allowed(len(other)))
         ]
         if rivals:
             wrong.append((typo, landed, rivals))
