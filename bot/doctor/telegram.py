@@ -15,19 +15,13 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.channels.telegram import raw
 from bot.channels.telegram.aiohttp_request import AiohttpRequest
-from bot.channels.telegram.failures import cannot_start
+from bot.channels.telegram.failures import cannot_start, refusal
 from bot.channels.telegram.settings import TelegramSettings
 from bot.doctor.report import Finding, bounded, fail, ok, origin, warn
 from telegram import Bot
 
 TELEGRAM_FIX = "check ISPBOT_TELEGRAM_API_URL and the network"
 PENDING_WARNING = 100  # updates waiting at Telegram beyond which the operator is told
-
-
-def _refusal(exc: TelegramError) -> str:
-    """Telegram's own words, with the kind of refusal (python-telegram-bot keeps "Forbidden:", drops "Bad Request:")."""
-    kind = type(exc).__name__
-    return exc.message if exc.message.startswith(kind) else f"{kind}: {exc.message}"
 
 
 async def telegram_findings(settings: TelegramSettings, seconds: float) -> list[Finding]:
@@ -110,7 +104,7 @@ async def _staff_group(bot: Bot, settings: TelegramSettings, bot_id: int) -> lis
         chat: dict[str, Any] = await raw.call(bot, "getChat", {"chat_id": chat_id})
         member: dict[str, Any] = await raw.call(bot, "getChatMember", {"chat_id": chat_id, "user_id": bot_id})
     except (BadRequest, Forbidden) as exc:
-        return [fail("staff-group", f"chat {chat_id} cannot be reached by the bot ({_refusal(exc)}): {join}")]
+        return [fail("staff-group", f"chat {chat_id} cannot be reached by the bot ({refusal(exc)}): {join}")]
     if chat.get("type") != "supergroup" or not chat.get("is_forum"):
         kind = "a supergroup without topics" if chat.get("type") == "supergroup" else f"a {chat.get('type')} chat"
         return [fail("staff-group", (

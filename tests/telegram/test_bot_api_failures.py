@@ -49,9 +49,9 @@ TABLE = [
     Case("html 200", DELIVERED, "not the Bot API's JSON"),
     Case("truncated json 200", DELIVERED, "not the Bot API's JSON"),
     Case("ok without a result", DELIVERED, "not the Bot API's JSON"),
-    Case("chat not found", DEAD_LETTER, "Bad Request: chat not found"),
+    Case("chat not found", DEAD_LETTER, "BadRequest: chat not found"),
     Case("bot blocked", DEAD_LETTER, "Forbidden: bot was blocked by the user"),
-    Case("message too long", DEAD_LETTER, "Bad Request: message is too long"),
+    Case("message too long", DEAD_LETTER, "BadRequest: message is too long"),
 ]
 
 

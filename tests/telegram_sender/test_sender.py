@@ -258,7 +258,7 @@ async def test_refusals_of_the_message_are_dead_letters_after_one_try_and_not_mo
     assert api.texts(13) == ["ok"]
     assert sender.stats.by_error["BadRequest"] == 3
     assert [(call.chat_id, error) for call, error in dead] == [
-        (10, "Bad Request: Chat not found"), (12, "Bad Request: Message can't be edited"),
+        (10, "BadRequest: Chat not found"), (12, "BadRequest: Message can't be edited"),
     ]
     assert results[1] is True  # the message already says it
     assert "Chat not found" in caplog.text

@@ -96,7 +96,7 @@ class AiohttpRequest(BaseRequest):
             # A call's answer (POST; a GET is a file's download): the check costs nothing when it is one.
             if method == "POST" and not payload.startswith(_ANSWER) and not _is_answer(payload):
                 raise UnreadableAnswer(NOT_THE_BOT_API)
-        elif not _is_json_object(payload):
+        elif _json_object(payload) is None:
             payload = _error_body(status)  # python-telegram-bot maps it by status, with no page in its message
         return status, payload
 
@@ -112,20 +112,18 @@ class AiohttpRequest(BaseRequest):
         return answer
 
 
-def _is_json_object(payload: bytes) -> bool:
+def _json_object(payload: bytes) -> dict[str, Any] | None:
     try:
-        return isinstance(json.loads(payload), dict)
+        decoded = json.loads(payload)
     except ValueError:
-        return False
+        return None
+    return decoded if isinstance(decoded, dict) else None
 
 
 def _is_answer(payload: bytes) -> bool:
     """Whether a 2xx body is the Bot API's answer: ``ok: true`` with a ``result``."""
-    try:
-        answer = json.loads(payload)
-    except ValueError:
-        return False
-    return isinstance(answer, dict) and answer.get("ok") is True and "result" in answer
+    answer = _json_object(payload)
+    return answer is not None and answer.get("ok") is True and "result" in answer
 
 
 def _error_body(status: int) -> bytes:

@@ -63,7 +63,7 @@ def read_failure(exc: BaseException) -> Failure:
     if isinstance(exc, BadRequest) and "not modified" in exc.message.lower():
         return Failure(Meaning.DONE, scrub(exc.message))
     if isinstance(exc, BadRequest | Forbidden):
-        return Failure(Meaning.FINAL, scrub(_with_class(exc)))
+        return Failure(Meaning.FINAL, scrub(refusal(exc)))
     return Failure(Meaning.TRANSIENT, describe(exc))
 
 
@@ -94,10 +94,10 @@ def cannot_start(exc: TelegramError, api_url: str) -> str:
                 "(a proxy or a captive portal in the way?)")
     if isinstance(exc, NetworkError):
         return f"cannot reach the Bot API at {api_url} ({describe(exc)}): check ISPBOT_TELEGRAM_API_URL and the network"
-    return f"getMe refused ({_with_class(exc)}): check ISPBOT_TELEGRAM_TOKEN"
+    return f"getMe refused ({refusal(exc)}): check ISPBOT_TELEGRAM_TOKEN"
 
 
-def _with_class(exc: TelegramError) -> str:
-    """Telegram's words with the kind of refusal (python-telegram-bot keeps "Forbidden:", drops "Bad Request:")."""
-    kind = "Bad Request" if isinstance(exc, BadRequest) else type(exc).__name__
+def refusal(exc: TelegramError) -> str:
+    """Telegram's own words, with the kind of refusal (python-telegram-bot keeps "Forbidden:", drops "Bad Request:")."""
+    kind = type(exc).__name__
     return exc.message if exc.message.startswith(kind) else f"{kind}: {exc.message}"

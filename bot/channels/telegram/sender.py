@@ -375,26 +375,23 @@ class Sender:
         method, params = item.call.method, item.call.params
         try:
             result = await self._call(method, params)
+        except TelegramError as exc:
+            return await self._failed(chat_id, item, read_failure(exc), exc)
         except Exception as exc:
-            return await self._failed(chat_id, item, exc)
+            log.exception("telegram %s to chat %s: unexpected %s, kept as a dead letter", method, chat_ref(chat_id),
+                          type(exc).__name__)
+            await self._dead(item, f"unexpected {type(exc).__name__}")
+            return None
         if method in _MESSAGE_METHODS and not (isinstance(result, dict) and "message_id" in result):
-            return await self._failed(chat_id, item, failure=Failure(Meaning.TRANSIENT, "ok without the sent message"))
+            return await self._failed(chat_id, item, Failure(Meaning.TRANSIENT, "ok without the sent message"))
         self._delivered(chat_id, item, result)
         return None
 
     async def _failed(
-        self, chat_id: int, item: _Item, exc: Exception | None = None, *, failure: Failure | None = None,
+        self, chat_id: int, item: _Item, failure: Failure, exc: TelegramError | None = None,
     ) -> float | None:
-        """What became of a call that failed with ``exc`` (or ``failure``): see ``_send``."""
+        """What became of a call that failed as ``failure`` says (raising ``exc``): see ``_send``."""
         method, ref = item.call.method, chat_ref(chat_id)
-        if failure is None:
-            assert exc is not None  # noqa: S101 - one of the two is given
-            if not isinstance(exc, TelegramError):
-                log.exception("telegram %s to chat %s: unexpected %s, kept as a dead letter", method, ref,
-                              type(exc).__name__, exc_info=exc)
-                await self._dead(item, f"unexpected {type(exc).__name__}")
-                return None
-            failure = read_failure(exc)
         self._count(type(exc).__name__ if exc is not None else "UnreadableAnswer")
         if failure.meaning is Meaning.DONE:
             self._delivered(chat_id, item, True)
