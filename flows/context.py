@@ -101,7 +101,7 @@ class Context:
         coordinator: IspCoordinator, policy: Policy, translations: Translations, client_language: str | None,
         menu: Sequence[str] = (), message_id: int | None = None, sender_name: str | None = None,
         files: FileSource | None = None, database: Database | None = None,
-        reservations: list[int] | None = None,
+        reservations: list[int] | None = None, proved_phone: str | None = None, asks_contact: bool = True,
     ) -> None:
         self.state = state
         self.link = link
@@ -114,6 +114,8 @@ class Context:
         self.menu = menu  # the names of the flows the menu offers, in order
         self.message_id = message_id  # the channel's reference of the message being handled
         self.sender_name = sender_name  # the name the person gave the channel (Telegram's first name), if any
+        self.proved_phone = proved_phone  # the sender's own number, vouched for by the channel (WhatsApp)
+        self.asks_contact = asks_contact  # the channel can ask for the person's own contact (Telegram)
         self.replies: list[Reply] = []
         self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step

@@ -83,6 +83,10 @@ class Incoming:
     sender_name: str | None = None
     sender_id: int | None = None  # the person's own id (in a group chat, not the chat's)
     message_id: int | None = None  # the channel's reference of the message (to copy it to the staff)
+    # The sender's own phone number as the channel vouches for it (WhatsApp's wa_id): proof for a link
+    # without asking to share a contact.
+    proved_phone: str | None = None
+    asks_contact: bool = True  # whether the channel can ask the person to share their own contact
 
 
 def describe(event: Event) -> str:

@@ -1,7 +1,8 @@
 """What the runtime (``bot.runtime``) asks of a messaging channel, in the spirit of httpx's
 client/transport split: the runtime claims stored updates, keeps each chat in order, runs the
 engine and retries; the channel reads its own updates, renders a turn into its own API calls and
-sends them. The Telegram adapter (``bot.channels.telegram.channel``) implements ``Channel``.
+sends them. The Telegram adapter (``bot.channels.telegram.channel``) and the WhatsApp one
+(``bot.channels.whatsapp.channel``) implement ``Channel``; one process may run several.
 """
 
 from __future__ import annotations
@@ -37,9 +38,12 @@ class Read:
     own: bool = False  # answered by the channel itself (the staff group's topics), not the engine
     failed: str | None = None
     error: Exception | None = None
+    reference: str | None = None  # the channel's own id of the message (WhatsApp's wamid, to mark it read)
 
 
 class Channel(Protocol[CallT]):
+    name: str  # the inbox's ``channel`` of its updates (``bot.store.channels``): telegram, whatsapp, ...
+
     def read(self, payload: dict[str, Any]) -> Read:
         """Never raises: what cannot be read comes back with ``failed``."""
         ...

@@ -18,12 +18,14 @@ from bot.channels.base import Channel
 from bot.runtime.processor import Processor
 from bot.settings import BotSettings
 from bot.store import Database, Handoffs, utcnow
+from bot.store.channels import ChannelIds
 
 log = logging.getLogger(__name__)
 
 NOTICE_EVERY = 60.0  # seconds between looks for ended outages to tell the watchers about
 PRUNE_EVERY = 3600.0
 KEEP_INBOX_FOR = 2  # days: Telegram never redelivers an update that old
+KEEP_UPDATE_IDS_FOR = 8  # days a WhatsApp wamid is remembered: Meta retries a webhook for up to 7
 
 
 class Housekeeping:
@@ -55,6 +57,7 @@ class Housekeeping:
     async def prune(self) -> None:
         async with self.database.transaction() as session:
             await self.processor.inbox.prune(session, utcnow() - timedelta(days=KEEP_INBOX_FOR))
+            await ChannelIds().prune_updates(session, utcnow() - timedelta(days=KEEP_UPDATE_IDS_FOR))
 
     async def run(self, stop: asyncio.Event) -> None:
         """Outage notices, the queue and the gauges every minute; old inbox rows every hour."""

@@ -11,6 +11,9 @@ left unsent is sent again by ``resend_undelivered`` (every minute, and at once a
 ``bot.runtime.heartbeat``). What the database refused meanwhile (recording a delivery, putting an
 update back) is tried again soon, not left to the lease.
 
+Channels: each update is read and answered by the adapter of its inbox row's channel, a notice by
+the adapter of its chat's channel (``bot.store.channels``); one process runs every configured one.
+
 Failures: an update the channel cannot read is set aside and its chat goes on; a database or other
 failure puts the update back with a growing delay, set aside after ``max_attempts``.
 """
@@ -23,7 +26,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -36,6 +39,7 @@ from bot.channels.base import Call, Channel, Read
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.runtime.update_log import update_done
 from bot.store import Answered, Database, Inbox, InboxItem, StaleStateError, UpdateTakenError, utcnow
+from bot.store.channels import channel_of_chat
 
 log = logging.getLogger(__name__)
 
@@ -65,16 +69,22 @@ SMALL_CLAIM_PAUSE = 0.02
 # ``RECORD_AT_MOST`` wait, they are recorded at once (a crash right after a burst of sends).
 RECORD_DELIVERED_WITHIN = 0.1
 RECORD_AT_MOST = 8
+# Updates of a channel this process does not run (another process of the bot does) wait this long
+# before this process looks at them again.
+NOT_MINE_DELAY = timedelta(minutes=1)
 
 
 class Processor:
     def __init__(
-        self, engine: Engine, database: Database, channel: Channel[Any], *,
+        self, engine: Engine, database: Database, channels: Channel[Any] | Sequence[Channel[Any]], *,
         concurrency: int = DEFAULT_CONCURRENCY, inbox: Inbox | None = None, max_attempts: int = MAX_ATTEMPTS,
     ) -> None:
+        """``channels``: the adapters this process runs, each under its ``name``."""
         self.engine = engine
         self.database = database
-        self.channel = channel
+        listed = [channels] if not isinstance(channels, Sequence) else list(channels)
+        self.channels: Mapping[str, Channel[Any]] = {channel.name: channel for channel in listed}
+        self.channel = listed[0]  # the first: where a single-channel caller looks
         self.inbox = inbox or Inbox(lease=LEASE, owner=str(uuid.uuid4()))
         self.max_attempts = max_attempts
         self._concurrency = concurrency
@@ -177,7 +187,8 @@ class Processor:
             await self._release(runs)
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self.channel.drain(within=SEND_GRACE)  # what the channel did not send yet is resent by whoever runs next
+        # What the channels did not send yet is resent by whoever runs next.
+        await asyncio.gather(*(channel.drain(within=SEND_GRACE) for channel in self.channels.values()))
         await self._flush_delivered()
         await self._settle_put_backs()
 
@@ -188,7 +199,9 @@ class Processor:
         if len(items) == RESEND_BATCH:
             self.resend_soon()  # more where they came from: the next turn, not the next sweep
         for item in items:
-            await self._deliver(item.update_id, [self.channel.decode(c) for c in item.answer or []])
+            if (channel := self.channels.get(item.channel)) is None:
+                continue  # another process's channel: it sends them, once this lease ends
+            await self._deliver(channel, item.update_id, [channel.decode(c) for c in item.answer or []])
         if items:
             log.warning("sending again the answers of %d updates a stopped process had not sent", len(items))
         return len(items)
@@ -196,7 +209,12 @@ class Processor:
     async def send_notices(self, notices: Iterable[Notice]) -> None:
         """Messages the bot sends on its own (an outage ended): to the channel, after the replies."""
         for notice in notices:
-            await self.channel.send(self.channel.render_notice(notice), notice=True)
+            channel = self.channels.get(channel_of_chat(notice.chat_id))
+            if channel is None:
+                log.warning("a notice for a chat on %s, which this process does not run, was not sent",
+                            channel_of_chat(notice.chat_id))
+                continue
+            await channel.send(channel.render_notice(notice), notice=True)
 
     # ---- one chat ----------------------------------------------------------------------------
     def _finished(self, task: asyncio.Task[None]) -> None:
@@ -223,7 +241,11 @@ class Processor:
     async def _process(self, item: InboxItem) -> bool:
         """Handle one update; False when it must be tried again later."""
         started, tally = time.perf_counter(), metrics.count_isp_calls()
-        read = self.channel.read(item.payload)
+        channel = self.channels.get(item.channel)
+        if channel is None:
+            await self._not_mine(item)
+            return True
+        read = channel.read(item.payload)
         if read.incoming is None:  # unreadable (this update only, never its chat), or nothing for the bot
             await self._settle(item, failed=read.failed)
             update_done(item.update_id, read.kind, "ignored" if read.failed is None else "skipped",
@@ -231,37 +253,46 @@ class Processor:
             return True
         kind, chat_id, position = read.kind, read.incoming.chat_id, None
         try:
-            calls, position = await (self._own_turn(item, read) if read.own else self._turn(item, read))
+            turn = self._own_turn(channel, item, read) if read.own else self._turn(channel, item, read)
+            calls, position = await turn
         except UpdateTakenError:
             update_done(item.update_id, kind, "taken", chat_id=chat_id, started=started, tally=tally)
             return True
         except Exception as exc:
             update_done(item.update_id, kind, "error", chat_id=chat_id, started=started, tally=tally, error=exc)
             return False
-        await self._deliver(item.update_id, calls)
+        await self._deliver(channel, item.update_id, calls)
         metrics.UPDATE_SECONDS.observe(time.perf_counter() - started)
         update_done(item.update_id, kind, "answered", chat_id=chat_id, started=started, tally=tally, position=position)
         return True
 
-    async def _turn(self, item: InboxItem, read: Read) -> tuple[list[Call], tuple[str | None, str | None]]:
+    async def _turn(
+        self, channel: Channel[Any], item: InboxItem, read: Read,
+    ) -> tuple[list[Call], tuple[str | None, str | None]]:
         """The engine's turn, and where the chat stands after it."""
         assert read.incoming is not None  # noqa: S101 - _process turns only what the channel read
         calls: list[Call] = []
+        elsewhere: list[Notice] = []  # for chats of another channel: sent by it once the turn committed
 
         async def record_answer(session: AsyncSession, replies: list[Reply], notices: list[Notice]) -> Answered:
-            rendered = await self.channel.answer(session, read, replies, notices)
+            if notices:
+                elsewhere[:] = [n for n in notices if channel_of_chat(n.chat_id) != channel.name]
+                notices = [n for n in notices if channel_of_chat(n.chat_id) == channel.name]
+            rendered = await channel.answer(session, read, replies, notices)
             calls[:] = rendered  # sent only if the turn commits, with this answer written by the engine
             return self.inbox.answered(item.update_id, [c.as_json() for c in rendered])
 
         turn = await self.engine.turn(read.incoming, within=record_answer)
+        if elsewhere:
+            await self.send_notices(elsewhere)
         return calls, turn.position
 
-    async def _own_turn(self, item: InboxItem, read: Read) -> tuple[list[Call], None]:
+    async def _own_turn(self, channel: Channel[Any], item: InboxItem, read: Read) -> tuple[list[Call], None]:
         """An update the channel answers itself (the staff group's): in one transaction with its answer."""
         for _ in range(3):
             try:
                 async with self.database.transaction() as session:
-                    calls = await self.channel.answer_own(session, read)
+                    calls = await channel.answer_own(session, read)
                     if not await self.inbox.answer(session, item.update_id, [c.as_json() for c in calls]):
                         raise UpdateTakenError(item.update_id)
                     return calls, None
@@ -277,6 +308,13 @@ class Processor:
             else:
                 await self.inbox.mark_failed(session, [item.update_id], failed)
         self._changed()  # its chat's next update is free
+
+    async def _not_mine(self, item: InboxItem) -> None:
+        """An update of a channel this process does not run: left for a process that runs it."""
+        log.warning("update %s is a %s update, a channel this process does not run: left for another process",
+                    item.update_id, item.channel)
+        async with self.database.transaction() as session:
+            await self.inbox.mark_retry(session, [item.update_id], utcnow() + NOT_MINE_DELAY, "channel not run here")
 
     async def _release(self, runs: list[list[InboxItem]]) -> None:
         """Hand back claimed updates never started: due again now, the claim not counted."""
@@ -311,10 +349,10 @@ class Processor:
             await self._put_back(run)
 
     # ---- delivery ----------------------------------------------------------------------------
-    async def _deliver(self, update_id: int, calls: Sequence[Call]) -> None:
+    async def _deliver(self, channel: Channel[Any], update_id: int, calls: Sequence[Call]) -> None:
         if not calls:
             return
-        futures = await self.channel.send(calls)
+        futures = await channel.send(calls)
         remaining = len(futures)
 
         def sent(_: Any) -> None:  # sent or skipped for good: either way nothing to send again

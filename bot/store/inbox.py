@@ -1,4 +1,4 @@
-"""Incoming Telegram updates, stored durably before they are processed.
+"""Incoming updates of every channel, stored durably before they are processed.
 
 Updates of one chat are handed out in ``update_id`` order and never to two workers at once; see
 ``bot.store.queue`` for how. A claim leases the updates: process them, then mark them done (or
@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.store.driver import Direct
 from bot.store.enums import InboxState
 from bot.store.errors import UpdateTakenError
-from bot.store.models import InboxRow, ProcessRow
+from bot.store.models import TELEGRAM, InboxRow, ProcessRow
 from bot.store.processes import DEFAULT_STALE
 from bot.store.queue import OrderedQueue
 from bot.store.sql import core_execute, dialect_name, execute_rowcount
@@ -49,13 +49,14 @@ class InboxItem:
     payload: dict[str, Any]
     received_at: datetime
     attempts: int  # how many times it was claimed for processing
-    answer: list[dict[str, Any]] | None = None  # Bot API calls not yet accepted by Telegram
+    answer: list[dict[str, Any]] | None = None  # the channel's calls not yet accepted by it
+    channel: str = TELEGRAM  # whose update (``bot.store.channels``): the adapter that reads and answers it
 
 
 def _from_row(row: InboxRow | Row[Any]) -> InboxItem:
     return InboxItem(
         update_id=row.update_id, chat_id=row.chat_id, payload=dict(row.payload), received_at=row.received_at,
-        attempts=row.attempts, answer=list(row.answer) if row.answer is not None else None,
+        attempts=row.attempts, answer=list(row.answer) if row.answer is not None else None, channel=row.channel,
     )
 
 
@@ -124,10 +125,11 @@ class Inbox:
     async def store_many(
         self, session: AsyncSession, updates: Sequence[tuple[int, int | None, dict[str, Any]]],
         now: datetime | None = None, *, set_aside: Collection[int] = (), reason: str | None = None,
+        channel: str = TELEGRAM,
     ) -> set[int]:
-        """Keep a batch of ``(update_id, chat_id, payload)`` in one statement; the ids that were new.
-        Those in ``set_aside`` are kept as failed (with ``reason``) and without their payload: they are
-        never processed, and a flood's thousands of messages cost a row each, not their contents."""
+        """Keep a batch of ``(update_id, chat_id, payload)`` of ``channel`` in one statement; the ids
+        that were new. Those in ``set_aside`` are kept as failed (with ``reason``) and without their
+        payload: they are never processed, and a flood's thousands of messages cost a row each."""
         if not updates:
             return set()
         now = now or utcnow()
@@ -136,7 +138,7 @@ class Inbox:
             {"update_id": update_id, "chat_id": chat_id, "payload": {} if update_id in set_aside else payload,
              "received_at": now,
              "state": failed if update_id in set_aside else pending, "attempts": 0, "available_at": now,
-             "last_error": reason if update_id in set_aside else None}
+             "last_error": reason if update_id in set_aside else None, "channel": channel}
             for update_id, chat_id, payload in updates
         ]
         result = await session.execute(_STORE[dialect_name(session)], rows)

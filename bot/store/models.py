@@ -21,6 +21,8 @@ INBOX_PENDING = f"state = '{InboxState.PENDING.value}'"
 # The inbox's answers Telegram has not accepted yet: where the resend sweep looks (``Inbox.undelivered``).
 INBOX_UNSENT = "answer IS NOT NULL"
 
+TELEGRAM = "telegram"  # the inbox's channel where none is named (``bot.store.channels``)
+
 # Named constraints let later migrations drop or alter them (and SQLite batch mode needs the names).
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -114,7 +116,7 @@ class ProcessedUpdateRow(Base):
 
 
 class InboxRow(Base):
-    """A Telegram update stored before it is processed, so a crash loses nothing."""
+    """A channel's update stored before it is processed, so a crash loses nothing."""
 
     __tablename__ = "inbox"
     __table_args__ = (
@@ -137,6 +139,8 @@ class InboxRow(Base):
     update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     # NULL for updates that belong to no chat (each is then processed on its own).
     chat_id: Mapped[int | None] = mapped_column(BigInteger)
+    # Whose update this is (``bot.store.channels``): the processor hands it to that channel's adapter.
+    channel: Mapped[str] = mapped_column(String(16), default=TELEGRAM, server_default=TELEGRAM)
     payload: Mapped[dict[str, Any]] = mapped_column(json_type())
     received_at: Mapped[datetime] = mapped_column(UtcDateTime())
     state: Mapped[str] = mapped_column(String(16), default=InboxState.PENDING.value)
@@ -151,6 +155,50 @@ class InboxRow(Base):
     # The process (``ProcessRow``) whose claim or unsent answer this is; when its heartbeat stops,
     # another process takes the row over at once instead of waiting for ``available_at``.
     owner: Mapped[str | None] = mapped_column(String(36))
+
+
+class ChannelChatRow(Base):
+    """A chat of a channel whose own ids are not Telegram's numbers (a WhatsApp sender): the internal
+    chat id is ``bot.store.channels``'s base for the channel plus ``id``."""
+
+    __tablename__ = "channel_chats"
+    __table_args__ = (Index("uq_channel_chats_channel_external_id", "channel", "external_id", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    external_id: Mapped[str] = mapped_column(String(160))  # WhatsApp: the business-scoped user id, or the wa_id
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class ChannelUpdateRow(Base):
+    """An update of such a channel, by its own id (a WhatsApp ``wamid``): kept once however often it
+    is delivered; its inbox ``update_id`` is ``bot.store.channels.UPDATE_BASE`` plus ``id``."""
+
+    __tablename__ = "channel_updates"
+    __table_args__ = (
+        Index("uq_channel_updates_channel_external_id", "channel", "external_id", unique=True),
+        Index("ix_channel_updates_received_at", "received_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    external_id: Mapped[str] = mapped_column(String(200))
+    received_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class MessageStatusRow(Base):
+    """The latest delivery status a channel reported for a message the bot sent (WhatsApp's sent,
+    delivered, read, failed), by the channel's message id."""
+
+    __tablename__ = "message_statuses"
+    __table_args__ = (Index("ix_message_statuses_chat_id", "chat_id"),)
+
+    channel: Mapped[str] = mapped_column(String(16), primary_key=True)
+    external_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    chat_id: Mapped[int | None] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16))
+    error: Mapped[str | None] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 class ProcessRow(Base):

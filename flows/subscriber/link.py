@@ -1,4 +1,5 @@
-"""Linking a chat to a customer, with proof: a tax id plus the chat's own Telegram phone, or a PPPoE
+"""Linking a chat to a customer, with proof: a tax id plus the chat's own phone (a shared Telegram
+contact, or the WhatsApp sender's number the channel vouches for, checked without asking), or a PPPoE
 login and password of one of the customer's authentications.
 
 - Nothing tells a guesser whether a tax id or a login exists, not the words nor the time: an unknown
@@ -50,7 +51,7 @@ class Link(Flow):
         begin=("locked", "method"),
         locked=("method", Switch("human"), Switch("sales")),
         method=("tax_id", "login", "contact", "locked", Switch("human"), Switch("sales")),
-        tax_id=("contact", "locked", Switch("human"), Switch("sales")),
+        tax_id=("contact", "contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
         contact=("contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
         login=(SECRET, "password"),
         password=(SECRET, "contract", "method", "locked", TO_MENU),
@@ -72,7 +73,7 @@ class Link(Flow):
                 ctx.ask("tax_id", "link.ask_tax_id")
             case Chosen(value="pppoe"):
                 ctx.ask("login", "link.ask_login")
-            case Text(text=text) if normalise_tax_id(text) is not None:
+            case Text(text=text) if normalise_tax_id(text) is not None and self._by_phone(ctx):
                 await self.tax_id(ctx, event)  # the tax id typed straight away
             case _ if self._elsewhere(ctx, event):
                 pass
@@ -99,6 +100,9 @@ class Link(Flow):
             return
         ctx.data["target"] = target
         ctx.data["customers"] = [c.Codigo for c in await ctx.coordinator.customers_by_tax_id(tax_id) if c.Codigo]
+        if ctx.proved_phone is not None:  # the channel's own word for the number: nothing to share
+            await self.contact(ctx, Contact(ctx.proved_phone, own=True))
+            return
         ctx.ask_contact("contact", "link.ask_contact")
 
     async def contact(self, ctx: Context, event: StepEvent) -> None:
@@ -211,8 +215,15 @@ class Link(Flow):
         ctx.ask("locked", "link.locked", self._other_ways(ctx), at=free, today=free.date() == now.date(),
                 **self._ways(ctx))
 
+    @staticmethod
+    def _by_phone(ctx: Context) -> bool:
+        """Whether a tax id can be proved here: the channel vouches for the number or can ask for it
+        (not a WhatsApp sender whose number WhatsApp withholds: the PPPoE login is left)."""
+        return ctx.proved_phone is not None or ctx.asks_contact
+
     def _ask_method(self, ctx: Context, key: str, **variables: Any) -> None:
-        options = [Option("contact", key="link.method_contact"), Option("pppoe", key="link.method_pppoe")]
+        options = [Option("contact", key="link.method_contact")] if self._by_phone(ctx) else []
+        options.append(Option("pppoe", key="link.method_pppoe"))
         ctx.ask("method", key, options + self._other_ways(ctx), **(self._ways(ctx) | variables))
 
     # ---- not a customer, or wanting a person -------------------------------------------------------

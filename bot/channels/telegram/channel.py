@@ -64,6 +64,8 @@ def make_bot(settings: TelegramSettings) -> Bot:
 
 
 class TelegramChannel:
+    name = "telegram"
+
     def __init__(
         self, bot: Bot, settings: TelegramSettings, database: Database, flows: Mapping[Role, RoleFlows],
         translations: Translations, *, staff: StaffDesk | None = None, sender_limits: dict[str, Any] | None = None,
