@@ -18,11 +18,13 @@ from typing import Any
 from pydantic_settings import BaseSettings
 
 from bot.channels.telegram.settings import TelegramSettings
+from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.isp import IspSettings
 from bot.settings import BotSettings
 
 SECTIONS: tuple[tuple[str, type[BaseSettings]], ...] = (
     ("Telegram and the bot's web server", TelegramSettings),
+    ("WhatsApp (the web server, concurrency and logs above serve it too)", WhatsAppSettings),
     ("The ISP's web service", IspSettings),
     ("The database and the bot's policy", BotSettings),
 )

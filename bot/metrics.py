@@ -38,6 +38,17 @@ TELEGRAM_CALLS = Counter(
     "ispbot_telegram_calls_total", "Bot API calls made by the sender: ok, or the error's name (RetryAfter, ...)",
     ["outcome"], registry=REGISTRY,
 )
+WHATSAPP_ERRORS = Counter(
+    "ispbot_whatsapp_errors_total", "WhatsApp refusals by meaning (throttled, pair, token, window, transient, refused)",
+    ["meaning"], registry=REGISTRY,
+)
+WHATSAPP_HELD = Counter(
+    "ispbot_whatsapp_held_total",
+    "WhatsApp messages not sent: outside the 24-hour window with no template for them", registry=REGISTRY,
+)
+WHATSAPP_STATUSES = Counter(
+    "ispbot_whatsapp_statuses_total", "Delivery statuses WhatsApp reported", ["status"], registry=REGISTRY,
+)
 CHATS_IN_FLIGHT = Gauge("ispbot_chats_in_flight", "Chats whose updates are being processed now", registry=REGISTRY)
 
 MIRROR_OUTBOX = Gauge(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import yaml
 from flows.policy import Policy
@@ -21,7 +22,48 @@ from flows.stock import StockCatalog
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.logs import LEVELS, LogFormat
 from bot.store.urls import DEFAULT_URL, async_url
+
+# Chats processed at once. A turn costs this process 2-2.5 ms of CPU and the turns side by side
+# share one core, so each takes about that many times as long (bench/RESULTS.md): more slots pay only
+# while turns wait on a slow ISP, and the calls to it are bounded anyway (ISPBOT_ISP_MAX_CONCURRENCY).
+DEFAULT_CONCURRENCY = 12
+
+# The settings of the process whatever its channels: defined once, read by ``ServerSettings`` and by
+# ``TelegramSettings`` (whose section of .env.example and the operator's guide lists them).
+LISTEN_HOST = Field(default="127.0.0.1", description="address the web server listens on")
+LISTEN_PORT = Field(
+    default=8080, ge=1, le=65535, description="port of /livez, /readyz, /healthz, /metrics and the webhooks",
+)
+CONCURRENCY = Field(default=DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time")
+LOG_FORMAT: Any = Field(default="auto", description="json, text, or auto (text on a terminal)")
+LOG_LEVEL = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
+
+
+def level_name(value: str) -> str:
+    value = value.strip().upper()
+    if value not in LEVELS:
+        raise ValueError(f"must be one of {', '.join(LEVELS)}")
+    return value
+
+
+class ServerSettings(BaseSettings):
+    """The web server, the chats processed at once and the log: what ``ispbot run`` needs whichever
+    channels it runs (a WhatsApp-only bot has no ``TelegramSettings``)."""
+
+    model_config = SettingsConfigDict(env_prefix="ISPBOT_", env_file=".env", extra="ignore", env_ignore_empty=True)
+
+    listen_host: str = LISTEN_HOST
+    listen_port: int = LISTEN_PORT
+    concurrency: int = CONCURRENCY
+    log_format: LogFormat = LOG_FORMAT
+    log_level: str = LOG_LEVEL
+
+    @field_validator("log_level")
+    @classmethod
+    def _level_name(cls, value: str) -> str:
+        return level_name(value)
 
 
 class BotSettings(BaseSettings):

@@ -1,4 +1,4 @@
-"""The bot's HTTP side (ASGI, Starlette): Telegram's webhook, the health endpoints and ``/metrics``.
+"""The bot's HTTP side (ASGI): the webhooks (WhatsApp's: ``_whatsapp_webhook``), health, ``/metrics``.
 
 - ``POST /telegram/<hash of the secret>``: refuses (403) a request without the right
   ``X-Telegram-Bot-Api-Secret-Token``; stores the update (the channel's intake) and only then answers 200,
@@ -23,6 +23,7 @@ import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
@@ -44,6 +45,17 @@ StoreUpdate = Callable[[dict[str, Any]], Awaitable[object]]
 CHECK_TIMEOUT = 5.0  # seconds each part of /healthz may take
 MAX_UPDATE_BYTES = 1 << 20  # an update is a few kilobytes; anything near this is not Telegram
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
+SIGNATURE_HEADER = "X-Hub-Signature-256"
+WHATSAPP_PATH = "/whatsapp/webhook"
+
+
+@dataclass(frozen=True)
+class WhatsAppHook:
+    """What the WhatsApp webhook needs: where posts are kept, the app secret, the verify token."""
+
+    store: StoreUpdate
+    app_secret: str
+    verify_token: str
 
 
 class Health:
@@ -79,8 +91,9 @@ class Health:
 
 
 def create_web_app(health: Health, *, store_update: StoreUpdate | None = None, webhook_path: str | None = None,
-                   webhook_secret: str | None = None) -> Starlette:
-    """The ASGI app; the webhook route exists only when ``store_update``, path and secret are given."""
+                   webhook_secret: str | None = None, whatsapp: WhatsAppHook | None = None) -> Starlette:
+    """The ASGI app; Telegram's webhook route exists only when ``store_update``, path and secret are
+    given, WhatsApp's with ``whatsapp``."""
 
     async def livez(_: Request) -> Response:
         return PlainTextResponse("ok")
@@ -102,6 +115,8 @@ def create_web_app(health: Health, *, store_update: StoreUpdate | None = None, w
     ]
     if store_update is not None and webhook_path and webhook_secret:
         routes.append(Route(webhook_path, _webhook(store_update, webhook_secret), methods=["POST"]))
+    if whatsapp is not None:
+        routes.append(Route(WHATSAPP_PATH, _whatsapp_webhook(whatsapp), methods=["GET", "POST"]))
     return Starlette(routes=routes)
 
 
@@ -136,6 +151,58 @@ def _webhook(store_update: StoreUpdate, secret: str) -> Any:
             await store_update(update)
         except Exception as exc:
             log.error("webhook: could not store an update (%s); Telegram will send it again", type(exc).__name__)
+            return PlainTextResponse("try again", status_code=503)
+        return PlainTextResponse("ok")
+
+    return receive
+
+
+async def _body(request: Request) -> bytes | None:
+    """The raw body, None past ``MAX_UPDATE_BYTES``."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_UPDATE_BYTES:
+        return None
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_UPDATE_BYTES:
+            return None
+    return body
+
+
+def _whatsapp_webhook(hook: WhatsAppHook) -> Any:
+    """``GET /whatsapp/webhook``: Meta's verification, ``hub.challenge`` back when ``hub.mode`` is
+    subscribe and ``hub.verify_token`` the configured one, else 403. ``POST``: refused (403, nothing
+    stored) unless ``X-Hub-Signature-256`` is the app secret's HMAC-SHA256 of the raw body; stored
+    (the WhatsApp channel's ``store_posted``) before the 200, 503 when it could not be."""
+    secret, verify = hook.app_secret.encode(), hook.verify_token.encode()
+
+    async def receive(request: Request) -> Response:
+        if request.method == "GET":  # Meta checks the address when the webhook is registered
+            params = request.query_params
+            given = params.get("hub.verify_token", "").encode()
+            if params.get("hub.mode") == "subscribe" and hmac.compare_digest(given, verify):
+                return PlainTextResponse(params.get("hub.challenge", ""))
+            log.warning("whatsapp webhook: a verification with a wrong verify token was refused")
+            return PlainTextResponse("forbidden", status_code=403)
+        body = await _body(request)
+        if body is None:
+            return PlainTextResponse("too large", status_code=413)
+        signature = request.headers.get(SIGNATURE_HEADER, "")
+        expected = "sha256=" + hmac.new(secret, body, "sha256").hexdigest()
+        if not hmac.compare_digest(signature.encode(), expected.encode()):
+            log.warning("whatsapp webhook: a post without the app secret's signature was refused")
+            return PlainTextResponse("forbidden", status_code=403)
+        try:
+            posted = json.loads(body)
+        except (ValueError, RecursionError):
+            posted = None
+        if not isinstance(posted, dict):
+            return PlainTextResponse("not a JSON object", status_code=400)
+        try:
+            await hook.store(posted)
+        except Exception as exc:
+            log.error("whatsapp webhook: could not store a post (%s); Meta will send it again", type(exc).__name__)
             return PlainTextResponse("try again", status_code=503)
         return PlainTextResponse("ok")
 

@@ -2,11 +2,11 @@
 constructs the runtime. Channels, ``ispbot run``, the console demo, the benchmarks and the test
 harnesses all call it; nothing below ``bot.runtime`` imports it.
 
-Without Telegram settings it builds the core (database, ISP client, coordinator, engine, outage
-notifier, mirror worker): what the console demo drives. With them it also builds the Telegram
-channel and what runs over it (``Runtime``: processor, heartbeat, housekeeping), deciding the
-engine's final policy first (a staff group means handoffs go to its live desk). New roles are
-added to ``role_flows`` below.
+Without channel settings it builds the core (database, ISP client, coordinator, engine, outage
+notifier, mirror worker): what the console demo drives. With Telegram's, WhatsApp's or both it also
+builds those channels and what runs over them (``Runtime``: one processor routing each update to its
+channel, heartbeat, housekeeping), deciding the engine's final policy first (a staff group means
+handoffs go to its live desk). New roles are added to ``role_flows`` below.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ import contextlib
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 import httpx
 from flows.coordinator import IspCoordinator
 from flows.engine import Engine, RoleFlows
-from flows.files import FileSource
+from flows.files import FileSource, FileUnavailable
 from flows.identity import target_key
 from flows.outages import OutageNotifier
 from flows.policy import Policy
@@ -37,17 +37,22 @@ from bot.channels.telegram.channel import TelegramChannel, make_bot
 from bot.channels.telegram.files import TelegramFiles
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY, TelegramSettings
 from bot.channels.telegram.staff.desk import StaffDesk
+from bot.channels.whatsapp.channel import WhatsAppChannel
+from bot.channels.whatsapp.client import CloudApi
+from bot.channels.whatsapp.files import WhatsAppFiles
+from bot.channels.whatsapp.settings import WhatsAppSettings
+from bot.channels.whatsapp.updates import MEDIA_PREFIX
 from bot.isp import IspClient, IspSettings
 from bot.mirror import MirrorWorker
 from bot.runtime.heartbeat import Heartbeat
 from bot.runtime.housekeeping import Housekeeping
 from bot.runtime.processor import LEASE, Processor
-from bot.settings import BotSettings
+from bot.settings import BotSettings, ServerSettings
 from bot.store import Database, Inbox, Role
 from bot.store.db import pool_size_for
 from bot.store.migrate import ensure_current
 from bot.store.processes import Processes
-from bot.web import Health, create_web_app
+from bot.web import Health, WhatsAppHook, create_web_app
 from telegram import Bot
 
 
@@ -57,46 +62,87 @@ def role_flows() -> dict[Role, RoleFlows]:
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything ``build_app`` reads; no ``telegram_settings``: the core only (the console demo)."""
+    """Everything ``build_app`` reads; no channel's settings: the core only (the console demo).
+    ``server_settings``: the web server and concurrency of a bot without Telegram (Telegram's
+    settings carry them otherwise)."""
 
     isp_settings: IspSettings
     bot_settings: BotSettings
     telegram_settings: TelegramSettings | None = None
+    whatsapp_settings: WhatsAppSettings | None = None
+    server_settings: ServerSettings | None = None
+
+    @property
+    def concurrency(self) -> int:
+        if self.telegram_settings is not None:
+            return self.telegram_settings.concurrency
+        return self.server_settings.concurrency if self.server_settings is not None else DEFAULT_CONCURRENCY
+
+    @property
+    def whatsapp(self) -> WhatsAppSettings | None:
+        """WhatsApp's settings when it is configured."""
+        settings = self.whatsapp_settings
+        return settings if settings is not None and settings.configured else None
 
 
 @dataclass
 class Runtime:
-    """The bot running over its channel: updates in through the channel's intake, processed, answered."""
+    """The bot running over its channels: updates in through each channel's intake, processed, answered."""
 
     database: Database
     coordinator: IspCoordinator
-    settings: TelegramSettings
-    channel: TelegramChannel
+    telegram_settings: TelegramSettings | None
+    telegram: TelegramChannel | None
     processor: Processor
     heartbeat: Heartbeat
     housekeeping: Housekeeping
     mirror: MirrorWorker
+    whatsapp: WhatsAppChannel | None = None
+    whatsapp_settings: WhatsAppSettings | None = field(default=None, repr=False)
+
+    @property
+    def channel(self) -> TelegramChannel:
+        """The Telegram channel (a bot built with Telegram's settings)."""
+        assert self.telegram is not None, "no Telegram channel in this bot"  # noqa: S101
+        return self.telegram
+
+    @property
+    def settings(self) -> TelegramSettings:
+        assert self.telegram_settings is not None, "no Telegram channel in this bot"  # noqa: S101
+        return self.telegram_settings
 
     def web_app(self) -> Starlette:
-        """``bot.web``'s app: the health endpoints, and the webhook route in webhook mode."""
-        settings = self.settings
-        secret = settings.webhook_secret if settings.mode == "webhook" else None
+        """``bot.web``'s app: the health endpoints, Telegram's webhook route in webhook mode, and
+        WhatsApp's webhook when WhatsApp is configured."""
+        settings = self.telegram_settings
+        secret = settings.webhook_secret if settings is not None and settings.mode == "webhook" else None
+        hook = None
+        if self.whatsapp is not None and (wa := self.whatsapp_settings) is not None:
+            assert wa.whatsapp_app_secret is not None and wa.whatsapp_verify_token is not None  # noqa: S101
+            hook = WhatsAppHook(self.whatsapp.store_posted, wa.whatsapp_app_secret.get_secret_value(),
+                                wa.whatsapp_verify_token.get_secret_value())
         return create_web_app(
             Health(self.database, self.coordinator),
             store_update=self.channel.store_posted if secret else None,
-            webhook_path=settings.webhook_path if secret else None,
+            webhook_path=settings.webhook_path if secret and settings else None,
             webhook_secret=secret.get_secret_value() if secret else None,
+            whatsapp=hook,
         )
 
     async def start(self) -> None:
-        await self.channel.start()
+        if self.telegram is not None:
+            await self.telegram.start()
+        if self.whatsapp is not None:
+            await self.whatsapp.start()
 
     async def run_polling(self, stop: asyncio.Event, *, poll_timeout: int = 25) -> None:
         await self.run(stop, await self.channel.start_polling(stop, poll_timeout=poll_timeout))
 
     async def run_webhook(self, stop: asyncio.Event, serve: Awaitable[None]) -> None:
-        """``serve`` is the web server's coroutine (``bot.web``), which stores what Telegram posts."""
-        await self.channel.start_webhook()
+        """``serve`` is the web server's coroutine (``bot.web``), which stores what the channels post;
+        Telegram (when it is a channel here) is pointed at it first."""
+        if self.telegram is not None:
+            await self.telegram.start_webhook()
         await self.run(stop, serve)
 
     async def run(self, stop: asyncio.Event, receive: Awaitable[None]) -> None:
@@ -130,7 +176,9 @@ class Runtime:
 
     async def stop(self) -> None:
         await self.processor.drain()
-        await self.channel.stop()  # drained as far as Telegram let it
+        for channel in (self.telegram, self.whatsapp):
+            if channel is not None:
+                await channel.stop()  # drained as far as the channel let it
         await self.heartbeat.leave()
 
 
@@ -147,7 +195,7 @@ class App:
     engine: Engine
     notifier: OutageNotifier
     mirror: MirrorWorker
-    runtime: Runtime | None  # with Telegram settings only
+    runtime: Runtime | None  # with a channel's settings only
     owns_client: bool
     owns_database: bool
 
@@ -163,33 +211,57 @@ async def build_app(
     settings: Settings, *, database: Database | None = None, client: IspClient | None = None,
     http_transport: httpx.AsyncBaseTransport | None = None, wall_clock: Callable[[], datetime] | None = None,
     bot: Bot | None = None, sender_limits: dict[str, Any] | None = None, files: FileSource | None = None,
+    whatsapp_transport: httpx.AsyncBaseTransport | None = None,
 ) -> App:
     """The bot, ready to run. The keywords are seams for tests, benchmarks and the demo: a database
-    or client they own, the ISP's transport, the wall clock, a ``Bot``, relaxed sender limits, and
-    ``files`` for a channel-less engine. Raises ``DatabaseRevisionError`` (its message says how to fix
-    it) on a database not at this code's migration head: the bot never writes to a schema it does not
-    know."""
-    telegram_settings = settings.telegram_settings
+    or client they own, the ISP's transport, the wall clock, a ``Bot``, relaxed sender limits,
+    ``files`` for a channel-less engine, and the Cloud API's transport. Raises
+    ``DatabaseRevisionError`` (its message says how to fix it) on a database not at this code's
+    migration head: the bot never writes to a schema it does not know."""
+    telegram_settings, whatsapp_settings = settings.telegram_settings, settings.whatsapp
     owns_database = database is None
     if database is None:
-        concurrency = telegram_settings.concurrency if telegram_settings else DEFAULT_CONCURRENCY
-        database = Database(settings.bot_settings.database_url, pool_size=pool_size_for(concurrency))
+        database = Database(settings.bot_settings.database_url, pool_size=pool_size_for(settings.concurrency))
     try:
         await ensure_current(database)
     except BaseException:
         if owns_database:
             await database.dispose()
         raise
+    # Receipts people send, fetched from their channel when a flow asks.
+    telegram_files: FileSource | None = None
+    api = None
     if telegram_settings is not None:
         bot = bot or make_bot(telegram_settings)
-        files = TelegramFiles(bot)  # receipts people send, fetched from Telegram when a flow asks
+        files = telegram_files = TelegramFiles(bot)
+    if whatsapp_settings is not None:
+        assert whatsapp_settings.whatsapp_token is not None  # noqa: S101 - configured
+        assert whatsapp_settings.whatsapp_phone_number_id is not None  # noqa: S101
+        api = CloudApi(whatsapp_settings.graph_root, whatsapp_settings.whatsapp_token.get_secret_value(),
+                       whatsapp_settings.whatsapp_phone_number_id, transport=whatsapp_transport)
+        files = ChannelFiles(telegram_files, WhatsAppFiles(api, whatsapp_settings.whatsapp_max_media_mb << 20))
     app = build_core(
         settings, database, client=client, http_transport=http_transport, wall_clock=wall_clock, files=files,
     )
     runtime = None
-    if telegram_settings is not None and bot is not None:
-        runtime = _build_runtime(app, telegram_settings, bot, sender_limits)
+    if (telegram_settings is not None and bot is not None) or whatsapp_settings is not None:
+        runtime = _build_runtime(app, bot, sender_limits, api)
     return replace(app, runtime=runtime, owns_database=owns_database)
+
+
+class ChannelFiles:
+    """A receipt fetched from the channel it came through: WhatsApp's media ids, Telegram's file ids."""
+
+    def __init__(self, telegram: FileSource | None, whatsapp: FileSource) -> None:
+        self.telegram = telegram
+        self.whatsapp = whatsapp
+
+    async def fetch(self, ref: str, *, limit: int) -> bytes:
+        if ref.startswith(MEDIA_PREFIX):
+            return await self.whatsapp.fetch(ref, limit=limit)
+        if self.telegram is None:
+            raise FileUnavailable("no Telegram channel here")
+        return await self.telegram.fetch(ref, limit=limit)
 
 
 def build_core(
@@ -223,22 +295,35 @@ def build_core(
     return App(settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False)
 
 
-def _build_runtime(app: App, telegram_settings: TelegramSettings, bot: Bot, sender_limits: dict[str, Any] | None,
+def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | None, api: CloudApi | None,
                    ) -> Runtime:
-    database, engine = app.database, app.engine
-    staff = None
-    if telegram_settings.staff_chat_id is not None:
-        staff = StaffDesk(bot, app.coordinator, telegram_settings.staff_chat_id, engine.policy, engine.translations)
-    channel = TelegramChannel(
-        bot, telegram_settings, database, engine.flows, engine.translations, staff=staff,
-        sender_limits=sender_limits,
-    )
+    database, engine, settings = app.database, app.engine, app.settings
+    telegram_settings, whatsapp_settings = settings.telegram_settings, settings.whatsapp
+    channels: list[Any] = []
+    telegram = None
+    if telegram_settings is not None and bot is not None:
+        staff = None
+        if telegram_settings.staff_chat_id is not None:
+            staff = StaffDesk(bot, app.coordinator, telegram_settings.staff_chat_id, engine.policy,
+                              engine.translations)
+        telegram = TelegramChannel(
+            bot, telegram_settings, database, engine.flows, engine.translations, staff=staff,
+            sender_limits=sender_limits,
+        )
+        channels.append(telegram)
+    whatsapp = None
+    if whatsapp_settings is not None:
+        whatsapp = WhatsAppChannel(whatsapp_settings, database, api=api)
+        channels.append(whatsapp)
     inbox = Inbox(lease=LEASE, owner=str(uuid.uuid4()))
-    processor = Processor(engine, database, channel, concurrency=telegram_settings.concurrency, inbox=inbox)
-    channel.connect(inbox, processor.wake, processor.progressed)
+    processor = Processor(engine, database, channels, concurrency=settings.concurrency, inbox=inbox)
+    if telegram is not None:
+        telegram.connect(inbox, processor.wake, processor.progressed)
+    if whatsapp is not None:
+        whatsapp.connect(inbox, processor.wake)
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
-    housekeeping = Housekeeping(database, app.settings.bot_settings, notifier=app.notifier, processor=processor,
-                                channel=channel)
-    return Runtime(database, app.coordinator, telegram_settings, channel, processor, heartbeat, housekeeping,
-                   app.mirror)
+    housekeeping = Housekeeping(database, settings.bot_settings, notifier=app.notifier, processor=processor,
+                                channel=channels[0])
+    return Runtime(database, app.coordinator, telegram_settings, telegram, processor, heartbeat, housekeeping,
+                   app.mirror, whatsapp, whatsapp_settings)

@@ -11,9 +11,6 @@ left unsent is sent again by ``resend_undelivered`` (every minute, and at once a
 ``bot.runtime.heartbeat``). What the database refused meanwhile (recording a delivery, putting an
 update back) is tried again soon, not left to the lease.
 
-Channels: each update is read and answered by the adapter of its inbox row's channel, a notice by
-the adapter of its chat's channel (``bot.store.channels``); one process runs every configured one.
-
 Failures: an update the channel cannot read is set aside and its chat goes on; a database or other
 failure puts the update back with a growing delay, set aside after ``max_attempts``.
 """
@@ -79,7 +76,8 @@ class Processor:
         self, engine: Engine, database: Database, channels: Channel[Any] | Sequence[Channel[Any]], *,
         concurrency: int = DEFAULT_CONCURRENCY, inbox: Inbox | None = None, max_attempts: int = MAX_ATTEMPTS,
     ) -> None:
-        """``channels``: the adapters this process runs, each under its ``name``."""
+        """``channels``: the adapters this process runs, each under its ``name``: an update is read
+        and answered by its inbox row's channel, a notice sent by its chat's (``bot.store.channels``)."""
         self.engine = engine
         self.database = database
         listed = [channels] if not isinstance(channels, Sequence) else list(channels)

@@ -161,7 +161,8 @@ def test_a_malformed_token_is_refused_naming_the_variable_not_the_value(
     with pytest.raises(ValidationError):
         TelegramSettings()
     message = settings_error(monkeypatch)
-    assert message.startswith("ISPBOT_TELEGRAM_TOKEN: ")
+    # An empty one is no token: with no other channel, the refusal says to set it.
+    assert message.startswith("ISPBOT_TELEGRAM_TOKEN: " if token else "no channel is configured: set ISPBOT_TELEGRAM_TOKEN")
     if len(token) > 5:
         assert token not in message  # a mistyped token is still mostly a secret
 
@@ -188,10 +189,11 @@ def test_load_settings_reads_the_three_groups(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("ISPBOT_TELEGRAM_TOKEN", TOKEN)
     monkeypatch.setenv("ISPBOT_DATABASE_URL", "sqlite:///bot.sqlite3")
     isp_environment(monkeypatch)
-    telegram, isp, bot_settings = load_settings()
-    assert telegram.telegram_token.get_secret_value() == TOKEN
-    assert isp.base_url.startswith("http://127.0.0.1:9")
-    assert bot_settings.database_url == "sqlite:///bot.sqlite3"
+    settings = load_settings()
+    assert settings.telegram is not None and settings.telegram.telegram_token.get_secret_value() == TOKEN
+    assert settings.whatsapp is None  # not configured: no WhatsApp channel
+    assert settings.isp.base_url.startswith("http://127.0.0.1:9")
+    assert settings.bot.database_url == "sqlite:///bot.sqlite3"
 
 
 def test_load_settings_names_the_isp_variables_it_lacks_one_line_each(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -245,8 +247,11 @@ def test_ispbot_run_with_nothing_set_names_every_missing_variable_and_starts_not
     assert cli.main(["run"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    named = [line.split(": ")[2] for line in err.splitlines()]
-    assert named == ["ISPBOT_TELEGRAM_TOKEN", "ISPBOT_ISP_BASE_URL", "ISPBOT_ISP_KEY"], err
+    first, *rest = err.splitlines()
+    assert "no channel is configured" in first and "ISPBOT_TELEGRAM_TOKEN" in first, err
+    assert "ISPBOT_WHATSAPP_TOKEN" in first and "ISPBOT_WHATSAPP_PHONE_NUMBER_ID" in first
+    named = [line.split(": ")[2] for line in rest]
+    assert named == ["ISPBOT_ISP_BASE_URL", "ISPBOT_ISP_KEY"], err
     assert all(line.startswith("ispbot run: configuration: ") for line in err.splitlines())
     assert nothing_runs == []
 

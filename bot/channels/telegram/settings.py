@@ -19,17 +19,14 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.channels.telegram.intake import DEFAULT_CHAT_BACKLOG
-from bot.logs import LEVELS, LogFormat
+from bot.logs import LogFormat
+from bot.settings import CONCURRENCY, DEFAULT_CONCURRENCY, LISTEN_HOST, LISTEN_PORT, LOG_FORMAT, LOG_LEVEL, level_name
+
+__all__ = ["DEFAULT_CONCURRENCY", "TelegramSettings"]
 
 _TOKEN = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,}")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
 
-# Chats processed at once. A turn costs this process 2-2.5 ms of CPU and the turns side by side
-# share one core, so each takes about that many times as long: measured (bench/RESULTS.md), the
-# 99th percentile of a turn's own time was 27-41 ms at 12, 35-53 ms at 16 and 64-104 ms at 32, for
-# at most an eighth more updates a second at 32. More slots pay only while turns wait on a slow
-# ISP, and the calls to it are bounded anyway (ISPBOT_ISP_MAX_CONCURRENCY, 8).
-DEFAULT_CONCURRENCY = 12
 
 
 class TelegramSettings(BaseSettings):
@@ -46,14 +43,10 @@ class TelegramSettings(BaseSettings):
     webhook_secret: SecretStr | None = Field(
         default=None, description="webhook mode: a secret, 16-256 of A-Z a-z 0-9 _ -",
     )
-    listen_host: str = Field(default="127.0.0.1", description="address the web server listens on")
-    listen_port: int = Field(
-        default=8080, ge=1, le=65535, description="port of /livez, /readyz, /healthz, /metrics and the webhook",
-    )
+    listen_host: str = LISTEN_HOST
+    listen_port: int = LISTEN_PORT
     staff_chat_id: int | None = Field(default=None, description="the staff supergroup (forum) chat id")
-    concurrency: int = Field(
-        default=DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time",
-    )
+    concurrency: int = CONCURRENCY
     chat_backlog: int = Field(
         default=DEFAULT_CHAT_BACKLOG, ge=1, le=1000,
         description="updates one chat may have waiting; what it sends beyond is set aside with a 'slow down'",
@@ -65,8 +58,8 @@ class TelegramSettings(BaseSettings):
     paid_broadcast: bool = Field(
         default=False, description="send the bot's own notices as paid broadcasts (a fee per message)",
     )
-    log_format: LogFormat = Field(default="auto", description="json, text, or auto (text on a terminal)")
-    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
+    log_format: LogFormat = LOG_FORMAT
+    log_level: str = LOG_LEVEL
 
     @field_validator("telegram_token")
     @classmethod
@@ -88,10 +81,7 @@ class TelegramSettings(BaseSettings):
     @field_validator("log_level")
     @classmethod
     def _level_name(cls, value: str) -> str:
-        value = value.strip().upper()
-        if value not in LEVELS:
-            raise ValueError(f"must be one of {', '.join(LEVELS)}")
-        return value
+        return level_name(value)
 
     @field_validator("webhook_secret")
     @classmethod

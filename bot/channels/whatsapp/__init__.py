@@ -1,0 +1,1 @@
+"""The WhatsApp channel, over the official Cloud API (``channel.WhatsAppChannel``)."""

@@ -1,0 +1,240 @@
+"""The bot on WhatsApp: the Cloud API adapter of ``bot.channels.base.Channel``.
+
+httpx alone, not pywa: pywa's async client sends, uploads and parses well, but its webhook handler
+answers Meta itself and dispatches to callbacks, while here nothing is acknowledged before the
+inbox holds it, the sender keeps the number's throughput and each person's pace, and tests swap the
+transport (httpx's seam); the few endpoints used (messages, media) are plain JSON, and the bot
+already depends on httpx. The webhook (``bot.web``) hands posts to ``store_posted``: messages go to
+the inbox by ``wamid`` with the sender's internal chat id (``bot.store.channels``), statuses are
+recorded there and then (a ``failed`` one as a dead letter with Meta's reason). Each answer marks
+the person's message read, then goes out as one message (``render``) through ``WaSender``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from flows.events import Choice
+from flows.replies import Button, Message, Notice, Reply
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot import metrics
+from bot.channels.base import Read
+from bot.channels.whatsapp import updates
+from bot.channels.whatsapp.client import CloudApi
+from bot.channels.whatsapp.render import MORE, WaCall, options_message, render, render_turn
+from bot.channels.whatsapp.sender import WaSender
+from bot.channels.whatsapp.settings import WhatsAppSettings
+from bot.i18n import pick_language
+from bot.logs import chat_ref
+from bot.store import Database, Inbox, utcnow
+from bot.store.channels import WHATSAPP, ChannelIds
+from bot.store.dead_letters import DeadLetters
+
+log = logging.getLogger(__name__)
+
+SEND_WORKERS = 32
+CHAT_BACKLOG = 20  # messages one person may have waiting; beyond, set aside
+DROPPED = "set aside: its chat had too many updates waiting"
+REMEMBERED = 20_000  # chats whose address and last long list this process keeps in memory
+DEAD_LETTER_TRIES = 12
+
+
+class WhatsAppChannel:
+    name = WHATSAPP
+
+    def __init__(
+        self, settings: WhatsAppSettings, database: Database, *, api: CloudApi | None = None,
+        sender_limits: dict[str, Any] | None = None,
+    ) -> None:
+        assert settings.whatsapp_token is not None and settings.whatsapp_phone_number_id is not None  # noqa: S101
+        self.settings = settings
+        self.database = database
+        self.api = api or CloudApi(
+            settings.graph_root, settings.whatsapp_token.get_secret_value(), settings.whatsapp_phone_number_id,
+        )
+        self.ids = ChannelIds()
+        self.sender = WaSender(self.api, self._address, on_dead=self._keep_dead_letter, **{
+            "rate": settings.whatsapp_rate, "workers": SEND_WORKERS, **(sender_limits or {}),
+        })
+        self.inbox: Inbox | None = None
+        self._on_stored: Callable[[], None] | None = None
+        # chat id: (wa_id or user id), and chat id: (text, options, language) of a list with pages.
+        self._addresses: OrderedDict[int, str] = OrderedDict()
+        self._pages: OrderedDict[int, tuple[str, list[Button], str]] = OrderedDict()
+
+    def connect(self, inbox: Inbox, on_stored: Callable[[], None]) -> None:
+        self.inbox = inbox
+        self._on_stored = on_stored
+
+    # ---- the webhook ---------------------------------------------------------------------------
+    async def store_posted(self, body: dict[str, Any]) -> int:
+        """A webhook post, kept before it is acknowledged: its new messages into the inbox (one
+        transaction), its statuses recorded; how many messages were new. Raises if the database is down."""
+        assert self.inbox is not None  # noqa: S101 - connected by the composition root
+        items = updates.posted(body, self.settings.whatsapp_phone_number_id)
+        if not items:
+            return 0
+        now = utcnow()
+        messages = [item for item in items if "message" in item.payload]
+        statuses = [item for item in items if "status" in item.payload]
+        async with self.database.transaction() as session:
+            senders = {item.sender for item in items if item.sender is not None}
+            chats = await self.ids.chat_ids(session, WHATSAPP, senders, now)
+            fresh = await self.ids.new_updates(session, WHATSAPP, [item.key for item in messages], now)
+            batch = []
+            for item in messages:
+                if item.key in fresh and item.sender is not None:
+                    chat_id = chats[item.sender]
+                    batch.append((fresh[item.key], chat_id, {**item.payload, "chat_id": chat_id}))
+            aside = await self.inbox.over_backlog(session, batch, CHAT_BACKLOG)
+            stored = await self.inbox.store_many(session, batch, now, set_aside=aside, reason=DROPPED, channel=WHATSAPP)
+            for item in statuses:
+                await self._status(session, item, chats.get(item.sender) if item.sender else None)
+        for result in ("new", "duplicate"):
+            count = len(stored) if result == "new" else len(messages) - len(stored)
+            if count:
+                metrics.INBOX_RECEIVED.labels("whatsapp", result).inc(count)
+        if stored and self._on_stored is not None:
+            self._on_stored()
+        return len(stored)
+
+    async def _status(self, session: AsyncSession, item: updates.Posted, chat_id: int | None) -> None:
+        status = item.payload["status"]
+        name = str(status.get("status", "?"))[:16]
+        metrics.WHATSAPP_STATUSES.labels(name).inc()
+        errors = status.get("errors") if isinstance(status.get("errors"), list) else []
+        first = errors[0] if errors and isinstance(errors[0], dict) else {}
+        details = (first.get("error_data") or {}).get("details") if isinstance(first.get("error_data"), dict) else None
+        reason = f"code {first.get('code')}: {first.get('title') or first.get('message') or ''}" if first else None
+        if reason and details:
+            reason = f"{reason} ({details})"
+        at = datetime.fromtimestamp(item.timestamp, UTC) if item.timestamp else utcnow()
+        await self.ids.record_status(session, WHATSAPP, str(status["id"]), chat_id=chat_id, status=name, at=at,
+                                     error=reason)
+        if name == "failed" and chat_id is not None:
+            await DeadLetters().add(session, chat_id, "whatsapp.failed", {"wamid": status["id"]},
+                                    error=reason or "failed", now=utcnow())
+            log.warning("WhatsApp could not deliver a message to chat %s: %s", chat_ref(chat_id), reason)
+
+    # ---- bot.channels.base.Channel -------------------------------------------------------------
+    def read(self, payload: dict[str, Any]) -> Read:
+        try:
+            read = updates.read(payload)
+        except Exception as exc:  # a field of an unexpected type: this update only, never its chat
+            return Read("unreadable", failed=f"could not be read ({type(exc).__name__})", error=exc)
+        if read.incoming is not None:
+            address = payload.get("user_id") or payload.get("wa_id")
+            if isinstance(address, str):
+                self._remember(self._addresses, read.incoming.chat_id, address)
+            event = read.incoming.event
+            if isinstance(event, Choice) and event.token.startswith(MORE) and read.incoming.chat_id in self._pages:
+                return Read("more", read.incoming, own=True)
+        return read
+
+    async def answer(
+        self, session: AsyncSession, read: Read, replies: list[Reply], notices: list[Notice],
+    ) -> list[WaCall]:
+        assert read.incoming is not None  # noqa: S101 - only what was read is answered
+        incoming = read.incoming
+        chat_id, to = incoming.chat_id, self._addresses.get(incoming.chat_id)
+        language = pick_language(incoming.client_language)
+        calls = self._receipt(read)
+        calls += render_turn(replies, chat_id, to, language)
+        self._keep_pages(chat_id, replies, language)
+        calls += [call for notice in notices for call in self.render_notice(notice)]
+        return calls
+
+    async def answer_own(self, session: AsyncSession, read: Read) -> list[WaCall]:
+        """The next page of a long list the person asked for (``more``)."""
+        assert read.incoming is not None and isinstance(read.incoming.event, Choice)  # noqa: S101
+        chat_id = read.incoming.chat_id
+        text, buttons, language = self._pages[chat_id]
+        start = int(read.incoming.event.token.removeprefix(MORE) or 0)
+        bodies = options_message(text, buttons, language=language, start=min(start, len(buttons) - 1))
+        to = self._addresses.get(chat_id)
+        return [*self._receipt(read), *(WaCall(chat_id, "message", body, to) for body in bodies[-1:])]
+
+    def render_notice(self, notice: Notice) -> list[WaCall]:
+        to = self._addresses.get(notice.chat_id)
+        return render(notice.reply, notice.chat_id, to, pick_language(updates.language_of(to)))
+
+    def decode(self, kept: dict[str, Any]) -> WaCall:
+        return WaCall.from_json(kept)
+
+    async def send(self, calls: Sequence[WaCall], *, notice: bool = False) -> list[asyncio.Future[Any]]:
+        return await self.sender.submit_all(calls, notice=notice)
+
+    async def drain(self, within: float) -> None:
+        await self.sender.drain(within=within)
+
+    async def waiting_calls(
+        self, session: AsyncSession, now: datetime, wait: timedelta, minutes_each: int,
+    ) -> list[WaCall]:
+        return []  # the staff desk's queue messages are the desk's (Telegram's forum) to send
+
+    # ---- what only WhatsApp has ----------------------------------------------------------------
+    @staticmethod
+    def _receipt(read: Read) -> list[WaCall]:
+        """The person's message marked read (blue ticks) as the answer goes out."""
+        assert read.incoming is not None  # noqa: S101
+        wamid = read.reference
+        return [WaCall(read.incoming.chat_id, "read", {"message_id": wamid})] if wamid else []
+
+    def _keep_pages(self, chat_id: int, replies: list[Reply], language: str) -> None:
+        for reply in replies:
+            if isinstance(reply, Message):
+                buttons = [button for row in reply.buttons for button in row]
+                if len(buttons) > 10:
+                    self._remember(self._pages, chat_id, (reply.text, buttons, language))
+                elif buttons:
+                    self._pages.pop(chat_id, None)
+
+    @staticmethod
+    def _remember(memory: OrderedDict[int, Any], key: int, value: Any) -> None:
+        memory[key] = value
+        memory.move_to_end(key)
+        if len(memory) > REMEMBERED:
+            memory.popitem(last=False)
+
+    async def _address(self, chat_id: int) -> str | None:
+        """The wa_id or user id to send to: remembered, else read from the database."""
+        if (known := self._addresses.get(chat_id)) is not None:
+            return known
+        async with self.database.session() as session:
+            found = await self.ids.external_id(session, chat_id)
+        if found is not None:
+            self._remember(self._addresses, chat_id, found)
+        return found
+
+    async def _keep_dead_letter(self, call: WaCall, error: str) -> None:
+        """Keep an undeliverable request for ``ispbot undelivered`` (without a media's bytes)."""
+        params = call.as_json()
+        if call.kind == "upload":
+            params = {**params, "body": {k: v for k, v in call.body.items() if k != "data"}}
+        for attempt in itertools.count():
+            try:
+                async with self.database.transaction() as session:
+                    await DeadLetters().add(session, call.chat_id, call.method, params, error=error, now=utcnow())
+                return
+            except Exception as exc:
+                if attempt == DEAD_LETTER_TRIES - 1:
+                    log.error("could not keep a dead letter (%s): a %s to chat %s is lost", type(exc).__name__,
+                              call.method, chat_ref(call.chat_id))
+                    return
+                await asyncio.sleep(min(2.0 ** attempt, 30.0))
+
+    async def start(self) -> None:
+        """Check the token and the number (the number's record): a wrong one stops the bot at start."""
+        record = await self.api.phone_number()
+        log.info("connected to WhatsApp as %s", record.get("verified_name") or "the configured number")
+
+    async def stop(self) -> None:
+        await self.sender.aclose(within=0)
+        await self.api.aclose()

@@ -1,0 +1,302 @@
+"""The outgoing sender: each chat's requests in order, chats side by side, within WhatsApp's limits.
+
+Two buckets: the number's throughput (``rate`` messages a second, 80 by default) and, per person,
+Meta's pair limit (a burst, then one message every few seconds). A chat waiting for its own bucket
+holds no worker: a timer makes it ready again; replies go before notices. Meta's answers decide the
+rest (``CloudApiError.meaning``): throttled (130429) and pair (131056) wait longer and send again, as
+do Meta's transient errors and an unreachable network, until ``horizon``; an expired or revoked token
+(190) is said in the log once a minute, and the requests wait for a new token as for the network;
+outside the 24-hour window (131047) the request is held (``on_held``: a template, or a dead letter
+counted); any other refusal becomes a dead letter with Meta's reason. Logs never carry a text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from bot import metrics
+from bot.channels.whatsapp.client import CloudApi, CloudApiError
+from bot.channels.whatsapp.render import WaCall
+from bot.logs import chat_ref
+
+log = logging.getLogger(__name__)
+
+Resolve = Callable[[int], Awaitable[str | None]]
+DeadLetter = Callable[[WaCall, str], Awaitable[None]]
+Held = Callable[[WaCall, str], Awaitable[bool]]  # True: sent otherwise (a template)
+Sent = Callable[[WaCall, str], None]  # a message accepted, with its wamid
+
+HORIZON = 24 * 3600.0
+BACKOFF_CAP = 60.0
+TOKEN_LOG_EVERY = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """At most ``burst`` at once, then one every ``every`` seconds."""
+
+    burst: float
+    every: float
+
+
+PAIR = Pace(burst=20, every=6.0)  # Meta: about one message every 6 seconds to one person, bursts allowed
+
+
+class Bucket:
+    __slots__ = ("burst", "every", "last", "tokens")
+
+    def __init__(self, pace: Pace, now: float) -> None:
+        self.burst, self.every = pace.burst, pace.every
+        self.tokens, self.last = pace.burst, now
+
+    def wait_time(self, now: float) -> float:
+        self.tokens = min(self.burst, self.tokens + (now - self.last) / self.every)
+        self.last = now
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) * self.every
+
+    def take(self) -> None:
+        self.tokens -= 1
+
+
+@dataclass(slots=True)
+class _Item:
+    call: WaCall
+    future: asyncio.Future[Any]
+    notice: bool = False
+    failures: int = 0
+    failing_since: float | None = None
+
+
+@dataclass(slots=True)
+class _Chat:
+    items: deque[_Item] = field(default_factory=deque)
+    bucket: Bucket | None = None
+    scheduled: bool = False
+
+
+class WaSender:
+    def __init__(
+        self, api: CloudApi, resolve: Resolve, *, on_dead: DeadLetter, on_held: Held | None = None,
+        on_sent: Sent | None = None, rate: int = 80, pair: Pace = PAIR, workers: int = 32,
+        horizon: float = HORIZON, clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.api = api
+        self.resolve = resolve
+        self.on_dead = on_dead
+        self.on_held = on_held
+        self.on_sent = on_sent
+        self.overall = Bucket(Pace(burst=max(1.0, rate / 10), every=1.0 / rate), clock())
+        self.pair = pair
+        self.horizon = horizon
+        self.clock = clock
+        self._chats: dict[int, _Chat] = {}
+        self._replies: asyncio.Queue[int] = asyncio.Queue()
+        self._notices: asyncio.Queue[int] = asyncio.Queue()
+        self._ready = asyncio.Event()
+        self._workers = [asyncio.create_task(self._work(), name=f"whatsapp-sender-{n}") for n in range(workers)]
+        self._pending = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._token_logged = float("-inf")
+        self.sent_count = 0
+        self.errors: dict[str, int] = {}
+
+    # ---- public ------------------------------------------------------------------------------
+    async def submit_all(self, calls: Iterable[WaCall], *, notice: bool = False) -> list[asyncio.Future[Any]]:
+        loop = asyncio.get_running_loop()
+        futures = []
+        for call in calls:
+            future: asyncio.Future[Any] = loop.create_future()
+            chat = self._chats.setdefault(call.chat_id, _Chat())
+            chat.items.append(_Item(call, future, notice))
+            self._pending += 1
+            self._idle.clear()
+            futures.append(future)
+            self._schedule(call.chat_id)
+        return futures
+
+    async def drain(self, within: float | None = None) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), within)
+
+    async def aclose(self, within: float = 0) -> None:
+        await self.drain(within)
+        for worker in self._workers:
+            worker.cancel()
+        await asyncio.gather(*self._workers, return_exceptions=True)
+
+    # ---- the queue ---------------------------------------------------------------------------
+    def _schedule(self, chat_id: int, after: float = 0.0) -> None:
+        chat = self._chats.get(chat_id)
+        if chat is None or chat.scheduled or not chat.items:
+            return
+        chat.scheduled = True
+        if after > 0:
+            asyncio.get_running_loop().call_later(after, self._ready_now, chat_id)
+        else:
+            self._ready_now(chat_id)
+
+    def _ready_now(self, chat_id: int) -> None:
+        chat = self._chats.get(chat_id)
+        if chat is None or not chat.items:
+            if chat is not None:
+                chat.scheduled = False
+            return
+        (self._notices if chat.items[0].notice else self._replies).put_nowait(chat_id)
+        self._ready.set()
+
+    async def _next(self) -> int:
+        while True:
+            for queue in (self._replies, self._notices):  # replies to people before the bot's own notices
+                if not queue.empty():
+                    return queue.get_nowait()
+            self._ready.clear()
+            await self._ready.wait()
+
+    async def _work(self) -> None:
+        while True:
+            chat_id = await self._next()
+            chat = self._chats[chat_id]
+            chat.scheduled = False
+            if not chat.items:
+                continue
+            item = chat.items[0]
+            now = self.clock()
+            if item.call.kind != "read":
+                if chat.bucket is None:
+                    chat.bucket = Bucket(self.pair, now)
+                wait = chat.bucket.wait_time(now)
+                if wait > 0:
+                    self._schedule(chat_id, wait)
+                    continue
+            await self._overall_slot()
+            self.overall.take()
+            if item.call.kind != "read" and chat.bucket is not None:
+                chat.bucket.take()
+            retry_after = await self._attempt(item)
+            if retry_after is not None:
+                self._schedule(chat_id, retry_after)
+                continue
+            chat.items.popleft()
+            self._finish(item)
+            if chat.items:
+                self._schedule(chat_id)
+            elif len(self._chats) > 10_000:
+                self._chats.pop(chat_id, None)
+
+    async def _overall_slot(self) -> None:
+        """Wait for the number's throughput to allow one more (the workers share it)."""
+        wait = self.overall.wait_time(self.clock())
+        while wait > 0:
+            await asyncio.sleep(wait)
+            wait = self.overall.wait_time(self.clock())
+
+    def _finish(self, item: _Item) -> None:
+        if not item.future.done():
+            item.future.set_result(None)
+        self._pending -= 1
+        if self._pending == 0:
+            self._idle.set()
+
+    # ---- one request -------------------------------------------------------------------------
+    async def _attempt(self, item: _Item) -> float | None:
+        """Send; None when done with it (sent, held or dead), else seconds before another try."""
+        call = item.call
+        try:
+            if call.kind == "read":
+                with contextlib.suppress(CloudApiError):  # a receipt too old to mark: nothing lost
+                    await self.api.mark_read(str(call.body["message_id"]))
+                return None
+            to = call.to or await self.resolve(call.chat_id)
+            if to is None:
+                await self._dead(item, "no WhatsApp number or user id is known for this chat")
+                return None
+            body = call.body
+            if call.kind == "upload":
+                body = await self._uploaded(call)
+            wamid = await self.api.send(to, body)
+        except CloudApiError as exc:
+            return await self._refused(item, exc)
+        except (httpx.TransportError, OSError) as exc:
+            return await self._unreachable(item, type(exc).__name__)
+        self.sent_count += 1
+        if self.on_sent is not None:
+            self.on_sent(call, wamid)
+        return None
+
+    async def _uploaded(self, call: WaCall) -> dict[str, Any]:
+        media = call.body
+        kind = str(media["type"])
+        media_id = await self.api.upload(base64.b64decode(media["data"]), str(media["mime"]), str(media["filename"]))
+        content: dict[str, Any] = {"id": media_id}
+        if media.get("caption"):
+            content["caption"] = media["caption"]
+        if kind == "document":
+            content["filename"] = media["filename"]
+        return {"type": kind, kind: content}
+
+    async def _refused(self, item: _Item, exc: CloudApiError) -> float | None:
+        meaning = exc.meaning
+        self.errors[meaning] = self.errors.get(meaning, 0) + 1
+        metrics.WHATSAPP_ERRORS.labels(meaning).inc()
+        item.failures += 1
+        if meaning in ("throttled", "pair", "transient"):
+            log.warning("WhatsApp: %s (code %s) for chat %s; sending again later", meaning, exc.code,
+                        chat_ref(item.call.chat_id))
+            base = 6.0 if meaning == "pair" else 1.0
+            if not self._past_horizon(item):
+                return self._backoff(item, base)
+            await self._dead(item, exc.reason)
+            return None
+        if meaning == "token":
+            now = self.clock()
+            if now - self._token_logged >= TOKEN_LOG_EVERY:
+                self._token_logged = now
+                log.error("WhatsApp refused the token (code %s: expired or revoked): set ISPBOT_WHATSAPP_TOKEN to "
+                          "a permanent token of the Meta app's system user and restart; answers wait meanwhile",
+                          exc.code)
+            if not self._past_horizon(item):
+                return self._backoff(item, 5.0)
+            await self._dead(item, exc.reason)
+            return None
+        if meaning == "window" and self.on_held is not None and await self.on_held(item.call, exc.reason):
+            return None
+        if meaning == "window":
+            metrics.WHATSAPP_HELD.inc()
+            await self._dead(item, "outside the 24-hour window and no template for it: " + exc.reason)
+            return None
+        log.error("WhatsApp refused a %s for chat %s: %s", item.call.method, chat_ref(item.call.chat_id), exc.reason)
+        await self._dead(item, exc.reason)
+        return None
+
+    async def _unreachable(self, item: _Item, kind: str) -> float | None:
+        item.failures += 1
+        self.errors["network"] = self.errors.get("network", 0) + 1
+        log.warning("WhatsApp could not be reached (%s); sending again later", kind)
+        if self._past_horizon(item):
+            await self._dead(item, f"WhatsApp unreachable for {self.horizon / 3600:g} hours ({kind})")
+            return None
+        return self._backoff(item, 1.0)
+
+    def _past_horizon(self, item: _Item) -> bool:
+        now = self.clock()
+        if item.failing_since is None:
+            item.failing_since = now
+        return now - item.failing_since >= self.horizon
+
+    @staticmethod
+    def _backoff(item: _Item, base: float) -> float:
+        return float(min(base * 2 ** (item.failures - 1), BACKOFF_CAP))
+
+    async def _dead(self, item: _Item, reason: str) -> None:
+        await self.on_dead(item.call, reason)

@@ -1,0 +1,117 @@
+"""The WhatsApp webhook: Meta's verification, signatures over the raw body, the inbox before the 200,
+one answer per ``wamid`` however often Meta posts it, and the statuses of what the bot sent."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+from bot.sandbox import Sandbox
+from bot.store import Database
+from bot.store.channels import WHATSAPP, ChannelIds
+from bot.store.dead_letters import DeadLetters
+from bot.store.models import ChannelUpdateRow, InboxRow
+from sqlalchemy import func, select
+
+from tests.whatsapp import fake_cloud_api as wa
+from tests.whatsapp.harness import MARIA_WA_ID, running_whatsapp
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _count(database: Database, model: type) -> int:
+    async with database.session() as session:
+        return int((await session.execute(select(func.count()).select_from(model))).scalar_one())
+
+
+async def test_meta_verifies_the_webhook_with_the_verify_token(database: Database, sandbox: Sandbox) -> None:
+    async with running_whatsapp(database, sandbox) as bot:
+        assert bot.web is not None
+        params = {"hub.mode": "subscribe", "hub.verify_token": wa.VERIFY_TOKEN, "hub.challenge": "1158201444"}
+        answer = await bot.web.get("/whatsapp/webhook", params=params)
+        assert (answer.status_code, answer.text) == (200, "1158201444")
+        wrong = await bot.web.get("/whatsapp/webhook", params={**params, "hub.verify_token": "guess"})
+        assert wrong.status_code == 403 and "1158201444" not in wrong.text
+
+
+@pytest.mark.parametrize("signature", ["", "sha256=" + "0" * 64, wa.sign(b"another body"),
+                                       wa.sign(b"x", "another-app-secret")])
+async def test_a_post_without_the_app_secrets_signature_is_refused_and_nothing_is_stored(
+    database: Database, sandbox: Sandbox, signature: str,
+) -> None:
+    async with running_whatsapp(database, sandbox) as bot:
+        answer = await bot.post(wa.post(wa.text(MARIA_WA_ID, "oi")), signature=signature)
+        assert answer.status_code == 403
+        await asyncio.sleep(0.1)
+        assert await _count(database, InboxRow) == 0
+        assert await _count(database, ChannelUpdateRow) == 0
+        assert bot.api.sent == []
+
+
+async def test_a_message_posted_again_is_answered_once(database: Database, sandbox: Sandbox) -> None:
+    async with running_whatsapp(database, sandbox) as bot:
+        message = wa.text(MARIA_WA_ID, "oi")
+        for _ in range(3):  # Meta retries until it sees a 200, and sometimes after
+            assert (await bot.post(wa.post(message))).status_code == 200
+        await bot.handled(message["id"])
+        await asyncio.sleep(0.2)
+        assert len(bot.api.to(MARIA_WA_ID)) == 1
+        assert bot.api.read == [message["id"]]  # marked read once, with its answer
+        assert await _count(database, InboxRow) == 1
+
+
+async def test_a_post_is_stored_before_it_is_acknowledged(database: Database, sandbox: Sandbox) -> None:
+    async with running_whatsapp(database, sandbox) as bot:
+        bot.runtime.processor.wake = lambda: None  # type: ignore[method-assign]  # nothing processes it yet
+        message = wa.text(MARIA_WA_ID, "oi")
+        assert (await bot.post(wa.post(message))).status_code == 200
+        async with database.session() as session:
+            row = (await session.execute(select(InboxRow))).scalar_one()
+        assert row.channel == WHATSAPP and row.payload["message"]["text"]["body"] == "oi"
+        assert row.chat_id is not None and row.chat_id >= 1 << 53  # above every Telegram id
+
+
+async def test_a_database_that_cannot_take_the_post_answers_503_so_meta_sends_it_again(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_whatsapp(database, sandbox) as bot:
+        async def down(_: object) -> int:
+            raise ConnectionError("database down")
+
+        bot.channel.store_posted = down  # type: ignore[method-assign]
+        web_app = bot.runtime.web_app()  # built again: it takes the channel's store_posted when built
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=web_app), base_url="http://bot.test") as web:
+            raw = wa.encoded(wa.post(wa.text(MARIA_WA_ID, "oi")))
+            answer = await web.post("/whatsapp/webhook", content=raw, headers={"X-Hub-Signature-256": wa.sign(raw)})
+        assert answer.status_code == 503
+
+
+async def test_statuses_are_recorded_and_a_failed_one_is_a_dead_letter_with_its_reason(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_whatsapp(database, sandbox) as bot:
+        chat = bot.chat(MARIA_WA_ID)
+        (answer,) = await chat.say("oi")
+        for state in ("sent", "delivered", "read"):
+            body = wa.post(statuses=[wa.status(answer.wamid, MARIA_WA_ID, state)])
+            assert (await bot.post(body)).status_code == 200
+        async with database.session() as session:
+            assert await ChannelIds().status(session, WHATSAPP, answer.wamid) == ("read", None)
+        lost = "wamid.OUTLOST"
+        failed = wa.status(lost, MARIA_WA_ID, "failed", code=131026, title="Message undeliverable")
+        assert (await bot.post(wa.post(statuses=[failed]))).status_code == 200
+        async with database.session() as session:
+            kept = await ChannelIds().status(session, WHATSAPP, lost)
+            (letter,) = await DeadLetters().all(session)
+        assert kept is not None and kept[0] == "failed" and "131026" in str(kept[1])
+        assert letter.method == "whatsapp.failed" and "Message undeliverable" in letter.error
+        assert letter.params == {"wamid": lost}
+        assert await _count(database, InboxRow) == 1  # statuses are no updates for the engine
+
+
+async def test_another_numbers_messages_are_not_this_bots(database: Database, sandbox: Sandbox) -> None:
+    async with running_whatsapp(database, sandbox) as bot:
+        body = wa.post(wa.text(MARIA_WA_ID, "oi"), phone_number_id="999999999")
+        assert (await bot.post(body)).status_code == 200
+        assert await _count(database, InboxRow) == 0
