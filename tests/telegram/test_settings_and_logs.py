@@ -162,7 +162,8 @@ def test_a_malformed_token_is_refused_naming_the_variable_not_the_value(
         TelegramSettings()
     message = settings_error(monkeypatch)
     # An empty one is no token: with no other channel, the refusal says to set it.
-    assert message.startswith("ISPBOT_TELEGRAM_TOKEN: " if token else "no channel is configured: set ISPBOT_TELEGRAM_TOKEN")
+    expected = "ISPBOT_TELEGRAM_TOKEN: " if token else "no channel is configured: set ISPBOT_TELEGRAM_TOKEN"
+    assert message.startswith(expected)
     if len(token) > 5:
         assert token not in message  # a mistyped token is still mostly a secret
 
