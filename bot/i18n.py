@@ -42,6 +42,9 @@ MONEY_FORMAT = "#,##0.00"
 _BABEL = {"pt_BR": "pt_BR", "en": "en_US", "es": "es_419"}
 
 
+CHANNEL_NAMES = {"telegram": "Telegram", "whatsapp": "WhatsApp", "console": "Telegram"}
+
+
 def pick_language(code: str | None) -> str:
     """Our language for a Telegram client's ``language_code`` (``pt-br``, ``en-GB``, ``es``…)."""
     if not code:
@@ -168,6 +171,9 @@ _YEAR_OF_TWO = re.compile(r"(?<!y)yy(?!y)")
 def _environment(language: str) -> Environment:
     babel_locale = _BABEL[language]
     env = Environment(autoescape=True, undefined=StrictUndefined)
+    # The channel a person talks on, as they name it ("Telegram", "WhatsApp"): a flow's context
+    # passes its chat's; texts rendered elsewhere read the first channel's name.
+    env.globals["channel"] = CHANNEL_NAMES["telegram"]
 
     def money(value: Decimal | float | int | str | None) -> str:
         # The amount is always in reais: the symbol stays "R$" in every language (Babel would write

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from bot import metrics
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, plain_text
+from bot.i18n import CHANNEL_NAMES, DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, plain_text
 from bot.store import UNIDENTIFIED as UNIDENTIFIED  # noqa: PLC0414 - re-exported for the flows, as Role
 from bot.store import (
     ChatState,
@@ -102,6 +102,7 @@ class Context:
         menu: Sequence[str] = (), message_id: int | None = None, sender_name: str | None = None,
         files: FileSource | None = None, database: Database | None = None,
         reservations: list[int] | None = None, proved_phone: str | None = None, asks_contact: bool = True,
+        channel: str = "telegram",
     ) -> None:
         self.state = state
         self.link = link
@@ -116,6 +117,7 @@ class Context:
         self.sender_name = sender_name  # the name the person gave the channel (Telegram's first name), if any
         self.proved_phone = proved_phone  # the sender's own number, vouched for by the channel (WhatsApp)
         self.asks_contact = asks_contact  # the channel can ask for the person's own contact (Telegram)
+        self.channel_name = CHANNEL_NAMES.get(channel, CHANNEL_NAMES["telegram"])  # texts' {{ channel }}
         self.replies: list[Reply] = []
         self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
@@ -159,7 +161,7 @@ class Context:
 
     # ---- speaking --------------------------------------------------------------------------------
     def text(self, key: str, /, **variables: Any) -> str:
-        return self._translations.render(self.language, key, **variables)
+        return self._translations.render(self.language, key, **{"channel": self.channel_name, **variables})
 
     def say(self, key: str, /, **variables: Any) -> None:
         self.replies.append(Message(self.text(key, **variables)))
@@ -214,7 +216,7 @@ class Context:
 
     def render_in(self, language: str, key: str, /, **variables: Any) -> str:
         """A template in a given language (the staff's, say), not the chat's."""
-        return self._translations.render(language, key, **variables)
+        return self._translations.render(language, key, **{"channel": self.channel_name, **variables})
 
     def wait(self, step: str) -> None:
         """Wait in ``step`` without asking anything (a person answers from now on)."""

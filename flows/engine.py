@@ -267,7 +267,7 @@ class Engine:
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,
             menu=self.flows[state.role].menu, message_id=incoming.message_id, sender_name=incoming.sender_name,
             files=self.files, database=self.database, reservations=reservations,
-            proved_phone=incoming.proved_phone, asks_contact=incoming.asks_contact,
+            proved_phone=incoming.proved_phone, asks_contact=incoming.asks_contact, channel=incoming.channel,
         )
 
     # ---- routing ---------------------------------------------------------------------------------

@@ -87,6 +87,7 @@ class Incoming:
     # without asking to share a contact.
     proved_phone: str | None = None
     asks_contact: bool = True  # whether the channel can ask the person to share their own contact
+    channel: str = "telegram"  # which channel (``bot.store.channels``): what texts call it, "this Telegram"
 
 
 def describe(event: Event) -> str:

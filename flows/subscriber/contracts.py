@@ -180,7 +180,7 @@ class Contracts(Flow):
         A new ticket is the staff's record, not a conversation: it does not become the chat's current one."""
         minutes = ctx.policy.unblock_release_minutes
         text = (f"Desbloqueio em confiança do contrato {contract.Numero} ({contract.Plano_Descricao or 'sem plano'}) "
-                f"feito pelo assinante no Telegram. Liberação em até {minutes} minutos.")
+                f"feito pelo assinante no {ctx.channel_name}. Liberação em até {minutes} minutos.")
         try:
             if ctx.current_ticket is not None:
                 await ctx.coordinator.add_occurrence(ctx.current_ticket, text, ctx.policy.isp_user)
@@ -191,7 +191,7 @@ class Contracts(Flow):
                 return None
             return await ctx.coordinator.open_ticket(
                 customer=ctx.customer, contract=contract.Numero, topic=topic,
-                subject="Desbloqueio em confiança (Telegram)", description=text,
+                subject=f"Desbloqueio em confiança ({ctx.channel_name})", description=text,
                 mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
             )
         except IspError as exc:  # the unblock stands; a lost note must not undo it or repeat it

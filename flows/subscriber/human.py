@@ -30,6 +30,11 @@ from flows.flow import TO_MENU, Flow, StepEvent, Steps, Switch
 log = logging.getLogger(__name__)
 
 SUBJECT = "Atendimento pelo Telegram"
+
+
+def subject(ctx: Context) -> str:
+    """The ticket's subject, naming the channel the subscriber wrote on (the staff read Portuguese)."""
+    return SUBJECT.replace("Telegram", ctx.channel_name)
 STAFF_LANGUAGE = "pt_BR"
 TOPIC_HINTS = ("atendimento", "telegram", "suporte")
 SALES_HINTS = ("comercial", "venda")  # the administrative topic of sales, where there is one
@@ -126,8 +131,8 @@ class Human(Flow):
                 return None
             contract = ctx.link.contract if ctx.link else None
             return await ctx.coordinator.open_ticket(
-                customer=ctx.customer, contract=contract, topic=topic, subject=SUBJECT,
-                description="\n".join(ctx.recent) or SUBJECT, mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
+                customer=ctx.customer, contract=contract, topic=topic, subject=subject(ctx),
+                description="\n".join(ctx.recent) or subject(ctx), mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
             )
         except IspError as exc:
             log.warning("a handoff could not open its ticket: %s", type(exc).__name__)
