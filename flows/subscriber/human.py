@@ -132,7 +132,8 @@ class Human(Flow):
             contract = ctx.link.contract if ctx.link else None
             return await ctx.coordinator.open_ticket(
                 customer=ctx.customer, contract=contract, topic=topic, subject=subject(ctx),
-                description="\n".join(ctx.recent) or subject(ctx), mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
+                description="\n".join(ctx.recent) or subject(ctx), mode=ctx.policy.ticket_mode,
+                user=ctx.policy.isp_user,
             )
         except IspError as exc:
             log.warning("a handoff could not open its ticket: %s", type(exc).__name__)
