@@ -29,7 +29,7 @@ import yaml
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal
-from jinja2 import Environment, StrictUndefined, Template, meta
+from jinja2 import Environment, StrictUndefined, Template, meta, nodes
 
 # The texts shipped with the package (bot/_locales links to the top-level locales/ of a checkout).
 LOCALES_DIR = Path(str(files("bot") / "_locales"))
@@ -91,7 +91,10 @@ class Translations:
                 raise KeyError(f"no template {key!r} in locales/{language}")
             environment = self._envs[language]
             template = self._compiled[(language, key)] = environment.from_string(source)
-            if not meta.find_undeclared_variables(environment.parse(source)):
+            tree = environment.parse(source)
+            # A global (``channel``) counts as a variable: a caller may pass its own.
+            read_globals = any(name.name in environment.globals for name in tree.find_all(nodes.Name))
+            if not meta.find_undeclared_variables(tree) and not read_globals:
                 self._constant[(language, key)] = _tidy(template.render())
                 return self._constant[(language, key)]
         return _tidy(template.render(**variables))

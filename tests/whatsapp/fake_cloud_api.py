@@ -25,6 +25,8 @@ import json
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from email.parser import BytesParser
+from email.policy import HTTP
 from typing import Any
 
 from starlette.applications import Starlette
@@ -68,14 +70,16 @@ class Sent:
         return ""
 
     def options(self) -> list[tuple[str, str]]:
-        """(id, title) of each reply button or list row."""
+        """(id, what the person reads) of each reply button or list row (a row's title, and its
+        description when it has one)."""
         if self.type != "interactive":
             return []
         interactive = self.body["interactive"]
         if interactive["type"] == "button":
             return [(b["reply"]["id"], b["reply"]["title"]) for b in interactive["action"]["buttons"]]
         if interactive["type"] == "list":
-            return [(r["id"], r["title"]) for s in interactive["action"]["sections"] for r in s["rows"]]
+            return [(r["id"], f"{r['title']} {r.get('description', '')}".strip())
+                    for s in interactive["action"]["sections"] for r in s["rows"]]
         return []
 
 
@@ -113,10 +117,10 @@ class FakeCloudApi:
     @property
     def app(self) -> Starlette:
         return Starlette(routes=[
+            Route("/files/{media_id}", self._download, methods=["GET"]),  # before "/{version}/{node}"
             Route("/{version}/{node}/messages", self._messages, methods=["POST"]),
             Route("/{version}/{node}/media", self._upload, methods=["POST"]),
             Route("/{version}/{node}", self._node, methods=["GET"]),
-            Route("/files/{media_id}", self._download, methods=["GET"]),
         ])
 
     def fail_next(self, code: int, *, count: int = 1, to: str | None = None, status: int = 400,
@@ -184,12 +188,12 @@ class FakeCloudApi:
     async def _upload(self, request: Request) -> Response:
         if (refused := self._authorized(request)) is not None:
             return refused
-        form = await request.form()
+        form = _multipart(request.headers.get("content-type", ""), await request.body())
         upload = form.get("file")
-        if form.get("messaging_product") != "whatsapp" or upload is None or isinstance(upload, str):
+        if form.get("messaging_product") != "whatsapp" or not isinstance(upload, tuple):
             return self._error(100, "Invalid parameter")
         media_id = f"upload-{next(self._ids)}"
-        self.uploads[media_id] = (await upload.read(), str(form.get("type")), str(upload.filename))
+        self.uploads[media_id] = (upload[0], str(form.get("type")), upload[1])
         return JSONResponse({"id": media_id})
 
     async def _messages(self, request: Request) -> Response:
@@ -247,6 +251,20 @@ class FakeCloudApi:
         return None
 
 
+def _multipart(content_type: str, body: bytes) -> dict[str, Any]:
+    """A multipart form's fields: text as ``str``, a file as ``(bytes, filename)``."""
+    head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode()
+    fields: dict[str, Any] = {}
+    for part in BytesParser(policy=HTTP).parsebytes(head + body).iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
+        if isinstance(name, str):
+            filename = part.get_filename()
+            fields[name] = (data, filename) if filename is not None else data.decode("utf-8")
+    return fields
+
+
 def _invalid(body: dict[str, Any], uploads: set[str]) -> str | None:
     """Why Meta would refuse this message, None when it would not."""
     kind = body.get("type")
@@ -274,7 +292,7 @@ def _invalid_interactive(content: dict[str, Any]) -> str | None:
     text = (content.get("body") or {}).get("text")
     if kind == "location_request_message":
         return None if isinstance(text, str) and 0 < len(text) <= 1024 else "body.text must be 1-1024 characters"
-    if not isinstance(text, str) or not 0 < len(text) <= (1024 if kind == "button" else 4096):
+    if not isinstance(text, str) or not 0 < len(text) <= 1024:
         return "body.text is too long or empty"
     action = content.get("action") or {}
     if kind == "button":

@@ -7,8 +7,10 @@
   cut; more than 10 go in pages of 9 with a "more" row (a page is rendered from the turn's options,
   the engine's tokens unchanged). A button is never cut to a prefix that reads as another one.
 - A text past WhatsApp's limits (4,096 characters, 1,024 above buttons) is split at line breaks.
-- A PIX copy-and-paste code (a ``<code>`` holding the whole payload) also goes as a message of its
-  own, so that a long press copies it whole; photos and documents go as uploaded media.
+- A code to copy (a PIX copy-and-paste payload, a bill's digitable line: a ``<code>`` holding it)
+  also goes first as a message of its own, which a long press copies whole; then the turn's texts
+  join into one message, into the body of its options when they fit. Photos and documents go as
+  uploaded media.
 """
 
 from __future__ import annotations
@@ -33,8 +35,10 @@ PAGE = MAX_ROWS - 1  # rows of a page when a "more" row follows
 MORE = "wa:more:"  # the id of a list's "more" row: the next page's first option's index follows
 LIST_BUTTON = {"pt_BR": "Ver opções", "en": "See options", "es": "Ver opciones"}
 MORE_LABEL = {"pt_BR": "➡️ Mais opções", "en": "➡️ More options", "es": "➡️ Más opciones"}
-# A PIX "copia e cola" payload: EMV fields starting with the payload format and the PIX GUI.
-_PIX = re.compile(r"<code>(000201[^<]*?br\.gov\.bcb\.pix[^<]*)</code>", re.IGNORECASE)
+# What a person copies into their bank's app: a PIX "copia e cola" payload (EMV fields starting with
+# the payload format and the PIX GUI) or a digitable line (47 or 48 digits, maybe grouped).
+_COPYABLE = re.compile(r"<code>(000201[^<]*?br\.gov\.bcb\.pix[^<]*|[\d .]{47,60})</code>", re.IGNORECASE)
+COPY = "copy"  # WaCall.kind of such a message before it is sent: a text message
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,11 +210,9 @@ def render(reply: Reply, chat_id: int, to: str | None, language: str) -> list[Wa
         buttons = [button for row in reply.buttons for button in row]
         bodies = options_message(text, buttons, language=language) if buttons else [
             _text(part) for part in split_text(text, MAX_TEXT)]
-        calls = [message(body) for body in bodies]
-        pix = _PIX.search(reply.text)
-        if pix is not None:  # its own message, so that a long press copies the code and nothing else
-            calls.insert(len(calls) - 1 if buttons else len(calls), message(_text(html.unescape(pix.group(1)))))
-        return calls
+        codes = [WaCall(chat_id, COPY, _text(html.unescape(found.group(1)).strip()), to)
+                 for found in _COPYABLE.finditer(reply.text)]
+        return codes + [message(body) for body in bodies]
     if isinstance(reply, AskLocation):
         body = {"type": "interactive", "interactive": {
             "type": "location_request_message", "body": {"text": shorten(to_whatsapp(reply.text), MAX_BODY)},
@@ -258,26 +260,40 @@ def _mime(filename: str, kind: str) -> str:
 
 
 def render_turn(replies: list[Reply], chat_id: int, to: str | None, language: str) -> list[WaCall]:
-    """A turn's requests, consecutive plain texts joined into one message when they fit (WhatsApp
-    bills nothing per message inside the window, but the person reads one answer, and the number's
-    throughput is shared by everyone)."""
+    """A turn's requests: its codes to copy first, each alone; then consecutive plain texts joined
+    into one message, and a text joined into the body of the options that follow it, when they fit
+    (the person reads one answer, and the number's throughput is shared by everyone)."""
+    rendered = [call for reply in replies for call in render(reply, chat_id, to, language)]
+    codes = [WaCall(c.chat_id, "message", c.body, c.to) for c in rendered if c.kind == COPY]
     calls: list[WaCall] = []
-    for reply in replies:
-        for call in render(reply, chat_id, to, language):
-            earlier = calls[-1] if calls else None
-            if (earlier is not None and _plain(earlier) and _plain(call)
-                    and len(earlier.body["text"]["body"]) + 2 + len(call.body["text"]["body"]) <= MAX_TEXT
-                    and not _is_pix(earlier) and not _is_pix(call)):
-                joined = f"{earlier.body['text']['body']}\n\n{call.body['text']['body']}"
-                calls[-1] = WaCall(chat_id, "message", _text(joined), to)
-            else:
-                calls.append(call)
-    return calls
+    for call in (c for c in rendered if c.kind != COPY):
+        earlier = calls[-1] if calls else None
+        if earlier is not None and _plain(earlier) and _plain(call) and _fits(earlier, call, MAX_TEXT):
+            joined = f"{_body(earlier)}\n\n{_body(call)}"
+            calls[-1] = WaCall(chat_id, "message", _text(joined), to)
+        elif earlier is not None and _plain(earlier) and _interactive(call) and _fits(earlier, call, MAX_BODY):
+            interactive = call.body["interactive"]
+            joined = f"{_body(earlier)}\n\n{_body(call)}"
+            calls[-1] = WaCall(chat_id, "message", {
+                "type": "interactive", "interactive": {**interactive, "body": {"text": joined}}}, to)
+        else:
+            calls.append(call)
+    return codes + calls
+
+
+def _body(call: WaCall) -> str:
+    body = call.body
+    return str(body["text"]["body"] if body["type"] == "text" else body["interactive"]["body"]["text"])
+
+
+def _fits(earlier: WaCall, later: WaCall, limit: int) -> bool:
+    return len(_body(earlier)) + 2 + len(_body(later)) <= limit
 
 
 def _plain(call: WaCall) -> bool:
     return call.kind == "message" and call.body.get("type") == "text" and not call.body["text"].get("preview_url")
 
 
-def _is_pix(call: WaCall) -> bool:
-    return _plain(call) and str(call.body["text"]["body"]).startswith("000201")
+def _interactive(call: WaCall) -> bool:
+    return call.kind == "message" and call.body.get("type") == "interactive" and call.body["interactive"].get(
+        "type") in ("button", "list")

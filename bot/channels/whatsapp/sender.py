@@ -229,6 +229,11 @@ class WaSender:
             return await self._refused(item, exc)
         except (httpx.TransportError, OSError) as exc:
             return await self._unreachable(item, type(exc).__name__)
+        except Exception as exc:  # a bug, or an answer of a shape never seen: this request only
+            log.exception("WhatsApp: a %s for chat %s failed (%s)", call.method, chat_ref(call.chat_id),
+                          type(exc).__name__)
+            await self._dead(item, f"failed: {type(exc).__name__}")
+            return None
         self.sent_count += 1
         if self.on_sent is not None:
             self.on_sent(call, wamid)
