@@ -88,14 +88,18 @@ class WaSender:
     def __init__(
         self, api: CloudApi, resolve: Resolve, *, on_dead: DeadLetter, on_held: Held | None = None,
         on_sent: Sent | None = None, rate: int = 80, pair: Pace = PAIR, workers: int = 32,
-        horizon: float = HORIZON, clock: Callable[[], float] = time.monotonic,
+        horizon: float = HORIZON, clock: Callable[[], float] = time.monotonic, backoff: float = 1.0,
     ) -> None:
+        """``backoff``: seconds before the first try again after a throttle or a network failure
+        (doubling, at most a minute; six times as long after a per-person refusal)."""
         self.api = api
         self.resolve = resolve
         self.on_dead = on_dead
         self.on_held = on_held
         self.on_sent = on_sent
-        self.overall = Bucket(Pace(burst=max(1.0, rate / 10), every=1.0 / rate), clock())
+        # No burst: Meta counts a second's messages, so they go evenly spread.
+        self.overall = Bucket(Pace(burst=1, every=1.0 / rate), clock())
+        self.backoff = backoff
         self.pair = pair
         self.horizon = horizon
         self.clock = clock
@@ -258,7 +262,7 @@ class WaSender:
         if meaning in ("throttled", "pair", "transient"):
             log.warning("WhatsApp: %s (code %s) for chat %s; sending again later", meaning, exc.code,
                         chat_ref(item.call.chat_id))
-            base = 6.0 if meaning == "pair" else 1.0
+            base = self.backoff * (6.0 if meaning == "pair" else 1.0)
             if not self._past_horizon(item):
                 return self._backoff(item, base)
             await self._dead(item, exc.reason)
@@ -271,7 +275,7 @@ class WaSender:
                           "a permanent token of the Meta app's system user and restart; answers wait meanwhile",
                           exc.code)
             if not self._past_horizon(item):
-                return self._backoff(item, 5.0)
+                return self._backoff(item, self.backoff * 5.0)
             await self._dead(item, exc.reason)
             return None
         if meaning == "window" and self.on_held is not None and await self.on_held(item.call, exc.reason):
@@ -291,7 +295,7 @@ class WaSender:
         if self._past_horizon(item):
             await self._dead(item, f"WhatsApp unreachable for {self.horizon / 3600:g} hours ({kind})")
             return None
-        return self._backoff(item, 1.0)
+        return self._backoff(item, self.backoff)
 
     def _past_horizon(self, item: _Item) -> bool:
         now = self.clock()

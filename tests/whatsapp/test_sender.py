@@ -1,0 +1,142 @@
+"""The WhatsApp sender against the fake Cloud API: the number's throughput and each person's pace
+kept, Meta's throttles waited out and sent again, an expired token said plainly, a message outside
+the 24-hour window held and counted, never sent against the rule."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import httpx
+import pytest
+from bot import metrics
+from bot.channels.whatsapp.client import CloudApi
+from bot.channels.whatsapp.render import WaCall
+from bot.channels.whatsapp.sender import Pace, WaSender
+
+from tests.whatsapp import fake_cloud_api as wa
+from tests.whatsapp.fake_cloud_api import FakeCloudApi
+
+pytestmark = pytest.mark.asyncio
+BASE = 1 << 53
+
+
+def text(n: int, body: str = "oi") -> WaCall:
+    return WaCall(BASE + n, "message", {"type": "text", "text": {"body": body}}, f"55119000{n:05d}")
+
+
+class Rig:
+    def __init__(self, fake: FakeCloudApi, **limits: Any) -> None:
+        self.fake = fake
+        self.api = CloudApi(f"{wa.BASE_URL}/{wa.VERSION}", fake.token, fake.phone_number_id,
+                            transport=httpx.ASGITransport(app=fake.app))
+        self.dead: list[tuple[WaCall, str]] = []
+        self.sender = WaSender(self.api, self.address, on_dead=self.keep, **{
+            "pair": Pace(burst=1000, every=0.001), "backoff": 0.05, **limits})
+
+    async def address(self, chat_id: int) -> str | None:
+        return f"55119000{chat_id - BASE:05d}"
+
+    async def keep(self, call: WaCall, reason: str) -> None:
+        self.dead.append((call, reason))
+
+    async def send(self, calls: list[WaCall], within: float = 10.0) -> None:
+        futures = await self.sender.submit_all(calls)
+        await asyncio.wait_for(asyncio.gather(*futures), within)
+
+    async def close(self) -> None:
+        await self.sender.aclose()
+        await self.api.aclose()
+
+
+async def test_the_numbers_throughput_is_kept_without_a_single_130429() -> None:
+    rig = Rig(FakeCloudApi(throughput=40), rate=40)
+    started = time.monotonic()
+    await rig.send([text(n) for n in range(100)])
+    took = time.monotonic() - started
+    await rig.close()
+    assert len(rig.fake.sent) == 100 and rig.fake.errors == {}
+    assert 100 / 40 * 0.9 <= took <= 100 / 40 * 1.5, took  # the bound the throughput sets, not far past it
+
+
+async def test_each_persons_pace_is_kept_and_holds_back_nobody_else() -> None:
+    rig = Rig(FakeCloudApi(pair_limit=(3, 0.5)), pair=Pace(burst=2, every=0.25))
+    await rig.send([text(1, f"m{n}") for n in range(4)] + [text(2)])
+    await rig.close()
+    assert rig.fake.errors == {}
+    to_one = [s for s in rig.fake.sent if s.to == "5511900000001"]
+    assert [s.text for s in to_one] == ["m0", "m1", "m2", "m3"]  # in order
+    other = next(s for s in rig.fake.sent if s.to == "5511900000002")
+    assert other.at < to_one[2].at  # not queued behind the paced person
+    assert to_one[3].at - to_one[0].at >= 0.45
+
+
+@pytest.mark.parametrize("code", [130429, 131056, 131000])
+async def test_a_throttle_or_metas_own_trouble_is_waited_out_and_sent_again(code: int) -> None:
+    rig = Rig(FakeCloudApi())
+    rig.fake.fail_next(code, count=2, to="5511900000001")
+    await rig.send([text(1, "primeira"), text(1, "segunda"), text(2)])
+    await rig.close()
+    assert rig.fake.errors == {code: 2} and rig.dead == []
+    assert [s.text for s in rig.fake.to("5511900000001")] == ["primeira", "segunda"]  # order kept
+
+
+async def test_an_expired_token_is_said_plainly_and_the_answers_wait_for_a_new_one(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    rig = Rig(FakeCloudApi(expired=True))
+    futures = await rig.sender.submit_all([text(1)])
+    await asyncio.sleep(0.5)
+    assert rig.fake.sent == [] and rig.dead == [] and not futures[0].done()
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1 and "ISPBOT_WHATSAPP_TOKEN" in errors[0] and "expired or revoked" in errors[0]
+    assert wa.TOKEN not in caplog.text
+    rig.fake.expired = False  # the operator set a new token (here: Meta took the old one back)
+    await asyncio.wait_for(futures[0], 10)
+    await rig.close()
+    assert len(rig.fake.sent) == 1
+
+
+async def test_a_message_outside_the_24_hour_window_is_held_and_counted_never_sent() -> None:
+    rig = Rig(FakeCloudApi(window=True))
+    held = metrics.WHATSAPP_HELD._value.get()
+    await rig.send([text(1, "o técnico está a caminho")])
+    await rig.close()
+    assert rig.fake.sent == [] and rig.fake.errors == {131047: 1}
+    ((call, reason),) = rig.dead
+    assert call.chat_id == BASE + 1 and "outside the 24-hour window" in reason and "131047" in reason
+    assert metrics.WHATSAPP_HELD._value.get() == held + 1
+
+
+async def test_a_refused_message_becomes_a_dead_letter_with_metas_reason() -> None:
+    rig = Rig(FakeCloudApi())
+    rig.fake.fail_next(131026, message="Message undeliverable")
+    await rig.send([text(1), text(2)])
+    await rig.close()
+    ((_, reason),) = rig.dead
+    assert reason == "code 131026: Message undeliverable" and len(rig.fake.sent) == 1
+
+
+async def test_an_unreachable_network_is_tried_again() -> None:
+    fake = FakeCloudApi()
+    failures = 2
+
+    class Flaky(httpx.AsyncBaseTransport):
+        def __init__(self) -> None:
+            self.inner = httpx.ASGITransport(app=fake.app)
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            nonlocal failures
+            if failures:
+                failures -= 1
+                raise httpx.ConnectError("refused")
+            return await self.inner.handle_async_request(request)
+
+    rig = Rig(fake)
+    rig.api = CloudApi(f"{wa.BASE_URL}/{wa.VERSION}", fake.token, fake.phone_number_id, transport=Flaky())
+    rig.sender.api = rig.api
+    await rig.send([text(1)])
+    await rig.close()
+    assert len(fake.sent) == 1 and rig.dead == [] and rig.sender.errors == {"network": 2}
