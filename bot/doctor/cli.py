@@ -15,14 +15,16 @@ from pydantic import ValidationError
 from pydantic_settings import BaseSettings
 
 from bot.channels.telegram.settings import TelegramSettings
+from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.cli_support import settings_problems
 from bot.doctor import database as database_check
 from bot.doctor.isp import isp_findings
 from bot.doctor.reach import reach_findings
 from bot.doctor.report import Finding, Status, bounded, exit_code, fail
 from bot.doctor.telegram import telegram_findings
+from bot.doctor.whatsapp import whatsapp_findings
 from bot.isp import IspSettings
-from bot.settings import BotSettings
+from bot.settings import BotSettings, ServerSettings
 from bot.store import Database
 
 DESCRIPTION = """\
@@ -44,7 +46,9 @@ address, updates waiting, Telegram's last delivery error); the staff group when
 topics); the ISP web service reachable over HTTPS (plain http only on loopback, as the client
 itself requires), the key accepted by both generations, every operation the bot's code calls
 permitted (``bot.doctor.operations``: probes that cannot change anything), and the key's environment,
-homologation said loudly (``bot.doctor.isp``: how it is found out).
+homologation said loudly (``bot.doctor.isp``: how it is found out). With WhatsApp's settings, its
+token and phone number id (the number's record: a refused token said plainly) and where its
+webhook is served; without Telegram's token, no Telegram check (one channel is enough).
 
 Every check is bounded by ``--timeout`` (default 10 s); one failing does not stop the others, except
 those it makes meaningless (no Telegram check without a token Telegram accepts, no operation
@@ -99,22 +103,34 @@ async def diagnose(seconds: float) -> list[Finding]:
     """The findings in a fixed order: settings, database, Telegram, ISP."""
     settings_found: list[Finding] = []
     bot_settings = _load(BotSettings, "settings", settings_found)
-    telegram = _load(TelegramSettings, "telegram", settings_found)
+    whatsapp_found: list[Finding] = []
+    whatsapp = _load(WhatsAppSettings, "whatsapp", whatsapp_found)
+    wants_whatsapp = bool(whatsapp_found) or (whatsapp is not None and whatsapp.configured)
+    whatsapp = whatsapp if whatsapp is not None and whatsapp.configured else None
+    telegram_found: list[Finding] = []
+    telegram = _load(TelegramSettings, "telegram", telegram_found)
+    # Without Telegram's token, WhatsApp alone is a bot: its lack is no failure then.
+    if not (wants_whatsapp and all("ISPBOT_TELEGRAM_TOKEN: not set" in f.text for f in telegram_found)):
+        settings_found += telegram_found
+    settings_found += whatsapp_found
     isp_settings = _load(IspSettings, "isp", settings_found)
+    server = _load(ServerSettings, "settings", []) if telegram is None else telegram
     if bot_settings is not None and telegram is not None:
         settings_found += reach_findings(bot_settings, telegram)
     database = open_database(bot_settings.database_url) if bot_settings is not None else None
     try:
-        stored, on_telegram = await asyncio.gather(
+        listen = f"{server.listen_host}:{server.listen_port}" if server is not None else "ISPBOT_LISTEN_HOST:PORT"
+        stored, on_telegram, on_whatsapp = await asyncio.gather(
             _database(database, seconds),
             telegram_findings(telegram, seconds) if telegram is not None else _nothing(),
+            whatsapp_findings(whatsapp, seconds, listen) if whatsapp is not None else _nothing(),
         )
         found_in_database, tickets = stored
         on_isp = await isp_findings(isp_settings, seconds, tickets) if isp_settings is not None else []
     finally:
         if database is not None:
             await database.dispose()
-    return [*settings_found, *found_in_database, *on_telegram, *on_isp]
+    return [*settings_found, *found_in_database, *on_telegram, *on_whatsapp, *on_isp]
 
 
 async def _nothing() -> list[Finding]:
