@@ -87,6 +87,12 @@ async def _resend(args: argparse.Namespace) -> None:
     async with _store() as database:
         async with database.session() as session:
             letters = await DeadLetters().all(session, ids)
+        # WhatsApp's are listed, not sent through the Bot API (``whatsapp.*``: most were refused by
+        # Meta for a reason a resend would meet again, such as the 24-hour window).
+        whatsapp = [letter for letter in letters if letter.method.startswith("whatsapp.")]
+        letters = [letter for letter in letters if letter not in whatsapp]
+        if whatsapp:
+            print(f"{len(whatsapp)} WhatsApp dead letters are not resent from here (see `{PROG} list`).")
         if not letters:
             print("No dead letter to send." if ids is None else f"No dead letter {args.id}.")
             return
