@@ -1,0 +1,98 @@
+"""Telegram and WhatsApp in one process: one inbox, one processor routing each update to its
+channel, a notice crossing from one channel to the other (a technician on Telegram moves the visit
+of a customer who writes on WhatsApp), and each channel's answers on its own API."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import httpx
+from bot.channels.telegram.settings import TelegramSettings
+from bot.isp import IspClient, IspSettings
+from bot.runtime.app import Settings, build_app
+from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import PRODUCTION_KEY, Sandbox
+from bot.settings import BotSettings
+from bot.store import Database
+from bot.store.models import InboxRow
+from sqlalchemy import select
+
+from tests.telegram.fake_bot_api import FakeBotApi
+from tests.telegram.harness import RunningBot, fast_sender_limits, joined_technician
+from tests.whatsapp.fake_cloud_api import FakeCloudApi
+from tests.whatsapp.harness import MARIA_WA_ID, RunningWhatsApp, wa_fast_pair, whatsapp_settings
+
+
+@dataclass
+class RunningBoth(RunningBot):
+    wa_api: FakeCloudApi = field(default_factory=FakeCloudApi)
+
+    async def start(self) -> None:
+        self.app = await build_app(
+            Settings(self.client.settings, BotSettings(), self.settings, whatsapp_settings(self.wa_api)),
+            database=self.database, client=self.client, wall_clock=self.sandbox.clock,
+            sender_limits=self.sender_limits, whatsapp_transport=httpx.ASGITransport(app=self.wa_api.app),
+        )
+        await self.runtime.start()
+        assert self.runtime.whatsapp is not None
+        self.runtime.whatsapp.sender.pair = wa_fast_pair()
+        self.task = asyncio.create_task(self.runtime.run_polling(self.stop, poll_timeout=1))
+
+    def whatsapp(self) -> RunningWhatsApp:
+        """The WhatsApp side of the same bot, for ``WhatsAppChat``."""
+        side = RunningWhatsApp(self.wa_api, self.database, self.client, self.sandbox, whatsapp_settings(self.wa_api))
+        side.app = self.app
+        side.web = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.runtime.web_app()),
+                                     base_url="http://bot.test")
+        return side
+
+
+@contextlib.asynccontextmanager
+async def running_both(database: Database, sandbox: Sandbox) -> AsyncIterator[RunningBoth]:
+    async with FakeBotApi(max_poll_timeout=0.25) as api:
+        client = IspClient(IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0),
+                           http_transport=httpx.ASGITransport(app=sandbox.app))
+        settings = TelegramSettings(telegram_token=api.token, telegram_api_url=api.base_url, concurrency=8)
+        bot = RunningBoth(api, database, client, sandbox, settings, fast_sender_limits(), "polling")
+        await bot.start()
+        try:
+            yield bot
+        finally:
+            await bot.shutdown()
+            await client.aclose()
+
+
+async def test_one_process_answers_both_channels_and_a_notice_crosses_to_whatsapp(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_both(database, sandbox) as bot:
+        side = bot.whatsapp()
+        maria = side.chat(MARIA_WA_ID)
+        await maria.say("oi")
+        await maria.tap("CPF/CNPJ")
+        await maria.say(D.customer_cpf)
+        assert "Este WhatsApp agora está vinculado" in maria.text
+
+        telegram_person = bot.chat(4242)
+        await telegram_person.start()
+        assert "titular" in telegram_person.text and "Telegram" in telegram_person.text
+
+        tech = await joined_technician(bot, 5151)
+        await tech.say("/agenda")
+        await tech.tap("11/03")
+        await tech.say("/agenda")
+        before = len(bot.wa_api.to(MARIA_WA_ID))
+        await tech.tap("#70001")
+        await tech.tap("Status da OS")
+        await tech.tap("A caminho")
+        told = await bot.wa_api.wait_for_sent(MARIA_WA_ID, before + 1)
+        assert "caminho" in told[-1].text.lower()
+        assert all(sent.chat_id != (1 << 53) + 1 for sent in bot.api.outgoing())  # nothing of hers on Telegram
+        async with database.session() as session:
+            channels = set((await session.execute(select(InboxRow.channel))).scalars())
+        assert channels == {"telegram", "whatsapp"}
+        assert side.web is not None
+        await side.web.aclose()
