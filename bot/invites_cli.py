@@ -42,8 +42,8 @@ DESCRIPTION = """\
 ``ispbot invite`` and ``ispbot technicians``: the only way a chat becomes a technician's or a
 staff member's.
 
-    ispbot invite technician LOGIN [--hours 24] [--bot-username NAME]
-    ispbot invite staff LOGIN [--hours 24] [--bot-username NAME]
+    ispbot invite technician LOGIN [--hours 24] [--bot-username NAME] [--whatsapp-number NUMBER]
+    ispbot invite staff LOGIN [--hours 24] [--bot-username NAME] [--whatsapp-number NUMBER]
     ispbot invite list
     ispbot invite revoke ID
     ispbot technicians [--remove LOGIN_OR_CHAT_ID]
@@ -53,7 +53,9 @@ active system user, then stores a single-use invite and prints its deep link
 ``https://t.me/<bot>?start=<code>`` once: only a hash of the code is kept, so it cannot be shown
 again (revoke it and issue another). The bot's username comes from ``--bot-username`` or from
 Telegram's ``getMe`` when ``ISPBOT_TELEGRAM_TOKEN`` is set; without either the code is printed with
-the link's pattern. ``invite list`` shows invites that can still be used (never their codes);
+the link's pattern. With ``--whatsapp-number`` (the bot's WhatsApp number, country code first) it
+also prints ``https://wa.me/<number>?text=/start <code>``: WhatsApp opens with the code written, to
+send as it is. ``invite list`` shows invites that can still be used (never their codes);
 ``invite revoke`` withdraws one.
 
 ``technicians`` lists the chats linked to technicians with their Telegram chat ids (personal data:
@@ -70,6 +72,7 @@ migrations), with nothing created; 2 invalid arguments or configuration (naming 
 MAX_HOURS = 24 * 30
 GET_ME_TIMEOUT = 10.0  # seconds for Telegram's getMe, all tries included
 LINK = "https://t.me/{bot}?start={code}"
+WHATSAPP_LINK = "https://wa.me/{number}?text=%2Fstart%20{code}"
 # Telegram usernames: 5-32 characters of letters, digits and underscores, starting with a letter.
 _USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
 _STATUS_WORDS = {UserStatus.BLOCKED: "blocked", UserStatus.INACTIVE: "inactive"}
@@ -97,6 +100,10 @@ def register(subparsers: Any) -> None:
         issue.add_argument(
             "--bot-username", default=None,
             help="the bot's Telegram username for the link (default: asked from Telegram with ISPBOT_TELEGRAM_TOKEN)",
+        )
+        issue.add_argument(
+            "--whatsapp-number", default=None,
+            help="the bot's WhatsApp number, country code first (5511940000000), for a wa.me link with the code",
         )
         issue.set_defaults(func=run, handler=_invite, role=role)
     listing = actions.add_parser("list", help="invites that can still be used: id, role, user, expiry (never the code)")
@@ -144,25 +151,40 @@ async def _invite(args: argparse.Namespace) -> None:
     if not 1 <= args.hours <= MAX_HOURS:
         raise Refused(EXIT_INVALID, f"--hours must be between 1 and {MAX_HOURS}")
     username = _given_username(args.bot_username)
+    number = _whatsapp_number(args.whatsapp_number)
     isp_settings, bot_settings = load_all(IspSettings, BotSettings)  # every wrong variable of both, at once
     # A database behind its migrations is refused before anything is asked.
     async with migrated(open_database(bot_settings.database_url)) as database:
         await _check_active(isp_settings, login)
-        if username is None:
+        if username is None and number is None:
             username = await _username_from_telegram()
         async with database.transaction() as session:
             issued = await Invites().create(session, role, login, ttl=timedelta(hours=args.hours))
     invite = issued.invite
     until = _shown(invite.expires_at, isp_settings.zone)
     print(f"Invite {invite.id} for {who} {login}: single use, valid until {until}.")
+    if number is not None:
+        print(WHATSAPP_LINK.format(number=number, code=issued.code))
+        print(f"Send this link to the {who} only; on their phone it opens WhatsApp with the code written: "
+              "sending it links that WhatsApp.")
     if username is not None:
         print(LINK.format(bot=username, code=issued.code))
         print(f"Send this link to the {who} only; opening it on their phone links that Telegram account.")
-    else:
+    elif number is None:
         print(f"Code: {issued.code}")
         print(f"Link: {LINK.format(bot='<bot username>', code=issued.code)}")
         print("(set ISPBOT_TELEGRAM_TOKEN or pass --bot-username to print the whole link)")
     print("The code is not stored and cannot be shown again: `ispbot invite revoke` and issue another if it is lost.")
+
+
+def _whatsapp_number(raw: str | None) -> str | None:
+    """The number as wa.me wants it: digits only, country code first."""
+    if raw is None:
+        return None
+    digits = re.sub(r"[\s().+-]", "", raw)
+    if not digits.isdigit() or not 10 <= len(digits) <= 15:
+        raise Refused(EXIT_INVALID, "--whatsapp-number must be the bot's number, country code first: 5511940000000")
+    return digits
 
 
 def _given_username(raw: str | None) -> str | None:
