@@ -137,6 +137,10 @@ class FakeCloudApi:
         """The person wrote now: the 24-hour window is open."""
         self._last_inbound[wa_id] = time.monotonic()
 
+    def inbound_clear(self, wa_id: str) -> None:
+        """The person last wrote more than 24 hours ago: the window is closed."""
+        self._last_inbound.pop(wa_id, None)
+
     def to(self, wa_id: str) -> list[Sent]:
         return [sent for sent in self.sent if sent.to == wa_id]
 

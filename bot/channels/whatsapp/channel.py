@@ -31,6 +31,7 @@ from bot.channels.whatsapp.client import CloudApi
 from bot.channels.whatsapp.render import MORE, WaCall, options_message, render, render_turn
 from bot.channels.whatsapp.sender import WaSender
 from bot.channels.whatsapp.settings import WhatsAppSettings
+from bot.channels.whatsapp.templates import load_templates
 from bot.i18n import pick_language
 from bot.logs import chat_ref
 from bot.store import Database, Inbox, utcnow
@@ -60,7 +61,9 @@ class WhatsAppChannel:
             settings.graph_root, settings.whatsapp_token.get_secret_value(), settings.whatsapp_phone_number_id,
         )
         self.ids = ChannelIds()
-        self.sender = WaSender(self.api, self._address, on_dead=self._keep_dead_letter, **{
+        path = settings.whatsapp_templates
+        self.templates = load_templates(path) if path is not None else {}
+        self.sender = WaSender(self.api, self._address, on_dead=self._keep_dead_letter, on_held=self._as_template, **{
             "rate": settings.whatsapp_rate, "workers": SEND_WORKERS, **(sender_limits or {}),
         })
         self.inbox: Inbox | None = None
@@ -213,6 +216,21 @@ class WhatsAppChannel:
             self._remember(self._addresses, chat_id, found)
         return found
 
+    async def _as_template(self, call: WaCall, reason: str) -> bool:
+        """A message refused as outside the 24-hour window, sent again as the notice template (True);
+        False without one (the sender holds it and counts it)."""
+        template = self.templates.get("notice")
+        text = _words(call)
+        if template is None or not text or call.body.get("type") == "template":
+            return False
+        to = call.to or await self._address(call.chat_id)
+        language = pick_language(updates.language_of(to))
+        await self.sender.submit_all([WaCall(call.chat_id, "message", template.message(language, text), to)],
+                                     notice=True)
+        log.info("WhatsApp: a message to chat %s outside the 24-hour window goes as the template %s",
+                 chat_ref(call.chat_id), template.name)
+        return True
+
     async def _keep_dead_letter(self, call: WaCall, error: str) -> None:
         """Keep an undeliverable request for ``ispbot undelivered`` (without a media's bytes)."""
         params = call.as_json()
@@ -238,3 +256,14 @@ class WhatsAppChannel:
     async def stop(self) -> None:
         await self.sender.aclose(within=0)
         await self.api.aclose()
+
+
+def _words(call: WaCall) -> str:
+    """What a message says (its text, the body of its options, a caption), for a template."""
+    body = call.body
+    kind = str(body.get("type", ""))
+    if kind == "text":
+        return str(body["text"]["body"])
+    if kind == "interactive":
+        return str(body["interactive"].get("body", {}).get("text", ""))
+    return str(body.get("caption") or (body.get(kind) or {}).get("caption") or "")

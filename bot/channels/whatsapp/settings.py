@@ -15,6 +15,8 @@ from typing import Self
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.channels.whatsapp.templates import load_templates
+
 REQUIRED_WITH_TOKEN = ("phone_number_id", "app_secret", "verify_token")
 _VERSION = re.compile(r"v\d{1,3}\.\d{1,2}")
 
@@ -64,6 +66,13 @@ class WhatsAppSettings(BaseSettings):
         value = value.strip()
         if not _VERSION.fullmatch(value):
             raise ValueError("must be a Graph API version such as v23.0")
+        return value
+
+    @field_validator("whatsapp_templates")
+    @classmethod
+    def _templates(cls, value: Path | None) -> Path | None:
+        if value is not None:
+            load_templates(value)  # refused at start, naming what to fix, not at the first notice
         return value
 
     @field_validator("whatsapp_phone_number_id")
