@@ -38,7 +38,8 @@ async def test_a_notice_outside_the_window_goes_as_the_template(
         await bot.chat(MARIA_WA_ID).say("oi")  # answered: she wrote, the window is open
         bot.api.inbound_clear(MARIA_WA_ID)  # a day later
         chat_id = await _chat_id(bot, MARIA_WA_ID)
-        await bot.runtime.processor.send_notices([Notice(chat_id, Message("✅ A conexão voltou.\nObrigado pela paciência."))])
+        notice = Notice(chat_id, Message("✅ A conexão voltou.\nObrigado pela paciência."))
+        await bot.runtime.processor.send_notices([notice])
         sent = await bot.api.wait_for_sent(MARIA_WA_ID, 2)
         template = sent[-1].body["template"]
         assert template["name"] == "aviso_atendimento" and template["language"] == {"code": "pt_BR"}
