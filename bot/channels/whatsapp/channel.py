@@ -138,7 +138,7 @@ class WhatsAppChannel:
                 self._remember(self._addresses, read.incoming.chat_id, address)
             event = read.incoming.event
             if isinstance(event, Choice) and event.token.startswith(MORE) and read.incoming.chat_id in self._pages:
-                return Read("more", read.incoming, own=True)
+                return Read("more", read.incoming, own=True, reference=read.reference)
         return read
 
     async def answer(

@@ -1,0 +1,100 @@
+"""What people send on WhatsApp, read as the engine's events: receipts fetched through the media
+endpoint only when needed and never past the limit, long lists in pages, a sender whose number
+WhatsApp withholds (a username) linking by PPPoE and answered by user id."""
+
+from __future__ import annotations
+
+from bot.channels.whatsapp import updates
+from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import Sandbox
+from bot.store import Database
+from flows.events import Choice, Contact, Location, Media, Start, Text
+
+from tests.whatsapp import fake_cloud_api as wa
+from tests.whatsapp.harness import MARIA_WA_ID, running_whatsapp
+
+BIG = b"%PDF-1.4\n" + b"0" * (12 * 1024 * 1024)
+
+
+def _read(message: dict[str, object]) -> object:
+    found = updates.posted(wa.post(message))[0]
+    read = updates.read({**found.payload, "chat_id": 1 << 53})
+    assert read.incoming is not None
+    return read.incoming
+
+
+def test_each_kind_of_message_is_an_event() -> None:
+    assert _read(wa.text(MARIA_WA_ID, "oi")).event == Text("oi")
+    assert _read(wa.text(MARIA_WA_ID, "/start abc")).event == Start("abc")
+    assert _read(wa.button_reply(MARIA_WA_ID, "tok1", "Sim")).event == Choice("tok1")
+    assert _read(wa.list_reply(MARIA_WA_ID, "tok2", "Boleto")).event == Choice("tok2")
+    assert _read(wa.location(MARIA_WA_ID, -23.5, -46.6)).event == Location(-23.5, -46.6)
+    media = _read(wa.image(MARIA_WA_ID, "m1", "comprovante")).event
+    assert isinstance(media, Media) and media.kind == "photo" and media.caption == "comprovante"
+    assert media.file is not None and media.file.ref == "wa-media:m1"
+    card = wa.message(MARIA_WA_ID, "contacts", None, contacts=[
+        {"name": {"formatted_name": "João"}, "phones": [{"phone": "+55 11 91234-5678", "wa_id": "5511912345678"}]}])
+    assert _read(card).event == Contact("+55 11 91234-5678", own=False)  # someone's card proves nothing
+    incoming = _read(wa.text(MARIA_WA_ID, "oi"))
+    assert incoming.proved_phone == "+5511987654321" and incoming.asks_contact is False
+    assert incoming.client_language == "pt-br" and incoming.channel == "whatsapp"
+    assert _read(wa.text("34612345678", "hola")).client_language == "es"
+
+
+async def test_a_receipt_too_large_is_refused_before_it_is_downloaded(database: Database, sandbox: Sandbox) -> None:
+    async with running_whatsapp(database, sandbox) as bot:
+        chat = bot.chat(MARIA_WA_ID)
+        await chat.say("oi")
+        await chat.tap("CPF/CNPJ")
+        await chat.say(D.customer_cpf)
+        await chat.say("/boleto")
+        await chat.tap("28/03/2025")
+        await chat.tap("Já paguei")
+        await chat.tap("Ontem")
+        downloads = []
+        original = bot.api._download
+
+        async def counted(request):  # type: ignore[no-untyped-def]
+            downloads.append(request.path_params["media_id"])
+            return await original(request)
+
+        bot.api._download = counted  # type: ignore[method-assign]
+        await chat.send(wa.document(MARIA_WA_ID, bot.api.add_media(BIG, "application/pdf"), "extrato.pdf"))
+        await chat.tap("Enviar")  # fetched only once confirmed
+        assert "passou do limite de 5 MB" in chat.text
+        assert downloads == []  # the media's record said its size: its bytes were never fetched
+        assert list(sandbox.store.rows("payment_notifications")) == []
+
+
+async def test_a_sender_whose_number_is_withheld_links_by_pppoe_and_is_answered_by_user_id(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_whatsapp(database, sandbox) as bot:
+        user = "BR.1502576394655843"
+        message = wa.text(None, "oi", user_id=user)
+        body = wa.post(message, contacts=[{"profile": {"name": "Maria"}, "user_id": user}])
+        assert (await bot.post(body)).status_code == 200
+        await bot.handled(message["id"])
+        (greeting,) = bot.api.to(user)
+        titles = [title for _, title in greeting.options()]
+        assert not any("CPF" in title for title in titles)  # no number to prove a tax id with
+        assert any("PPPoE" in title for title in titles)
+
+
+async def test_more_than_ten_options_are_paged_by_the_channel(database: Database, sandbox: Sandbox) -> None:
+    from flows.replies import Button, Message  # noqa: PLC0415
+
+    async with running_whatsapp(database, sandbox) as bot:
+        channel = bot.channel
+        buttons = [Button(f"Contrato {n}", f"tok{n}") for n in range(23)]
+        chat_id = (1 << 53) + 7
+        channel._keep_pages(chat_id, [Message("Qual contrato?", ((*buttons,),))], "pt_BR")
+        found = updates.posted(wa.post(wa.list_reply(MARIA_WA_ID, "wa:more:9", "➡️ Mais opções")))[0]
+        read = channel.read({**found.payload, "chat_id": chat_id})
+        assert read.own and read.kind == "more"
+        async with database.session() as session:
+            calls = await channel.answer_own(session, read)
+        receipt, page = calls
+        assert receipt.kind == "read"
+        rows = page.body["interactive"]["action"]["sections"][0]["rows"]
+        assert [r["id"] for r in rows[:-1]] == [f"tok{n}" for n in range(9, 18)] and rows[-1]["id"] == "wa:more:18"
