@@ -295,6 +295,15 @@ def build_core(
     return App(settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False)
 
 
+def _sender_of(telegram: TelegramChannel) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    """Send a Bot API call kept as JSON through the Telegram channel, and wait until it went."""
+
+    async def send(kept: dict[str, Any]) -> None:
+        await asyncio.gather(*await telegram.send([telegram.decode(kept)]))
+
+    return send
+
+
 def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | None, api: CloudApi | None,
                    ) -> Runtime:
     database, engine, settings = app.database, app.engine, app.settings
@@ -315,6 +324,10 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
     if whatsapp_settings is not None:
         whatsapp = WhatsAppChannel(whatsapp_settings, database, api=api)
         channels.append(whatsapp)
+        if telegram is not None and telegram.staff is not None:
+            # WhatsApp's subscribers reach the same staff desk, and its answers come back to WhatsApp.
+            whatsapp.bridge(telegram.staff.calls_for, _sender_of(telegram))
+            telegram.forward_to(whatsapp.from_desk)
     inbox = Inbox(lease=LEASE, owner=str(uuid.uuid4()))
     processor = Processor(engine, database, channels, concurrency=settings.concurrency, inbox=inbox)
     if telegram is not None:

@@ -20,8 +20,10 @@ from bot.store import Database
 from bot.store.models import InboxRow
 from sqlalchemy import select
 
+from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi
 from tests.telegram.harness import RunningBot, fast_sender_limits, joined_technician
+from tests.telegram.test_staff_handoff import STAFF_USER, in_topic, staff_member
 from tests.whatsapp.fake_cloud_api import FakeCloudApi
 from tests.whatsapp.harness import MARIA_WA_ID, RunningWhatsApp, wa_fast_pair, whatsapp_settings
 
@@ -51,11 +53,14 @@ class RunningBoth(RunningBot):
 
 
 @contextlib.asynccontextmanager
-async def running_both(database: Database, sandbox: Sandbox) -> AsyncIterator[RunningBoth]:
+async def running_both(
+    database: Database, sandbox: Sandbox, *, staff_chat_id: int | None = None,
+) -> AsyncIterator[RunningBoth]:
     async with FakeBotApi(max_poll_timeout=0.25) as api:
         client = IspClient(IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0),
                            http_transport=httpx.ASGITransport(app=sandbox.app))
-        settings = TelegramSettings(telegram_token=api.token, telegram_api_url=api.base_url, concurrency=8)
+        settings = TelegramSettings(telegram_token=api.token, telegram_api_url=api.base_url, concurrency=8,
+                                    staff_chat_id=staff_chat_id)
         bot = RunningBoth(api, database, client, sandbox, settings, fast_sender_limits(), "polling")
         await bot.start()
         try:
@@ -94,5 +99,37 @@ async def test_one_process_answers_both_channels_and_a_notice_crosses_to_whatsap
         async with database.session() as session:
             channels = set((await session.execute(select(InboxRow.channel))).scalars())
         assert channels == {"telegram", "whatsapp"}
+        assert side.web is not None
+        await side.web.aclose()
+
+
+async def test_a_whatsapp_subscriber_reaches_the_staff_desk_and_its_answer_comes_back_on_whatsapp(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_both(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        await staff_member(bot)
+        side = bot.whatsapp()
+        maria = side.chat(MARIA_WA_ID)
+        await maria.say("oi")
+        await maria.tap("CPF/CNPJ")
+        await maria.say(D.customer_cpf)
+        await maria.say("/atendente")
+        assert "Chamei uma pessoa" in maria.text
+        [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
+        thread = topic["message_thread_id"]
+        await bot.api.wait_for_sent(tg.STAFF_GROUP_ID, 1)
+        [card] = in_topic(bot, thread)
+        assert "Atendimento pedido pelo WhatsApp" in card and "5001" in card
+
+        await maria.say("ainda estou sem internet")
+        assert maria.replies == []  # a person handles it now
+        await bot.api.wait_for_sent(tg.STAFF_GROUP_ID, 2)
+        assert "ainda estou sem internet" in in_topic(bot, thread)[-1]
+
+        heard = len(bot.wa_api.to(MARIA_WA_ID))
+        await bot.handled(bot.api.push_update(tg.topic_message(thread, "Olá! Vou verificar.", user_id=STAFF_USER)))
+        told = (await bot.wa_api.wait_for_sent(MARIA_WA_ID, heard + 1))[heard:]
+        assert len(told) == 1 and "Olá! Vou verificar." in told[0].text and "*" in told[0].text  # name in bold
+        assert all(sent.chat_id != (1 << 53) + 1 for sent in bot.api.outgoing())  # nothing to her on Telegram
         assert side.web is not None
         await side.web.aclose()

@@ -39,7 +39,9 @@ from bot.channels.telegram.updates import parse, route, route_common
 from bot.i18n import Translations, pick_language
 from bot.logs import chat_ref
 from bot.store import Database, Inbox, Role, utcnow
+from bot.store.channels import channel_of_chat
 from bot.store.dead_letters import DeadLetters
+from bot.store.models import TELEGRAM
 from telegram import Bot
 
 log = logging.getLogger(__name__)
@@ -87,6 +89,13 @@ class TelegramChannel:
         self._progressed: Callable[[float], Awaitable[None]] | None = None
         self._side_tasks: set[asyncio.Task[None]] = set()  # button acknowledgements
         self._told_to_slow_down: dict[int, float] = {}  # chat id: when (event loop time)
+        # Where the staff desk's calls for a subscriber on another channel go (``forward_to``).
+        self._elsewhere: Callable[[str, dict[str, Any]], Awaitable[Any]] | None = None
+
+    def forward_to(self, elsewhere: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> None:
+        """The staff desk answers a subscriber of another channel (WhatsApp) with Bot API calls to
+        their internal chat id: those go to ``elsewhere(method, params)``, which renders them there."""
+        self._elsewhere = elsewhere
 
     def connect(
         self, inbox: Inbox, on_stored: Callable[[], None], progressed: Callable[[float], Awaitable[None]],
@@ -165,6 +174,9 @@ class TelegramChannel:
 
     # ---- what only Telegram has -------------------------------------------------------------------
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
+        chat_id = params.get("chat_id")
+        if self._elsewhere is not None and isinstance(chat_id, int) and channel_of_chat(chat_id) != TELEGRAM:
+            return await self._elsewhere(method, params)
         return await raw.call(self.bot, method, params)
 
     def acknowledge(self, callback_id: str) -> None:

@@ -35,7 +35,9 @@ Resolve = Callable[[int], Awaitable[str | None]]
 DeadLetter = Callable[[WaCall, str], Awaitable[None]]
 Held = Callable[[WaCall, str], Awaitable[bool]]  # True: sent otherwise (a template)
 Sent = Callable[[WaCall, str], None]  # a message accepted, with its wamid
+Foreign = Callable[[WaCall], Awaitable[None]]  # a call of another channel's (the staff desk's)
 
+FOREIGN = "telegram"  # WaCall.kind of a staff desk's Bot API call kept in a WhatsApp answer
 HORIZON = 24 * 3600.0
 BACKOFF_CAP = 60.0
 TOKEN_LOG_EVERY = 60.0
@@ -87,7 +89,8 @@ class _Chat:
 class WaSender:
     def __init__(
         self, api: CloudApi, resolve: Resolve, *, on_dead: DeadLetter, on_held: Held | None = None,
-        on_sent: Sent | None = None, rate: int = 80, pair: Pace = PAIR, workers: int = 32,
+        on_sent: Sent | None = None, on_foreign: Foreign | None = None, rate: int = 80, pair: Pace = PAIR,
+        workers: int = 32,
         horizon: float = HORIZON, clock: Callable[[], float] = time.monotonic, backoff: float = 1.0,
     ) -> None:
         """``backoff``: seconds before the first try again after a throttle or a network failure
@@ -97,6 +100,7 @@ class WaSender:
         self.on_dead = on_dead
         self.on_held = on_held
         self.on_sent = on_sent
+        self.on_foreign = on_foreign
         # No burst: Meta counts a second's messages, so they go evenly spread.
         self.overall = Bucket(Pace(burst=1, every=1.0 / rate), clock())
         self.backoff = backoff
@@ -176,6 +180,12 @@ class WaSender:
                 continue
             item = chat.items[0]
             now = self.clock()
+            if item.call.kind == FOREIGN:  # the staff desk's, sent by its own channel under its limits
+                await self._foreign(item)
+                chat.items.popleft()
+                self._finish(item)
+                self._schedule(chat_id)
+                continue
             if item.call.kind != "read":
                 if chat.bucket is None:
                     chat.bucket = Bucket(self.pair, now)
@@ -197,6 +207,13 @@ class WaSender:
                 self._schedule(chat_id)
             elif len(self._chats) > 10_000:
                 self._chats.pop(chat_id, None)
+
+    async def _foreign(self, item: _Item) -> None:
+        try:
+            if self.on_foreign is not None:
+                await self.on_foreign(item.call)
+        except Exception as exc:  # that channel keeps its own dead letters; this one goes on
+            log.error("WhatsApp: the staff desk's call could not be handed over (%s)", type(exc).__name__)
 
     async def _overall_slot(self) -> None:
         """Wait for the number's throughput to allow one more (the workers share it)."""
