@@ -54,6 +54,35 @@ class Pace:
 PAIR = Pace(burst=20, every=6.0)  # Meta: about one message every 6 seconds to one person, bursts allowed
 
 
+class Window:
+    """At most ``count`` sends in any ``period`` seconds, as Meta counts the number's throughput: a
+    send that starts late (a busy event loop) is made up within the second, never past the count."""
+
+    __slots__ = ("count", "period", "sent")
+
+    def __init__(self, count: int, period: float) -> None:
+        self.count, self.period = count, period
+        self.sent: deque[float] = deque()
+
+    def wait_time(self, now: float) -> float:
+        while self.sent and self.sent[0] + self.period <= now:
+            self.sent.popleft()
+        return 0.0 if len(self.sent) < self.count else self.sent[0] + self.period - now
+
+    def record(self, now: float) -> None:
+        self.sent.append(now)
+
+    def moved(self, at: float, to: float) -> None:
+        """Count the send recorded at ``at`` at ``to`` (when Meta answered: it may have counted it
+        then), so that the next second's sends never arrive early."""
+        with contextlib.suppress(ValueError):  # gone already when it took longer than the period
+            self.sent.remove(at)
+        index = len(self.sent)
+        while index and self.sent[index - 1] > to:
+            index -= 1
+        self.sent.insert(index, to)
+
+
 class Bucket:
     __slots__ = ("burst", "every", "last", "tokens")
 
@@ -101,8 +130,7 @@ class WaSender:
         self.on_held = on_held
         self.on_sent = on_sent
         self.on_foreign = on_foreign
-        # No burst: Meta counts a second's messages, so they go evenly spread.
-        self.overall = Bucket(Pace(burst=1, every=1.0 / rate), clock())
+        self.overall = Window(rate, 1.0)
         self.backoff = backoff
         self.pair = pair
         self.horizon = horizon
@@ -179,25 +207,17 @@ class WaSender:
             if not chat.items:
                 continue
             item = chat.items[0]
-            now = self.clock()
             if item.call.kind == FOREIGN:  # the staff desk's, sent by its own channel under its limits
                 await self._foreign(item)
-                chat.items.popleft()
-                self._finish(item)
-                self._schedule(chat_id)
-                continue
-            if item.call.kind != "read":
-                if chat.bucket is None:
-                    chat.bucket = Bucket(self.pair, now)
-                wait = chat.bucket.wait_time(now)
+                retry_after = None
+            elif item.call.kind == "read":  # a receipt is no message: neither limit counts it
+                retry_after = await self._attempt(item)
+            else:
+                wait = self._pace(chat)
                 if wait > 0:
                     self._schedule(chat_id, wait)
                     continue
-            await self._overall_slot()
-            self.overall.take()
-            if item.call.kind != "read" and chat.bucket is not None:
-                chat.bucket.take()
-            retry_after = await self._attempt(item)
+                retry_after = await self._message(chat, item)
             if retry_after is not None:
                 self._schedule(chat_id, retry_after)
                 continue
@@ -207,6 +227,24 @@ class WaSender:
                 self._schedule(chat_id)
             elif len(self._chats) > 10_000:
                 self._chats.pop(chat_id, None)
+
+    def _pace(self, chat: _Chat) -> float:
+        """Seconds the person's pace holds their next message back (0: it may go)."""
+        now = self.clock()
+        if chat.bucket is None:
+            chat.bucket = Bucket(self.pair, now)
+        return chat.bucket.wait_time(now)
+
+    async def _message(self, chat: _Chat, item: _Item) -> float | None:
+        """A message, within the number's throughput; ``_attempt``'s answer."""
+        await self._overall_slot()
+        started = self.clock()
+        self.overall.record(started)
+        if chat.bucket is not None:
+            chat.bucket.take()
+        retry_after = await self._attempt(item)
+        self.overall.moved(started, self.clock())
+        return retry_after
 
     async def _foreign(self, item: _Item) -> None:
         try:
