@@ -46,7 +46,8 @@ async def measure(url: str | None, subscribers: int, rate: int, within: float) -
             ids = await ChannelIds().chat_ids(session, WHATSAPP, people, utcnow())
         chats = [ids[person] for person in people]
         await link_chats(database, list(zip(chats, customers, strict=True)))
-        greeted = {chat: {FLOW_DATA: {GREETING: [f"Assinante {code}", ""]}} for chat, code in zip(chats, customers)}
+        pairs = list(zip(chats, customers, strict=True))
+        greeted = {chat: {FLOW_DATA: {GREETING: [f"Assinante {code}", ""]}} for chat, code in pairs}
         await park_chats(database, chats, "menu", "choose", data_of=greeted.__getitem__)
         api = FakeCloudApi(throughput=rate)
         async with running_whatsapp(database, sandbox, api=api, whatsapp_rate=rate) as bot:
