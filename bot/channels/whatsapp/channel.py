@@ -83,6 +83,7 @@ class WhatsAppChannel:
         # chat id: (wa_id or user id), and chat id: (text, options, language) of a list with pages.
         self._addresses: OrderedDict[int, str] = OrderedDict()
         self._pages: OrderedDict[int, tuple[str, list[Button], str]] = OrderedDict()
+        self._side_tasks: set[asyncio.Task[Any]] = set()  # pages of long lists on their way
 
     def connect(self, inbox: Inbox, on_stored: Callable[[], None]) -> None:
         self.inbox = inbox
@@ -171,7 +172,13 @@ class WhatsAppChannel:
                 self._remember(self._addresses, read.incoming.chat_id, address)
             event = read.incoming.event
             if isinstance(event, Choice) and event.token.startswith(MORE) and read.incoming.chat_id in self._pages:
-                return Read("more", read.incoming, own=True, reference=read.reference)
+                # The next page of a long list: the channel's own (the engine's question still
+                # stands), sent at once; settled with no answer of the engine's.
+                calls = self._page(read.incoming.chat_id, event.token, read.reference)
+                task = asyncio.get_running_loop().create_task(self.sender.submit_all(calls))
+                self._side_tasks.add(task)
+                task.add_done_callback(self._side_tasks.discard)
+                return Read("more")
         return read
 
     async def answer(
@@ -191,14 +198,16 @@ class WhatsAppChannel:
         return calls
 
     async def answer_own(self, session: AsyncSession, read: Read) -> list[WaCall]:
-        """The next page of a long list the person asked for (``more``)."""
-        assert read.incoming is not None and isinstance(read.incoming.event, Choice)  # noqa: S101
-        chat_id = read.incoming.chat_id
+        return []  # nothing of WhatsApp's is answered outside the engine (the pages go from ``read``)
+
+    def _page(self, chat_id: int, token: str, reference: str | None) -> list[WaCall]:
+        """The page of a long list that ``token`` (``MORE`` and its first option) asks for."""
         text, buttons, language = self._pages[chat_id]
-        start = int(read.incoming.event.token.removeprefix(MORE) or 0)
+        start = int(token.removeprefix(MORE) or 0) if token.removeprefix(MORE).isdigit() else 0
         bodies = options_message(text, buttons, language=language, start=min(start, len(buttons) - 1))
         to = self._addresses.get(chat_id)
-        return [*self._receipt(read), *(WaCall(chat_id, "message", body, to) for body in bodies[-1:])]
+        receipt = [WaCall(chat_id, "read", {"message_id": reference})] if reference else []
+        return [*receipt, *(WaCall(chat_id, "message", body, to) for body in bodies[-1:])]
 
     def render_notice(self, notice: Notice) -> list[WaCall]:
         to = self._addresses.get(notice.chat_id)
