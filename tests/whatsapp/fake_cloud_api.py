@@ -18,6 +18,7 @@ webhook's bodies and their ``X-Hub-Signature-256``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import itertools
@@ -27,8 +28,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from email.parser import BytesParser
 from email.policy import HTTP
+from collections.abc import AsyncIterator
 from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -106,6 +109,7 @@ class FakeCloudApi:
     media: dict[str, tuple[bytes, str]] = field(default_factory=dict)  # media people sent: id: (bytes, mime)
     errors: dict[int, int] = field(default_factory=dict)  # code: times answered
     expired: bool = False  # the token expired: 190 to everything
+    base_url: str = BASE_URL  # where it is reached (``serving`` sets the loopback address)
     _failures: list[_Failure] = field(default_factory=list)
     _recent: deque[float] = field(default_factory=deque)
     _pairs: dict[str, deque[float]] = field(default_factory=dict)
@@ -122,6 +126,24 @@ class FakeCloudApi:
             Route("/{version}/{node}/media", self._upload, methods=["POST"]),
             Route("/{version}/{node}", self._node, methods=["GET"]),
         ])
+
+    @contextlib.asynccontextmanager
+    async def serving(self) -> AsyncIterator[str]:
+        """Served over HTTP on 127.0.0.1 (for a bot in another process, or ``ispbot run``): its root."""
+        server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning",
+                                               access_log=False, lifespan="off"))
+        server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
+        task = asyncio.create_task(server.serve())
+        try:
+            while not server.started:
+                if task.done():
+                    raise RuntimeError("the fake Cloud API did not start")
+                await asyncio.sleep(0.01)
+            self.base_url = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+            yield self.base_url
+        finally:
+            server.should_exit = True
+            await task
 
     def fail_next(self, code: int, *, count: int = 1, to: str | None = None, status: int = 400,
                   message: str = "injected") -> None:
@@ -176,7 +198,7 @@ class FakeCloudApi:
                                  "quality_rating": "GREEN", "id": node})
         if node in self.media:
             data, mime = self.media[node]
-            return JSONResponse({"messaging_product": "whatsapp", "url": f"{BASE_URL}/files/{node}",
+            return JSONResponse({"messaging_product": "whatsapp", "url": f"{self.base_url}/files/{node}",
                                  "mime_type": mime, "sha256": hashlib.sha256(data).hexdigest(),
                                  "file_size": len(data), "id": node})
         return self._error(100, f"Unsupported get request. Object with ID '{node}' does not exist")
