@@ -25,10 +25,10 @@ import itertools
 import json
 import time
 from collections import deque
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from email.parser import BytesParser
 from email.policy import HTTP
-from collections.abc import AsyncIterator
 from typing import Any
 
 import uvicorn
