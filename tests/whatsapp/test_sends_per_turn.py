@@ -28,12 +28,13 @@ RECEIPT = b"%PDF-1.4\n% comprovante\n%%EOF\n"
 PHOTO = b"\xff\xd8\xff\xe0 a photo of the router"
 # Turns whose answer WhatsApp needs in two messages: a code to copy alone (a long press copies a whole
 # message), and media, whose caption cannot carry a list of options.
-SEPARATE = {
+SEPARATE: dict[str | tuple[str, str], str] = {
     "tap 28/03/2025": "the digitable line alone, to copy, and the bill with its options",
     "tap 26/02/2025": "the digitable line alone, to copy, and the bill with its options",
     "tap PIX copia": "the PIX code alone, to copy, and its explanation with the options",
     "tap QR code": "the QR code's image, and the options (a list cannot ride on an image)",
     "tap Boleto em PDF": "the bill's document, and the options (a list cannot ride on a document)",
+    ("invoices, several contracts", "tap_first"): "the invoice's document, and the options",
 }
 
 
@@ -142,6 +143,16 @@ async def walk_subscribers(walk: Walk) -> None:
 
     await walk.run("unlink", maria, "say /menu", "tap Desvincular", "tap Sim, desvincular", "say oi")
 
+    again = await linked(bot, MARIA_WA_ID, D.customer)
+    await walk.run("contracts, cancel plan, wifi", again,
+        "tap Contratos", "tap Menu", "say quero cancelar meu plano", "say /menu", "say quero trocar a senha do wifi",
+        "say /menu", "say blablabla", "say /chamado", "say /cancelar", "say /naoexiste")
+
+    company = await linked(bot, "5511900000005", D.company)
+    await walk.run("invoices, several contracts", company,
+        "say /notas", "tap_first", "say /menu", "tap Contratos", "tap_first", "tap Usar este contrato",
+        "tap Minha conexão")
+
     blocked = await linked(bot, "5511900000002", D.blocked_customer)
     await walk.run("blocked contract", blocked,
         "tap Minha conexão", "tap Menu", "tap Contratos", "tap Desbloqueio", "tap Sim, desbloquear", "say /menu")
@@ -193,7 +204,7 @@ async def test_every_path_on_whatsapp_sends_one_message_a_turn(database: Databas
         assert read and max(read.values()) == 1  # each message marked read once
     report = walk.table()
     print("\n" + report)
-    over = [t for t in walk.turns if t.sends > 1 and t.action not in SEPARATE]
+    over = [t for t in walk.turns if t.sends > 1 and t.action not in SEPARATE and (t.path, t.action) not in SEPARATE]
     assert not over, f"turns sending more than one message to the person: {over}\n{report}"
     assert all(t.sends <= 2 for t in walk.turns), report
     assert [t.action for t in walk.turns if t.notices] == ["tap A caminho", "tap Encerrar"], report

@@ -230,8 +230,8 @@ def render(reply: Reply, chat_id: int, to: str | None, language: str) -> list[Wa
                 document["caption"] = caption
             extra = [] if not caption or "caption" in document else [message(_text(caption))]
             return [*extra, message({"type": "document", "document": document})]
-        text = f"{caption}\n{reply.url}" if caption else reply.url
-        return [message({"type": "text", "text": {"body": text, "preview_url": True}})]
+        # The link in the words, tappable: with no preview it joins the turn's one message.
+        return [message(_text(f"{caption}\n{reply.url}" if caption else reply.url))]
     if isinstance(reply, Upload):
         kind = "image" if reply.kind == "photo" else "document"
         caption = to_whatsapp(reply.caption).strip()
