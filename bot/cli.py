@@ -37,14 +37,16 @@ not be reached (call, invite); 130 interrupted; 141 the output was closed (ispbo
 """
 
 RUN = """\
-Run the bot on Telegram until SIGTERM or Ctrl-C.
+Run the bot on every configured channel until SIGTERM or Ctrl-C: Telegram (ISPBOT_TELEGRAM_TOKEN),
+WhatsApp (ISPBOT_WHATSAPP_TOKEN, _PHONE_NUMBER_ID, _APP_SECRET, _VERIFY_TOKEN: Meta posts to
+/whatsapp/webhook) or both; with neither it refuses to start.
 
-Modes (ISPBOT_MODE): polling, the default, needs no public address (the bot asks Telegram for
+Telegram's modes (ISPBOT_MODE): polling, the default, needs no public address (the bot asks Telegram for
 updates); webhook has Telegram post updates to ISPBOT_WEBHOOK_URL (public https, forwarded to this
 process) with ISPBOT_WEBHOOK_SECRET.
 
-Settings: ISPBOT_TELEGRAM_TOKEN, ISPBOT_ISP_BASE_URL and ISPBOT_ISP_KEY are required, the others
-have defaults. The database (ISPBOT_DATABASE_URL, default ispbot.sqlite3 here) must be at this
+Settings: a channel's, ISPBOT_ISP_BASE_URL and ISPBOT_ISP_KEY are required, the others have
+defaults. The database (ISPBOT_DATABASE_URL, default ispbot.sqlite3 here) must be at this
 version's migrations: run `ispbot migrate` first.
 
 HTTP on ISPBOT_LISTEN_HOST:ISPBOT_LISTEN_PORT (default 127.0.0.1:8080): /livez (the process
@@ -109,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"ispbot {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    run = subparsers.add_parser("run", help="run the bot on Telegram (polling or webhook)", description=RUN)
+    run = subparsers.add_parser("run", help="run the bot on Telegram and/or WhatsApp", description=RUN)
     run.set_defaults(func=_run)
     isp_cli.register(subparsers)
     sandbox_cli.register(subparsers)
