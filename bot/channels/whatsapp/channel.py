@@ -167,7 +167,8 @@ class WhatsAppChannel:
         except Exception as exc:  # a field of an unexpected type: this update only, never its chat
             return Read("unreadable", failed=f"could not be read ({type(exc).__name__})", error=exc)
         if read.incoming is not None:
-            address = payload.get("user_id") or payload.get("wa_id")
+            # The number where WhatsApp gives it (every API version sends to it), else the user id.
+            address = payload.get("wa_id") or payload.get("user_id")
             if isinstance(address, str):
                 self._remember(self._addresses, read.incoming.chat_id, address)
             event = read.incoming.event
