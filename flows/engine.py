@@ -298,7 +298,7 @@ class Engine:
     async def _leave(self, ctx: Context, role: RoleFlows) -> None:
         """Back to the menu; said to cancel what was under way, if anything was."""
         flow = role.flows.get(ctx.state.flow or "")
-        if flow is not None and not flow.resting:
+        if flow is not None and not flow.rests_at(ctx.state.step):
             ctx.say("common.cancelled")
         await self._begin(ctx, MENU)
 
@@ -384,6 +384,7 @@ class Engine:
         menu = role.flows[MENU]
         front = next(t for t in menu.steps[BEGIN] if isinstance(t, str))  # the menu's one question
         left, said = ctx.state.snapshot(), len(ctx.replies)
+        resting = flow.rests_at(ctx.state.step)
         self._enter(ctx, MENU, None)
         ctx.state.step = front
         try:
@@ -396,7 +397,7 @@ class Engine:
             ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
             del ctx.replies[said:]
             return False
-        if not flow.resting:
+        if not resting:
             ctx.replies.insert(said, Message(ctx.text("common.left_question")))
         if ctx.next_flow != HUMAN:
             # Another matter: none of it goes into the ticket the chat was on ("quero cancelar" after
@@ -478,7 +479,7 @@ class Engine:
         prompt = ctx.state.data.get(PROMPT) or {}
         labels = [label for row in prompt.get("buttons", []) for label, _ in row]
         flow = role.flows.get(ctx.state.flow or "")
-        resting = flow is None or flow.resting
+        resting = flow is None or flow.rests_at(ctx.state.step)
         if labels:
             ctx.say("common.type_an_option", options=labels, leave=not resting)
         elif prompt and not resting:

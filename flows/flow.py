@@ -56,10 +56,17 @@ class Flow:
     commands: ClassVar[tuple[str, ...]] = ()
     # A flow the chat rests in (the menu, a ticket's follow-up): leaving it for the menu cancels nothing.
     resting: ClassVar[bool] = False
+    # Steps of a flow that is not resting where nothing is under way yet (the link flow's first
+    # question): leaving them cancels nothing either.
+    resting_steps: ClassVar[frozenset[str]] = frozenset()
     # Steps whose text is passed on as it is (to a person): "cancelar" there is the person's words.
     verbatim_steps: ClassVar[frozenset[str]] = frozenset()
     # Every step and where it can lead (``flows.steps``): checked when the flow is found, drawn in docs/flows/.
     steps: ClassVar[Steps]
+
+    def rests_at(self, step: str | None) -> bool:
+        """Whether leaving the flow at ``step`` cancels nothing (said as "left aside" otherwise)."""
+        return self.resting or step in self.resting_steps
 
     async def begin(self, ctx: Context) -> None:
         raise NotImplementedError  # pragma: no cover - every flow defines its entry
