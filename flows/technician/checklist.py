@@ -11,7 +11,7 @@ from __future__ import annotations
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
-from flows.technician.work import checklist, is_checked, is_mandatory, missing_mandatory, set_checklist_item
+from flows.technician.work import is_checked, is_mandatory, missing_mandatory
 
 MAX_LABEL = 60
 
@@ -25,7 +25,7 @@ class Checklist(Flow):
         if ticket is None:
             return
         number = int(ticket.Numero or 0)
-        items = await checklist(ctx, number)
+        items = await ctx.coordinator.checklist(number)
         if not items:
             ctx.say("technician_work.checklist_empty", number=number)
             back_to_ticket(ctx)
@@ -48,7 +48,7 @@ class Checklist(Flow):
                 ticket = await in_hand_or_refuse(ctx)
                 if ticket is None:
                     return
-                await set_checklist_item(ctx, int(ticket.Numero or 0), item, checked)
+                await ctx.coordinator.set_checklist_item(int(ticket.Numero or 0), item, checked, ctx.system_user)
                 await self.begin(ctx)
             case _:
                 raise Unexpected("technician.pick_a_button")

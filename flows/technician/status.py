@@ -25,7 +25,7 @@ from flows.events import Location, Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician import service_orders
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
-from flows.technician.work import MAX_TEXT, add_occurrence
+from flows.technician.work import MAX_TEXT
 from flows.writes import Found, Sent, WriteState
 
 BACK, CHECK, ABORT = "back", "check", "abort"
@@ -210,7 +210,7 @@ class Status(Flow):
         """The abort's reason as an occurrence; False when the ISP did not take it (the move stands)."""
         note = plain_text(ctx.text("technician_status.abort_occurrence", reason=reason))
         try:
-            await add_occurrence(ctx, number, note, None)
+            await ctx.coordinator.add_occurrence(number, note, ctx.system_user)
         except IspError:
             return False
         return True
