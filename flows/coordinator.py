@@ -353,8 +353,8 @@ class IspCoordinator:
     async def add_occurrence(
         self, ticket: int, description: str, user: str | None, position: tuple[float, float] | None = None,
     ) -> None:
-        """A note on the ticket (with where it was written, when given). It adds a record: sent with
-        ``write_once``, read back with ``find_occurrence``."""
+        """A note on the ticket (with where it was written, when given). It adds a record (sent with
+        ``write_once`` or ``send_once``), read back with ``find_occurrence``."""
         latitude = longitude = None
         if position is not None:
             latitude, longitude = Decimal(str(position[0])), Decimal(str(position[1]))
@@ -423,7 +423,7 @@ class IspCoordinator:
 
     async def finish_ticket(self, ticket: int, *, cause: int, solution: str, user: str) -> list[int]:
         """Close the ticket; the numbers of the tickets the ISP opened because of it. Read back with
-        ``ticket``: closed, with this ``Solucao``."""
+        ``ticket``: closed, with this ``Solucao``. The caller, who knows the customer, ``forget``s it."""
         result = await self.client.ticket_finish(v2_requests.TicketFinish(
             ticket_id=ticket, cause_id=cause, solution=solution, user=user,
         ))
