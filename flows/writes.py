@@ -6,7 +6,8 @@
 in the flow's data and the flow's ``unsure`` asked; 2. before writing again the flow reads back since
 that moment: found, it goes on as if the write had answered; 3. not found within ``SETTLE`` of the try,
 the person is asked to ``wait``, then it is resent. Any other failure is the engine's (told plainly,
-the step's question asked again).
+the step's question asked again). Where no question follows (a note after a move), ``send_once``
+reads back at once, and a try not found is ``Unsure``: told so, never resent.
 
 ``WriteState``, a write that sets a state (a status move, an appointment, an unblock): after any
 failure to reach the ISP (a timeout as much as an HTTP 500) the state is read back at once. Set, the
@@ -48,6 +49,10 @@ class Sent(Generic[T]):
 
 class Wait:
     """The earlier try is not found yet but may still land: the person was asked to wait."""
+
+
+class Unsure:
+    """The write's outcome is unknown and reading back did not find it: it may still land."""
 
 
 class WriteOnce:
@@ -145,3 +150,24 @@ class WriteState(Generic[S]):
         if failed is not None:  # always, as ``recall`` needs ``missed``
             raise failed
         return None
+
+
+async def send_once(
+    write: Callable[[], Awaitable[T]], read_back: Callable[[datetime], Awaitable[S | None]],
+    now: Callable[[], datetime],
+) -> Sent[T] | Found[S] | Unsure:
+    """A write that adds something, where no question follows to check it later: after a timeout it is
+    read back at once from the try's moment (``Found``); not found, or the read failing, it is
+    ``Unsure`` (the caller says it may still appear; nobody resends it blindly). Any other failure
+    is raised."""
+    at = now()
+    try:
+        return Sent(await write())
+    except IspTransportError as exc:
+        if not exc.outcome_unknown:
+            raise
+    try:
+        found = await read_back(at)
+    except IspError:
+        return Unsure()
+    return Unsure() if found is None else Found(found)

@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.channels.telegram.render import ApiCall
 from bot.channels.telegram.staff.topic import Staff, Topic
 from bot.i18n import Translations, plain_text
-from bot.isp import F, IspApiError, IspTransportError
+from bot.isp import IspApiError, IspTransportError
 from bot.isp.models import v2_requests
 from bot.store import Handoffs, Origin, StaffHandoff
 
@@ -92,9 +92,9 @@ async def _assign(at: CommandContext, args: str) -> list[ApiCall]:
         target_type, target = v2_requests.TargetType.GROUP, words[1]
     else:
         target_type, target = v2_requests.TargetType.USER, staff.system_user
-    await desk.coordinator.client.ticket_assign(v2_requests.TicketAssign(
-        ticket_id=case.ticket_id, mode_assign=desk.policy.ticket_mode, target_type=target_type, target_id=target,
-    ))
+    await desk.coordinator.assign_ticket(
+        case.ticket_id, mode=desk.policy.ticket_mode, target_type=target_type, target=target,
+    )
     await desk.handoffs.answered(session, case.id)
     return [topic.send(desk.text("staff.assigned", ticket=case.ticket_id, target=target))]
 
@@ -107,7 +107,7 @@ async def _status(at: CommandContext, args: str) -> list[ApiCall]:
         status = v2_requests.TicketStatus.NONE
     if status is v2_requests.TicketStatus.NONE:
         return [topic.send(desk.text("staff.status_usage"))]
-    await desk.coordinator.client.ticket_update(v2_requests.TicketUpdate(ticket_id=case.ticket_id, status=status))
+    await desk.coordinator.set_ticket_status(case.ticket_id, status)
     return [topic.send(desk.text("staff.status_set", ticket=case.ticket_id, status=status.value))]
 
 
@@ -121,17 +121,16 @@ async def _note(at: CommandContext, args: str) -> list[ApiCall]:
 
 async def _close(at: CommandContext, args: str) -> list[ApiCall]:
     desk, session, case, topic, staff = at.desk, at.session, at.case, at.topic, at.staff
-    rows = await desk.coordinator.client.ConsultaAtendimentos(F("Numero") == case.ticket_id)
-    ticket = rows[0] if rows else None
+    ticket = await desk.coordinator.ticket(case.ticket_id)
     causes = await desk.coordinator.active_causes(ticket.Tipo if ticket else None)
     chosen = _CLOSE.fullmatch(args)
     cause = next((c for c in causes if chosen and c.Codigo == int(chosen.group(1))), None)
     if chosen is None or cause is None or cause.Codigo is None:
         listed = [{"code": c.Codigo, "name": c.Nome or c.Descricao or ""} for c in causes]
         return [topic.send(desk.text("staff.close_usage", ticket=case.ticket_id, causes=listed))]
-    await desk.coordinator.client.ticket_finish(v2_requests.TicketFinish(
-        ticket_id=case.ticket_id, cause_id=cause.Codigo, solution=chosen.group(2).strip(), user=staff.system_user,
-    ))
+    await desk.coordinator.finish_ticket(
+        case.ticket_id, cause=cause.Codigo, solution=chosen.group(2).strip(), user=staff.system_user,
+    )
     desk.coordinator.forget(case.customer_code)
     survey = await desk.coordinator.survey_link(case.ticket_id)
     protocol = (ticket.Protocolo if ticket else None) or case.ticket_id
