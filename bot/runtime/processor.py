@@ -33,12 +33,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
 from bot.channels.base import Call, Channel, Read
-from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.runtime.update_log import update_done
 from bot.store import Answered, Database, Inbox, InboxItem, StaleStateError, UpdateTakenError, utcnow
 
 log = logging.getLogger(__name__)
 
+# Chats processed at once (``ISPBOT_CONCURRENCY``'s default). The turns side by side share one core,
+# so each takes longer the more run beside it; more slots pay only while turns wait on a slow ISP,
+# whose calls are bounded anyway (``ISPBOT_ISP_MAX_CONCURRENCY``). How 12 was chosen: bench/RESULTS.md.
+DEFAULT_CONCURRENCY = 12
 LEASE = timedelta(minutes=2)
 SWEEP_EVERY = 60.0  # seconds between looks for answers a dead process did not send
 MAX_ATTEMPTS = 5

@@ -36,7 +36,7 @@ def pool_size_for(chats_at_once: int) -> int:
     return chats_at_once + SPARE_CONNECTIONS
 
 
-DEFAULT_POOL_SIZE = pool_size_for(12)  # ISPBOT_CONCURRENCY's default (the store cannot import it)
+DEFAULT_POOL_SIZE = pool_size_for(12)  # the processor's DEFAULT_CONCURRENCY (the store cannot import it)
 # Above the pool, for a peak (a doctor run, an operator's tool in the same process): opened and closed.
 POOL_OVERFLOW = 8
 
