@@ -1,7 +1,7 @@
 """``ispbot run``: the bot on Telegram, polling (default) or behind a webhook, until SIGTERM/SIGINT.
 
-Settings come from the environment or ``.env`` (``TelegramSettings``, ``IspSettings``,
-``BotSettings``); a wrong one stops the bot at once with a line naming the variable. The web server
+``bot.commands.run`` loads the settings (``TelegramSettings``, ``IspSettings``, ``BotSettings``; a
+wrong one stops the bot at once with a line naming the variable) and hands them here. The web server
 (``bot.web``: ``/livez``, ``/readyz``, ``/healthz``, ``/metrics`` and, in webhook mode, the webhook)
 runs in both modes, on ``ISPBOT_LISTEN_HOST``:``ISPBOT_LISTEN_PORT``.
 """
