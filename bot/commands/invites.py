@@ -69,6 +69,7 @@ LINK = "https://t.me/{bot}?start={code}"
 _USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
 _STATE_ATTEMPTS = 3
 
+
 # ---- the command line --------------------------------------------------------------------------
 def register(subparsers: Any) -> None:
     invite = subparsers.add_parser(

@@ -33,6 +33,7 @@ arguments or configuration (naming the variable).
 
 PROG = "ispbot locks"
 
+
 def register(subparsers: Any) -> None:
     locks = subparsers.add_parser(
         "locks", help="list the chats and people whose linking is locked after failed attempts, or clear a lock",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 PROG = "ispbot mirror"
 
+
 def register(subparsers: Any) -> None:
     mirror = subparsers.add_parser(
         "mirror", help="the chat_messages outbox: status (depth, lag, dead entries) and retry of dead entries",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 PROG = "ispbot undelivered"
 
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "undelivered", help="answers Telegram could not be reached for (dead letters): list, resend",

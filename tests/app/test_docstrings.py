@@ -35,6 +35,7 @@ MEASURED = re.compile("|".join([
 # "path: the figure as written" for a figure that must stay, with the reason beside it.
 MEASURED_ALLOWED: dict[str, str] = {}
 
+
 def too_long() -> dict[str, int]:
     """Each module whose docstring is longer than ``MAX_LINES``, with its length in lines."""
     found = {}
