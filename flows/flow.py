@@ -17,9 +17,9 @@ A step gets the event the chat waited for; a press arrives as the value its butt
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import pkgutil
+import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar
 
@@ -73,10 +73,15 @@ class Flow:
 
 
 def discover(package: ModuleType) -> list[Flow]:
-    """One instance of every flow defined in the package's modules, so adding a flow is adding a file."""
+    """One instance of every flow defined in the package's modules. The package imports each of its
+    modules by name (the layers test reads every import; none is made from a name built here): a
+    module it forgot is named here, not left silently without its flows."""
     found: dict[str, Flow] = {}
     for module_info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"{package.__name__}.{module_info.name}")
+        module = sys.modules.get(f"{package.__name__}.{module_info.name}")
+        if module is None:
+            raise ValueError(f"{package.__name__}.{module_info.name} is not imported by {package.__name__}: "
+                             "import it in the package's __init__.py")
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, Flow) and cls is not Flow and cls.__module__ == module.__name__ and "name" in vars(cls):
                 if cls.name in found:

@@ -35,13 +35,13 @@ from starlette.applications import Starlette
 from bot import i18n, metrics
 from bot.channels.telegram.channel import TelegramChannel, make_bot
 from bot.channels.telegram.files import TelegramFiles
-from bot.channels.telegram.settings import DEFAULT_CONCURRENCY, TelegramSettings
+from bot.channels.telegram.settings import TelegramSettings
 from bot.channels.telegram.staff.desk import StaffDesk
 from bot.isp import IspClient, IspSettings
 from bot.mirror import MirrorWorker
 from bot.runtime.heartbeat import Heartbeat
 from bot.runtime.housekeeping import Housekeeping
-from bot.runtime.processor import LEASE, Processor
+from bot.runtime.processor import DEFAULT_CONCURRENCY, LEASE, Processor
 from bot.settings import BotSettings
 from bot.store import Database, Inbox, Role
 from bot.store.db import pool_size_for

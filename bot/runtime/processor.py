@@ -33,30 +33,33 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
 from bot.channels.base import Call, Channel, Read
-from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.runtime.update_log import update_done
 from bot.store import Answered, Database, Inbox, InboxItem, StaleStateError, UpdateTakenError, utcnow
 
 log = logging.getLogger(__name__)
 
+# Chats processed at once (``ISPBOT_CONCURRENCY``'s default). The turns side by side share one core,
+# so each takes longer the more run beside it; more slots pay only while turns wait on a slow ISP,
+# whose calls are bounded anyway (``ISPBOT_ISP_MAX_CONCURRENCY``). How 12 was chosen: bench/RESULTS.md.
+DEFAULT_CONCURRENCY = 12
 LEASE = timedelta(minutes=2)
 SWEEP_EVERY = 60.0  # seconds between looks for answers a dead process did not send
 MAX_ATTEMPTS = 5
 RESEND_BATCH = 1000
 SEND_GRACE = 10.0  # seconds a stopping process waits for Telegram to take what it queued
 # Updates claimed at once (at least; twice ``concurrency`` when that is more), and a new claim when
-# fewer than ``concurrency`` wait: a claim costs about the same for 8 updates as for 128.
+# fewer than ``concurrency`` wait: a claim's statements cost about the same whatever its size.
 CLAIM_SIZE = 128
 # Updates of one chat per claim: a chat with a backlog takes turns with the others instead of holding
 # a slot (and the CPU) for its whole backlog while a newcomer's single update waits behind it.
 RUN_LIMIT = 2
 # A claim finds nothing new unless updates came, answers were confirmed or updates were put back (all
-# seen here); what only time brings (a retry, another process's lease ending) is looked for this often.
+# known to this process); what only time brings (a retry, another process's lease ending) is looked for this often.
 LOOK_EVERY = 1.0
 # After a claim that brought fewer updates than there are slots, the next waits this long (seconds)
 # whatever changed: in a surge most chats wait for Telegram to take their last answer, each confirmed
 # answer frees one, and a claim after each read every update waiting behind the others for one or
-# two updates (three times the claims, a tenth of the CPU, seen here). A person waits 20 ms more.
+# two updates (bench/RESULTS.md has what that cost). A person waits that much more.
 SMALL_CLAIM_PAUSE = 0.02
 # Answers Telegram accepted are recorded with the next claim, in its transaction (what frees their
 # chats is read by that claim anyway), or on their own once the oldest waited this long (seconds): a

@@ -1,7 +1,7 @@
 """``ispbot run``: the bot on Telegram, polling (default) or behind a webhook, until SIGTERM/SIGINT.
 
-Settings come from the environment or ``.env`` (``TelegramSettings``, ``IspSettings``,
-``BotSettings``); a wrong one stops the bot at once with a line naming the variable. The web server
+``bot.commands.run`` loads the settings (``TelegramSettings``, ``IspSettings``, ``BotSettings``; a
+wrong one stops the bot at once with a line naming the variable) and hands them here. The web server
 (``bot.web``: ``/livez``, ``/readyz``, ``/healthz``, ``/metrics`` and, in webhook mode, the webhook)
 runs in both modes, on ``ISPBOT_LISTEN_HOST``:``ISPBOT_LISTEN_PORT``.
 """
@@ -19,7 +19,6 @@ from bot import logs
 from bot.channels.telegram.failures import cannot_start
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
-from bot.cli_support import Refused, load_all, refused
 from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
 from bot.runtime.app import Settings, build_app
@@ -28,11 +27,6 @@ from bot.store.errors import DatabaseRevisionError
 from bot.web import serve
 
 log = logging.getLogger(__name__)
-
-
-def load_settings() -> tuple[TelegramSettings, IspSettings, BotSettings]:
-    """The three groups of settings; ``Refused`` with a line for each wrong or missing variable."""
-    return load_all(TelegramSettings, IspSettings, BotSettings)
 
 
 async def run(telegram: TelegramSettings, isp_settings: IspSettings, bot_settings: BotSettings,
@@ -60,12 +54,8 @@ async def run(telegram: TelegramSettings, isp_settings: IspSettings, bot_setting
         await app.aclose()
 
 
-def main() -> int:
-    try:
-        telegram, isp_settings, bot_settings = load_settings()
-    except Refused as exc:
-        refused("ispbot run", exc)
-        return exc.code
+def main(telegram: TelegramSettings, isp_settings: IspSettings, bot_settings: BotSettings) -> int:
+    """Run the bot with these settings (``ispbot run`` loads them) until a signal; the exit code."""
     token = telegram.telegram_token.get_secret_value()
     secrets = [token, isp_settings.key.get_secret_value()]
     if telegram.webhook_secret is not None:

@@ -12,7 +12,8 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 from bot.cli import build_parser
-from bot.doctor import cli as doctor_cli
+from bot.commands import doctor as doctor_cli
+from bot.commands import support
 from bot.doctor.operations import needed_operations
 from bot.isp import IspClient, IspSettings
 from bot.sandbox import DEMO_IDENTITIES, HOMOLOGATION_KEY, INACTIVE_KEY, PRODUCTION_KEY, RESTRICTED_KEY, Sandbox
@@ -65,7 +66,7 @@ def configured(
 def use(env: pytest.MonkeyPatch, database: ScratchDatabase) -> pytest.MonkeyPatch:
     """The doctor reads the test's scratch database (its own schema on PostgreSQL)."""
     env.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
-    env.setattr(doctor_cli, "open_database", lambda _url: database.reopen())
+    env.setattr(support, "open_database", lambda _url: database.reopen())
     return env
 
 

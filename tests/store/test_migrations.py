@@ -12,8 +12,8 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from bot import cli
+from bot.commands.migrate import run as migrate_command
 from bot.store import DatabaseAheadError, DatabaseBehindError, migrate
-from bot.store.cli import run as migrate_command
 from bot.store.models import Base
 from bot.store.urls import async_url
 from sqlalchemy import inspect, text

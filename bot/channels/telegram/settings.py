@@ -24,12 +24,9 @@ from bot.logs import LEVELS, LogFormat
 _TOKEN = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,}")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
 
-# Chats processed at once. A turn costs this process 2-2.5 ms of CPU and the turns side by side
-# share one core, so each takes about that many times as long: measured (bench/RESULTS.md), the
-# 99th percentile of a turn's own time was 27-41 ms at 12, 35-53 ms at 16 and 64-104 ms at 32, for
-# at most an eighth more updates a second at 32. More slots pay only while turns wait on a slow
-# ISP, and the calls to it are bounded anyway (ISPBOT_ISP_MAX_CONCURRENCY, 8).
-DEFAULT_CONCURRENCY = 12
+# The processor's DEFAULT_CONCURRENCY (bot.runtime.processor, which this layer cannot import; a test
+# keeps the two equal).
+_DEFAULT_CONCURRENCY = 12
 
 
 class TelegramSettings(BaseSettings):
@@ -52,7 +49,7 @@ class TelegramSettings(BaseSettings):
     )
     staff_chat_id: int | None = Field(default=None, description="the staff supergroup (forum) chat id")
     concurrency: int = Field(
-        default=DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time",
+        default=_DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time",
     )
     chat_backlog: int = Field(
         default=DEFAULT_CHAT_BACKLOG, ge=1, le=1000,

@@ -18,22 +18,15 @@ behind its migrations); 2 invalid configuration. Errors are one line on stderr.
 from __future__ import annotations
 
 import argparse
-import asyncio
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
-from typing import Any
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING, Any
 
-from bot.cli_support import isp_zone, load, migrated, run_action, usage
-from bot.mirror.report import dead_entries, requeue
-from bot.settings import BotSettings
-from bot.store import Database, Outbox, OutboxState
+from bot.commands.support import isp_zone, run_action, store, usage
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 PROG = "ispbot mirror"
-
-# How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
-open_database: Callable[[str], Database] = Database
 
 
 def register(subparsers: Any) -> None:
@@ -53,16 +46,14 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
     return asyncio.run(execute(args))
 
 
 async def execute(args: argparse.Namespace) -> int:
     """The action ``args`` names; its exit code."""
     return await run_action(PROG, args)
-
-
-def _store() -> AbstractAsyncContextManager[Database]:
-    return migrated(open_database(load(BotSettings).database_url))
 
 
 def _shown(moment: datetime, zone: ZoneInfo) -> str:
@@ -85,8 +76,11 @@ def _duration(age: timedelta) -> str:
 
 # ---- status / retry ------------------------------------------------------------------------------
 async def _status(_: argparse.Namespace) -> None:
+    from bot.mirror.report import dead_entries
+    from bot.store import Outbox, OutboxState
+
     zone = isp_zone()
-    async with _store() as database, database.transaction() as session:
+    async with store() as database, database.transaction() as session:
         stats = await Outbox().stats(session)
         dead = await dead_entries(session)
     depth = stats.depth
@@ -111,8 +105,10 @@ async def _status(_: argparse.Namespace) -> None:
 
 
 async def _retry(args: argparse.Namespace) -> None:
+    from bot.mirror.report import requeue
+
     ticket: int | None = args.ticket
-    async with _store() as database, database.transaction() as session:
+    async with store() as database, database.transaction() as session:
         count = await requeue(session, ticket)
     scope = f" of ticket {ticket}" if ticket is not None else ""
     if not count:

@@ -11,14 +11,10 @@ of the printed keys. Exit codes: 0 stopped; 2 invalid arguments.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import uvicorn
-
-from bot.sandbox.app import V1_PATH, V2_PATH
-from bot.sandbox.keys import ALL
-from bot.sandbox.sandbox import Sandbox
-from bot.sandbox.seed import DEFAULT_SEED, DEMO_IDENTITIES
+if TYPE_CHECKING:
+    from bot.sandbox.sandbox import Sandbox
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +36,9 @@ def register(subparsers: Any) -> None:
         metavar="KEY",
         help="add a production key permitted for every operation (repeatable)",
     )
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the generated data set")
+    parser.add_argument(  # None: the sandbox's own DEFAULT_SEED, read when it runs
+        "--seed", type=int, default=None, help="seed of the generated data set",
+    )
     parser.add_argument(
         "--stock-file", default=None, metavar="PATH",
         help="write the sandbox's products and stock locations there, for the bot's ISPBOT_STOCK_FILE",
@@ -54,6 +52,10 @@ def register(subparsers: Any) -> None:
 
 
 def describe(sandbox: Sandbox, host: str, port: int) -> list[str]:
+    from bot.sandbox.app import V1_PATH, V2_PATH
+    from bot.sandbox.keys import ALL
+    from bot.sandbox.seed import DEMO_IDENTITIES
+
     base = f"http://{host}:{port}"
     lines = [
         f"sandbox ISP web service on {base}",
@@ -72,7 +74,13 @@ def describe(sandbox: Sandbox, host: str, port: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    sandbox = Sandbox.from_file(args.data) if args.data else Sandbox.seeded(args.seed)
+    import uvicorn
+
+    from bot.sandbox.sandbox import Sandbox
+    from bot.sandbox.seed import DEFAULT_SEED
+
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    sandbox = Sandbox.from_file(args.data) if args.data else Sandbox.seeded(seed)
     for key in args.key:
         sandbox.add_production_key(key)
     if args.stock_file:

@@ -6,24 +6,17 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import ValidationError
-from pydantic_settings import BaseSettings
+from bot.commands import support
 
-from bot.channels.telegram.settings import TelegramSettings
-from bot.cli_support import settings_problems
-from bot.doctor import database as database_check
-from bot.doctor.isp import isp_findings
-from bot.doctor.reach import reach_findings
-from bot.doctor.report import Finding, Status, bounded, exit_code, fail
-from bot.doctor.telegram import telegram_findings
-from bot.isp import IspSettings
-from bot.settings import BotSettings
-from bot.store import Database
+if TYPE_CHECKING:
+    from pydantic_settings import BaseSettings
+
+    from bot.doctor.report import Finding
+    from bot.store import Database
 
 DESCRIPTION = """\
 ``ispbot doctor``: the configuration checked against reality, one line per check.
@@ -54,10 +47,7 @@ and no secret or personal data is printed. Exit codes: 0 when no check failed (w
 """
 
 DEFAULT_TIMEOUT = 10.0
-S = TypeVar("S", bound=BaseSettings)
-
-# How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
-open_database: Callable[[str], Database] = Database
+S = TypeVar("S", bound="BaseSettings")
 
 
 def register(subparsers: Any) -> None:
@@ -73,11 +63,15 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
     return asyncio.run(execute(args))
 
 
 async def execute(args: argparse.Namespace) -> int:
     """Every check's lines on stdout; the exit code."""
+    from bot.doctor.report import exit_code
+
     if not args.timeout > 0:
         print("ispbot doctor: --timeout must be a positive number of seconds", file=sys.stderr)
         return 2
@@ -88,22 +82,35 @@ async def execute(args: argparse.Namespace) -> int:
 
 
 def _load(kind: type[S], check: str, found: list[Finding]) -> S | None:
+    from pydantic import ValidationError
+
+    from bot.doctor.report import fail
+
     try:
         return kind()
     except ValidationError as exc:
-        found.extend(fail(check, f"configuration: {line}") for line in settings_problems(exc, kind))
+        found.extend(fail(check, f"configuration: {line}") for line in support.settings_problems(exc, kind))
         return None
 
 
 async def diagnose(seconds: float) -> list[Finding]:
     """The findings in a fixed order: settings, database, Telegram, ISP."""
+    import asyncio
+
+    from bot.channels.telegram.settings import TelegramSettings
+    from bot.doctor.isp import isp_findings
+    from bot.doctor.reach import reach_findings
+    from bot.doctor.telegram import telegram_findings
+    from bot.isp import IspSettings
+    from bot.settings import BotSettings
+
     settings_found: list[Finding] = []
     bot_settings = _load(BotSettings, "settings", settings_found)
     telegram = _load(TelegramSettings, "telegram", settings_found)
     isp_settings = _load(IspSettings, "isp", settings_found)
     if bot_settings is not None and telegram is not None:
         settings_found += reach_findings(bot_settings, telegram)
-    database = open_database(bot_settings.database_url) if bot_settings is not None else None
+    database = support.open_database(bot_settings.database_url) if bot_settings is not None else None
     try:
         stored, on_telegram = await asyncio.gather(
             _database(database, seconds),
@@ -123,6 +130,11 @@ async def _nothing() -> list[Finding]:
 
 async def _database(database: Database | None, seconds: float) -> tuple[list[Finding], Sequence[int] | None]:
     """The database's findings, and the tickets it recorded (None when it cannot be read)."""
+    import asyncio
+
+    from bot.doctor import database as database_check
+    from bot.doctor.report import Status, bounded
+
     if database is None:
         return [], None
     found = await bounded("database", seconds, "the database", database_check.FIX, database_check.check(database))

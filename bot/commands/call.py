@@ -18,21 +18,19 @@ could not be reached or read.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import base64
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+from bot.commands.support import settings_problems
 
-from bot.cli_support import settings_problems
-from bot.isp.catalog import OPERATIONS, Kind, Operation
-from bot.isp.client import IspClient
-from bot.isp.errors import InvalidRequestError, IspApiError, IspTransportError
-from bot.isp.filters import unsafe_raw_filter
-from bot.isp.settings import IspSettings
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from bot.isp.catalog import Operation
+    from bot.isp.settings import IspSettings
 
 EXIT_OK, EXIT_ISP_ERROR, EXIT_INVALID, EXIT_TRANSPORT = 0, 1, 2, 3
 
@@ -58,6 +56,11 @@ def field_path(exc: ValidationError) -> str:
 
 def build_request(op: Operation[Any, Any], params: Any, where: str | None) -> Any:
     """The typed request for ``op`` from spec-shaped parameters; raises InvalidRequestError."""
+    from pydantic import ValidationError
+
+    from bot.isp.errors import InvalidRequestError
+    from bot.isp.filters import unsafe_raw_filter
+
     if op.request_model is None:  # generation-1.0 query: the only parameter is Filtro
         raw = where if where is not None else (params or {}).get("Filtro") if isinstance(params, dict) else None
         return unsafe_raw_filter(raw) if raw else None
@@ -80,6 +83,8 @@ def build_request(op: Operation[Any, Any], params: Any, where: str | None) -> An
 def to_jsonable(value: Any, binary: Any = None) -> Any:
     """The result as JSON values. Bytes become base 64 (as the wire carries them), or, with
     ``binary`` (called with the bytes), whatever it returns (where the file was written)."""
+    from pydantic import BaseModel
+
     if isinstance(value, bytes):
         return binary(value) if binary is not None else base64.b64encode(value).decode("ascii")
     if isinstance(value, BaseModel):
@@ -115,6 +120,14 @@ def _fail(code: int, text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from pydantic import ValidationError
+
+    from bot.isp.catalog import OPERATIONS, Kind
+    from bot.isp.errors import InvalidRequestError, IspApiError, IspTransportError
+    from bot.isp.settings import IspSettings
+
     if args.list or not args.operation:
         for name, op in sorted(OPERATIONS.items(), key=lambda item: (item[1].generation, item[0])):
             kind = "query" if op.kind is Kind.QUERY else "write"
@@ -158,5 +171,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _call(isp_settings: IspSettings, op: Operation[Any, Any], request: Any) -> Any:
+    from bot.isp.client import IspClient
+
     async with IspClient(isp_settings) as client:
         return await client.call(op, request)

@@ -6,17 +6,9 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-from flows.identity import normalise_tax_id, target_key, target_ref
-
-from bot.cli_support import EXIT_INVALID, EXIT_REFUSED, Refused, isp_zone, load, migrated, run_action
-from bot.isp import IspSettings
-from bot.settings import BotSettings
-from bot.store import Database, LinkAttempts, utcnow
+from bot.commands.support import EXIT_INVALID, EXIT_REFUSED, Refused, isp_zone, load, run_action, store
 
 DESCRIPTION = """\
 ``ispbot locks``: see and clear the locks that too many failed link attempts put on linking.
@@ -41,9 +33,6 @@ arguments or configuration (naming the variable).
 
 PROG = "ispbot locks"
 
-# How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
-open_database: Callable[[str], Database] = Database
-
 
 def register(subparsers: Any) -> None:
     locks = subparsers.add_parser(
@@ -62,18 +51,19 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
     return asyncio.run(run_action(PROG, args))
 
 
-def _store() -> AbstractAsyncContextManager[Database]:
-    return migrated(open_database(load(BotSettings).database_url))
-
-
 async def _list(_: argparse.Namespace) -> None:
+    from bot.settings import BotSettings
+    from bot.store import LinkAttempts, utcnow
+
     settings = load(BotSettings)
     policy = settings.policy()
     zone = isp_zone()
-    async with _store() as database, database.transaction() as session:
+    async with store() as database, database.transaction() as session:
         locks = await LinkAttempts().locks(
             session, utcnow() - policy.link_window,
             chat_limit=policy.link_max_failures, target_limit=policy.link_target_max_failures,
@@ -94,6 +84,10 @@ def _person(target: str) -> str:
 
 
 async def _clear(args: argparse.Namespace) -> None:
+    from flows.identity import normalise_tax_id, target_ref
+
+    from bot.store import LinkAttempts
+
     target: str | None = None
     if args.tax_id is not None:
         tax_id = normalise_tax_id(args.tax_id)
@@ -104,7 +98,7 @@ async def _clear(args: argparse.Namespace) -> None:
         if not args.login.strip():
             raise Refused(EXIT_INVALID, "--login: empty")
         target = target_ref(_key(), "login", args.login)
-    async with _store() as database, database.transaction() as session:
+    async with store() as database, database.transaction() as session:
         forgotten = await LinkAttempts().clear(session, chat_id=args.chat, target=target)
     if not forgotten:
         raise Refused(EXIT_REFUSED, "no failed link attempt to forget there (see `ispbot locks`)")
@@ -112,4 +106,8 @@ async def _clear(args: argparse.Namespace) -> None:
 
 
 def _key() -> bytes:
+    from flows.identity import target_key
+
+    from bot.isp import IspSettings
+
     return target_key(load(IspSettings).key.get_secret_value())

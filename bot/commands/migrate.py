@@ -9,15 +9,10 @@ Exit codes: 0 up to date (after migrating), 1 behind or ahead (``--check``), 2 b
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import Any
 
-from bot.cli_support import Refused, load, refused
-from bot.settings import BotSettings
-from bot.store import migrate
-from bot.store.errors import DatabaseRevisionError
-from bot.store.urls import async_url
+from bot.commands.support import Refused, load, refused
 
 
 def register(subparsers: Any) -> None:
@@ -33,6 +28,13 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.settings import BotSettings
+    from bot.store import migrate
+    from bot.store.errors import DatabaseRevisionError
+    from bot.store.urls import async_url
+
     try:
         raw = args.database_url or load(BotSettings).database_url
     except Refused as exc:

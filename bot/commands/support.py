@@ -1,31 +1,34 @@
-"""What the ``ispbot`` sub-commands share: one-line refusals with their exit codes, settings errors
-that name the variable, the usage fallback of a command group, and a database that must be at
-this code's migrations.
+"""What the ``ispbot`` commands share: one-line refusals with their exit codes, settings errors that
+name the variable, the usage fallback of a command group, and the one database seam (``open_database``,
+``store``: a database that must be at this code's migrations).
 
 Every command reads its settings the same way: the process environment over ``.env`` in the working
 folder, through the settings classes (``BotSettings``, ``IspSettings``, ``TelegramSettings``); every
-missing or wrong variable of every class it needs is reported at once, one line each."""
+missing or wrong variable of every class it needs is reported at once, one line each. Importing this
+module loads nothing heavy (``ispbot --help`` must stay quick): pydantic, the store and the client
+load inside the functions that need them.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from typing import TypeVar, overload
-from zoneinfo import ZoneInfo
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import TYPE_CHECKING, TypeVar, overload
 
-from pydantic import ValidationError
-from pydantic_settings import BaseSettings
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
-from bot.isp import IspSettings
-from bot.store import Database, DatabaseRevisionError
-from bot.store.migrate import ensure_current
+    from pydantic import ValidationError
+    from pydantic_settings import BaseSettings
+
+    from bot.store import Database
 
 EXIT_OK, EXIT_REFUSED, EXIT_INVALID, EXIT_UNREACHABLE = 0, 1, 2, 3
-S = TypeVar("S", bound=BaseSettings)
-T = TypeVar("T", bound=BaseSettings)
-U = TypeVar("U", bound=BaseSettings)
+S = TypeVar("S", bound="BaseSettings")
+T = TypeVar("T", bound="BaseSettings")
+U = TypeVar("U", bound="BaseSettings")
 
 
 class Refused(Exception):
@@ -71,6 +74,8 @@ def load_all(first: type[S], second: type[T], /) -> tuple[S, T]: ...
 def load_all(first: type[S], second: type[T], third: type[U], /) -> tuple[S, T, U]: ...
 def load_all(*kinds: type[BaseSettings]) -> tuple[BaseSettings, ...]:
     """Each class's settings, or ``Refused`` (invalid configuration) with a line per wrong variable of any."""
+    from pydantic import ValidationError
+
     loaded, problems = [], []
     for kind in kinds:
         try:
@@ -89,15 +94,40 @@ def load(kind: type[S]) -> S:
 
 def isp_zone() -> ZoneInfo:
     """The ISP's time zone for showing dates, without requiring the ISP's address and key."""
+    from pydantic import ValidationError
+
+    from bot.isp import IspSettings
+
     try:
         return IspSettings(base_url="http://127.0.0.1", key="unused").zone  # only the time zone is read
     except ValidationError as exc:
         raise configuration_refused(exc, IspSettings) from None
 
 
+def open_database(url: str) -> Database:
+    """A handle on the database at ``url``: every command opens its database here, and tests swap this
+    to reach a scratch schema on PostgreSQL."""
+    from bot.store import Database
+
+    return Database(url)
+
+
+def store(url: str | None = None) -> AbstractAsyncContextManager[Database]:
+    """The database at ``url`` (default ``ISPBOT_DATABASE_URL``'s), refused unless at this code's
+    migrations; disposed of afterwards."""
+    if url is None:
+        from bot.settings import BotSettings
+
+        url = load(BotSettings).database_url
+    return migrated(open_database(url))
+
+
 @asynccontextmanager
 async def migrated(database: Database) -> AsyncIterator[Database]:
     """``database``, refused if it is not at this code's migrations; disposed of afterwards."""
+    from bot.store import DatabaseRevisionError
+    from bot.store.migrate import ensure_current
+
     try:
         await ensure_current(database)
     except DatabaseRevisionError as exc:

@@ -18,23 +18,15 @@ and ``ISPBOT_TELEGRAM_API_URL``. Exit codes: 0 done; 1 refused (a database behin
 from __future__ import annotations
 
 import argparse
-import asyncio
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
-from bot.cli_support import EXIT_UNREACHABLE, Refused, isp_zone, load, migrated, run_action, usage
-from bot.settings import BotSettings
-from bot.store import Database
-from bot.store.dead_letters import DeadLetter, DeadLetters
+from bot.commands.support import EXIT_UNREACHABLE, Refused, isp_zone, load, run_action, store, usage
 
 if TYPE_CHECKING:
     from bot.channels.telegram.settings import TelegramSettings
+    from bot.store.dead_letters import DeadLetter
 
 PROG = "ispbot undelivered"
-
-# How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
-open_database: Callable[[str], Database] = Database
 
 
 def register(subparsers: Any) -> None:
@@ -52,6 +44,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
     return asyncio.run(execute(args))
 
 
@@ -60,13 +54,11 @@ async def execute(args: argparse.Namespace) -> int:
     return await run_action(PROG, args)
 
 
-def _store() -> AbstractAsyncContextManager[Database]:
-    return migrated(open_database(load(BotSettings).database_url))
-
-
 async def _list(_: argparse.Namespace) -> None:
+    from bot.store.dead_letters import DeadLetters
+
     zone = isp_zone()
-    async with _store() as database, database.session() as session:
+    async with store() as database, database.session() as session:
         letters = await DeadLetters().all(session)
     if not letters:
         print("No dead letters: every answer reached Telegram (or is still being retried).")
@@ -79,12 +71,12 @@ async def _list(_: argparse.Namespace) -> None:
 
 
 async def _resend(args: argparse.Namespace) -> None:
-    # Imported here: the other sub-commands need not load python-telegram-bot.
-    from bot.channels.telegram.settings import TelegramSettings  # noqa: PLC0415
+    from bot.channels.telegram.settings import TelegramSettings
+    from bot.store.dead_letters import DeadLetters
 
     settings = load(TelegramSettings)
     ids = None if args.id is None else [args.id]
-    async with _store() as database:
+    async with store() as database:
         async with database.session() as session:
             letters = await DeadLetters().all(session, ids)
         if not letters:
@@ -103,12 +95,14 @@ async def _send(
     settings: TelegramSettings, letters: list[DeadLetter],
 ) -> tuple[list[DeadLetter], list[DeadLetter], str | None]:
     """Send in order until the network fails: (sent, refused for good, the network error if one)."""
-    from telegram.error import ChatMigrated, RetryAfter, TelegramError  # noqa: PLC0415
+    import asyncio
 
-    from bot.channels.telegram import raw  # noqa: PLC0415
-    from bot.channels.telegram.aiohttp_request import AiohttpRequest  # noqa: PLC0415
-    from bot.channels.telegram.failures import Meaning, describe, read_failure  # noqa: PLC0415
-    from telegram import Bot  # noqa: PLC0415
+    from telegram.error import ChatMigrated, RetryAfter, TelegramError
+
+    from bot.channels.telegram import raw
+    from bot.channels.telegram.aiohttp_request import AiohttpRequest
+    from bot.channels.telegram.failures import Meaning, describe, read_failure
+    from telegram import Bot
 
     done: list[DeadLetter] = []
     refused: list[DeadLetter] = []

@@ -7,36 +7,31 @@ staff member's.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import re
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
-from typing import Any
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.cli_support import (
+from bot.commands.support import (
     EXIT_INVALID,
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
     Refused,
     configuration_refused,
     isp_zone,
-    load,
     load_all,
-    migrated,
     run_action,
+    store,
     usage,
 )
-from bot.isp import IspApiError, IspClient, IspSettings, IspTransportError
-from bot.isp.models.v1_records import UserStatus
-from bot.settings import BotSettings
-from bot.store import ChatStates, Database, Invites, Links, Role, StaleStateError
-from bot.store.models import LinkRow
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
+
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+    from bot.isp import IspSettings
+    from bot.store import Database
+    from bot.store.models import LinkRow
 
 DESCRIPTION = """\
 ``ispbot invite`` and ``ispbot technicians``: the only way a chat becomes a technician's or a
@@ -72,11 +67,7 @@ GET_ME_TIMEOUT = 10.0  # seconds for Telegram's getMe, all tries included
 LINK = "https://t.me/{bot}?start={code}"
 # Telegram usernames: 5-32 characters of letters, digits and underscores, starting with a letter.
 _USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
-_STATUS_WORDS = {UserStatus.BLOCKED: "blocked", UserStatus.INACTIVE: "inactive"}
 _STATE_ATTEMPTS = 3
-
-# How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
-open_database: Callable[[str], Database] = Database
 
 
 # ---- the command line --------------------------------------------------------------------------
@@ -86,9 +77,9 @@ def register(subparsers: Any) -> None:
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = invite.add_subparsers(dest="action", metavar="ACTION")
-    for role, who in ((Role.TECHNICIAN, "technician"), (Role.STAFF, "staff member")):
+    for role, who in (("technician", "technician"), ("staff", "staff member")):  # the store's Role values
         issue = actions.add_parser(
-            role.value, help=f"check the system user is active and print a single-use deep link for the {who}",
+            role, help=f"check the system user is active and print a single-use deep link for the {who}",
         )
         issue.add_argument("system_user", help=f"login of the {who} in the ISP management system")
         issue.add_argument(
@@ -120,6 +111,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
     return asyncio.run(execute(args))
 
 
@@ -128,17 +121,17 @@ async def execute(args: argparse.Namespace) -> int:
     return await run_action("ispbot invite" if args.command == "invite" else "ispbot technicians", args)
 
 
-def _store() -> AbstractAsyncContextManager[Database]:
-    return migrated(open_database(load(BotSettings).database_url))
-
-
 def _shown(moment: datetime, zone: ZoneInfo) -> str:
     return f"{moment.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key})"
 
 
 # ---- invite technician ---------------------------------------------------------------------------
 async def _invite(args: argparse.Namespace) -> None:
-    role: Role = args.role
+    from bot.isp import IspSettings
+    from bot.settings import BotSettings
+    from bot.store import Invites, Role
+
+    role = Role(args.role)
     who = "technician" if role is Role.TECHNICIAN else "staff member"
     login = str(args.system_user).strip()
     if not 1 <= args.hours <= MAX_HOURS:
@@ -146,7 +139,7 @@ async def _invite(args: argparse.Namespace) -> None:
     username = _given_username(args.bot_username)
     isp_settings, bot_settings = load_all(IspSettings, BotSettings)  # every wrong variable of both, at once
     # A database behind its migrations is refused before anything is asked.
-    async with migrated(open_database(bot_settings.database_url)) as database:
+    async with store(bot_settings.database_url) as database:
         await _check_active(isp_settings, login)
         if username is None:
             username = await _username_from_telegram()
@@ -175,6 +168,10 @@ def _given_username(raw: str | None) -> str | None:
 
 
 async def _check_active(isp_settings: IspSettings, login: str) -> None:
+    from bot.isp import IspApiError, IspClient, IspTransportError
+    from bot.isp.models.v1_records import UserStatus
+
+    status_words = {UserStatus.BLOCKED: "blocked", UserStatus.INACTIVE: "inactive"}
     try:
         async with IspClient(isp_settings) as client:
             users = await client.ConsultaUsuarios()
@@ -186,13 +183,17 @@ async def _check_active(isp_settings: IspSettings, login: str) -> None:
     if user is None:
         raise Refused(EXIT_REFUSED, f"{login!r} is not a system user of the ISP; nothing was created")
     if user.Situacao is not UserStatus.ACTIVE:
-        word = _STATUS_WORDS.get(user.Situacao, "not active") if user.Situacao else "not active"
+        word = status_words.get(user.Situacao, "not active") if user.Situacao else "not active"
         raise Refused(EXIT_REFUSED, f"system user {login!r} is {word} in the ISP system; nothing was created")
 
 
 async def _username_from_telegram() -> str | None:
     """The bot's username from getMe when a token is configured; None without one."""
-    from bot.channels.telegram.settings import TelegramSettings  # noqa: PLC0415 - only this path needs it
+    import asyncio
+
+    from pydantic import ValidationError
+
+    from bot.channels.telegram.settings import TelegramSettings
 
     try:
         telegram_settings = TelegramSettings()
@@ -201,10 +202,10 @@ async def _username_from_telegram() -> str | None:
             return None
         raise configuration_refused(exc, TelegramSettings) from None
     # python-telegram-bot loads only when it is asked.
-    from telegram.error import InvalidToken, TelegramError  # noqa: PLC0415
-    from telegram.request import HTTPXRequest  # noqa: PLC0415
+    from telegram.error import InvalidToken, TelegramError
+    from telegram.request import HTTPXRequest
 
-    from telegram import Bot  # noqa: PLC0415
+    from telegram import Bot
 
     request = HTTPXRequest(
         connection_pool_size=1, connect_timeout=GET_ME_TIMEOUT, read_timeout=GET_ME_TIMEOUT,
@@ -232,8 +233,10 @@ async def _username_from_telegram() -> str | None:
 
 # ---- invite list / revoke ------------------------------------------------------------------------
 async def _list_invites(_: argparse.Namespace) -> None:
+    from bot.store import Invites
+
     zone = isp_zone()
-    async with _store() as database, database.transaction() as session:
+    async with store() as database, database.transaction() as session:
         invites = await Invites().list_active(session)
     if not invites:
         print("No invite can be used now.")
@@ -244,7 +247,9 @@ async def _list_invites(_: argparse.Namespace) -> None:
 
 
 async def _revoke_invite(args: argparse.Namespace) -> None:
-    async with _store() as database, database.transaction() as session:
+    from bot.store import Invites
+
+    async with store() as database, database.transaction() as session:
         revoked = await Invites().revoke(session, args.id)
     if not revoked:
         unknown = f"no usable invite {args.id} (unknown, used or revoked already; see `ispbot invite list`)"
@@ -258,7 +263,7 @@ async def _technicians(args: argparse.Namespace) -> None:
         await _remove(str(args.remove).strip())
         return
     zone = isp_zone()
-    async with _store() as database, database.transaction() as session:
+    async with store() as database, database.transaction() as session:
         rows = await _technician_links(session)
     if not rows:
         print("No chat is linked to a technician (`ispbot invite technician LOGIN` issues a link).")
@@ -269,6 +274,11 @@ async def _technicians(args: argparse.Namespace) -> None:
 
 
 async def _technician_links(session: AsyncSession, *criteria: Any) -> list[LinkRow]:
+    from sqlalchemy import select
+
+    from bot.store import Role
+    from bot.store.models import LinkRow
+
     statement = (
         select(LinkRow)
         .where(LinkRow.role == Role.TECHNICIAN.value, LinkRow.unlinked_at.is_(None), *criteria)
@@ -278,7 +288,10 @@ async def _technician_links(session: AsyncSession, *criteria: Any) -> list[LinkR
 
 
 async def _remove(target: str) -> None:
-    async with _store() as database:
+    from bot.store import Links
+    from bot.store.models import LinkRow
+
+    async with store() as database:
         async with database.transaction() as session:
             rows = await _technician_links(session, LinkRow.system_user == target)
             if not rows and re.fullmatch(r"-?\d{1,20}", target):
@@ -298,6 +311,8 @@ async def _remove(target: str) -> None:
 
 async def _forget_role(database: Database, chat_id: int) -> None:
     """Drop the chat's technician conversation: its next message meets the greeting, not a menu it lost."""
+    from bot.store import ChatStates, Role, StaleStateError
+
     states = ChatStates()
     for _ in range(_STATE_ATTEMPTS):
         try:

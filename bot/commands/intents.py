@@ -20,9 +20,8 @@ import argparse
 import sys
 from typing import Any
 
-from bot.cli_support import Refused, load, refused
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from bot.settings import BotSettings
+from bot.commands.support import Refused, load, refused
+from bot.languages import DEFAULT_LANGUAGE, LANGUAGES
 
 PROG = "ispbot intents"
 NOTHING = "-"
@@ -41,12 +40,14 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bot.settings import BotSettings
+
     try:
         settings = load(BotSettings)
     except Refused as exc:
         refused(PROG, exc)
         return exc.code
-    from flows.intents import Intents, default_intents  # noqa: PLC0415 - the flows load only here
+    from flows.intents import Intents, default_intents
 
     intents = Intents(settings.locales_dir / "intents") if settings.locales_dir else default_intents()
     for line in sys.stdin:
