@@ -44,11 +44,12 @@ class CannedEngine:
         self.replies = replies
         self.notices = notices or []
         self.received: list[Incoming] = []
-        self.failing = False
+        self.failures = 0  # how many turns to come fail, as a database going away would make them
 
     async def turn(self, incoming: Incoming, *, within: Within | None = None) -> Turn:
         self.received.append(incoming)
-        if self.failing:
+        if self.failures:
+            self.failures -= 1
             raise ConnectionError("the database went away")
         async with self.database.transaction() as session:
             assert within is not None
@@ -59,10 +60,12 @@ class CannedEngine:
 
 
 @contextlib.asynccontextmanager
-async def running(engine: Any, db: Database, **options: Any) -> AsyncIterator[ConsoleChannel]:
+async def running(
+    engine: Any, db: Database, *, max_attempts: int = 1, **options: Any,
+) -> AsyncIterator[ConsoleChannel]:
     """A console over ``engine`` with a processor running, wired as ``bot.runtime.app.build_app`` does."""
     console = ConsoleChannel(**options)
-    processor = Processor(engine, db, console, max_attempts=1)
+    processor = Processor(engine, db, console, max_attempts=max_attempts)
     console.connect(db, processor.inbox, processor.wake, processor.progressed)
     stop = asyncio.Event()
     task = asyncio.create_task(processor.run(stop))
@@ -168,11 +171,21 @@ async def test_a_line_the_bot_cannot_process_is_said_so_not_waited_on_forever(
     database: ScratchDatabase,  # noqa: F811
 ) -> None:
     async with canned(database, [Message("ok")]) as (chat, engine):
-        engine.failing = True
+        engine.failures = 1
         shown = await asyncio.wait_for(chat.say("oi"), 30)
         assert shown is not None and "desistiu" in shown
-        engine.failing = False
         assert await chat.say("oi") == "ok"  # the chat goes on
+
+
+async def test_a_line_that_failed_once_is_said_to_be_tried_again_and_then_answered(
+    database: ScratchDatabase,  # noqa: F811
+) -> None:
+    engine = CannedEngine(database, [Message("ok")])
+    engine.failures = 1  # the database is back before the processor's next try
+    async with running(engine, database, max_attempts=2) as console:
+        shown = await asyncio.wait_for(console.chat(1, MARIA).say("oi"), 30)
+    assert shown == "ok" and len(engine.received) == 2
+    assert "tentar de novo" in console.screen.take()  # the person was told, before the answer came
 
 
 # ---- the demo: the technician, what other chats are told, the languages ------------------------------
