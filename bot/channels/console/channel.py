@@ -18,7 +18,6 @@ itself (``local_answer``) and never reaches the bot.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import mimetypes
 import tempfile
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
@@ -207,7 +206,7 @@ class ConsoleChannel:
         return terminal_text(self.translations.render(language, key, **variables), bold=self.bold)
 
     def show_local(self, text: str | None) -> str | None:
-        """Print the terminal's own answer to a line, if any; it again."""
+        """Print the terminal's own answer to a line (None: there is none); returns it."""
         if text is not None:
             self.screen.write(text)
         return text
@@ -256,8 +255,6 @@ class ConsoleChannel:
                 await asyncio.wait((answer, progress), return_when=asyncio.FIRST_COMPLETED)
             finally:
                 progress.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await progress
             if answer.done():
                 return answer.result()
             async with self._database.transaction() as session:
