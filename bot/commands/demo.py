@@ -16,7 +16,9 @@ from bot.languages import DEFAULT_LANGUAGE, LANGUAGES
 DESCRIPTION = """\
 Try the bot in this terminal: you chat as a seeded subscriber (or technician) of a sandbox ISP that
 runs inside the process. Type what a person would; /technician and /subscriber switch chats; an
-empty line or Ctrl-D ends. Lines can be piped in: printf '/ajuda\\n' | ispbot demo.
+empty line or Ctrl-D ends. Lines can be piped in: printf '/ajuda\\n' | ispbot demo. Each line
+takes the bot's real path: stored in the inbox, processed, its answer sent (printed) before the
+next prompt.
 
 Nothing reaches Telegram or a real ISP and nothing is kept (a temporary SQLite database). Settings
 read: the bot's policy (ISPBOT_LINK_*, ISPBOT_UNBLOCK_*, ISPBOT_HANDOFF_*) and ISPBOT_LOCALES_DIR;

@@ -3,10 +3,10 @@ constructs the runtime. Channels, ``ispbot run``, the console demo, the benchmar
 harnesses all call it; nothing below ``bot.runtime`` imports it.
 
 Without Telegram settings it builds the core (database, ISP client, coordinator, engine, outage
-notifier, mirror worker): what the console demo drives. With them it also builds the Telegram
-channel and what runs over it (``Runtime``: processor, heartbeat, housekeeping), deciding the
-engine's final policy first (a staff group means handoffs go to its live desk). New roles are
-added to ``role_flows`` below.
+notifier, mirror worker). With them it also builds the Telegram channel and what runs over it
+(``Runtime``: processor, heartbeat, housekeeping), deciding the engine's final policy first (a staff
+group means handoffs go to its live desk). Given a console channel (the demo's terminal), it connects
+it to an inbox and a processor of its own (``Terminal``). New roles are added to ``role_flows`` below.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from flows.technician import technician_flows
 from starlette.applications import Starlette
 
 from bot import i18n, metrics
+from bot.channels.console import ConsoleChannel
 from bot.channels.telegram.channel import TelegramChannel, make_bot
 from bot.channels.telegram.files import TelegramFiles
 from bot.channels.telegram.settings import TelegramSettings
@@ -139,6 +140,15 @@ async def _coroutine(awaitable: Awaitable[None]) -> None:
 
 
 @dataclass
+class Terminal:
+    """The bot over the console channel (``ispbot demo``): typed lines stored in the inbox, claimed
+    by the processor (``Processor.run``, run by the demo) and printed by the channel, as on Telegram."""
+
+    channel: ConsoleChannel
+    processor: Processor
+
+
+@dataclass
 class App:
     settings: Settings
     database: Database
@@ -150,6 +160,7 @@ class App:
     runtime: Runtime | None  # with Telegram settings only
     owns_client: bool
     owns_database: bool
+    terminal: Terminal | None = None  # with a console channel only
 
     async def aclose(self) -> None:
         """Close what the app opened itself (what was passed in belongs to whoever passed it)."""
@@ -163,12 +174,13 @@ async def build_app(
     settings: Settings, *, database: Database | None = None, client: IspClient | None = None,
     http_transport: httpx.AsyncBaseTransport | None = None, wall_clock: Callable[[], datetime] | None = None,
     bot: Bot | None = None, sender_limits: dict[str, Any] | None = None, files: FileSource | None = None,
+    console: ConsoleChannel | None = None,
 ) -> App:
     """The bot, ready to run. The keywords are seams for tests, benchmarks and the demo: a database
-    or client they own, the ISP's transport, the wall clock, a ``Bot``, relaxed sender limits, and
-    ``files`` for a channel-less engine. Raises ``DatabaseRevisionError`` (its message says how to fix
-    it) on a database not at this code's migration head: the bot never writes to a schema it does not
-    know."""
+    or client they own, the ISP's transport, the wall clock, a ``Bot``, relaxed sender limits,
+    ``files`` for a channel-less engine, and ``console``, the demo's terminal to run over. Raises
+    ``DatabaseRevisionError`` (its message says how to fix it) on a database not at this code's
+    migration head: the bot never writes to a schema it does not know."""
     telegram_settings = settings.telegram_settings
     owns_database = database is None
     if database is None:
@@ -183,13 +195,20 @@ async def build_app(
     if telegram_settings is not None:
         bot = bot or make_bot(telegram_settings)
         files = TelegramFiles(bot)  # receipts people send, fetched from Telegram when a flow asks
+    elif console is not None:
+        files = console.files  # what "/file <path>" sends, read from this machine
     app = build_core(
         settings, database, client=client, http_transport=http_transport, wall_clock=wall_clock, files=files,
     )
     runtime = None
     if telegram_settings is not None and bot is not None:
         runtime = _build_runtime(app, telegram_settings, bot, sender_limits)
-    return replace(app, runtime=runtime, owns_database=owns_database)
+    terminal = None
+    if console is not None:
+        processor = Processor(app.engine, database, console, inbox=Inbox(lease=LEASE, owner=str(uuid.uuid4())))
+        console.connect(database, processor.inbox, processor.wake, processor.progressed)
+        terminal = Terminal(console, processor)
+    return replace(app, runtime=runtime, owns_database=owns_database, terminal=terminal)
 
 
 def build_core(

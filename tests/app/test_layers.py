@@ -79,7 +79,7 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot.web": frozenset({"starlette", "uvicorn"}),
     "bot.channels": frozenset({"sqlalchemy"}),
     "bot.channels.telegram": frozenset({"aiohttp", "pydantic", "pydantic_settings", "sqlalchemy", "telegram"}),
-    "bot.channels.console": frozenset(),
+    "bot.channels.console": frozenset({"sqlalchemy"}),
     "bot.doctor": frozenset({"pydantic", "pydantic_settings", "sqlalchemy", "telegram"}),
     "bot.runtime": frozenset({"httpx", "sqlalchemy", "starlette", "telegram"}),
     "bot.runtime.processor": frozenset({"sqlalchemy"}),
