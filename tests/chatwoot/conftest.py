@@ -1,4 +1,4 @@
-"""``chatwoot``: a serving fake Chatwoot; ``client``: the bot's API client pointed at it."""
+"""``chatwoot``: a serving fake Chatwoot; ``client``: the bot's API client pointed at it; ``database``."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from bot.desks.chatwoot.client import ChatwootClient
 from bot.desks.chatwoot.settings import ChatwootSettings
 
 from tests.chatwoot.fake_chatwoot import FakeChatwoot
+from tests.store.conftest import database, database_url  # noqa: F401
 
 
 @pytest.fixture

@@ -473,7 +473,7 @@ class FakeChatwoot:
                 "meta": {"sender": {**contact, "type": "contact"},
                          "assignee": self.users.get(conversation.assignee_id or 0),
                          "team": self.teams.get(conversation.team_id or 0)},
-                "channel": "Channel::Api", "messages": []}
+                "channel": "Channel::Api", "messages": [], "updated_at": time.time()}
 
     def _message_json(self, message: Json) -> Json:
         """The API's shape: ``message_type`` as its number, as Chatwoot's views render it."""
