@@ -28,8 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("flows.subscriber", "flows.technician", "flows.staff"),
     ("flows.diagrams",),  # draws every role's flows
     ("bot.settings", "bot.mirror", "bot.web"),
-    ("bot.channels", "bot.channels.telegram", "bot.channels.console"),
-    ("bot.desks", "bot.desks.chatwoot"),  # staff desks: beside the channels, which they may answer through
+    ("bot.channels", "bot.channels.telegram", "bot.channels.console", "bot.desks", "bot.desks.chatwoot"),
     # The doctor checks the channels (the Bot API token): it sits above them.
     ("bot.doctor",),
     ("bot.runtime",),  # the composition root, and the entry points of `ispbot run` and `ispbot demo`
