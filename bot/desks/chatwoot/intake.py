@@ -21,31 +21,35 @@ from dataclasses import asdict
 from typing import Any
 
 from bot.desks.chatwoot.settings import ChatwootSettings
-from bot.desks.chatwoot.webhook import DELIVERY, Event, Reply, StatusChange, read, refusal
+from bot.desks.chatwoot.webhook import DELIVERY, Command, Event, Reply, StatusChange, read, refusal
 from bot.store import Database, Inbox
 from bot.web import Hook
 
 log = logging.getLogger(__name__)
 
 PATH = "/chatwoot/webhook"
+# Above Telegram's ids (52 bits) and below other channels' (from 1 << 53, ``bot.store.channels``).
 REPLIES = 1 << 52
-STATUSES = 1 << 53
+STATUSES = REPLIES + (1 << 51)
 PAYLOAD_KEY = "chatwoot"  # an inbox payload of this desk: {"chatwoot": {"kind": ..., ...}}
 
 
 def inbox_key(event: Event, delivery: str, payload: Mapping[str, Any]) -> int:
-    if isinstance(event, Reply):
+    if isinstance(event, Reply | Command):
         return REPLIES + event.message_id
     updated = payload.get("updated_at")
     stamp = repr(updated) if isinstance(updated, int | float) else delivery
     digest = hashlib.sha256(f"{event.conversation_id}:{event.status}:{stamp}".encode()).digest()
-    if isinstance(updated, int | float) and 0 < updated < 1 << 33:
-        return STATUSES + (int(updated * 1000) << 8) + digest[0]
+    if isinstance(updated, int | float) and 0 < updated < 1 << 36:
+        return STATUSES + (int(updated * 1000) << 4) + (digest[0] & 15)
     return STATUSES + int.from_bytes(digest[:6], "big")  # no time to order by: its delivery, once
 
 
+_KINDS: dict[str, type[Event]] = {"reply": Reply, "command": Command, "status": StatusChange}
+
+
 def as_payload(event: Event) -> dict[str, Any]:
-    kind = "reply" if isinstance(event, Reply) else "status"
+    kind = next(name for name, kind in _KINDS.items() if isinstance(event, kind))
     return {PAYLOAD_KEY: {"kind": kind, **asdict(event)}}
 
 
@@ -55,8 +59,9 @@ def from_payload(payload: Mapping[str, Any]) -> Event | None:
     if not isinstance(kept, Mapping):
         return None
     fields = {key: value for key, value in kept.items() if key != "kind"}
+    kind = _KINDS.get(str(kept.get("kind")))
     try:
-        return Reply(**fields) if kept.get("kind") == "reply" else StatusChange(**fields)
+        return kind(**fields) if kind is not None else None
     except TypeError:
         return None
 

@@ -7,10 +7,11 @@ retries). ``refusal`` refuses an unsigned, forged or stale post (older than the 
 captured one cannot be replayed later).
 
 ``read`` keeps what concerns the bot: an agent's public message in a conversation of the bot's inbox
-(``Reply``) and a conversation's new status (``StatusChange``). Incoming messages (the subscriber's,
-which the bot posted), the bot's own posts (``source_id`` ``ispbot:...``), activity lines and private
-notes are nothing for the bot: a note never reaches the subscriber. Each event names the bot's chat
-from the conversation's ``ispbot_chat`` attribute, set when the bot opened it.
+(``Reply``), a private note that is a staff command (``Command``: "/note ...", "/close") and a
+conversation's new status (``StatusChange``). Incoming messages (the subscriber's, which the bot
+posted), the bot's own posts (``source_id`` ``ispbot:...``), activity lines and other private notes
+are nothing for the bot: a note never reaches the subscriber. Each event names the bot's chat from
+the conversation's ``ispbot_chat`` attribute, set when the bot made it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ SIGNATURE = "x-chatwoot-signature"
 TIMESTAMP = "x-chatwoot-timestamp"
 DELIVERY = "x-chatwoot-delivery"
 CHAT_ATTRIBUTE = "ispbot_chat"  # the conversation's custom attribute naming the bot's chat
+COMMANDS = frozenset({"assign", "status", "note", "close", "bot"})  # staff commands a private note may give
 
 
 def signature(secret: str, timestamp: str, body: bytes) -> str:
@@ -62,13 +64,26 @@ class Reply:
 
 
 @dataclass(frozen=True, slots=True)
+class Command:
+    """A staff command written as a private note ("/status 3", "/note called the technician")."""
+
+    chat_id: int
+    conversation_id: int
+    message_id: int
+    name: str
+    args: str
+    agent: str
+    agent_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class StatusChange:
     chat_id: int
     conversation_id: int
     status: str  # open, pending, resolved, snoozed
 
 
-Event = Reply | StatusChange
+Event = Reply | Command | StatusChange
 
 
 def read(payload: Mapping[str, Any], inbox_id: int) -> Event | None:
@@ -83,7 +98,7 @@ def read(payload: Mapping[str, Any], inbox_id: int) -> Event | None:
     if event == "conversation_status_changed":
         status = conversation.get("status")
         return StatusChange(chat_id, conversation_id, status) if isinstance(status, str) else None
-    if event != "message_created" or payload.get("message_type") not in ("outgoing", 1) or payload.get("private"):
+    if event != "message_created" or payload.get("message_type") not in ("outgoing", 1):
         return None
     source = payload.get("source_id")
     if isinstance(source, str) and source.startswith(SOURCE_PREFIX):
@@ -93,7 +108,13 @@ def read(payload: Mapping[str, Any], inbox_id: int) -> Event | None:
         return None  # an agent bot's or an automation's message, or no id to keep it once by
     if not isinstance(text, str) or not text.strip():
         return None  # an attachment alone: not carried yet
-    return Reply(chat_id, conversation_id, message_id, text, str(sender.get("name") or ""), _int(sender.get("id")) or 0)
+    agent, agent_id = str(sender.get("name") or ""), _int(sender.get("id")) or 0
+    if payload.get("private") is not False:  # a note (or a payload that does not say): never for the person
+        name, _, args = text.strip().removeprefix("/").partition(" ")
+        if not text.lstrip().startswith("/") or name.lower() not in COMMANDS:
+            return None
+        return Command(chat_id, conversation_id, message_id, name.lower(), args.strip(), agent, agent_id)
+    return Reply(chat_id, conversation_id, message_id, text, agent, agent_id)
 
 
 def _chat_of(conversation: Mapping[str, Any]) -> int | None:

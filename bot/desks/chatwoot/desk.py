@@ -1,0 +1,190 @@
+"""The Chatwoot desk (``bot.desks.base.Desk``): a contact and a conversation per subscriber chat in
+an API-channel inbox, every message of the chat in it, in order.
+
+While the bot serves, the conversation is ``pending`` (the bot's, out of the agents' open list); a
+handoff makes it ``open``, assigns the settings' team and the card follows as a private note;
+``close`` resolves it, or hands it back ``pending``. The subscriber's words are incoming messages,
+the bot's outgoing ones, the card and the bot's word to the staff private notes. Chatwoot reopens a
+resolved conversation as ``open`` when an incoming message lands in it, so before a subscriber's
+words reach a conversation that is not pending the desk sets it back to ``pending`` first.
+
+What agents do comes back through the webhook (``intake``) and ``read`` turns it into the engine's
+staff events: a public reply (``StaffReply``), a command in a private note (``StaffCommand``), a
+conversation resolved (``Resolved``) or set pending by an agent (the ``bot`` command: back to the bot).
+Which conversation is a chat's is remembered here for a while (``REMEMBER``) and otherwise found in
+Chatwoot by the contact's identifier: the desk keeps nothing in the database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from flows.desk import DeskChat, DeskPost, PostKind, StaffMember
+from flows.events import Incoming, Resolved, StaffCommand, StaffReply
+
+from bot.channels.base import Read
+from bot.desks.base import DeskRefused, DeskUnavailable
+from bot.desks.chatwoot.client import ChatwootClient, ChatwootError, ChatwootGone
+from bot.desks.chatwoot.intake import from_payload
+from bot.desks.chatwoot.webhook import CHAT_ATTRIBUTE, Command, Reply, StatusChange
+from bot.i18n import plain_text
+
+REMEMBER = 60.0  # seconds a chat's conversation and its status are trusted without asking Chatwoot
+REMEMBERED = 10_000  # chats remembered at most
+PRIVATE = frozenset({PostKind.CARD, PostKind.NOTE})
+
+
+@dataclass
+class _Known:
+    conversation_id: int
+    status: str
+    at: float
+
+
+class ChatwootDesk:
+    name: ClassVar[str] = "chatwoot"
+    follows_every_chat: ClassVar[bool] = True
+
+    def __init__(self, client: ChatwootClient, *, team_id: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.client = client
+        self.team_id = team_id
+        self.clock = clock
+        self._known: OrderedDict[int, _Known] = OrderedDict()
+
+    # ---- the port ----------------------------------------------------------------------------------------
+    async def open(self, chat: DeskChat, title: str, reason: str) -> str:
+        async with _carried():
+            known = await self._conversation(chat, status="open")
+            await self.client.set_attributes(known.conversation_id, {
+                CHAT_ATTRIBUTE: chat.chat_id, "handoff": title, "handoff_reason": reason,
+                **({"ticket": chat.ticket_id} if chat.ticket_id else {}),
+            })
+            if known.status != "open":
+                await self._set_status(chat, known, "open")
+            if self.team_id is not None:
+                await self.client.assign_team(known.conversation_id, self.team_id)
+            return str(known.conversation_id)
+
+    async def post(self, ref: str | None, chat: DeskChat, post: DeskPost) -> None:
+        text = plain_text(post.text).strip() or "…"
+        if post.kind is PostKind.STAFF and post.author:
+            text = f"{post.author}: {text}"
+        key = uuid.uuid4().hex  # this call's: its retries post once (a job run again may post again)
+        async with _carried():
+            if ref is not None:
+                known = self._remember(chat.chat_id, int(ref), "open")
+                await self._post(known, text, key, post.kind)
+                return
+            try:  # the bot's chat: its conversation stays the bot's
+                await self._post(await self._bots(chat, post.kind), text, key, post.kind)
+            except ChatwootGone:  # deleted in Chatwoot meanwhile: the chat gets a new one
+                self._forget(chat.chat_id)
+                await self._post(await self._bots(chat, post.kind), text, key, post.kind)
+
+    async def close(self, ref: str, chat: DeskChat, *, resolved: bool) -> None:
+        async with _carried():
+            known = self._remember(chat.chat_id, int(ref), "open")
+            await self._set_status(chat, known, "resolved" if resolved else "pending")
+
+    # ---- what agents did -----------------------------------------------------------------------------------
+    def read(self, payload: Mapping[str, Any]) -> Read | None:
+        """A stored webhook event as the engine's staff event (None: not this desk's payload)."""
+        event = from_payload(payload)
+        if event is None:
+            return None
+        ref = str(event.conversation_id)
+        match event:
+            case Reply(chat_id=chat_id, text=text, agent=agent, message_id=message_id):
+                reply = StaffReply(ref, StaffMember(agent), text, message_id=message_id)
+                return Read("staff_text", Incoming(chat_id, reply, sender_name=agent))
+            case Command(chat_id=chat_id, name=name, args=args, agent=agent):
+                return Read("staff_command", Incoming(chat_id, StaffCommand(ref, StaffMember(agent), name, args)))
+            case StatusChange(chat_id=chat_id, status="resolved"):
+                self._forget(chat_id)
+                return Read("staff_resolved", Incoming(chat_id, Resolved(ref, StaffMember(""))))
+            case StatusChange(chat_id=chat_id, status="pending"):
+                self._forget(chat_id)
+                return Read("staff_command", Incoming(chat_id, StaffCommand(ref, StaffMember(""), "bot")))
+            case StatusChange(chat_id=chat_id):
+                self._forget(chat_id)
+        return Read("staff_status")  # opened or snoozed in Chatwoot: nothing for the bot
+
+    # ---- a chat's conversation ---------------------------------------------------------------------------
+    async def _bots(self, chat: DeskChat, kind: PostKind) -> _Known:
+        """The conversation of a chat the bot serves, ``pending`` before the person's words land in it."""
+        known = await self._conversation(chat, status="pending")
+        if kind is PostKind.SUBSCRIBER and known.status != "pending":
+            await self._set_status(chat, known, "pending")
+        return known
+
+    async def _post(self, known: _Known, text: str, key: str, kind: PostKind) -> None:
+        await self.client.post(known.conversation_id, text, key=key, incoming=kind is PostKind.SUBSCRIBER,
+                               private=kind in PRIVATE)
+
+    async def _conversation(self, chat: DeskChat, *, status: str) -> _Known:
+        """The chat's conversation (made with ``status`` when it has none), and its status as known."""
+        known = self._known.get(chat.chat_id)
+        if known is not None and self.clock() - known.at < REMEMBER:
+            return known
+        contact = await self.client.contact(identifier(chat), chat.name or str(chat.chat_id), contact_attributes(chat))
+        found = await self.client.open_conversation(contact, status=status, attributes={
+            CHAT_ATTRIBUTE: chat.chat_id, "channel": chat.channel,
+        })
+        return self._remember(chat.chat_id, found.id, found.status)
+
+    async def _set_status(self, chat: DeskChat, known: _Known, status: str) -> None:
+        await self.client.set_status(known.conversation_id, status)
+        self._remember(chat.chat_id, known.conversation_id, status)
+
+    def _remember(self, chat_id: int, conversation_id: int, status: str) -> _Known:
+        known = self._known.get(chat_id)
+        if known is None or known.conversation_id != conversation_id:
+            known = _Known(conversation_id, status, self.clock())
+        elif status != known.status:
+            known.status, known.at = status, self.clock()
+        self._known[chat_id] = known
+        self._known.move_to_end(chat_id)
+        while len(self._known) > REMEMBERED:
+            self._known.popitem(last=False)
+        return known
+
+    def _forget(self, chat_id: int) -> None:
+        """Its status changed in Chatwoot: ask next time."""
+        self._known.pop(chat_id, None)
+
+
+def identifier(chat: DeskChat) -> str:
+    """The contact's identifier, unique in the account: the chat's channel and id."""
+    return f"ispbot:{chat.channel or 'telegram'}:{chat.chat_id}"
+
+
+def contact_attributes(chat: DeskChat) -> dict[str, Any]:
+    """What agents see beside the conversation: contract, customer code, channel and the chat's
+    attributes (the tax id arrives masked), under keys Chatwoot accepts."""
+    found: dict[str, Any] = {"channel": chat.channel}
+    if chat.contract is not None:
+        found["contract"] = chat.contract
+    if chat.customer_code is not None:
+        found["customer_code"] = chat.customer_code
+    for label, value in chat.attributes:
+        key = re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+        if key:
+            found[key] = value
+    return found
+
+
+@contextlib.asynccontextmanager
+async def _carried() -> AsyncIterator[None]:
+    """The port's two failures from the client's: for later, or refused for good."""
+    try:
+        yield
+    except ChatwootError as exc:
+        raise (DeskUnavailable if exc.later else DeskRefused)(str(exc)) from None

@@ -1,0 +1,138 @@
+"""The Chatwoot desk through the port, against the fake Chatwoot: the chat's conversation is the bot's
+(pending) until a handoff opens it with the card as a private note, every message lands in order
+and once, closing resolves it; what agents do reads back as the engine's staff events."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from bot.channels.base import Read
+from bot.desks.base import Desk, DeskRefused, DeskUnavailable
+from bot.desks.chatwoot.client import ChatwootClient
+from bot.desks.chatwoot.desk import ChatwootDesk, identifier
+from bot.desks.chatwoot.intake import as_payload
+from bot.desks.chatwoot.webhook import CHAT_ATTRIBUTE, Command, Reply, StatusChange
+from flows.desk import DeskChat, DeskPost, PostKind, StaffMember
+from flows.events import Incoming, Resolved, StaffCommand, StaffReply
+
+from tests.chatwoot.conftest import settings_for
+from tests.chatwoot.fake_chatwoot import BOT_USER_ID, TEAM_ID, FakeChatwoot
+
+CHAT = DeskChat(chat_id=4242, channel="telegram", language="pt_BR", name="Maria Silva", ticket_id=7001,
+                customer_code=1001, contract=2002, attributes=(("CPF", "***.456.789-**"), ("Plano", "Fibra 300")))
+
+
+@pytest.fixture
+async def desk(chatwoot: FakeChatwoot) -> AsyncIterator[ChatwootDesk]:
+    async def no_wait(_: float) -> None:
+        return None
+
+    client = ChatwootClient(settings_for(chatwoot, timeout=1.0), sleep=no_wait)
+    try:
+        yield ChatwootDesk(client, team_id=TEAM_ID)
+    finally:
+        await client.aclose()
+
+
+def said(kind: PostKind, text: str, author: str = "") -> DeskPost:
+    return DeskPost(kind, text, author)
+
+
+def test_it_is_a_desk(desk: ChatwootDesk) -> None:
+    port: Desk = desk
+    assert port.name == "chatwoot" and port.follows_every_chat
+
+
+async def test_the_bot_serves_in_a_pending_conversation_then_a_handoff_opens_it(
+    chatwoot: FakeChatwoot, desk: ChatwootDesk,
+) -> None:
+    await desk.post(None, CHAT, said(PostKind.SUBSCRIBER, "oi"))
+    await desk.post(None, CHAT, said(PostKind.BOT, "Olá! Escolha: <b>Faturas</b> ou <b>Suporte</b>"))
+    conversation = chatwoot.conversation_of(identifier(CHAT))
+    assert conversation is not None and conversation.status == "pending"
+    contact = chatwoot.contacts[conversation.contact_id]
+    assert contact["name"] == "Maria Silva"
+    assert contact["custom_attributes"] == {"channel": "telegram", "contract": 2002, "customer_code": 1001,
+                                            "cpf": "***.456.789-**", "plano": "Fibra 300"}
+    assert conversation.custom_attributes[CHAT_ATTRIBUTE] == 4242
+
+    ref = await desk.open(CHAT, "#7001 Maria Silva", "asked")
+    await desk.post(ref, CHAT, said(PostKind.CARD, "<b>Contrato 2002</b>\nFaturas em aberto: 2\nProtocolo 7001"))
+    await desk.post(ref, CHAT, said(PostKind.SUBSCRIBER, "minha internet caiu"))
+    assert ref == str(conversation.id)
+    assert conversation.status == "open" and conversation.team_id == TEAM_ID
+    assert conversation.custom_attributes["handoff_reason"] == "asked"
+    assert chatwoot.contents(conversation.id, private=True) == ["Contrato 2002\nFaturas em aberto: 2\nProtocolo 7001"]
+    assert chatwoot.contents(conversation.id) == [
+        "oi", "Olá! Escolha: Faturas ou Suporte", "Contrato 2002\nFaturas em aberto: 2\nProtocolo 7001",
+        "minha internet caiu",
+    ]
+    kinds = [(m["message_type"], m["private"]) for m in conversation.messages]
+    assert kinds == [("incoming", False), ("outgoing", False), ("outgoing", True), ("incoming", False)]
+    assert conversation.messages[1]["sender"]["id"] == BOT_USER_ID
+
+    await desk.close(ref, CHAT, resolved=True)
+    assert conversation.status == "resolved"
+    await desk.post(None, CHAT, said(PostKind.SUBSCRIBER, "voltou, obrigada"))  # the bot's again
+    assert conversation.status == "pending"  # not reopened as open for the agents
+    assert len(chatwoot.conversations) == 1
+
+
+async def test_closing_without_resolving_hands_it_back_pending(chatwoot: FakeChatwoot, desk: ChatwootDesk) -> None:
+    ref = await desk.open(CHAT, "#7001 Maria Silva", "asked")
+    await desk.close(ref, CHAT, resolved=False)
+    assert chatwoot.conversations[int(ref)].status == "pending"
+
+
+async def test_messages_in_order_and_once_through_5xx_and_a_slow_chatwoot(
+    chatwoot: FakeChatwoot, desk: ChatwootDesk,
+) -> None:
+    ref = await desk.open(CHAT, "#7001 Maria Silva", "asked")
+    chatwoot.fail("/messages", 502)
+    await desk.post(ref, CHAT, said(PostKind.SUBSCRIBER, "um"))
+    chatwoot.fail("/messages", 500, after=True)
+    await desk.post(ref, CHAT, said(PostKind.SUBSCRIBER, "dois"))
+    chatwoot.slow("/messages", 2.0)
+    await desk.post(ref, CHAT, said(PostKind.SUBSCRIBER, "três"))
+    await desk.post(ref, CHAT, said(PostKind.SUBSCRIBER, "quatro"))
+    assert chatwoot.contents(int(ref)) == ["um", "dois", "três", "quatro"]
+
+
+async def test_chatwoot_down_is_for_later_and_a_refusal_is_for_good(chatwoot: FakeChatwoot, desk: ChatwootDesk) -> None:
+    ref = await desk.open(CHAT, "#7001 Maria Silva", "asked")
+    chatwoot.fail("/messages", 503, count=10)
+    with pytest.raises(DeskUnavailable):
+        await desk.post(ref, CHAT, said(PostKind.SUBSCRIBER, "alô"))
+    chatwoot.faults.clear()
+    with pytest.raises(DeskRefused, match="not found"):
+        await desk.post("999", CHAT, said(PostKind.SUBSCRIBER, "alô"))
+    assert chatwoot.contents(int(ref)) == []
+
+
+async def test_a_conversation_deleted_in_chatwoot_is_made_again(chatwoot: FakeChatwoot, desk: ChatwootDesk) -> None:
+    await desk.post(None, CHAT, said(PostKind.SUBSCRIBER, "oi"))
+    old = chatwoot.conversation_of(identifier(CHAT))
+    assert old is not None
+    del chatwoot.conversations[old.id]
+    await desk.post(None, CHAT, said(PostKind.SUBSCRIBER, "alguém aí?"))
+    new = chatwoot.conversation_of(identifier(CHAT))
+    assert new is not None and new.id != old.id
+    assert chatwoot.contents(new.id) == ["alguém aí?"]
+
+
+def test_what_agents_did_reads_as_staff_events(desk: ChatwootDesk) -> None:
+    reply = Reply(4242, 9, 1001, "Olá, sou a Ana", "Ana", 12)
+    assert desk.read(as_payload(reply)) == Read(
+        "staff_text", Incoming(4242, StaffReply("9", StaffMember("Ana"), "Olá, sou a Ana", message_id=1001),
+                               sender_name="Ana"))
+    command = Command(4242, 9, 1002, "status", "3", "Ana", 12)
+    assert desk.read(as_payload(command)) == Read(
+        "staff_command", Incoming(4242, StaffCommand("9", StaffMember("Ana"), "status", "3")))
+    resolved = desk.read(as_payload(StatusChange(4242, 9, "resolved")))
+    assert resolved is not None and resolved.incoming == Incoming(4242, Resolved("9", StaffMember("")))
+    pending = desk.read(as_payload(StatusChange(4242, 9, "pending")))
+    assert pending is not None and pending.incoming == Incoming(4242, StaffCommand("9", StaffMember(""), "bot"))
+    opened = desk.read(as_payload(StatusChange(4242, 9, "open")))
+    assert opened is not None and opened.incoming is None
+    assert desk.read({"update_id": 5, "message": {}}) is None  # a channel's update, not the desk's
