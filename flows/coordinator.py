@@ -296,6 +296,31 @@ class IspCoordinator:
             v2_requests.TicketOccurrenceInsert(ticket_id=ticket, description=description, user=user),
         )
 
+    # ---- the staff desk's ticket writes (``flows.staff.desk``) -----------------------------------
+    async def ticket(self, number: int) -> v1_records.Ticket | None:
+        """A ticket by its number, read now (not cached: the desk acts on what it says)."""
+        rows = await self.client.ConsultaAtendimentos(F("Numero") == number)
+        return rows[0] if rows else None
+
+    async def assign_ticket(self, ticket: int, *, mode: str, group: bool, target: str) -> None:
+        """Designate the ticket to a system user (``target``: their login) or, ``group``, a group id."""
+        target_type = v2_requests.TargetType.GROUP if group else v2_requests.TargetType.USER
+        await self.client.ticket_assign(v2_requests.TicketAssign(
+            ticket_id=ticket, mode_assign=mode, target_type=target_type, target_id=target,
+        ))
+
+    async def set_ticket_status(self, ticket: int, status: v2_requests.TicketStatus) -> None:
+        await self.client.ticket_update(v2_requests.TicketUpdate(ticket_id=ticket, status=status))
+
+    async def finish_ticket(self, ticket: int, *, cause: int, solution: str, user: str, customer: int) -> None:
+        """Close the ticket; the customer's cached tickets are forgotten (it left the open ones)."""
+        try:
+            await self.client.ticket_finish(v2_requests.TicketFinish(
+                ticket_id=ticket, cause_id=cause, solution=solution, user=user,
+            ))
+        finally:
+            self.forget(customer)
+
     async def unblock_contract(self, customer: int, contract: int) -> None:
         try:
             await self.client.contract_unblock(v2_requests.ContractUnblock(customer_id=customer, contract_id=contract))

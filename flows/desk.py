@@ -12,8 +12,9 @@ In from the desk: what a staff member does in a conversation is a ``StaffEvent``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class PostKind(StrEnum):
@@ -96,3 +97,35 @@ class StaffMember:
     name: str
     chat_id: int | None = None
     system_user: str | None = None
+
+
+def job_payload(chat: DeskChat, job: DeskJob) -> tuple[str, dict[str, Any]]:
+    """A job as stored (``desk_jobs``): its kind ("open", "post", "close") and its JSON."""
+    body: dict[str, Any] = {"chat": asdict(chat)}
+    match job:
+        case OpenConversation(title=title, reason=reason):
+            return "open", {**body, "title": title, "reason": reason}
+        case PostMessage(post=post):
+            return "post", {**body, "post": asdict(post)}
+        case CloseConversation(resolved=resolved):
+            return "close", {**body, "resolved": resolved}
+    raise TypeError(f"not a desk job: {type(job).__name__}")  # pragma: no cover - the match is exhaustive
+
+
+def read_job(kind: str, payload: dict[str, Any]) -> tuple[DeskChat, DeskJob]:
+    """``job_payload`` back."""
+    chat_fields = dict(payload["chat"])
+    chat_fields["attributes"] = tuple(tuple(pair) for pair in chat_fields.get("attributes", ()))
+    chat = DeskChat(**chat_fields)
+    if kind == "open":
+        return chat, OpenConversation(payload["title"], payload["reason"])
+    if kind == "post":
+        fields = dict(payload["post"])
+        held = fields.pop("attachment", None)
+        return chat, PostMessage(DeskPost(
+            kind=PostKind(fields["kind"]), text=fields["text"], author=fields.get("author", ""),
+            attachment=Attachment(**held) if held else None,
+        ))
+    if kind == "close":
+        return chat, CloseConversation(bool(payload["resolved"]))
+    raise ValueError(f"unknown desk job kind {kind!r}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flows.desk import StaffMember
+from flows.desk import Attachment, StaffMember
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +75,16 @@ class Media:
 
 @dataclass(frozen=True, slots=True)
 class StaffReply:
-    """A staff member wrote in a desk conversation (``ref``: the desk's reference of it): relayed to
-    the subscriber. ``kind`` names a medium (photo, document, ...; None: text), ``text`` its caption
-    or description; ``message_id`` is the desk's own reference of it (Telegram copies the message),
-    ``url`` where the subscriber's channel can fetch it (Chatwoot's attachment)."""
+    """A staff member wrote in a desk conversation (``ref``: the desk's reference of it), meant for the
+    subscriber. ``text`` is their words (a medium's caption or description); ``kind`` names a medium
+    (photo, document, ...; None: text); ``attachment`` is the message where the desk keeps it (copied
+    when the subscriber's channel can: Telegram to Telegram), ``url`` where it can be fetched (Chatwoot)."""
 
     ref: str
     staff: StaffMember
     text: str
     kind: str | None = None
-    message_id: int | None = None
+    attachment: Attachment | None = None
     url: str | None = None
 
 
@@ -121,6 +121,7 @@ class Incoming:
     sender_name: str | None = None
     sender_id: int | None = None  # the person's own id (in a group chat, not the chat's)
     message_id: int | None = None  # the channel's reference of the message (to copy it to the staff)
+    channel: str = "telegram"  # the channel it came by (the staff desk copies media within one channel)
 
 
 def describe(event: Event) -> str:

@@ -5,8 +5,8 @@ harnesses all call it; nothing below ``bot.runtime`` imports it.
 Without Telegram settings it builds the core (database, ISP client, coordinator, engine, outage
 notifier, mirror worker): what the console demo drives. With them it also builds the Telegram
 channel and what runs over it (``Runtime``: processor, heartbeat, housekeeping), deciding the
-engine's final policy first (a staff group means handoffs go to its live desk). New roles are
-added to ``role_flows`` below.
+engine's final policy first (a staff desk, ``ISPBOT_STAFF_DESK``, means handoffs go to it live,
+carried out by the desk worker). New roles are added to ``role_flows`` below.
 """
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ from starlette.applications import Starlette
 
 from bot import i18n, metrics
 from bot.channels.telegram.channel import TelegramChannel, make_bot
+from bot.channels.telegram.desk import TelegramForumDesk
 from bot.channels.telegram.files import TelegramFiles
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY, TelegramSettings
-from bot.channels.telegram.staff.desk import StaffDesk
+from bot.desks.worker import DeskWorker
 from bot.isp import IspClient, IspSettings
 from bot.mirror import MirrorWorker
 from bot.runtime.heartbeat import Heartbeat
@@ -76,6 +77,7 @@ class Runtime:
     heartbeat: Heartbeat
     housekeeping: Housekeeping
     mirror: MirrorWorker
+    desk: DeskWorker | None = None  # the staff desk's jobs, when there is a desk
 
     def web_app(self) -> Starlette:
         """``bot.web``'s app: the health endpoints, and the webhook route in webhook mode."""
@@ -107,6 +109,10 @@ class Runtime:
             asyncio.create_task(self.housekeeping.run(stop), name="housekeeping"),
             asyncio.create_task(self.mirror.run(stop), name="mirror"),
         ]
+        graces = [1.0, 30.0, 5.0, 10.0]
+        if self.desk is not None:
+            tasks.append(asyncio.create_task(self.desk.run(stop), name="desk"))
+            graces.append(10.0)
         # The heartbeat outlives the others: a process still finishing its chats keeps its work.
         beating = asyncio.Event()
         heartbeat = asyncio.create_task(self.heartbeat.run(beating), name="heartbeat")
@@ -121,7 +127,7 @@ class Runtime:
             stopped.cancel()
             # A long poll in flight is dropped (what it brings is not confirmed, so not lost);
             # the chats in hand get time to finish.
-            for task, grace in zip(tasks, (1.0, 30.0, 5.0, 10.0), strict=True):
+            for task, grace in zip(tasks, graces, strict=True):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, grace)
             beating.set()
@@ -213,10 +219,9 @@ def build_core(
         # bot, and `ispbot locks`, has it; a stolen database alone does not.
         key = target_key(client.settings.key.get_secret_value())
         policy = replace(settings.bot_settings.policy(), link_target_key=key)
-    telegram_settings = settings.telegram_settings
-    if telegram_settings is not None and telegram_settings.staff_chat_id is not None:
-        # Handoffs go to the staff group's topics, answered live (not only through a ticket).
-        policy = replace(policy, staff_desk=True)
+    if staff_desk(settings) is not None:
+        # Handoffs go to the staff desk, answered live (not only through a ticket).
+        policy = replace(policy, staff_desk=True, desk_follows_every_chat=False)
     engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
     notifier = OutageNotifier(database, coordinator)
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
@@ -226,19 +231,37 @@ def build_core(
 def _build_runtime(app: App, telegram_settings: TelegramSettings, bot: Bot, sender_limits: dict[str, Any] | None,
                    ) -> Runtime:
     database, engine = app.database, app.engine
-    staff = None
-    if telegram_settings.staff_chat_id is not None:
-        staff = StaffDesk(bot, app.coordinator, telegram_settings.staff_chat_id, engine.policy, engine.translations)
     channel = TelegramChannel(
-        bot, telegram_settings, database, engine.flows, engine.translations, staff=staff,
-        sender_limits=sender_limits,
+        bot, telegram_settings, database, engine.flows, engine.translations, sender_limits=sender_limits,
     )
+    desk = None
+    if staff_desk(app.settings) == "telegram" and telegram_settings.staff_chat_id is not None:
+        forum = TelegramForumDesk(channel.sender.submit, telegram_settings.staff_chat_id, engine.translations)
+        desk = DeskWorker(database, forum)
+        engine.on_desk_jobs = desk.wake
     inbox = Inbox(lease=LEASE, owner=str(uuid.uuid4()))
     processor = Processor(engine, database, channel, concurrency=telegram_settings.concurrency, inbox=inbox)
     channel.connect(inbox, processor.wake, processor.progressed)
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
-    housekeeping = Housekeeping(database, app.settings.bot_settings, notifier=app.notifier, processor=processor,
-                                channel=channel)
+    housekeeping = Housekeeping(database, app.settings.bot_settings, notifier=app.notifier, processor=processor)
     return Runtime(database, app.coordinator, telegram_settings, channel, processor, heartbeat, housekeeping,
-                   app.mirror)
+                   app.mirror, desk)
+
+
+class DeskSettingsError(ValueError):
+    """``ISPBOT_STAFF_DESK`` names a desk this configuration cannot run; the message says what to set."""
+
+
+def staff_desk(settings: Settings) -> str | None:
+    """The staff desk to run (``ISPBOT_STAFF_DESK``; telegram when a staff group is set), or None."""
+    chosen = settings.bot_settings.staff_desk
+    group = settings.telegram_settings.staff_chat_id if settings.telegram_settings is not None else None
+    if chosen == "chatwoot":
+        raise DeskSettingsError(
+            "ISPBOT_STAFF_DESK=chatwoot: this version of the bot has no Chatwoot desk yet; unset it, or set it to "
+            "telegram with ISPBOT_STAFF_CHAT_ID",
+        )
+    if chosen == "telegram" and group is None and settings.telegram_settings is not None:
+        raise DeskSettingsError("ISPBOT_STAFF_DESK=telegram needs ISPBOT_STAFF_CHAT_ID, the staff supergroup (a forum)")
+    return "telegram" if group is not None else None

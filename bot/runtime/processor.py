@@ -35,7 +35,7 @@ from bot import metrics
 from bot.channels.base import Call, Channel, Read
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.runtime.update_log import update_done
-from bot.store import Answered, Database, Inbox, InboxItem, StaleStateError, UpdateTakenError, utcnow
+from bot.store import Answered, Database, Inbox, InboxItem, UpdateTakenError, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +231,7 @@ class Processor:
             return True
         kind, chat_id, position = read.kind, read.incoming.chat_id, None
         try:
-            calls, position = await (self._own_turn(item, read) if read.own else self._turn(item, read))
+            calls, position = await self._turn(item, read)
         except UpdateTakenError:
             update_done(item.update_id, kind, "taken", chat_id=chat_id, started=started, tally=tally)
             return True
@@ -255,19 +255,6 @@ class Processor:
 
         turn = await self.engine.turn(read.incoming, within=record_answer)
         return calls, turn.position
-
-    async def _own_turn(self, item: InboxItem, read: Read) -> tuple[list[Call], None]:
-        """An update the channel answers itself (the staff group's): in one transaction with its answer."""
-        for _ in range(3):
-            try:
-                async with self.database.transaction() as session:
-                    calls = await self.channel.answer_own(session, read)
-                    if not await self.inbox.answer(session, item.update_id, [c.as_json() for c in calls]):
-                        raise UpdateTakenError(item.update_id)
-                    return calls, None
-            except StaleStateError:
-                continue  # the subscriber's turn saved their chat meanwhile: act on the fresh state
-        raise RuntimeError("the subscriber's chat kept changing under a staff command")
 
     async def _settle(self, item: InboxItem, failed: str | None = None) -> None:
         """Finish an update that needs no answer (or cannot have one)."""

@@ -22,7 +22,7 @@ from bot.channels.telegram.settings import TelegramSettings
 from bot.cli_support import Refused, load_all, refused
 from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
-from bot.runtime.app import Settings, build_app
+from bot.runtime.app import DeskSettingsError, Settings, build_app
 from bot.settings import BotSettings
 from bot.store.errors import DatabaseRevisionError
 from bot.web import serve
@@ -84,7 +84,8 @@ def main() -> int:
     freeze_startup_objects()  # the imports are done: what is alive now lives as long as the process
     try:
         asyncio.run(until_signalled())
-    except (DatabaseRevisionError, FatalPollingError, FileNotFoundError) as exc:  # each says what to fix
+    # Each says what to fix.
+    except (DatabaseRevisionError, DeskSettingsError, FatalPollingError, FileNotFoundError) as exc:
         log.error("%s", exc)
         return 1
     except TelegramError as exc:  # at start: getMe, the command menu, the webhook

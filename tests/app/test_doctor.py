@@ -149,7 +149,7 @@ async def test_the_probes_change_nothing_in_the_isp_system(
 async def test_the_operations_checked_are_read_from_the_code() -> None:
     used = {need.name: need.used_in for need in needed_operations()}
     assert used["chat_messages"] == ("bot/mirror/worker.py",)
-    assert "bot/channels/telegram/staff/commands.py" in used["ticket_assign"]
+    assert "flows/coordinator.py" in used["ticket_assign"]
     assert "flows/coordinator.py" in used["AtendimentoCadastro"]
     assert not any(name.startswith("contract_insert") for name in used)  # the bot never creates contracts
 
@@ -385,7 +385,7 @@ async def test_a_restricted_key_names_the_operations_it_may_not_call(
     line = only(lines, "isp-operations")
     refused = [need for need in needed_operations() if need.name not in RESTRICTED_OPERATIONS]
     assert line.startswith(f"FAIL the key may not call {len(refused)} of the {len(needed_operations())} operations ")
-    assert "ticket_assign (bot/channels/telegram/staff/commands.py)" in line
+    assert "ticket_assign (flows/coordinator.py)" in line
     assert "chat_messages (bot/mirror/worker.py)" in line
     assert "ConsultaClientes" not in line  # the restricted key may read customers
     assert line.endswith("permit them for this key in Company > Parameters > Web Services")

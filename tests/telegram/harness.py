@@ -28,8 +28,9 @@ from bot.runtime.app import App, Runtime, Settings, build_app
 from bot.runtime.processor import Processor
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
-from bot.store import Database, InboxState, Invites, Role
-from bot.store.models import InboxRow
+from bot.store import Database, DeskJobState, InboxState, Invites, Role
+from bot.store.models import DeskJobRow, InboxRow
+from sqlalchemy import func, select
 
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi, Sent
@@ -111,12 +112,27 @@ class RunningBot:
                 async with self.app.database.session() as session:
                     row = await session.get(InboxRow, update_id, populate_existing=True)
                 if row is not None and row.state != InboxState.PENDING.value and row.answer is None:
+                    await self.desk_done()
                     return
                 if row is not None and row.state != InboxState.PENDING.value:
                     # Answered: the processor records the delivery on its next turn; start that turn now
                     # rather than after its idle wait.
                     self.processor.wake()
                 await asyncio.sleep(0.01)
+
+    async def desk_done(self) -> None:
+        """Wait until the staff desk carried out the jobs the turns wrote (it does so after they commit)."""
+        if self.runtime.desk is None:
+            return
+        while True:
+            async with self.app.database.session() as session:
+                pending = await session.scalar(select(func.count()).select_from(DeskJobRow).where(
+                    DeskJobRow.state == DeskJobState.PENDING.value))
+            if not pending:
+                await self.channel.sender.drain()
+                return
+            self.runtime.desk.wake()
+            await asyncio.sleep(0.01)
 
     async def handled_all(self, update_ids: list[int], within: float = 10.0) -> None:
         """Wait until every one of the updates was processed and its answer accepted."""

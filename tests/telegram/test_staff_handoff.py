@@ -118,7 +118,7 @@ async def test_one_topic_per_conversation_kept_across_a_restart_and_the_wait_tol
         # Nobody answered for longer than ISPBOT_HANDOFF_WAIT_MINUTES: told once where they are in line.
         async with database.transaction() as session:
             await session.execute(update(HandoffRow).values(opened_at=utcnow() - timedelta(minutes=30)))
-        assert bot.channel.staff is not None
+        assert bot.runtime.desk is not None
         await bot.runtime.housekeeping.tell_waiting()
         await bot.channel.sender.drain()
         await bot.runtime.housekeeping.tell_waiting()  # a second look tells nothing new
