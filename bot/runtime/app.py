@@ -37,6 +37,10 @@ from bot.channels.telegram.channel import TelegramChannel, make_bot
 from bot.channels.telegram.desk import TelegramForumDesk
 from bot.channels.telegram.files import TelegramFiles
 from bot.channels.telegram.settings import DEFAULT_CONCURRENCY, TelegramSettings
+from bot.desks.chatwoot.client import ChatwootClient
+from bot.desks.chatwoot.desk import ChatwootDesk
+from bot.desks.chatwoot.intake import ChatwootIntake, web_hook
+from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.desks.worker import DeskWorker
 from bot.isp import IspClient, IspSettings
 from bot.mirror import MirrorWorker
@@ -48,7 +52,7 @@ from bot.store import Database, Inbox, Role
 from bot.store.db import pool_size_for
 from bot.store.migrate import ensure_current
 from bot.store.processes import Processes
-from bot.web import Health, create_web_app
+from bot.web import Health, Hook, create_web_app
 from telegram import Bot
 
 
@@ -63,6 +67,7 @@ class Settings:
     isp_settings: IspSettings
     bot_settings: BotSettings
     telegram_settings: TelegramSettings | None = None
+    chatwoot_settings: ChatwootSettings | None = None  # read when ISPBOT_STAFF_DESK=chatwoot
 
 
 @dataclass
@@ -78,9 +83,11 @@ class Runtime:
     housekeeping: Housekeeping
     mirror: MirrorWorker
     desk: DeskWorker | None = None  # the staff desk's jobs, when there is a desk
+    hooks: tuple[Hook, ...] = ()  # the desk's webhook (Chatwoot's), served in both modes
+    chatwoot: ChatwootClient | None = None
 
     def web_app(self) -> Starlette:
-        """``bot.web``'s app: the health endpoints, and the webhook route in webhook mode."""
+        """``bot.web``'s app: the health endpoints, the desk's webhook, and Telegram's in webhook mode."""
         settings = self.settings
         secret = settings.webhook_secret if settings.mode == "webhook" else None
         return create_web_app(
@@ -88,6 +95,7 @@ class Runtime:
             store_update=self.channel.store_posted if secret else None,
             webhook_path=settings.webhook_path if secret else None,
             webhook_secret=secret.get_secret_value() if secret else None,
+            hooks=self.hooks,
         )
 
     async def start(self) -> None:
@@ -138,6 +146,8 @@ class Runtime:
         await self.processor.drain()
         await self.channel.stop()  # drained as far as Telegram let it
         await self.heartbeat.leave()
+        if self.chatwoot is not None:
+            await self.chatwoot.aclose()
 
 
 async def _coroutine(awaitable: Awaitable[None]) -> None:
@@ -219,9 +229,10 @@ def build_core(
         # bot, and `ispbot locks`, has it; a stolen database alone does not.
         key = target_key(client.settings.key.get_secret_value())
         policy = replace(settings.bot_settings.policy(), link_target_key=key)
-    if staff_desk(settings) is not None:
-        # Handoffs go to the staff desk, answered live (not only through a ticket).
-        policy = replace(policy, staff_desk=True, desk_follows_every_chat=False)
+    if (desk := staff_desk(settings)) is not None:
+        # Handoffs go to the staff desk, answered live (not only through a ticket); a shared inbox
+        # (Chatwoot) keeps every chat's whole history, a forum topic only the handed-over part.
+        policy = replace(policy, staff_desk=True, desk_follows_every_chat=desk == "chatwoot")
     engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
     notifier = OutageNotifier(database, coordinator)
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
@@ -234,19 +245,30 @@ def _build_runtime(app: App, telegram_settings: TelegramSettings, bot: Bot, send
     channel = TelegramChannel(
         bot, telegram_settings, database, engine.flows, engine.translations, sender_limits=sender_limits,
     )
-    desk = None
-    if staff_desk(app.settings) == "telegram" and telegram_settings.staff_chat_id is not None:
+    desk, chatwoot, chatwoot_desk = None, None, None
+    chosen, chatwoot_settings = staff_desk(app.settings), app.settings.chatwoot_settings
+    if chosen == "telegram" and telegram_settings.staff_chat_id is not None:
         forum = TelegramForumDesk(channel.sender.submit, telegram_settings.staff_chat_id, engine.translations)
         desk = DeskWorker(database, forum)
+    elif chosen == "chatwoot" and chatwoot_settings is not None:
+        chatwoot = ChatwootClient(chatwoot_settings)
+        chatwoot_desk = ChatwootDesk(chatwoot, team_id=chatwoot_settings.team_id)
+        desk = DeskWorker(database, chatwoot_desk)
+    if desk is not None:
         engine.on_desk_jobs = desk.wake
     inbox = Inbox(lease=LEASE, owner=str(uuid.uuid4()))
-    processor = Processor(engine, database, channel, concurrency=telegram_settings.concurrency, inbox=inbox)
+    processor = Processor(engine, database, channel, concurrency=telegram_settings.concurrency, inbox=inbox,
+                          desk_read=chatwoot_desk.read if chatwoot_desk is not None else None)
     channel.connect(inbox, processor.wake, processor.progressed)
+    hooks: tuple[Hook, ...] = ()
+    if chatwoot_settings is not None and chatwoot_desk is not None:
+        intake = ChatwootIntake(database, inbox, chatwoot.inbox_id if chatwoot else 0, processor.wake)
+        hooks = (web_hook(chatwoot_settings, intake),)
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
     housekeeping = Housekeeping(database, app.settings.bot_settings, notifier=app.notifier, processor=processor)
     return Runtime(database, app.coordinator, telegram_settings, channel, processor, heartbeat, housekeeping,
-                   app.mirror, desk)
+                   app.mirror, desk, hooks, chatwoot)
 
 
 class DeskSettingsError(ValueError):
@@ -258,10 +280,10 @@ def staff_desk(settings: Settings) -> str | None:
     chosen = settings.bot_settings.staff_desk
     group = settings.telegram_settings.staff_chat_id if settings.telegram_settings is not None else None
     if chosen == "chatwoot":
-        raise DeskSettingsError(
-            "ISPBOT_STAFF_DESK=chatwoot: this version of the bot has no Chatwoot desk yet; unset it, or set it to "
-            "telegram with ISPBOT_STAFF_CHAT_ID",
-        )
+        missing = (settings.chatwoot_settings or ChatwootSettings(_env_file=None)).missing()
+        if missing:
+            raise DeskSettingsError(f"ISPBOT_STAFF_DESK=chatwoot needs {', '.join(missing)}")
+        return "chatwoot"
     if chosen == "telegram" and group is None and settings.telegram_settings is not None:
         raise DeskSettingsError("ISPBOT_STAFF_DESK=telegram needs ISPBOT_STAFF_CHAT_ID, the staff supergroup (a forum)")
     return "telegram" if group is not None else None

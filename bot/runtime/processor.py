@@ -23,7 +23,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -71,10 +71,14 @@ class Processor:
     def __init__(
         self, engine: Engine, database: Database, channel: Channel[Any], *,
         concurrency: int = DEFAULT_CONCURRENCY, inbox: Inbox | None = None, max_attempts: int = MAX_ATTEMPTS,
+        desk_read: Callable[[Mapping[str, Any]], Read | None] | None = None,
     ) -> None:
+        """``desk_read``: a desk whose webhook keeps its events in the inbox (Chatwoot) reads them
+        (None: not its own), the channel reads the rest."""
         self.engine = engine
         self.database = database
         self.channel = channel
+        self.desk_read = desk_read
         self.inbox = inbox or Inbox(lease=LEASE, owner=str(uuid.uuid4()))
         self.max_attempts = max_attempts
         self._concurrency = concurrency
@@ -223,7 +227,7 @@ class Processor:
     async def _process(self, item: InboxItem) -> bool:
         """Handle one update; False when it must be tried again later."""
         started, tally = time.perf_counter(), metrics.count_isp_calls()
-        read = self.channel.read(item.payload)
+        read = (self.desk_read and self.desk_read(item.payload)) or self.channel.read(item.payload)
         if read.incoming is None:  # unreadable (this update only, never its chat), or nothing for the bot
             await self._settle(item, failed=read.failed)
             update_done(item.update_id, read.kind, "ignored" if read.failed is None else "skipped",

@@ -1,9 +1,10 @@
 """``ispbot run``: the bot on Telegram, polling (default) or behind a webhook, until SIGTERM/SIGINT.
 
 Settings come from the environment or ``.env`` (``TelegramSettings``, ``IspSettings``,
-``BotSettings``); a wrong one stops the bot at once with a line naming the variable. The web server
-(``bot.web``: ``/livez``, ``/readyz``, ``/healthz``, ``/metrics`` and, in webhook mode, the webhook)
-runs in both modes, on ``ISPBOT_LISTEN_HOST``:``ISPBOT_LISTEN_PORT``.
+``BotSettings``, and ``ChatwootSettings`` with ``ISPBOT_STAFF_DESK=chatwoot``); a wrong one stops the
+bot at once with a line naming the variable. The web server (``bot.web``: ``/livez``, ``/readyz``,
+``/healthz``, ``/metrics``, Chatwoot's webhook and, in webhook mode, Telegram's) runs in both modes,
+on ``ISPBOT_LISTEN_HOST``:``ISPBOT_LISTEN_PORT``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from bot import logs
 from bot.channels.telegram.failures import cannot_start
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
-from bot.cli_support import Refused, load_all, refused
+from bot.cli_support import Refused, load, load_all, refused
+from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
 from bot.runtime.app import DeskSettingsError, Settings, build_app
@@ -36,9 +38,9 @@ def load_settings() -> tuple[TelegramSettings, IspSettings, BotSettings]:
 
 
 async def run(telegram: TelegramSettings, isp_settings: IspSettings, bot_settings: BotSettings,
-              stop: asyncio.Event | None = None) -> None:
+              stop: asyncio.Event | None = None, chatwoot: ChatwootSettings | None = None) -> None:
     stop = stop or asyncio.Event()
-    app = await build_app(Settings(isp_settings, bot_settings, telegram))
+    app = await build_app(Settings(isp_settings, bot_settings, telegram, chatwoot))
     runtime = app.runtime
     assert runtime is not None  # noqa: S101 - built with Telegram settings
     try:
@@ -63,11 +65,12 @@ async def run(telegram: TelegramSettings, isp_settings: IspSettings, bot_setting
 def main() -> int:
     try:
         telegram, isp_settings, bot_settings = load_settings()
+        chatwoot = load(ChatwootSettings) if bot_settings.staff_desk == "chatwoot" else None
     except Refused as exc:
         refused("ispbot run", exc)
         return exc.code
     token = telegram.telegram_token.get_secret_value()
-    secrets = [token, isp_settings.key.get_secret_value()]
+    secrets = [token, isp_settings.key.get_secret_value(), *(chatwoot.secrets() if chatwoot else [])]
     if telegram.webhook_secret is not None:
         secrets.append(telegram.webhook_secret.get_secret_value())
     logs.configure(telegram.log_level, telegram.log_format, secrets=secrets)
@@ -79,7 +82,7 @@ def main() -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
-        await run(telegram, isp_settings, bot_settings, stop)
+        await run(telegram, isp_settings, bot_settings, stop, chatwoot)
 
     freeze_startup_objects()  # the imports are done: what is alive now lives as long as the process
     try:

@@ -124,8 +124,11 @@ async def test_a_conversation_deleted_in_chatwoot_is_made_again(chatwoot: FakeCh
 def test_what_agents_did_reads_as_staff_events(desk: ChatwootDesk) -> None:
     reply = Reply(4242, 9, 1001, "Olá, sou a Ana", "Ana", 12)
     assert desk.read(as_payload(reply)) == Read(
-        "staff_text", Incoming(4242, StaffReply("9", StaffMember("Ana"), "Olá, sou a Ana", message_id=1001),
-                               sender_name="Ana"))
+        "staff_text", Incoming(4242, StaffReply("9", StaffMember("Ana"), "Olá, sou a Ana"), sender_name="Ana"))
+    photo = Reply(4242, 9, 1003, "", "Ana", 12, "photo", "https://chat.example.com/rails/active_storage/x.png")
+    assert desk.read(as_payload(photo)) == Read("staff_text", Incoming(
+        4242, StaffReply("9", StaffMember("Ana"), "", kind="photo", url="https://chat.example.com/rails/active_storage/x.png"),
+        sender_name="Ana"))
     command = Command(4242, 9, 1002, "status", "3", "Ana", 12)
     assert desk.read(as_payload(command)) == Read(
         "staff_command", Incoming(4242, StaffCommand("9", StaffMember("Ana"), "status", "3")))

@@ -102,8 +102,8 @@ class ChatwootDesk:
             return None
         ref = str(event.conversation_id)
         match event:
-            case Reply(chat_id=chat_id, text=text, agent=agent, message_id=message_id):
-                reply = StaffReply(ref, StaffMember(agent), text, message_id=message_id)
+            case Reply(chat_id=chat_id, text=text, agent=agent, kind=kind, url=url):
+                reply = StaffReply(ref, StaffMember(agent), text, kind=kind, url=url)
                 return Read("staff_text", Incoming(chat_id, reply, sender_name=agent))
             case Command(chat_id=chat_id, name=name, args=args, agent=agent):
                 return Read("staff_command", Incoming(chat_id, StaffCommand(ref, StaffMember(agent), name, args)))

@@ -31,7 +31,7 @@ PATH = "/chatwoot/webhook"
 # Above Telegram's ids (52 bits) and below other channels' (from 1 << 53, ``bot.store.channels``).
 REPLIES = 1 << 52
 STATUSES = REPLIES + (1 << 51)
-PAYLOAD_KEY = "chatwoot"  # an inbox payload of this desk: {"chatwoot": {"kind": ..., ...}}
+PAYLOAD_KEY = "chatwoot"  # an inbox payload of this desk: {"chatwoot": {"event": "reply", ...}}
 
 
 def inbox_key(event: Event, delivery: str, payload: Mapping[str, Any]) -> int:
@@ -50,7 +50,7 @@ _KINDS: dict[str, type[Event]] = {"reply": Reply, "command": Command, "status": 
 
 def as_payload(event: Event) -> dict[str, Any]:
     kind = next(name for name, kind in _KINDS.items() if isinstance(event, kind))
-    return {PAYLOAD_KEY: {"kind": kind, **asdict(event)}}
+    return {PAYLOAD_KEY: {**asdict(event), "event": kind}}
 
 
 def from_payload(payload: Mapping[str, Any]) -> Event | None:
@@ -58,8 +58,8 @@ def from_payload(payload: Mapping[str, Any]) -> Event | None:
     kept = payload.get(PAYLOAD_KEY)
     if not isinstance(kept, Mapping):
         return None
-    fields = {key: value for key, value in kept.items() if key != "kind"}
-    kind = _KINDS.get(str(kept.get("kind")))
+    fields = {key: value for key, value in kept.items() if key != "event"}
+    kind = _KINDS.get(str(kept.get("event")))
     try:
         return kind(**fields) if kind is not None else None
     except TypeError:

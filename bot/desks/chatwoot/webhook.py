@@ -61,6 +61,8 @@ class Reply:
     text: str
     agent: str  # the agent's name as Chatwoot shows it
     agent_id: int
+    kind: str | None = None  # an attachment's: photo or document (None: text only)
+    url: str | None = None  # where the attachment can be fetched (Chatwoot's data_url)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,15 +108,28 @@ def read(payload: Mapping[str, Any], inbox_id: int) -> Event | None:
     sender, message_id, text = payload.get("sender"), _int(payload.get("id")), payload.get("content")
     if not isinstance(sender, Mapping) or sender.get("type") != "user" or message_id is None:
         return None  # an agent bot's or an automation's message, or no id to keep it once by
-    if not isinstance(text, str) or not text.strip():
-        return None  # an attachment alone: not carried yet
+    text = text if isinstance(text, str) else ""
+    kind, url = _attachment(payload.get("attachments"))
+    if not text.strip() and url is None:
+        return None
     agent, agent_id = str(sender.get("name") or ""), _int(sender.get("id")) or 0
     if payload.get("private") is not False:  # a note (or a payload that does not say): never for the person
         name, _, args = text.strip().removeprefix("/").partition(" ")
         if not text.lstrip().startswith("/") or name.lower() not in COMMANDS:
             return None
         return Command(chat_id, conversation_id, message_id, name.lower(), args.strip(), agent, agent_id)
-    return Reply(chat_id, conversation_id, message_id, text, agent, agent_id)
+    return Reply(chat_id, conversation_id, message_id, text, agent, agent_id, kind, url)
+
+
+def _attachment(attachments: object) -> tuple[str | None, str | None]:
+    """The first attachment's kind (photo or document) and URL, if any."""
+    if not isinstance(attachments, list) or not attachments or not isinstance(attachments[0], Mapping):
+        return None, None
+    first = attachments[0]
+    url = first.get("data_url")
+    if not isinstance(url, str) or not url.startswith(("https://", "http://")):
+        return None, None
+    return ("photo" if first.get("file_type") == "image" else "document"), url
 
 
 def _chat_of(conversation: Mapping[str, Any]) -> int | None:
