@@ -517,12 +517,15 @@ class Engine:
         policy = self.policy
         if not policy.staff_desk or ctx.state.role is not Role.SUBSCRIBER:
             return False
-        if not policy.desk_follows_every_chat and not any(isinstance(r, Handoff | ToStaff) for r in ctx.replies):
+        # A desk that follows every chat gets a linked subscriber's: before the link, what a person types
+        # is proof of identity (a tax id, a PPPoE password), never shown (as ``_worth_recalling``).
+        follows = policy.desk_follows_every_chat and ctx.link is not None and ctx.link.role is Role.SUBSCRIBER
+        if not follows and not any(isinstance(r, Handoff | ToStaff) for r in ctx.replies):
             return False
         handoff = await self.repos.handoffs.of_chat(session, ctx.chat_id)
         chat = desk_chat(self.translations, ctx.chat_id, channel=incoming.channel, language=ctx.language,
                          handoff=handoff, link=ctx.link, name=incoming.sender_name)
-        jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=policy.desk_follows_every_chat)
+        jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows)
         if jobs:
             await self.desk_stores.jobs.enqueue(session, jobs)
         return bool(jobs)

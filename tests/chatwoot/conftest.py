@@ -1,4 +1,5 @@
-"""``chatwoot``: a serving fake Chatwoot; ``client``: the bot's API client pointed at it; ``database``."""
+"""``chatwoot``: a serving fake Chatwoot; ``client``: the bot's API client pointed at it; ``database`` and
+``sandbox`` as the Telegram tests have them."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from bot.desks.chatwoot.settings import ChatwootSettings
 
 from tests.chatwoot.fake_chatwoot import FakeChatwoot
 from tests.store.conftest import database, database_url  # noqa: F401
+from tests.telegram.conftest import sandbox  # noqa: F401
 
 
 @pytest.fixture
