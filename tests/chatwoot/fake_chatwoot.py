@@ -125,6 +125,7 @@ class FakeChatwoot:
         self.app = Starlette(routes=[
             Route("/api/v1/profile", self._profile),
             Route(base + "/inboxes/{inbox:int}", self._inbox),
+            Route(base + "/teams/{team:int}", self._team),
             Route(base + "/contacts/search", self._search_contacts),
             Route(base + "/contacts", self._create_contact, methods=["POST"]),
             Route(base + "/contacts/{contact:int}", self._update_contact, methods=["PUT", "PATCH"]),
@@ -302,11 +303,18 @@ class FakeChatwoot:
     @_route
     async def _inbox(self, request: Request, _: Json) -> Json:
         inbox_id = request.path_params["inbox"]
-        if inbox_id == INBOX_ID:
-            return {**self.inbox, "webhook_url": self.webhook_url or ""}
+        if inbox_id == INBOX_ID:  # the secret shown to administrators only (Chatwoot 4.13+)
+            return {**self.inbox, "webhook_url": self.webhook_url or "", "secret": self.secret}
         if inbox_id in self.other_inboxes:
             return self.other_inboxes[inbox_id]
         raise _Refusal(404, {"error": "Resource could not be found"})
+
+    @_route
+    async def _team(self, request: Request, _: Json) -> Json:
+        team = self.teams.get(request.path_params["team"])
+        if team is None:
+            raise _Refusal(404, {"error": "Resource could not be found"})
+        return team
 
     @_route
     async def _search_contacts(self, request: Request, _: Json) -> Json:

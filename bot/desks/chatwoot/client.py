@@ -95,6 +95,9 @@ class ChatwootClient:
         """The configured inbox (``channel_type`` is ``Channel::Api`` for the desk's)."""
         return await self._retried("GET", f"{self.account}/inboxes/{self.inbox_id}")
 
+    async def team(self, team_id: int) -> dict[str, Any]:
+        return await self._retried("GET", f"{self.account}/teams/{team_id}")
+
     async def conversation(self, conversation_id: int) -> Conversation:
         found = await self._retried("GET", f"{self.account}/conversations/{conversation_id}")
         return Conversation(int(found["id"]), str(found.get("status")))
