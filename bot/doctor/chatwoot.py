@@ -72,8 +72,8 @@ async def _inbox(client: ChatwootClient, settings: ChatwootSettings) -> list[Fin
     secret = inbox.get("secret")
     if isinstance(secret, str) and settings.webhook_secret is not None and not hmac.compare_digest(
             secret.encode(), settings.webhook_secret.get_secret_value().encode()):
-        found.append(fail("chatwoot-inbox", "ISPBOT_CHATWOOT_WEBHOOK_SECRET is not the inbox's webhook secret (Settings, "
-                                            "Inboxes, the inbox, Configuration): every post would be refused"))
+        found.append(fail("chatwoot-inbox", "ISPBOT_CHATWOOT_WEBHOOK_SECRET is not the inbox's webhook secret "
+                                            "(Settings, Inboxes, the inbox, Configuration): every post is refused"))
     return found
 
 
