@@ -14,6 +14,7 @@ import pytest
 from bot.desks.base import DeskRefused, DeskUnavailable
 from bot.desks.worker import DeskWorker
 from bot.i18n import plain_text
+from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import FixedClock, Sandbox
 from bot.store import DeskJobState, utcnow
 from bot.store.models import DeskJobRow, HandoffRow, OutboxRow
@@ -114,6 +115,13 @@ async def test_a_handoff_reaches_the_desk_after_its_turn_and_the_staff_answer_th
     assert "Chamei uma pessoa" in chat.text
     assert fake.calls == []  # the turn called no desk: it wrote what the desk must do
     assert await jobs(desk) == [("open", "pending"), ("post", "pending")]
+    async with desk.database.session() as session:
+        opening = (await session.execute(select(DeskJobRow.payload).order_by(DeskJobRow.id))).scalars().first()
+    assert opening is not None
+    shown = dict(opening["chat"]["attributes"])
+    digits = "".join(c for c in D.customer_cpf if c.isdigit())
+    assert shown["tax_id"] == f"***{digits[3:-2]}**"  # masked for the desk
+    assert digits not in str(opening)
 
     await worker.round()
     ref = f"conversation-{chat.chat_id}"
