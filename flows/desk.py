@@ -42,7 +42,7 @@ class DeskChat:
     """The subscriber chat a desk conversation is about, as known when the job was written."""
 
     chat_id: int
-    channel: str  # the subscriber's channel ("telegram", "whatsapp", "console")
+    channel: str  # the subscriber's channel ("telegram", "whatsapp"; "" in the jobs of a staff event)
     language: str  # the subscriber's language (pt_BR, en, es); staff texts are in the staff's
     name: str  # how staff see the person: their name on the channel, or the customer code
     ticket_id: int | None = None  # the conversation's ticket in the ISP (None: a person not identified)

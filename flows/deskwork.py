@@ -9,7 +9,7 @@ called only after it committed (``bot.desks.worker``).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from bot.i18n import DEFAULT_LANGUAGE, Translations
@@ -45,6 +45,7 @@ from flows.events import StaffEvent
 from flows.replies import Handoff, Message, Notice, Reply, ToStaff
 
 STAFF_LANGUAGE = DEFAULT_LANGUAGE  # what the bot says to the staff, whatever the subscriber speaks
+SHOWN = ("tax_id",)  # what of a handoff's summary a desk may show beside the conversation
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,8 @@ def turn_jobs(
         jobs.append(PostMessage(DeskPost(PostKind.SUBSCRIBER, said, chat.name)))
     for reply in replies:
         if isinstance(reply, Handoff) and handoff is not None:
+            shown = tuple((key, value) for key, value in reply.summary.items() if key in SHOWN and value)
+            chat = replace(chat, attributes=chat.attributes + shown)
             jobs.append(OpenConversation(reply.summary.get("title", ""), reply.reason))
             if reply.summary.get("card"):
                 jobs.append(PostMessage(DeskPost(PostKind.CARD, reply.summary["card"])))

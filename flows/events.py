@@ -121,7 +121,8 @@ class Incoming:
     sender_name: str | None = None
     sender_id: int | None = None  # the person's own id (in a group chat, not the chat's)
     message_id: int | None = None  # the channel's reference of the message (to copy it to the staff)
-    channel: str = "telegram"  # the channel it came by (the staff desk copies media within one channel)
+    # The channel it came by ("telegram", ...; "" unsaid): the staff desk copies media within one channel.
+    channel: str = ""
 
 
 def describe(event: Event) -> str:

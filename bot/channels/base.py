@@ -32,7 +32,6 @@ class Read:
 
     kind: str  # for the update's log line: text, choice, staff_text, unparseable, ...
     incoming: Incoming | None = None
-    thread_id: int | None = None  # the thread (a forum topic) to answer in
     failed: str | None = None
     error: Exception | None = None
 

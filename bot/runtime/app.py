@@ -276,14 +276,17 @@ class DeskSettingsError(ValueError):
 
 
 def staff_desk(settings: Settings) -> str | None:
-    """The staff desk to run (``ISPBOT_STAFF_DESK``; telegram when a staff group is set), or None."""
+    """The staff desk to run (``ISPBOT_STAFF_DESK``; telegram when a staff group is set), or None (also
+    without a channel: the console demo has no desk)."""
+    if settings.telegram_settings is None:
+        return None
     chosen = settings.bot_settings.staff_desk
-    group = settings.telegram_settings.staff_chat_id if settings.telegram_settings is not None else None
+    group = settings.telegram_settings.staff_chat_id
     if chosen == "chatwoot":
         missing = (settings.chatwoot_settings or ChatwootSettings(_env_file=None)).missing()
         if missing:
             raise DeskSettingsError(f"ISPBOT_STAFF_DESK=chatwoot needs {', '.join(missing)}")
         return "chatwoot"
-    if chosen == "telegram" and group is None and settings.telegram_settings is not None:
+    if chosen == "telegram" and group is None :
         raise DeskSettingsError("ISPBOT_STAFF_DESK=telegram needs ISPBOT_STAFF_CHAT_ID, the staff supergroup (a forum)")
     return "telegram" if group is not None else None

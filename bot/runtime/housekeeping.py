@@ -15,7 +15,7 @@ from flows.outages import OutageNotifier
 from bot import metrics
 from bot.runtime.processor import Processor
 from bot.settings import BotSettings
-from bot.store import Database, Handoffs, utcnow
+from bot.store import Database, DeskJobs, Handoffs, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +42,11 @@ class Housekeeping:
         await self.processor.send_notices(notices)
 
     async def refresh_metrics(self) -> None:
-        """The gauges read from the database: conversations with the staff now."""
+        """The gauges read from the database: conversations with the staff now, the desk's jobs."""
         async with self.database.transaction() as session:
             metrics.HANDOFFS_OPEN.set(await Handoffs().count_open(session))
+            for state, count in (await DeskJobs().counts(session)).items():
+                metrics.DESK_JOBS.labels(state.value).set(count)
 
     async def prune(self) -> None:
         async with self.database.transaction() as session:

@@ -118,14 +118,14 @@ class TelegramChannel:
             if event is None:
                 return Read("other")
             return Read(kind, replace(routed.incoming, event=event))
-        return Read(kind, routed.incoming, thread_id=routed.thread_id)
+        return Read(kind, routed.incoming)
 
     async def answer(
         self, session: AsyncSession, read: Read, replies: list[Reply], notices: list[Notice],
     ) -> list[ApiCall]:
         assert read.incoming is not None  # noqa: S101 - only what was read is answered
         chat_id = read.incoming.chat_id
-        calls = render_turn(replies, chat_id, message_thread_id=read.thread_id)
+        calls = render_turn(replies, chat_id)
         menus = [reply for reply in replies if isinstance(reply, RoleMenu)]
         calls += [call for menu in menus for call in self._menu(chat_id, menu)]
         calls += [call for notice in notices for call in self.render_notice(notice)]

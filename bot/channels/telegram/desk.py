@@ -59,8 +59,7 @@ class TelegramForumDesk:
         created = await self._call(ApiCall("createForumTopic", {"chat_id": self.staff_chat_id,
                                                                   "name": name[:MAX_TOPIC_NAME]}))
         if not isinstance(created, dict) or "message_thread_id" not in created:
-            raise DeskRefused("Telegram did not create the forum topic: is the staff group a forum, and may "
-                              "the bot manage its topics (ispbot doctor)?")
+            raise DeskRefused(_REFUSED["createForumTopic"])
         return str(created["message_thread_id"])
 
     async def post(self, ref: str | None, chat: DeskChat, post: DeskPost) -> None:
@@ -99,8 +98,17 @@ class TelegramForumDesk:
         except TimeoutError:
             raise DeskUnavailable(f"Telegram did not take a {call.method} within {SEND_WITHIN:.0f}s") from None
         if result is None:
-            raise DeskRefused(f"Telegram refused a {call.method} in the staff group (see ispbot undelivered)")
+            raise DeskRefused(_REFUSED.get(call.method, f"Telegram refused a {call.method} in the staff group") +
+                              " (Telegram's words: ispbot undelivered)")
         return result
+
+
+# What to fix when Telegram refuses the desk's calls for good.
+_REFUSED = {
+    "createForumTopic": "Telegram did not create the forum topic: is ISPBOT_STAFF_CHAT_ID a forum supergroup, "
+                        "and may the bot manage its topics (ispbot doctor)?",
+    "closeForumTopic": "Telegram did not close the forum topic: may the bot manage the staff group's topics?",
+}
 
 
 def staff_event(incoming: Incoming, thread_id: int | None) -> StaffEvent | None:
