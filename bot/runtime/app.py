@@ -40,7 +40,7 @@ from bot.channels.telegram.settings import DEFAULT_CONCURRENCY, TelegramSettings
 from bot.desks.chatwoot.client import ChatwootClient
 from bot.desks.chatwoot.desk import ChatwootDesk
 from bot.desks.chatwoot.intake import ChatwootIntake, web_hook
-from bot.desks.chatwoot.settings import ChatwootSettings
+from bot.desks.chatwoot.settings import REQUIRED, ChatwootSettings
 from bot.desks.worker import DeskWorker
 from bot.isp import IspClient, IspSettings
 from bot.mirror import MirrorWorker
@@ -283,10 +283,11 @@ def staff_desk(settings: Settings) -> str | None:
     chosen = settings.bot_settings.staff_desk
     group = settings.telegram_settings.staff_chat_id
     if chosen == "chatwoot":
-        missing = (settings.chatwoot_settings or ChatwootSettings(_env_file=None)).missing()
+        chatwoot = settings.chatwoot_settings
+        missing = chatwoot.missing() if chatwoot is not None else [f"ISPBOT_CHATWOOT_{n.upper()}" for n in REQUIRED]
         if missing:
             raise DeskSettingsError(f"ISPBOT_STAFF_DESK=chatwoot needs {', '.join(missing)}")
         return "chatwoot"
-    if chosen == "telegram" and group is None :
+    if chosen == "telegram" and group is None:
         raise DeskSettingsError("ISPBOT_STAFF_DESK=telegram needs ISPBOT_STAFF_CHAT_ID, the staff supergroup (a forum)")
     return "telegram" if group is not None else None

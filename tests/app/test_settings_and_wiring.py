@@ -93,7 +93,8 @@ def test_the_staff_desk_is_telegrams_when_a_staff_group_is_set(monkeypatch: pyte
 
 @pytest.mark.parametrize(("desk", "group", "fix"), [
     ("telegram", None, "ISPBOT_STAFF_DESK=telegram needs ISPBOT_STAFF_CHAT_ID"),
-    ("chatwoot", None, "ISPBOT_STAFF_DESK=chatwoot: this version of the bot has no Chatwoot desk yet"),
+    ("chatwoot", None, "ISPBOT_STAFF_DESK=chatwoot needs ISPBOT_CHATWOOT_URL, ISPBOT_CHATWOOT_ACCOUNT_ID, "
+                       "ISPBOT_CHATWOOT_INBOX_ID, ISPBOT_CHATWOOT_API_TOKEN, ISPBOT_CHATWOOT_WEBHOOK_SECRET"),
 ])
 def test_a_staff_desk_that_cannot_run_is_refused_saying_what_to_set(
     monkeypatch: pytest.MonkeyPatch, desk: str, group: int | None, fix: str,

@@ -86,6 +86,12 @@ async def test_a_handoff_opens_the_conversation_with_the_card(bot: RunningBot, c
     maria, talk = await handed_over(bot, chatwoot)
     assert "Chamei uma pessoa" in maria.text
     assert talk.status == "open" and talk.team_id == TEAM_ID
+    contact = chatwoot.contacts[talk.contact_id]
+    digits = "".join(c for c in D.customer_cpf if c.isdigit())
+    shown = str(contact["custom_attributes"]["tax_id"])
+    assert "*" in shown and digits not in "".join(c for c in shown if c.isdigit())  # masked
+    assert contact["custom_attributes"]["channel"] == "telegram"
+    assert contact["custom_attributes"]["customer_code"] == D.customer
     [card] = chatwoot.contents(talk.id, private=True)
     assert "5001" in card and "Boletos em aberto: 2" in card
     await maria.say("ainda estou sem internet")

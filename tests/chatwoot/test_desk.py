@@ -8,11 +8,16 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bot.channels.base import Read
+from bot.channels.telegram.settings import TelegramSettings
 from bot.desks.base import Desk, DeskRefused, DeskUnavailable
 from bot.desks.chatwoot.client import ChatwootClient
 from bot.desks.chatwoot.desk import ChatwootDesk, identifier
 from bot.desks.chatwoot.intake import as_payload
 from bot.desks.chatwoot.webhook import CHAT_ATTRIBUTE, Command, Reply, StatusChange
+from bot.isp import IspSettings
+from bot.runtime.app import DeskSettingsError, Settings, staff_desk
+from bot.sandbox import PRODUCTION_KEY
+from bot.settings import BotSettings
 from flows.desk import DeskChat, DeskPost, PostKind, StaffMember
 from flows.events import Incoming, Resolved, StaffCommand, StaffReply
 
@@ -139,3 +144,13 @@ def test_what_agents_did_reads_as_staff_events(desk: ChatwootDesk) -> None:
     opened = desk.read(as_payload(StatusChange(4242, 9, "open")))
     assert opened is not None and opened.incoming is None
     assert desk.read({"update_id": 5, "message": {}}) is None  # a channel's update, not the desk's
+
+
+def test_the_staff_desk_is_chatwoots_once_its_settings_are_complete(chatwoot: FakeChatwoot) -> None:
+    token = "123456:ABCdefGhIJKlmnOPQrstUVwxyz0123456789"
+    telegram = TelegramSettings(telegram_token=token, _env_file=None)  # type: ignore[call-arg]
+    isp = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY)
+    bot = BotSettings(_env_file=None, staff_desk="chatwoot")  # type: ignore[call-arg]
+    assert staff_desk(Settings(isp, bot, telegram, settings_for(chatwoot))) == "chatwoot"
+    with pytest.raises(DeskSettingsError, match="needs ISPBOT_CHATWOOT_WEBHOOK_SECRET$"):
+        staff_desk(Settings(isp, bot, telegram, settings_for(chatwoot, webhook_secret=None)))

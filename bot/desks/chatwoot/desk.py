@@ -62,7 +62,7 @@ class ChatwootDesk:
     # ---- the port ----------------------------------------------------------------------------------------
     async def open(self, chat: DeskChat, title: str, reason: str) -> str:
         async with _carried():
-            known = await self._conversation(chat, status="open")
+            known = await self._conversation(chat, status="open", refresh=True)
             await self.client.set_attributes(known.conversation_id, {
                 CHAT_ATTRIBUTE: chat.chat_id, "handoff": title, "handoff_reason": reason,
                 **({"ticket": chat.ticket_id} if chat.ticket_id else {}),
@@ -129,12 +129,15 @@ class ChatwootDesk:
         await self.client.post(known.conversation_id, text, key=key, incoming=kind is PostKind.SUBSCRIBER,
                                private=kind in PRIVATE)
 
-    async def _conversation(self, chat: DeskChat, *, status: str) -> _Known:
-        """The chat's conversation (made with ``status`` when it has none), and its status as known."""
+    async def _conversation(self, chat: DeskChat, *, status: str, refresh: bool = False) -> _Known:
+        """The chat's conversation (made with ``status`` when it has none), and its status as known;
+        ``refresh``: bring the contact's name and attributes up to date even so (a handoff's tell more)."""
         known = self._known.get(chat.chat_id)
-        if known is not None and self.clock() - known.at < REMEMBER:
+        if known is not None and self.clock() - known.at < REMEMBER and not refresh:
             return known
         contact = await self.client.contact(identifier(chat), chat.name or str(chat.chat_id), contact_attributes(chat))
+        if known is not None and self.clock() - known.at < REMEMBER:
+            return known
         found = await self.client.open_conversation(contact, status=status, attributes={
             CHAT_ATTRIBUTE: chat.chat_id, "channel": chat.channel,
         })
