@@ -152,5 +152,5 @@ def test_the_staff_desk_is_chatwoots_once_its_settings_are_complete(chatwoot: Fa
     isp = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY)
     bot = BotSettings(_env_file=None, staff_desk="chatwoot")  # type: ignore[call-arg]
     assert staff_desk(Settings(isp, bot, telegram, settings_for(chatwoot))) == "chatwoot"
-    with pytest.raises(DeskSettingsError, match="needs ISPBOT_CHATWOOT_WEBHOOK_SECRET$"):
+    with pytest.raises(DeskSettingsError, match=r"needs ISPBOT_CHATWOOT_WEBHOOK_SECRET$"):
         staff_desk(Settings(isp, bot, telegram, settings_for(chatwoot, webhook_secret=None)))
