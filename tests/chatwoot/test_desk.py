@@ -139,10 +139,9 @@ def test_what_agents_did_reads_as_staff_events(desk: ChatwootDesk) -> None:
         "staff_command", Incoming(4242, StaffCommand("9", StaffMember("Ana"), "status", "3")))
     resolved = desk.read(as_payload(StatusChange(4242, 9, "resolved")))
     assert resolved is not None and resolved.incoming == Incoming(4242, Resolved("9", StaffMember("")))
-    pending = desk.read(as_payload(StatusChange(4242, 9, "pending")))
-    assert pending is not None and pending.incoming == Incoming(4242, StaffCommand("9", StaffMember(""), "bot"))
-    opened = desk.read(as_payload(StatusChange(4242, 9, "open")))
-    assert opened is not None and opened.incoming is None
+    for status in ("pending", "open", "snoozed"):  # an agent's: nothing for the bot ("/bot" hands back)
+        changed = desk.read(as_payload(StatusChange(4242, 9, status)))
+        assert changed is not None and changed.incoming is None
     assert desk.read({"update_id": 5, "message": {}}) is None  # a channel's update, not the desk's
 
 
@@ -154,3 +153,17 @@ def test_the_staff_desk_is_chatwoots_once_its_settings_are_complete(chatwoot: Fa
     assert staff_desk(Settings(isp, bot, telegram, settings_for(chatwoot))) == "chatwoot"
     with pytest.raises(DeskSettingsError, match=r"needs ISPBOT_CHATWOOT_WEBHOOK_SECRET$"):
         staff_desk(Settings(isp, bot, telegram, settings_for(chatwoot, webhook_secret=None)))
+
+
+async def test_the_desks_own_doings_come_back_as_echoes_and_are_dropped(
+    chatwoot: FakeChatwoot, desk: ChatwootDesk,
+) -> None:
+    ref = await desk.open(CHAT, "#7001 Maria Silva", "asked")
+    await desk.close(ref, CHAT, resolved=True)
+    own = desk.read(as_payload(StatusChange(4242, int(ref), "resolved")))
+    assert own is not None and own.kind == "staff_echo" and own.incoming is None
+    again = desk.read(as_payload(StatusChange(4242, int(ref), "resolved")))  # now an agent's: each echo once
+    assert again is not None and again.incoming == Incoming(4242, Resolved(ref, StaffMember("")))
+    assert desk.own_id == BOT_USER_ID
+    mine = desk.read(as_payload(Reply(4242, int(ref), 1010, "Olá! Escolha uma opção", "ispbot", BOT_USER_ID)))
+    assert mine is not None and mine.incoming is None

@@ -10,7 +10,8 @@ words reach a conversation that is not pending the desk sets it back to ``pendin
 
 What agents do comes back through the webhook (``intake``) and ``read`` turns it into the engine's
 staff events: a public reply (``StaffReply``), a command in a private note (``StaffCommand``), a
-conversation resolved (``Resolved``) or set pending by an agent (the ``bot`` command: back to the bot).
+conversation resolved (``Resolved``). The status changes the desk made itself come back too: those it
+remembers setting (``ECHO_WITHIN``) are dropped, so its own "resolved" never closes a newer handoff.
 Which conversation is a chat's is remembered here for a while (``REMEMBER``) and otherwise found in
 Chatwoot by the contact's identifier: the desk keeps nothing in the database.
 """
@@ -37,6 +38,7 @@ from bot.desks.chatwoot.webhook import CHAT_ATTRIBUTE, Command, Reply, StatusCha
 from bot.i18n import plain_text
 
 REMEMBER = 60.0  # seconds a chat's conversation and its status are trusted without asking Chatwoot
+ECHO_WITHIN = 300.0  # seconds within which a status change the desk made is known for its own
 REMEMBERED = 10_000  # chats remembered at most
 PRIVATE = frozenset({PostKind.CARD, PostKind.NOTE})
 
@@ -58,10 +60,13 @@ class ChatwootDesk:
         self.team_id = team_id
         self.clock = clock
         self._known: OrderedDict[int, _Known] = OrderedDict()
+        self._made: OrderedDict[tuple[int, str], float] = OrderedDict()  # (conversation, status) -> when set
+        self.own_id: int | None = None  # the Chatwoot user the bot acts as (its messages are echoes)
 
     # ---- the port ----------------------------------------------------------------------------------------
     async def open(self, chat: DeskChat, title: str, reason: str) -> str:
         async with _carried():
+            await self._learn_self()
             known = await self._conversation(chat, status="open", refresh=True)
             await self.client.set_attributes(known.conversation_id, {
                 CHAT_ATTRIBUTE: chat.chat_id, "handoff": title, "handoff_reason": reason,
@@ -79,6 +84,7 @@ class ChatwootDesk:
             text = f"{post.author}: {text}"
         key = uuid.uuid4().hex  # this call's: its retries post once (a job run again may post again)
         async with _carried():
+            await self._learn_self()
             if ref is not None:
                 known = self._remember(chat.chat_id, int(ref), "open")
                 await self._post(known, text, key, post.kind)
@@ -91,6 +97,7 @@ class ChatwootDesk:
 
     async def close(self, ref: str, chat: DeskChat, *, resolved: bool) -> None:
         async with _carried():
+            await self._learn_self()
             known = self._remember(chat.chat_id, int(ref), "open")
             await self._set_status(chat, known, "resolved" if resolved else "pending")
 
@@ -101,6 +108,10 @@ class ChatwootDesk:
         if event is None:
             return None
         ref = str(event.conversation_id)
+        if isinstance(event, Reply | Command) and self.own_id is not None and event.agent_id == self.own_id:
+            return Read("staff_echo")  # the bot's own post (its source_id lost on the way)
+        if isinstance(event, StatusChange) and self._echo(event):
+            return Read("staff_echo")
         match event:
             case Reply(chat_id=chat_id, text=text, agent=agent, kind=kind, url=url):
                 reply = StaffReply(ref, StaffMember(agent), text, kind=kind, url=url)
@@ -110,12 +121,9 @@ class ChatwootDesk:
             case StatusChange(chat_id=chat_id, status="resolved"):
                 self._forget(chat_id)
                 return Read("staff_resolved", Incoming(chat_id, Resolved(ref, StaffMember(""))))
-            case StatusChange(chat_id=chat_id, status="pending"):
-                self._forget(chat_id)
-                return Read("staff_command", Incoming(chat_id, StaffCommand(ref, StaffMember(""), "bot")))
             case StatusChange(chat_id=chat_id):
                 self._forget(chat_id)
-        return Read("staff_status")  # opened or snoozed in Chatwoot: nothing for the bot
+        return Read("staff_status")  # opened, pending or snoozed by an agent: nothing for the bot
 
     # ---- a chat's conversation ---------------------------------------------------------------------------
     async def _bots(self, chat: DeskChat, kind: PostKind) -> _Known:
@@ -144,8 +152,21 @@ class ChatwootDesk:
         return self._remember(chat.chat_id, found.id, found.status)
 
     async def _set_status(self, chat: DeskChat, known: _Known, status: str) -> None:
+        self._made[(known.conversation_id, status)] = self.clock()  # before: its webhook may come first
+        self._made.move_to_end((known.conversation_id, status))
+        while len(self._made) > REMEMBERED:
+            self._made.popitem(last=False)
         await self.client.set_status(known.conversation_id, status)
         self._remember(chat.chat_id, known.conversation_id, status)
+
+    def _echo(self, event: StatusChange) -> bool:
+        """Whether this status change is one the desk made (each is known once)."""
+        made = self._made.pop((event.conversation_id, event.status), None)
+        return made is not None and self.clock() - made < ECHO_WITHIN
+
+    async def _learn_self(self) -> None:
+        if self.own_id is None:
+            self.own_id = int((await self.client.profile())["id"])
 
     def _remember(self, chat_id: int, conversation_id: int, status: str) -> _Known:
         known = self._known.get(chat_id)
