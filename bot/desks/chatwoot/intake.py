@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from typing import Any
 
+from bot import metrics
 from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.desks.chatwoot.webhook import DELIVERY, Command, Event, Reply, StatusChange, read, refusal
 from bot.store import Database, Inbox
@@ -83,6 +84,7 @@ class ChatwootIntake:
         key = inbox_key(event, headers.get(DELIVERY, ""), payload)
         async with self.database.transaction() as session:
             new = await self.inbox.store(session, key, event.chat_id, as_payload(event))
+        metrics.INBOX_RECEIVED.labels("chatwoot", "new" if new else "duplicate").inc()
         if new:
             self.on_stored()
         else:
