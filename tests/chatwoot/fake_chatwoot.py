@@ -408,7 +408,7 @@ class FakeChatwoot:
     @_route
     async def _custom_attributes(self, request: Request, body: Json) -> Json:
         conversation = self._conversation(request)
-        conversation.custom_attributes.update(body.get("custom_attributes") or {})
+        conversation.custom_attributes = dict(body.get("custom_attributes") or {})  # replaced, not merged
         return {"custom_attributes": conversation.custom_attributes}
 
     @_route

@@ -67,7 +67,8 @@ async def test_the_bot_serves_in_a_pending_conversation_then_a_handoff_opens_it(
     await desk.post(ref, CHAT, said(PostKind.SUBSCRIBER, "minha internet caiu"))
     assert ref == str(conversation.id)
     assert conversation.status == "open" and conversation.team_id == TEAM_ID
-    assert conversation.custom_attributes["handoff_reason"] == "asked"
+    assert conversation.custom_attributes == {CHAT_ATTRIBUTE: 4242, "channel": "telegram", "ticket": 7001,
+                                              "handoff": "#7001 Maria Silva", "handoff_reason": "asked"}
     assert chatwoot.contents(conversation.id, private=True) == ["Contrato 2002\nFaturas em aberto: 2\nProtocolo 7001"]
     assert chatwoot.contents(conversation.id) == [
         "oi", "Olá! Escolha: Faturas ou Suporte", "Contrato 2002\nFaturas em aberto: 2\nProtocolo 7001",

@@ -68,8 +68,8 @@ class ChatwootDesk:
         async with _carried():
             await self._learn_self()
             known = await self._conversation(chat, status="open", refresh=True)
-            await self.client.set_attributes(known.conversation_id, {
-                CHAT_ATTRIBUTE: chat.chat_id, "handoff": title, "handoff_reason": reason,
+            await self.client.set_attributes(known.conversation_id, {  # all of them: Chatwoot replaces the set
+                **conversation_attributes(chat), "handoff": title, "handoff_reason": reason,
                 **({"ticket": chat.ticket_id} if chat.ticket_id else {}),
             })
             if known.status != "open":
@@ -146,9 +146,7 @@ class ChatwootDesk:
         contact = await self.client.contact(identifier(chat), chat.name or str(chat.chat_id), contact_attributes(chat))
         if known is not None and self.clock() - known.at < REMEMBER:
             return known
-        found = await self.client.open_conversation(contact, status=status, attributes={
-            CHAT_ATTRIBUTE: chat.chat_id, "channel": chat.channel,
-        })
+        found = await self.client.open_conversation(contact, status=status, attributes=conversation_attributes(chat))
         return self._remember(chat.chat_id, found.id, found.status)
 
     async def _set_status(self, chat: DeskChat, known: _Known, status: str) -> None:
@@ -188,6 +186,11 @@ class ChatwootDesk:
 def identifier(chat: DeskChat) -> str:
     """The contact's identifier, unique in the account: the chat's channel and id."""
     return f"ispbot:{chat.channel or 'telegram'}:{chat.chat_id}"
+
+
+def conversation_attributes(chat: DeskChat) -> dict[str, Any]:
+    """What names the bot's chat on the conversation (its webhooks carry it back)."""
+    return {CHAT_ATTRIBUTE: chat.chat_id, "channel": chat.channel}
 
 
 def contact_attributes(chat: DeskChat) -> dict[str, Any]:
