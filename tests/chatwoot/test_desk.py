@@ -125,6 +125,10 @@ async def test_a_conversation_deleted_in_chatwoot_is_made_again(chatwoot: FakeCh
     new = chatwoot.conversation_of(identifier(CHAT))
     assert new is not None and new.id != old.id
     assert chatwoot.contents(new.id) == ["alguém aí?"]
+    del chatwoot.conversations[new.id]
+    ref = await desk.open(CHAT, "#7001 Maria Silva", "asked")  # likewise for a handoff
+    newest = chatwoot.conversation_of(identifier(CHAT))
+    assert newest is not None and ref == str(newest.id) != str(new.id) and newest.status == "open"
 
 
 def test_what_agents_did_reads_as_staff_events(desk: ChatwootDesk) -> None:

@@ -67,16 +67,23 @@ class ChatwootDesk:
     async def open(self, chat: DeskChat, title: str, reason: str) -> str:
         async with _carried():
             await self._learn_self()
-            known = await self._conversation(chat, status="open", refresh=True)
-            await self.client.set_attributes(known.conversation_id, {  # all of them: Chatwoot replaces the set
-                **conversation_attributes(chat), "handoff": title, "handoff_reason": reason,
-                **({"ticket": chat.ticket_id} if chat.ticket_id else {}),
-            })
-            if known.status != "open":
-                await self._set_status(chat, known, "open")
-            if self.team_id is not None:
-                await self.client.assign_team(known.conversation_id, self.team_id)
-            return str(known.conversation_id)
+            try:
+                return await self._open(chat, title, reason)
+            except ChatwootGone:  # the conversation remembered was deleted in Chatwoot: a new one
+                self._forget(chat.chat_id)
+                return await self._open(chat, title, reason)
+
+    async def _open(self, chat: DeskChat, title: str, reason: str) -> str:
+        known = await self._conversation(chat, status="open", refresh=True)
+        await self.client.set_attributes(known.conversation_id, {  # all of them: Chatwoot replaces the set
+            **conversation_attributes(chat), "handoff": title, "handoff_reason": reason,
+            **({"ticket": chat.ticket_id} if chat.ticket_id else {}),
+        })
+        if known.status != "open":
+            await self._set_status(chat, known, "open")
+        if self.team_id is not None:
+            await self.client.assign_team(known.conversation_id, self.team_id)
+        return str(known.conversation_id)
 
     async def post(self, ref: str | None, chat: DeskChat, post: DeskPost) -> None:
         text = plain_text(post.text).strip() or "…"
