@@ -1,7 +1,5 @@
 """The Chatwoot desk (``bot.desks.base.Desk``): a contact and a conversation per subscriber chat in
-an API-channel inbox, every message of the chat in it, in order.
-
-While the bot serves, the conversation is ``pending`` (the bot's, out of the agents' open list); a
+an API-channel inbox, every message of the chat in it, in order. While the bot serves, the conversation is ``pending`` (the bot's, out of the agents' open list); a
 handoff makes it ``open``, assigns the settings' team and the card follows as a private note;
 ``close`` resolves it, or hands it back ``pending``. The subscriber's words are incoming messages,
 the bot's outgoing ones, the card and the bot's word to the staff private notes. Chatwoot reopens a
