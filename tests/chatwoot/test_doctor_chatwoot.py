@@ -3,8 +3,13 @@ and no token or secret is ever printed."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import pytest
 from bot.desks.chatwoot.intake import PATH
 from bot.doctor.chatwoot import chatwoot_findings
+from bot.doctor.cli import diagnose
 from bot.doctor.report import Finding, Status
 
 from tests.chatwoot.conftest import settings_for
@@ -73,3 +78,19 @@ async def test_chatwoot_down_fails_naming_its_address(chatwoot: FakeChatwoot) ->
     await chatwoot.stop()
     found = await chatwoot_findings(settings, 5)
     assert found[0].status is Status.FAIL and "did not answer" in found[0].text
+
+
+async def test_ispbot_doctor_runs_them_with_the_chatwoot_desk(
+    chatwoot: FakeChatwoot, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's; the default SQLite file lands here
+    for name in [n for n in os.environ if n.startswith("ISPBOT_") and n != "ISPBOT_TEST_DATABASE_URL"]:
+        monkeypatch.delenv(name)  # no Telegram token, no ISP: only the desk is checked against something
+    for name, value in chatwoot.environment(ISPBOT_STAFF_DESK="chatwoot").items():
+        monkeypatch.setenv(name, value)
+    chatwoot.webhook_url = f"https://bot.example.net{PATH}"
+    found = lines(await diagnose(5))
+    assert found["chatwoot"][0].startswith("ok token accepted") and found["chatwoot-inbox"][0].startswith("ok")
+    monkeypatch.delenv("ISPBOT_CHATWOOT_INBOX_ID")
+    found = lines(await diagnose(5))
+    assert found["chatwoot"] == ["FAIL ISPBOT_STAFF_DESK=chatwoot needs ISPBOT_CHATWOOT_INBOX_ID"]
