@@ -1,17 +1,18 @@
-"""The Chatwoot desk (``bot.desks.base.Desk``): a contact and a conversation per subscriber chat in
-an API-channel inbox, every message of the chat in it, in order. While the bot serves, the conversation is ``pending`` (the bot's, out of the agents' open list); a
-handoff makes it ``open``, assigns the settings' team and the card follows as a private note;
-``close`` resolves it, or hands it back ``pending``. The subscriber's words are incoming messages,
-the bot's outgoing ones, the card and the bot's word to the staff private notes. Chatwoot reopens a
-resolved conversation as ``open`` when an incoming message lands in it, so before a subscriber's
-words reach a conversation that is not pending the desk sets it back to ``pending`` first.
+"""The Chatwoot desk (``bot.desks.base.Desk``): a contact and a conversation per subscriber chat in an
+API-channel inbox, every message of the chat in it, in order. While the bot serves, the conversation
+is ``pending`` (the bot's, out of the agents' open list); a handoff makes it ``open``, assigns the
+settings' team and the card follows as a private note; ``close`` resolves it, or hands it back
+``pending``. The subscriber's words are incoming messages, the bot's outgoing ones, the card and the
+bot's word to the staff private notes. Chatwoot reopens a resolved conversation as ``open`` when an
+incoming message lands in it, so before a subscriber's words reach a conversation that is not
+pending the desk sets it back to ``pending`` first.
 
 What agents do comes back through the webhook (``intake``) and ``read`` turns it into the engine's
 staff events: a public reply (``StaffReply``), a command in a private note (``StaffCommand``), a
-conversation resolved (``Resolved``). The status changes the desk made itself come back too: those it
-remembers setting (``ECHO_WITHIN``) are dropped, so its own "resolved" never closes a newer handoff.
-Which conversation is a chat's is remembered here for a while (``REMEMBER``) and otherwise found in
-Chatwoot by the contact's identifier: the desk keeps nothing in the database.
+conversation resolved (``Resolved``). The status changes the desk made itself come back too: those
+it remembers setting (``ECHO_WITHIN``) are dropped, so its own "resolved" never closes a newer
+handoff. Which conversation is a chat's is remembered here for a while (``REMEMBER``) and otherwise
+found in Chatwoot by the contact's identifier: the desk keeps nothing in the database.
 """
 
 from __future__ import annotations
