@@ -14,7 +14,7 @@ from typing import Any, cast
 import pytest
 from bot.desks.chatwoot.client import ChatwootClient
 from bot.desks.chatwoot.intake import PATH, REPLIES, STATUSES, ChatwootIntake, from_payload, web_hook
-from bot.desks.chatwoot.webhook import CHAT_ATTRIBUTE, Reply, StatusChange, refusal, signature
+from bot.desks.chatwoot.webhook import CHAT_ATTRIBUTE, Command, Reply, StatusChange, read, refusal, signature
 from bot.store import Database, Inbox, InboxItem
 from bot.web import Health, create_web_app, serve
 from flows.coordinator import IspCoordinator
@@ -152,3 +152,19 @@ def test_the_signature_is_chatwoots() -> None:
     assert refusal(headers, body, WEBHOOK_SECRET, now=1700000100, tolerance=300) is None
     assert refusal(headers, body, WEBHOOK_SECRET, now=1700000400, tolerance=300) is not None
     assert refusal({**headers, "x-chatwoot-timestamp": "17e8"}, body, WEBHOOK_SECRET, now=0, tolerance=300)
+
+
+def test_what_the_bot_reads_in_a_payload() -> None:
+    """An agent's attachment travels by its URL; a note is a command only when it names one; an agent
+    bot's message, another inbox's, and a conversation the bot did not make are nothing for the bot."""
+    photo = {**event(5, ""), "attachments": [{"file_type": "image", "data_url": "https://chat.example.net/x.jpg"}]}
+    assert read(photo, 7) == Reply(CHAT, 5, 99, "", "Ana", AGENT_ID, "photo", "https://chat.example.net/x.jpg")
+    note = {**event(5, "/status on_hold"), "private": True}
+    assert read(note, 7) == Command(CHAT, 5, 99, "status", "on_hold", "Ana", AGENT_ID)
+    assert read({**event(5, "/statusx"), "private": True}, 7) is None
+    assert read({**event(5, "ligar amanhã"), "private": True}, 7) is None
+    assert read({**event(5), "sender": {"id": 3, "name": "Captain", "type": "agent_bot"}}, 7) is None
+    assert read(event(5), 8) is None
+    assert read({**event(5), "conversation": {"id": 5, "inbox_id": 7, "custom_attributes": {}}}, 7) is None
+    assert read({**event(5), "message_type": "incoming"}, 7) is None
+    assert read({**event(5), "source_id": "ispbot:abc"}, 7) is None
