@@ -223,8 +223,9 @@ class ChatwootClient:
             raise _Unsure(f"HTTP {status}")
         what = f"Chatwoot answered {status} to {method} {_shape(path)}"
         if status in (401, 403):
-            raise ChatwootError(f"{what}: check ISPBOT_CHATWOOT_API_TOKEN and that its user is an agent of "
-                                "the inbox and the account", status=status)
+            raise ChatwootError(f"{what}: check ISPBOT_CHATWOOT_API_TOKEN, that its user is an agent of the inbox "
+                                "and the account, and that a proxy in front of Chatwoot passes the api_access_token "
+                                "header (nginx: underscores_in_headers on)", status=status)
         if status == 404:
             raise ChatwootGone(f"{what}: not found (check ISPBOT_CHATWOOT_ACCOUNT_ID and ISPBOT_CHATWOOT_INBOX_ID)")
         if status >= 400:
