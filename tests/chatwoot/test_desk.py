@@ -105,6 +105,19 @@ async def test_messages_in_order_and_once_through_5xx_and_a_slow_chatwoot(
     assert chatwoot.contents(int(ref)) == ["um", "dois", "três", "quatro"]
 
 
+async def test_a_job_tried_again_after_an_unconfirmed_post_does_not_post_twice(
+    chatwoot: FakeChatwoot, desk: ChatwootDesk,
+) -> None:
+    ref = await desk.open(CHAT, "#7001 Maria Silva", "asked")
+    chatwoot.fail(r"POST .*/messages", 500, after=True)  # it lands, its answer is lost
+    chatwoot.fail(r"GET .*/messages", 503, count=3)  # and Chatwoot cannot say so for now
+    with pytest.raises(DeskUnavailable):
+        await desk.post(ref, CHAT, said(PostKind.SUBSCRIBER, "ok"))
+    await desk.post(ref, CHAT, said(PostKind.SUBSCRIBER, "ok"))  # the worker's next try
+    await desk.post(ref, CHAT, said(PostKind.SUBSCRIBER, "ok"))  # a new "ok" of hers
+    assert chatwoot.contents(int(ref)) == ["ok", "ok"]
+
+
 async def test_chatwoot_down_is_for_later_and_a_refusal_is_for_good(chatwoot: FakeChatwoot, desk: ChatwootDesk) -> None:
     ref = await desk.open(CHAT, "#7001 Maria Silva", "asked")
     chatwoot.fail("/messages", 503, count=10)

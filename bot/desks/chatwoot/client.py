@@ -165,13 +165,16 @@ class ChatwootClient:
 
     # ---- messages ----------------------------------------------------------------------------------------
     async def post(self, conversation_id: int, content: str, *, key: str, incoming: bool = False,
-                   private: bool = False) -> int:
+                   private: bool = False, again: bool = False) -> int:
         """Post a message once (its id): ``incoming`` is the subscriber's, else the bot's or, with
-        ``private``, a note only agents see. ``key`` names it for the caller (a job's id)."""
+        ``private``, a note only agents see. ``key`` names it for the caller; ``again``: an earlier
+        call with this key may have landed it, so look before posting."""
         source_id = SOURCE_PREFIX + key
         body = {"content": content, "message_type": "incoming" if incoming else "outgoing", "private": private,
                 "source_id": source_id}
         path = f"{self.account}/conversations/{conversation_id}/messages"
+        if again and (landed := await self._find_message(path, source_id)) is not None:
+            return landed
         for attempt in range(self.attempts):
             try:
                 return int((await self._send("POST", path, body))["id"])

@@ -61,6 +61,7 @@ class ChatwootDesk:
         self._known: OrderedDict[int, _Known] = OrderedDict()
         self._made: OrderedDict[tuple[int, str], float] = OrderedDict()  # (conversation, status) -> when set
         self.own_id: int | None = None  # the Chatwoot user the bot acts as (its messages are echoes)
+        self._unsure: dict[tuple[int, str, str], str] = {}  # posts that failed: (chat, kind, text) -> key
 
     # ---- the port ----------------------------------------------------------------------------------------
     async def open(self, chat: DeskChat, title: str, reason: str) -> str:
@@ -88,18 +89,25 @@ class ChatwootDesk:
         text = plain_text(post.text).strip() or "…"
         if post.kind is PostKind.STAFF and post.author:
             text = f"{post.author}: {text}"
-        key = uuid.uuid4().hex  # this call's: its retries post once (a job run again may post again)
+        # The same post again (its job tried again after a failure) keeps its key: what an earlier
+        # try may have landed is looked for first, so a retried job does not post twice.
+        unsure = (chat.chat_id, post.kind.value, text)
+        again = unsure in self._unsure
+        key = self._unsure.setdefault(unsure, uuid.uuid4().hex)
+        while len(self._unsure) > REMEMBERED:  # those set aside for good are never tried again
+            del self._unsure[next(iter(self._unsure))]
         async with _carried():
             await self._learn_self()
             if ref is not None:
                 known = self._remember(chat.chat_id, int(ref), "open")
-                await self._post(known, text, key, post.kind)
-                return
-            try:  # the bot's chat: its conversation stays the bot's
-                await self._post(await self._bots(chat, post.kind), text, key, post.kind)
-            except ChatwootGone:  # deleted in Chatwoot meanwhile: the chat gets a new one
-                self._forget(chat.chat_id)
-                await self._post(await self._bots(chat, post.kind), text, key, post.kind)
+                await self._post(known, text, key, post.kind, again)
+            else:
+                try:  # the bot's chat: its conversation stays the bot's
+                    await self._post(await self._bots(chat, post.kind), text, key, post.kind, again)
+                except ChatwootGone:  # deleted in Chatwoot meanwhile: the chat gets a new one
+                    self._forget(chat.chat_id)
+                    await self._post(await self._bots(chat, post.kind), text, key, post.kind, again)
+        self._unsure.pop(unsure, None)
 
     async def close(self, ref: str, chat: DeskChat, *, resolved: bool) -> None:
         async with _carried():
@@ -139,9 +147,9 @@ class ChatwootDesk:
             await self._set_status(chat, known, "pending")
         return known
 
-    async def _post(self, known: _Known, text: str, key: str, kind: PostKind) -> None:
+    async def _post(self, known: _Known, text: str, key: str, kind: PostKind, again: bool) -> None:
         await self.client.post(known.conversation_id, text, key=key, incoming=kind is PostKind.SUBSCRIBER,
-                               private=kind in PRIVATE)
+                               private=kind in PRIVATE, again=again)
 
     async def _conversation(self, chat: DeskChat, *, status: str, refresh: bool = False) -> _Known:
         """The chat's conversation (made with ``status`` when it has none), and its status as known;
