@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from flows.desk import Attachment, DeskChat, DeskPost, PostKind, StaffMember
+from flows.deskwork import STAFF_LANGUAGE
 from flows.events import (
     Command,
     Contact,
@@ -33,9 +34,8 @@ from flows.events import (
 
 from bot.channels.telegram.render import ApiCall
 from bot.desks.base import DeskRefused, DeskUnavailable
-from bot.i18n import DEFAULT_LANGUAGE, Translations, plain_text
+from bot.i18n import Translations, plain_text
 
-STAFF_LANGUAGE = DEFAULT_LANGUAGE
 MAX_TOPIC_NAME = 128
 # Seconds a job waits for the sender to take a call (the group's own limit is 20 a minute): past it
 # the job is tried again later, and the call may still go (a repeated post, never a lost one).
