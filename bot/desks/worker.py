@@ -1,8 +1,9 @@
 """The desk worker: the desk jobs the engine's turns wrote (``bot.store.desk_jobs``), carried out
 through the desk's port (``bot.desks.base.Desk``) after those turns committed.
 
-Each round claims due jobs (a lease: no other worker, here or in another process, gets them
-meanwhile), runs each chat's jobs in order and chats side by side. Opening a conversation keeps the
+Each round claims due jobs (a lease, kept while the desk takes its time: no other worker, here or
+in another process, gets them meanwhile; a dead worker's come back when it ends), runs each chat's
+jobs in order and chats side by side. Opening a conversation keeps the
 desk's reference with the handoff, for the posts, the close and the staff's events that follow. A
 job the desk could not take now waits (exponential, with jitter) with its chat's later jobs behind
 it; one refused for good, or failing ``tries_before_dead`` times, is set aside (logged with the
@@ -32,13 +33,14 @@ ERROR_TEXT_MAX = 300
 
 class DeskWorker:
     def __init__(
-        self, database: Database, desk: Desk, *, batch: int = 100, concurrency: int = 4, idle: float = 1.0,
-        lease: timedelta = timedelta(minutes=5), tries_before_dead: int = 20,
+        self, database: Database, desk: Desk, *, batch: int = 100, concurrency: int = 16, idle: float = 1.0,
+        lease: timedelta = timedelta(minutes=2), tries_before_dead: int = 20,
         backoff_cap: timedelta = timedelta(minutes=5), clock: Clock = utcnow,
     ) -> None:
         self.database = database
         self.desk = desk
         self.jobs = DeskJobs(lease=lease)
+        self.lease = lease
         self.handoffs = Handoffs()
         self.batch = batch
         self.idle = idle
@@ -82,8 +84,25 @@ class DeskWorker:
         by_chat: dict[int, list[DeskJobEntry]] = {}
         for job in claimed:
             by_chat.setdefault(job.chat_id, []).append(job)
-        await asyncio.gather(*(self._chat(jobs) for jobs in by_chat.values()))
+        keeper = asyncio.create_task(self._keep_leases([job.id for job in claimed]))
+        try:
+            await asyncio.gather(*(self._chat(jobs) for jobs in by_chat.values()))
+        finally:
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
         return len(claimed)
+
+    async def _keep_leases(self, ids: list[int]) -> None:
+        """While the round's jobs are in hand (a desk waiting out a flood limit, say), keep them leased."""
+        every = self.lease.total_seconds() / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                async with self.database.transaction() as session:
+                    await self.jobs.extend(session, ids, self.clock() + self.lease)
+            except Exception as exc:  # the lease may end: another worker then repeats a job, never loses one
+                log.warning("desk: could not keep the jobs in hand leased (%s)", type(exc).__name__)
 
     async def _chat(self, jobs: list[DeskJobEntry]) -> None:
         async with self._slots:

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, func, select
+from sqlalchemy import Row, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import DeskJobKind, DeskJobState
 from bot.store.models import DeskJobRow
 from bot.store.queue import OrderedQueue
+from bot.store.sql import execute_rowcount
 from bot.store.types import utcnow
 
 DEFAULT_LEASE = timedelta(minutes=2)
@@ -84,6 +85,17 @@ class DeskJobs:
     async def dead(self, session: AsyncSession, ids: Collection[int], error: str) -> int:
         """Give up on these jobs; their chat's later jobs go ahead without them."""
         return await _queue.set(session, ids, state=DeskJobState.DEAD.value, last_error=error)
+
+    async def extend(self, session: AsyncSession, ids: Collection[int], until: datetime) -> int:
+        """Keep the lease of jobs still in hand (a desk slow to answer) until ``until``."""
+        if not ids:
+            return 0
+        statement = (
+            update(DeskJobRow)
+            .where(DeskJobRow.id.in_(ids), DeskJobRow.state == DeskJobState.PENDING.value)
+            .values(next_attempt_at=until)
+        )
+        return await execute_rowcount(session, statement)
 
     async def release(self, session: AsyncSession, ids: Collection[int], now: datetime | None = None) -> int:
         """Hand back claimed jobs not worked on (a stopping worker), due at once."""

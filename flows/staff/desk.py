@@ -1,18 +1,14 @@
 """What a staff member does in a desk conversation (a forum topic, a Chatwoot conversation), run by
-the engine for the subscriber's chat (``flows.deskwork``): a reply is relayed to the person, tagged
-with the staff member's name, and mirrored as origin A (their ISP user); commands act on the ticket:
-
-    /assign              the ticket to me (my ISP user)          /assign group 3   to group 3
-    /status in_progress  or on_hold
-    /note TEXT           an internal occurrence, never relayed to the subscriber
-    /close               lists the closing causes; /close CODE SOLUTION finishes the ticket, tells the
-                         subscriber (with the satisfaction survey when there is one) and hands back
-    /bot                 hands the chat back to the bot without closing the ticket
-
-The desk's own "resolve" is ``/bot`` with the survey when the ISP has one. No ticket (a person linked
-to no customer): ``/close`` is ``/bot``; the others say there is none. Every ISP write goes through
-the coordinator: a refusal is shown with the ISP's words, an outage said so; a timed-out assignment
-or closing is read back, any other timed-out write is reported as maybe done (never resent).
+the engine for the subscriber's chat (``flows.deskwork``). A reply reaches the person tagged with the
+staff member's name and is mirrored as origin A (their ISP user). Commands act on the ticket:
+``/assign`` (to me; ``/assign group 3``), ``/status in_progress|on_hold``, ``/note TEXT`` (internal,
+never relayed), ``/close`` (lists the causes; ``/close CODE SOLUTION`` finishes the ticket, tells the
+person, with the survey when there is one, and hands back), ``/bot`` (hands back, ticket untouched).
+The desk's own "resolve" is ``/bot`` with the survey. No ticket (a person linked to no customer):
+``/close`` is ``/bot``; the others say there is none. Every ISP write goes through the coordinator:
+a refusal is shown in the ISP's words, an outage said so; a timed-out assignment or closing is read
+back (done: told as done; not done: "try again"), any other timed-out write is reported as maybe
+done, never resent.
 """
 
 from __future__ import annotations
@@ -80,6 +76,7 @@ async def _assign(ctx: Context, desk: DeskWork, args: str) -> None:
         return (ticket.Designacao_Grupo_Id if group else ticket.Designacao_Usuario) == target
 
     write = ctx.write_state(read_back=lambda: ctx.coordinator.ticket(desk.ticket_id), landed=landed,
+                            missed=lambda _: desk.note("staff.isp_unavailable"),
                             ask=lambda key: desk.note(key, ticket=desk.ticket_id), unsure=UNSURE)
     done = await write.send(lambda: ctx.coordinator.assign_ticket(
         desk.ticket_id, mode=ctx.policy.ticket_mode, group=group, target=target,
@@ -120,6 +117,7 @@ async def _close(ctx: Context, desk: DeskWork, args: str) -> None:
         return
     write = ctx.write_state(read_back=lambda: ctx.coordinator.ticket(desk.ticket_id),
                             landed=lambda fresh: fresh.Encerramento_DataHora is not None,
+                            missed=lambda _: desk.note("staff.isp_unavailable"),
                             ask=lambda key: desk.note(key, ticket=desk.ticket_id), unsure=UNSURE)
     done = await write.send(lambda: ctx.coordinator.finish_ticket(
         desk.ticket_id, cause=cause.Codigo or 0, solution=chosen.group(2).strip(), user=desk.system_user,

@@ -4,6 +4,7 @@ when the desk is away; what staff do comes back as staff events run for the subs
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -255,3 +256,26 @@ async def test_a_desk_that_follows_every_chat_gets_the_whole_conversation(staffe
     assert (None, PostKind.BOT) in kinds and any("Como posso ajudar" in c[3] for c in fake.calls)
     assert await jobs(desk) and chat.replies
 
+
+
+async def test_a_desk_slow_to_answer_keeps_its_jobs_from_a_second_worker(staffed: Desk) -> None:
+    desk = staffed
+    chat = await desk.linked_chat()
+    await chat.command("atendente")
+    slow, other = RecordingDesk(), RecordingDesk()
+    started = asyncio.Event()
+    real_open = slow.open
+
+    async def open_slowly(chat: DeskChat, title: str, reason: str) -> str:
+        started.set()
+        await asyncio.sleep(1.5)  # past the lease, which the worker keeps meanwhile
+        return await real_open(chat, title, reason)
+
+    slow.open = open_slowly  # type: ignore[method-assign]
+    lease = timedelta(seconds=0.6)
+    first = asyncio.create_task(DeskWorker(desk.database, slow, lease=lease).round())
+    await started.wait()
+    await asyncio.sleep(1.0)
+    assert await DeskWorker(desk.database, other, lease=lease).round() == 0  # still in the first one's hands
+    assert await first == 2
+    assert [c[0] for c in slow.calls] == ["open", "post"] and other.calls == []

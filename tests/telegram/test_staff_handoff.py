@@ -219,3 +219,26 @@ async def test_a_staff_group_the_bot_may_not_manage_sets_the_topic_aside_and_say
             rows = (await session.execute(select(DeskJobRow).order_by(DeskJobRow.id))).scalars().all()
         assert [(row.kind, row.state) for row in rows] == [("open", "dead"), ("post", "dead")]
         assert "may the bot manage its topics" in (rows[0].last_error or "")
+
+
+async def test_photos_cross_both_ways_as_copies_beside_a_line_naming_who_sent_them(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        await staff_member(bot)
+        maria = await bot.maria(8901)
+        await maria.say("/atendente")
+        thread = bot.api.topics(tg.STAFF_GROUP_ID)[0]["message_thread_id"]
+
+        await maria.send(tg.photo_message(maria.chat_id, "o modem"))
+        staff_side = [s for s in bot.api.sent(tg.STAFF_GROUP_ID) if s.message_thread_id == thread][-2:]
+        assert "o modem" in (staff_side[0].text or "")
+        assert staff_side[1].method == "copyMessage" and staff_side[1].params["from_chat_id"] == maria.chat_id
+
+        photo = tg.photo_message(tg.STAFF_GROUP_ID, "reinicie assim", user_id=STAFF_USER)
+        photo["message"].update(message_thread_id=thread, is_topic_message=True)
+        heard = len(bot.api.sent(maria.chat_id))
+        await bot.handled(bot.api.push_update(photo))
+        line, copy = bot.api.sent(maria.chat_id)[heard:]
+        assert "reinicie assim" in (line.text or "") and "Ana" in (line.text or "")
+        assert copy.method == "copyMessage" and copy.params["from_chat_id"] == tg.STAFF_GROUP_ID

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from flows.desk import Attachment, DeskChat, DeskPost, PostKind, StaffMember
+from flows.deskwork import STAFF_LANGUAGE
 from flows.events import (
     Command,
     Contact,
@@ -32,14 +33,10 @@ from flows.events import (
 )
 
 from bot.channels.telegram.render import ApiCall
-from bot.desks.base import DeskRefused, DeskUnavailable
-from bot.i18n import DEFAULT_LANGUAGE, Translations, plain_text
+from bot.desks.base import DeskRefused
+from bot.i18n import Translations, plain_text
 
-STAFF_LANGUAGE = DEFAULT_LANGUAGE
 MAX_TOPIC_NAME = 128
-# Seconds a job waits for the sender to take a call (the group's own limit is 20 a minute): past it
-# the job is tried again later, and the call may still go (a repeated post, never a lost one).
-SEND_WITHIN = 90.0
 
 Submit = Callable[[ApiCall], Awaitable["asyncio.Future[Any]"]]
 
@@ -90,13 +87,10 @@ class TelegramForumDesk:
         })
 
     async def _call(self, call: ApiCall) -> Any:
-        """The call's result once the sender took it; ``None`` back means Telegram refused it for good
-        (the sender kept it as a dead letter)."""
-        future = await self._submit(call)
-        try:
-            result = await asyncio.wait_for(asyncio.shield(future), SEND_WITHIN)
-        except TimeoutError:
-            raise DeskUnavailable(f"Telegram did not take a {call.method} within {SEND_WITHIN:.0f}s") from None
+        """The call's result once the sender took it: it keeps the group's rate limit and retries while
+        Telegram cannot be reached (the desk worker keeps the job leased meanwhile); ``None`` back
+        means Telegram refused it for good (the sender kept it as a dead letter)."""
+        result = await (await self._submit(call))
         if result is None:
             raise DeskRefused(_REFUSED.get(call.method, f"Telegram refused a {call.method} in the staff group") +
                               " (Telegram's words: ispbot undelivered)")
