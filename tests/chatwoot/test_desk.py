@@ -185,3 +185,17 @@ async def test_the_desks_own_doings_come_back_as_echoes_and_are_dropped(
     assert desk.own_id == BOT_USER_ID
     mine = desk.read(as_payload(Reply(4242, int(ref), 1010, "Olá! Escolha uma opção", "ispbot", BOT_USER_ID)))
     assert mine is not None and mine.incoming is None
+
+
+async def test_an_agents_second_resolve_is_not_taken_for_the_desks_own(
+    chatwoot: FakeChatwoot, desk: ChatwootDesk,
+) -> None:
+    ref = await desk.open(CHAT, "#7001 Maria Silva", "asked")
+    await chatwoot.resolve(int(ref))  # the agent resolves; the engine then closes the handoff
+    first = desk.read(as_payload(StatusChange(4242, int(ref), "resolved")))
+    assert first is not None and isinstance(first.incoming and first.incoming.event, Resolved)
+    await desk.close(ref, CHAT, resolved=True)  # resolved already: Chatwoot posts nothing back
+    assert await desk.open(CHAT, "#7001 Maria Silva", "asked") == ref  # she asks again, minutes later
+    await chatwoot.resolve(int(ref))
+    second = desk.read(as_payload(StatusChange(4242, int(ref), "resolved")))
+    assert second is not None and isinstance(second.incoming and second.incoming.event, Resolved)

@@ -112,8 +112,11 @@ class ChatwootDesk:
     async def close(self, ref: str, chat: DeskChat, *, resolved: bool) -> None:
         async with _carried():
             await self._learn_self()
-            known = self._remember(chat.chat_id, int(ref), "open")
-            await self._set_status(chat, known, "resolved" if resolved else "pending")
+            status = "resolved" if resolved else "pending"
+            current = await self.client.conversation(int(ref))  # often resolved in Chatwoot already
+            known = self._remember(chat.chat_id, current.id, current.status)
+            if current.status != status:  # else no webhook comes back: no echo to wait for
+                await self._set_status(chat, known, status)
 
     # ---- what agents did -----------------------------------------------------------------------------------
     def read(self, payload: Mapping[str, Any]) -> Read | None:
