@@ -18,6 +18,7 @@ from typing import Any
 from pydantic_settings import BaseSettings
 
 from bot.channels.telegram.settings import TelegramSettings
+from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.isp import IspSettings
 from bot.settings import BotSettings
 
@@ -25,6 +26,7 @@ SECTIONS: tuple[tuple[str, type[BaseSettings]], ...] = (
     ("Telegram and the bot's web server", TelegramSettings),
     ("The ISP's web service", IspSettings),
     ("The database and the bot's policy", BotSettings),
+    ("The staff desk in Chatwoot (with ISPBOT_STAFF_DESK=chatwoot)", ChatwootSettings),
 )
 HEADER = """\
 # ispbot's settings. Copy this file to .env in the folder ispbot runs from, or set the variables in the

@@ -84,6 +84,9 @@ LINK_LOCKS = Counter(
 HANDOFFS_OPEN = Gauge(
     "ispbot_handoffs_open", "Conversations handed to the staff and not handed back yet", registry=REGISTRY,
 )
+DESK_JOBS = Gauge(
+    "ispbot_desk_jobs", "Calls to the staff desk by state (pending, done, dead)", ["state"], registry=REGISTRY,
+)
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 

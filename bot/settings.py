@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from pathlib import Path
+from typing import Literal
 
 import yaml
 from flows.policy import Policy
@@ -48,6 +49,11 @@ class BotSettings(BaseSettings):
     unblock_every_days: int = Field(default=30, ge=1, le=366, description="days between two unblocks of a contract")
     unblock_max_overdue: int = Field(default=2, ge=0, le=99, description="most overdue bills an unblock allows")
     unblock_release_minutes: int = Field(default=15, ge=1, le=24 * 60, description="minutes the ISP takes to release")
+    staff_desk: Literal["telegram", "chatwoot"] | None = Field(
+        default=None,
+        description="where staff answer handoffs: telegram (the topics of ISPBOT_STAFF_CHAT_ID, the default when "
+                    "it is set) or chatwoot",
+    )
     handoff_wait_minutes: int = Field(default=5, ge=1, le=24 * 60, description="minutes before the wait notice")
     handoff_minutes_each: int = Field(default=10, ge=1, le=24 * 60, description="minutes a staff member takes per case")
     stock_file: Path | None = Field(default=None, description="YAML of stock products (label code, id) and locations")

@@ -1,9 +1,9 @@
-"""The bot's HTTP side (ASGI, Starlette): Telegram's webhook, the health endpoints and ``/metrics``.
+"""The bot's HTTP side (ASGI, Starlette): the webhooks, the health endpoints and ``/metrics``.
 
 - ``POST /telegram/<hash of the secret>``: refuses (403) a request without the right
   ``X-Telegram-Bot-Api-Secret-Token``; stores the update (the channel's intake) and only then answers 200,
   so a crash after the answer loses nothing. If the database cannot take it, 503: Telegram keeps
-  the update and posts it again later.
+  the update and posts it again later. A desk's ``Hook`` (Chatwoot's) alike, after its own check (401).
 - ``GET /livez``: 200 while the process and its event loop answer; it looks at nothing else, so a
   container health check or an orchestrator's liveness probe never restarts the bot because the
   ISP, Telegram or the database is down (restarting would not bring them back).
@@ -22,7 +22,8 @@ import contextlib
 import hmac
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
@@ -44,6 +45,17 @@ StoreUpdate = Callable[[dict[str, Any]], Awaitable[object]]
 CHECK_TIMEOUT = 5.0  # seconds each part of /healthz may take
 MAX_UPDATE_BYTES = 1 << 20  # an update is a few kilobytes; anything near this is not Telegram
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """A webhook a desk signs: ``refusal(headers, body)`` is None for a genuine post, else why it is
+    refused (logged, never stored); ``store(payload, headers)`` keeps it durably or raises."""
+
+    path: str
+    refusal: Callable[[Mapping[str, str], bytes], str | None]
+    store: Callable[[dict[str, Any], Mapping[str, str]], Awaitable[object]]
+    name: str  # for the log: "chatwoot"
 
 
 class Health:
@@ -79,7 +91,7 @@ class Health:
 
 
 def create_web_app(health: Health, *, store_update: StoreUpdate | None = None, webhook_path: str | None = None,
-                   webhook_secret: str | None = None) -> Starlette:
+                   webhook_secret: str | None = None, hooks: Sequence[Hook] = ()) -> Starlette:
     """The ASGI app; the webhook route exists only when ``store_update``, path and secret are given."""
 
     async def livez(_: Request) -> Response:
@@ -102,6 +114,7 @@ def create_web_app(health: Health, *, store_update: StoreUpdate | None = None, w
     ]
     if store_update is not None and webhook_path and webhook_secret:
         routes.append(Route(webhook_path, _webhook(store_update, webhook_secret), methods=["POST"]))
+    routes += [Route(hook.path, _hook(hook), methods=["POST"]) for hook in hooks]
     return Starlette(routes=routes)
 
 
@@ -117,19 +130,11 @@ def _webhook(store_update: StoreUpdate, secret: str) -> Any:
         given = request.headers.get(SECRET_HEADER, "").encode()
         if not hmac.compare_digest(given, expected):
             return PlainTextResponse("forbidden", status_code=403)
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_UPDATE_BYTES:
-            return PlainTextResponse("too large", status_code=413)
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_UPDATE_BYTES:
-                return PlainTextResponse("too large", status_code=413)
-        try:
-            update = json.loads(body)
-        except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested deeper than the parser goes
-            update = None
-        if not isinstance(update, dict):
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+        update = _json_object(body)
+        if update is None:
             log.warning("webhook: a body that is not a JSON object was refused")
             return PlainTextResponse("not a JSON object", status_code=400)
         try:
@@ -140,6 +145,50 @@ def _webhook(store_update: StoreUpdate, secret: str) -> Any:
         return PlainTextResponse("ok")
 
     return receive
+
+
+def _hook(hook: Hook) -> Any:
+    async def receive(request: Request) -> Response:
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+        refused = hook.refusal(request.headers, body)
+        if refused is not None:
+            log.warning("%s webhook: refused, %s", hook.name, refused)
+            return PlainTextResponse("forbidden", status_code=401)
+        payload = _json_object(body)
+        if payload is None:
+            log.warning("%s webhook: a body that is not a JSON object was refused", hook.name)
+            return PlainTextResponse("not a JSON object", status_code=400)
+        try:
+            await hook.store(payload, request.headers)
+        except Exception as exc:
+            log.error("%s webhook: could not store it (%s); it will be posted again", hook.name, type(exc).__name__)
+            return PlainTextResponse("try again", status_code=503)
+        return PlainTextResponse("ok")
+
+    return receive
+
+
+async def _body(request: Request) -> bytes | Response:
+    """The request's body, or the 413 refusing one too large to be an update."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_UPDATE_BYTES:
+        return PlainTextResponse("too large", status_code=413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_UPDATE_BYTES:
+            return PlainTextResponse("too large", status_code=413)
+    return body
+
+
+def _json_object(body: bytes) -> dict[str, Any] | None:
+    try:
+        parsed = json.loads(body)
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested deeper than the parser goes
+        return None
+    return parsed if isinstance(parsed, dict) else None
 
 
 class _Server(uvicorn.Server):

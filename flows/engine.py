@@ -22,8 +22,8 @@ import logging
 import traceback
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 
 from bot.i18n import Translations, default_translations, pick_language, plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
@@ -32,6 +32,7 @@ from bot.store import (
     ChatState,
     ChatStates,
     Database,
+    DeskJobs,
     Handoffs,
     Invites,
     Link,
@@ -62,12 +63,28 @@ from flows.context import (
     prompt_reply,
 )
 from flows.coordinator import IspCoordinator
-from flows.events import Choice, Command, Event, Incoming, Location, Media, Start, Text, describe
+from flows.desk import StaffMember
+from flows.deskwork import DeskHandler, DeskStores, DeskWork, desk_chat, turn_jobs, waiting_notices
+from flows.events import (
+    Choice,
+    Command,
+    Event,
+    Incoming,
+    Location,
+    Media,
+    Resolved,
+    StaffCommand,
+    StaffEvent,
+    StaffReply,
+    Start,
+    Text,
+    describe,
+)
 from flows.files import FileSource
 from flows.flow import Flow
 from flows.intents import SMALL_TALK, default_intents
 from flows.policy import Policy
-from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply, Upload
+from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, ToStaff, Upload
 from flows.steps import BEGIN, FILES, MENU_FLOWS, TO_MENU, WORDS, Chosen, StepEvent, Switch, Target, Unexpected
 
 log = logging.getLogger(__name__)
@@ -108,9 +125,11 @@ class RoleFlows:
     flows: Mapping[str, Flow]
     commands: Mapping[str, str] = field(default_factory=dict)
     menu: tuple[str, ...] = ()
+    # What a staff member's event at the desk does (``flows.staff``: the staff's role only).
+    desk: DeskHandler | None = None
 
     @classmethod
-    def of(cls, flows: Iterable[Flow], menu: Iterable[str] = ()) -> RoleFlows:
+    def of(cls, flows: Iterable[Flow], menu: Iterable[str] = (), *, desk: DeskHandler | None = None) -> RoleFlows:
         """The flows, with the commands each declares; ``menu``, the names of the menu's flows in order.
         Fails loudly on a menu entry or a ``Switch`` naming a flow the role does not have."""
         flows = list(flows)
@@ -122,7 +141,7 @@ class RoleFlows:
             unknown += [f"{flow.name} -> {name}" for name in flow.steps.switches() - {MENU_FLOWS.flow, *by_name}]
         if unknown:
             raise ValueError(f"flows this role does not have: {', '.join(unknown)}")
-        return cls(by_name, commands, names)
+        return cls(by_name, commands, names, desk)
 
 
 class UndeclaredMove(Exception):
@@ -148,6 +167,9 @@ class Engine:
             Links(), LinkAttempts(), OutageWatches(), TrustUnblocks(), Invites(), self.states, Handoffs(),
         )
         self.outbox = Outbox()
+        self.desk_stores = DeskStores(self.repos.handoffs, DeskJobs(), self.outbox, self.states)
+        # Called after a turn that wrote desk jobs committed (the desk worker looks at once).
+        self.on_desk_jobs: Callable[[], None] | None = None
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def handle(self, incoming: Incoming, *, within: Within | None = None) -> list[Reply]:
@@ -160,6 +182,8 @@ class Engine:
         ``within`` (see ``Within``) runs in the turn's transaction; if it raises ``UpdateTakenError``
         the turn is undone and the error propagates (the update was handled elsewhere).
         """
+        if isinstance(incoming.event, StaffReply | StaffCommand | Resolved):
+            return await self._desk_turn(incoming.event, within)
         lock = self._locks.get(incoming.chat_id)
         if lock is None:
             lock = self._locks[incoming.chat_id] = asyncio.Lock()
@@ -234,9 +258,12 @@ class Engine:
                     return Turn.at([], ctx.state)
                 await self._misunderstood(ctx, miss, incoming.event)
             await self._mirror(session, ctx, said, ctx.replies)
+            desk_jobs = await self._desk_jobs(session, ctx, incoming, said)
             answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
             await self.states.save(session, ctx.state, answered=answered)
-            return Turn.at(ctx.replies, ctx.state)
+        if desk_jobs:
+            self._desk_jobs_written()
+        return Turn.at(ctx.replies, ctx.state)
 
     async def _failed_turn(self, incoming: Incoming, error: IspError | None, within: Within | None) -> Turn:
         """Nothing of the step was kept: say why in plain words and ask the last question again."""
@@ -484,6 +511,86 @@ class Engine:
             ctx.say("common.type_an_option", options=labels, leave=not resting)
         elif prompt and not resting:
             ctx.say("common.how_to_leave")
+
+    # ---- the staff desk --------------------------------------------------------------------------
+    async def _desk_jobs(self, session: AsyncSession, ctx: Context, incoming: Incoming, said: str) -> bool:
+        """Queue what the staff desk must do after this subscriber's turn (``flows.deskwork``)."""
+        policy = self.policy
+        if not policy.staff_desk or ctx.state.role is not Role.SUBSCRIBER:
+            return False
+        # A desk that follows every chat gets a linked subscriber's: before the link, what a person types
+        # is proof of identity (a tax id, a PPPoE password), never shown (as ``_worth_recalling``).
+        follows = policy.desk_follows_every_chat and ctx.link is not None and ctx.link.role is Role.SUBSCRIBER
+        if not follows and not any(isinstance(r, Handoff | ToStaff) for r in ctx.replies):
+            return False
+        handoff = await self.repos.handoffs.of_chat(session, ctx.chat_id)
+        chat = desk_chat(self.translations, ctx.chat_id, channel=incoming.channel, language=ctx.language,
+                         handoff=handoff, link=ctx.link, name=incoming.sender_name)
+        jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows)
+        if jobs:
+            await self.desk_stores.jobs.enqueue(session, jobs)
+        return bool(jobs)
+
+    def _desk_jobs_written(self) -> None:
+        if self.on_desk_jobs is not None:
+            self.on_desk_jobs()
+
+    async def _desk_turn(self, event: StaffEvent, within: Within | None) -> Turn:
+        """A staff member's event at the desk, run for the subscriber's chat it is about: what the
+        staff's handler (``flows.staff``) says goes to the person as notices (on their channel), what
+        it posts to the desk becomes desk jobs. Events of people who are not staff, or about no open
+        handoff, are recorded unanswered."""
+        for _ in range(SAVE_ATTEMPTS):
+            try:
+                async with self.database.transaction() as session:
+                    jobs = await self._run_desk_turn(session, event, within)
+                if jobs:
+                    self._desk_jobs_written()
+                return Turn([])
+            except StaleStateError:
+                log.info("chat state changed under a staff event; running it again")
+        raise RuntimeError("the subscriber's chat kept changing under a staff event")
+
+    async def _run_desk_turn(self, session: AsyncSession, event: StaffEvent, within: Within | None) -> bool:
+        staff_role = self.flows.get(Role.STAFF)
+        handler = staff_role.desk if staff_role is not None else None
+        handoff = await self.repos.handoffs.of_desk_ref(session, event.ref)
+        user = await self._staff_user(session, event.staff)
+        if handler is None or handoff is None or user is None:
+            await _record(session, within, [])
+            return False
+        state, link = await self.states.load_locked(session, handoff.chat_id)
+        _follow_link(state, link)
+        incoming = Incoming(handoff.chat_id, event)
+        ctx = self._context(state, link, session, incoming)
+        chat = desk_chat(self.translations, handoff.chat_id, channel="", language=ctx.language, handoff=handoff,
+                         link=link)
+        staff = event.staff if event.staff.name else replace(event.staff, name=user)
+        work = DeskWork(session, self.desk_stores, self.translations, handoff=handoff, staff=staff, system_user=user,
+                        chat=chat)
+        await handler(ctx, work, event)
+        wrote = await work.write_jobs()
+        notices = [Notice(handoff.chat_id, reply) for reply in ctx.replies] + ctx.notices
+        answered = await within(session, [], notices) if within is not None else None
+        await self.states.save(session, ctx.state, answered=answered)
+        return wrote
+
+    async def _staff_user(self, session: AsyncSession, staff: StaffMember) -> str | None:
+        """The ISP user a staff member acts as; None for someone the bot does not count as staff."""
+        if staff.chat_id is None:
+            return staff.system_user or self.policy.isp_user
+        member = await self.repos.links.active(session, staff.chat_id)
+        if member is None or member.role is not Role.STAFF or member.system_user is None:
+            return None  # the desk may hold others: only linked staff members act through it
+        return member.system_user
+
+    async def waiting_notices(self, now: datetime, wait: timedelta, minutes_each: int) -> list[Notice]:
+        """The handoff queue's "your place in line" messages due now (each told once)."""
+        if not self.policy.staff_desk:
+            return []
+        async with self.database.transaction() as session:
+            return await waiting_notices(session, self.desk_stores, self.translations, now=now, wait=wait,
+                                         minutes_each=minutes_each)
 
     # ---- the mirror ------------------------------------------------------------------------------
     async def _mirror(self, session: AsyncSession, ctx: Context, said: str, replies: list[Reply]) -> None:

@@ -40,5 +40,8 @@ class Policy:
     # A staff desk answers handoffs live (the Telegram channel turns it on when a staff group is set);
     # without one, "talk to a person" opens a ticket the staff answer from the ISP system.
     staff_desk: bool = False
+    # The desk keeps every chat's whole history (a shared inbox: Chatwoot), not only handed-off ones
+    # (``bot.desks.base.Desk.follows_every_chat``).
+    desk_follows_every_chat: bool = False
     # The ISP's products and stock locations as technicians name them (``ISPBOT_STOCK_FILE``).
     stock: StockCatalog = field(default_factory=StockCatalog)

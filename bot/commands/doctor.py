@@ -37,7 +37,8 @@ address, updates waiting, Telegram's last delivery error); the staff group when
 topics); the ISP web service reachable over HTTPS (plain http only on loopback, as the client
 itself requires), the key accepted by both generations, every operation the bot's code calls
 permitted (``bot.doctor.operations``: probes that cannot change anything), and the key's environment,
-homologation said loudly (``bot.doctor.isp``: how it is found out).
+homologation said loudly (``bot.doctor.isp``: how it is found out); with ``ISPBOT_STAFF_DESK=chatwoot``,
+Chatwoot's token, the API inbox and its webhook, and the team (``bot.doctor.chatwoot``).
 
 Every check is bounded by ``--timeout`` (default 10 s); one failing does not stop the others, except
 those it makes meaningless (no Telegram check without a token Telegram accepts, no operation
@@ -94,10 +95,12 @@ def _load(kind: type[S], check: str, found: list[Finding]) -> S | None:
 
 
 async def diagnose(seconds: float) -> list[Finding]:
-    """The findings in a fixed order: settings, database, Telegram, ISP."""
+    """The findings in a fixed order: settings, database, Telegram, Chatwoot, ISP."""
     import asyncio
 
     from bot.channels.telegram.settings import TelegramSettings
+    from bot.desks.chatwoot.settings import ChatwootSettings
+    from bot.doctor.chatwoot import chatwoot_findings
     from bot.doctor.isp import isp_findings
     from bot.doctor.reach import reach_findings
     from bot.doctor.telegram import telegram_findings
@@ -108,20 +111,24 @@ async def diagnose(seconds: float) -> list[Finding]:
     bot_settings = _load(BotSettings, "settings", settings_found)
     telegram = _load(TelegramSettings, "telegram", settings_found)
     isp_settings = _load(IspSettings, "isp", settings_found)
+    chatwoot = None
+    if bot_settings is not None and bot_settings.staff_desk == "chatwoot":
+        chatwoot = _load(ChatwootSettings, "chatwoot", settings_found)
     if bot_settings is not None and telegram is not None:
         settings_found += reach_findings(bot_settings, telegram)
     database = support.open_database(bot_settings.database_url) if bot_settings is not None else None
     try:
-        stored, on_telegram = await asyncio.gather(
+        stored, on_telegram, on_chatwoot = await asyncio.gather(
             _database(database, seconds),
             telegram_findings(telegram, seconds) if telegram is not None else _nothing(),
+            chatwoot_findings(chatwoot, seconds) if chatwoot is not None else _nothing(),
         )
         found_in_database, tickets = stored
         on_isp = await isp_findings(isp_settings, seconds, tickets) if isp_settings is not None else []
     finally:
         if database is not None:
             await database.dispose()
-    return [*settings_found, *found_in_database, *on_telegram, *on_isp]
+    return [*settings_found, *found_in_database, *on_telegram, *on_chatwoot, *on_isp]
 
 
 async def _nothing() -> list[Finding]:

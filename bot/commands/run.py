@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from bot.commands.support import Refused, load_all, refused
+from bot.commands.support import Refused, load, load_all, refused
 
 if TYPE_CHECKING:
     from bot.channels.telegram.settings import TelegramSettings
@@ -56,9 +56,14 @@ def load_settings() -> tuple[TelegramSettings, IspSettings, BotSettings]:
 def run(_: argparse.Namespace) -> int:
     try:
         telegram, isp_settings, bot_settings = load_settings()
+        chatwoot = None
+        if bot_settings.staff_desk == "chatwoot":
+            from bot.desks.chatwoot.settings import ChatwootSettings
+
+            chatwoot = load(ChatwootSettings)
     except Refused as exc:
         refused("ispbot run", exc)
         return exc.code
     from bot.runtime.run import main
 
-    return main(telegram, isp_settings, bot_settings)
+    return main(telegram, isp_settings, bot_settings, chatwoot)

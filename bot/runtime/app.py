@@ -3,9 +3,10 @@ constructs the runtime. Channels, ``ispbot run``, the console demo, the benchmar
 harnesses all call it; nothing below ``bot.runtime`` imports it.
 
 Without Telegram settings it builds the core (database, ISP client, coordinator, engine, outage
-notifier, mirror worker). With them it also builds the Telegram channel and what runs over it
-(``Runtime``: processor, heartbeat, housekeeping), deciding the engine's final policy first (a staff
-group means handoffs go to its live desk). Given a console channel (the demo's terminal), it connects
+notifier, mirror worker). With them it also builds the Telegram
+channel and what runs over it (``Runtime``: processor, heartbeat, housekeeping), deciding the
+engine's final policy first (a staff desk, ``ISPBOT_STAFF_DESK``, means handoffs go to it live,
+carried out by the desk worker). Given a console channel (the demo's terminal), it connects
 it to an inbox and a processor of its own (``Terminal``). New roles are added to ``role_flows`` below.
 """
 
@@ -35,9 +36,14 @@ from starlette.applications import Starlette
 from bot import i18n, metrics
 from bot.channels.console import ConsoleChannel
 from bot.channels.telegram.channel import TelegramChannel, make_bot
+from bot.channels.telegram.desk import TelegramForumDesk
 from bot.channels.telegram.files import TelegramFiles
 from bot.channels.telegram.settings import TelegramSettings
-from bot.channels.telegram.staff.desk import StaffDesk
+from bot.desks.chatwoot.client import ChatwootClient
+from bot.desks.chatwoot.desk import ChatwootDesk
+from bot.desks.chatwoot.intake import ChatwootIntake, web_hook
+from bot.desks.chatwoot.settings import REQUIRED, ChatwootSettings
+from bot.desks.worker import DeskWorker
 from bot.isp import IspClient, IspSettings
 from bot.mirror import MirrorWorker
 from bot.runtime.heartbeat import Heartbeat
@@ -48,7 +54,7 @@ from bot.store import Database, Inbox, Role
 from bot.store.db import pool_size_for
 from bot.store.migrate import ensure_current
 from bot.store.processes import Processes
-from bot.web import Health, create_web_app
+from bot.web import Health, Hook, create_web_app
 from telegram import Bot
 
 
@@ -63,6 +69,7 @@ class Settings:
     isp_settings: IspSettings
     bot_settings: BotSettings
     telegram_settings: TelegramSettings | None = None
+    chatwoot_settings: ChatwootSettings | None = None  # read when ISPBOT_STAFF_DESK=chatwoot
 
 
 @dataclass
@@ -77,9 +84,12 @@ class Runtime:
     heartbeat: Heartbeat
     housekeeping: Housekeeping
     mirror: MirrorWorker
+    desk: DeskWorker | None = None  # the staff desk's jobs, when there is a desk
+    hooks: tuple[Hook, ...] = ()  # the desk's webhook (Chatwoot's), served in both modes
+    chatwoot: ChatwootClient | None = None
 
     def web_app(self) -> Starlette:
-        """``bot.web``'s app: the health endpoints, and the webhook route in webhook mode."""
+        """``bot.web``'s app: the health endpoints, the desk's webhook, and Telegram's in webhook mode."""
         settings = self.settings
         secret = settings.webhook_secret if settings.mode == "webhook" else None
         return create_web_app(
@@ -87,6 +97,7 @@ class Runtime:
             store_update=self.channel.store_posted if secret else None,
             webhook_path=settings.webhook_path if secret else None,
             webhook_secret=secret.get_secret_value() if secret else None,
+            hooks=self.hooks,
         )
 
     async def start(self) -> None:
@@ -108,6 +119,10 @@ class Runtime:
             asyncio.create_task(self.housekeeping.run(stop), name="housekeeping"),
             asyncio.create_task(self.mirror.run(stop), name="mirror"),
         ]
+        graces = [1.0, 30.0, 5.0, 10.0]
+        if self.desk is not None:
+            tasks.append(asyncio.create_task(self.desk.run(stop), name="desk"))
+            graces.append(10.0)
         # The heartbeat outlives the others: a process still finishing its chats keeps its work.
         beating = asyncio.Event()
         heartbeat = asyncio.create_task(self.heartbeat.run(beating), name="heartbeat")
@@ -122,7 +137,7 @@ class Runtime:
             stopped.cancel()
             # A long poll in flight is dropped (what it brings is not confirmed, so not lost);
             # the chats in hand get time to finish.
-            for task, grace in zip(tasks, (1.0, 30.0, 5.0, 10.0), strict=True):
+            for task, grace in zip(tasks, graces, strict=True):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, grace)
             beating.set()
@@ -133,6 +148,8 @@ class Runtime:
         await self.processor.drain()
         await self.channel.stop()  # drained as far as Telegram let it
         await self.heartbeat.leave()
+        if self.chatwoot is not None:
+            await self.chatwoot.aclose()
 
 
 async def _coroutine(awaitable: Awaitable[None]) -> None:
@@ -232,10 +249,10 @@ def build_core(
         # bot, and `ispbot locks`, has it; a stolen database alone does not.
         key = target_key(client.settings.key.get_secret_value())
         policy = replace(settings.bot_settings.policy(), link_target_key=key)
-    telegram_settings = settings.telegram_settings
-    if telegram_settings is not None and telegram_settings.staff_chat_id is not None:
-        # Handoffs go to the staff group's topics, answered live (not only through a ticket).
-        policy = replace(policy, staff_desk=True)
+    if (desk := staff_desk(settings)) is not None:
+        # Handoffs go to the staff desk, answered live (not only through a ticket); a shared inbox
+        # (Chatwoot) keeps every chat's whole history, a forum topic only the handed-over part.
+        policy = replace(policy, staff_desk=True, desk_follows_every_chat=desk == "chatwoot")
     engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
     notifier = OutageNotifier(database, coordinator)
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
@@ -245,19 +262,52 @@ def build_core(
 def _build_runtime(app: App, telegram_settings: TelegramSettings, bot: Bot, sender_limits: dict[str, Any] | None,
                    ) -> Runtime:
     database, engine = app.database, app.engine
-    staff = None
-    if telegram_settings.staff_chat_id is not None:
-        staff = StaffDesk(bot, app.coordinator, telegram_settings.staff_chat_id, engine.policy, engine.translations)
     channel = TelegramChannel(
-        bot, telegram_settings, database, engine.flows, engine.translations, staff=staff,
-        sender_limits=sender_limits,
+        bot, telegram_settings, database, engine.flows, engine.translations, sender_limits=sender_limits,
     )
+    desk, chatwoot, chatwoot_desk = None, None, None
+    chosen, chatwoot_settings = staff_desk(app.settings), app.settings.chatwoot_settings
+    if chosen == "telegram" and telegram_settings.staff_chat_id is not None:
+        forum = TelegramForumDesk(channel.sender.submit, telegram_settings.staff_chat_id, engine.translations)
+        desk = DeskWorker(database, forum)
+    elif chosen == "chatwoot" and chatwoot_settings is not None:
+        chatwoot = ChatwootClient(chatwoot_settings)
+        chatwoot_desk = ChatwootDesk(chatwoot, team_id=chatwoot_settings.team_id)
+        desk = DeskWorker(database, chatwoot_desk)
+    if desk is not None:
+        engine.on_desk_jobs = desk.wake
     inbox = Inbox(lease=LEASE, owner=str(uuid.uuid4()))
-    processor = Processor(engine, database, channel, concurrency=telegram_settings.concurrency, inbox=inbox)
+    processor = Processor(engine, database, channel, concurrency=telegram_settings.concurrency, inbox=inbox,
+                          desk_read=chatwoot_desk.read if chatwoot_desk is not None else None)
     channel.connect(inbox, processor.wake, processor.progressed)
+    hooks: tuple[Hook, ...] = ()
+    if chatwoot_settings is not None and chatwoot_desk is not None:
+        intake = ChatwootIntake(database, inbox, chatwoot.inbox_id if chatwoot else 0, processor.wake)
+        hooks = (web_hook(chatwoot_settings, intake),)
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
-    housekeeping = Housekeeping(database, app.settings.bot_settings, notifier=app.notifier, processor=processor,
-                                channel=channel)
+    housekeeping = Housekeeping(database, app.settings.bot_settings, notifier=app.notifier, processor=processor)
     return Runtime(database, app.coordinator, telegram_settings, channel, processor, heartbeat, housekeeping,
-                   app.mirror)
+                   app.mirror, desk, hooks, chatwoot)
+
+
+class DeskSettingsError(ValueError):
+    """``ISPBOT_STAFF_DESK`` names a desk this configuration cannot run; the message says what to set."""
+
+
+def staff_desk(settings: Settings) -> str | None:
+    """The staff desk to run (``ISPBOT_STAFF_DESK``; telegram when a staff group is set), or None (also
+    without a channel: the console demo has no desk)."""
+    if settings.telegram_settings is None:
+        return None
+    chosen = settings.bot_settings.staff_desk
+    group = settings.telegram_settings.staff_chat_id
+    if chosen == "chatwoot":
+        chatwoot = settings.chatwoot_settings
+        missing = chatwoot.missing() if chatwoot is not None else [f"ISPBOT_CHATWOOT_{n.upper()}" for n in REQUIRED]
+        if missing:
+            raise DeskSettingsError(f"ISPBOT_STAFF_DESK=chatwoot needs {', '.join(missing)}")
+        return "chatwoot"
+    if chosen == "telegram" and group is None:
+        raise DeskSettingsError("ISPBOT_STAFF_DESK=telegram needs ISPBOT_STAFF_CHAT_ID, the staff supergroup (a forum)")
+    return "telegram" if group is not None else None

@@ -9,15 +9,13 @@ import asyncio
 import contextlib
 import logging
 from datetime import timedelta
-from typing import Any
 
 from flows.outages import OutageNotifier
 
 from bot import metrics
-from bot.channels.base import Channel
 from bot.runtime.processor import Processor
 from bot.settings import BotSettings
-from bot.store import Database, Handoffs, utcnow
+from bot.store import Database, DeskJobs, Handoffs, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -29,28 +27,26 @@ KEEP_INBOX_FOR = 2  # days: Telegram never redelivers an update that old
 class Housekeeping:
     def __init__(
         self, database: Database, settings: BotSettings, notifier: OutageNotifier, processor: Processor,
-        channel: Channel[Any],
     ) -> None:
         self.database = database
         self.settings = settings
         self.notifier = notifier
         self.processor = processor
-        self.channel = channel
 
     async def tell_waiting(self) -> None:
         """Subscribers nobody in the staff answered yet hear their place in the queue (once)."""
         settings = self.settings
-        async with self.database.transaction() as session:
-            calls = await self.channel.waiting_calls(
-                session, utcnow(), timedelta(minutes=settings.handoff_wait_minutes), settings.handoff_minutes_each,
-            )
-        if calls:
-            await self.channel.send(calls, notice=True)
+        notices = await self.processor.engine.waiting_notices(
+            utcnow(), timedelta(minutes=settings.handoff_wait_minutes), settings.handoff_minutes_each,
+        )
+        await self.processor.send_notices(notices)
 
     async def refresh_metrics(self) -> None:
-        """The gauges read from the database: conversations with the staff now."""
+        """The gauges read from the database: conversations with the staff now, the desk's jobs."""
         async with self.database.transaction() as session:
             metrics.HANDOFFS_OPEN.set(await Handoffs().count_open(session))
+            for state, count in (await DeskJobs().counts(session)).items():
+                metrics.DESK_JOBS.labels(state.value).set(count)
 
     async def prune(self) -> None:
         async with self.database.transaction() as session:

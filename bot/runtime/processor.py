@@ -23,7 +23,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import metrics
 from bot.channels.base import Call, Channel, Read
 from bot.runtime.update_log import update_done
-from bot.store import Answered, Database, Inbox, InboxItem, StaleStateError, UpdateTakenError, utcnow
+from bot.store import Answered, Database, Inbox, InboxItem, UpdateTakenError, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +74,14 @@ class Processor:
     def __init__(
         self, engine: Engine, database: Database, channel: Channel[Any], *,
         concurrency: int = DEFAULT_CONCURRENCY, inbox: Inbox | None = None, max_attempts: int = MAX_ATTEMPTS,
+        desk_read: Callable[[Mapping[str, Any]], Read | None] | None = None,
     ) -> None:
+        """``desk_read``: a desk whose webhook keeps its events in the inbox (Chatwoot) reads them
+        (None: not its own), the channel reads the rest."""
         self.engine = engine
         self.database = database
         self.channel = channel
+        self.desk_read = desk_read
         self.inbox = inbox or Inbox(lease=LEASE, owner=str(uuid.uuid4()))
         self.max_attempts = max_attempts
         self._concurrency = concurrency
@@ -226,7 +230,7 @@ class Processor:
     async def _process(self, item: InboxItem) -> bool:
         """Handle one update; False when it must be tried again later."""
         started, tally = time.perf_counter(), metrics.count_isp_calls()
-        read = self.channel.read(item.payload)
+        read = (self.desk_read and self.desk_read(item.payload)) or self.channel.read(item.payload)
         if read.incoming is None:  # unreadable (this update only, never its chat), or nothing for the bot
             await self._settle(item, failed=read.failed)
             update_done(item.update_id, read.kind, "ignored" if read.failed is None else "skipped",
@@ -234,7 +238,7 @@ class Processor:
             return True
         kind, chat_id, position = read.kind, read.incoming.chat_id, None
         try:
-            calls, position = await (self._own_turn(item, read) if read.own else self._turn(item, read))
+            calls, position = await self._turn(item, read)
         except UpdateTakenError:
             update_done(item.update_id, kind, "taken", chat_id=chat_id, started=started, tally=tally)
             return True
@@ -258,19 +262,6 @@ class Processor:
 
         turn = await self.engine.turn(read.incoming, within=record_answer)
         return calls, turn.position
-
-    async def _own_turn(self, item: InboxItem, read: Read) -> tuple[list[Call], None]:
-        """An update the channel answers itself (the staff group's): in one transaction with its answer."""
-        for _ in range(3):
-            try:
-                async with self.database.transaction() as session:
-                    calls = await self.channel.answer_own(session, read)
-                    if not await self.inbox.answer(session, item.update_id, [c.as_json() for c in calls]):
-                        raise UpdateTakenError(item.update_id)
-                    return calls, None
-            except StaleStateError:
-                continue  # the subscriber's turn saved their chat meanwhile: act on the fresh state
-        raise RuntimeError("the subscriber's chat kept changing under a staff command")
 
     async def _settle(self, item: InboxItem, failed: str | None = None) -> None:
         """Finish an update that needs no answer (or cannot have one)."""

@@ -1,9 +1,10 @@
 """``ispbot run``: the bot on Telegram, polling (default) or behind a webhook, until SIGTERM/SIGINT.
 
-``bot.commands.run`` loads the settings (``TelegramSettings``, ``IspSettings``, ``BotSettings``; a
-wrong one stops the bot at once with a line naming the variable) and hands them here. The web server
-(``bot.web``: ``/livez``, ``/readyz``, ``/healthz``, ``/metrics`` and, in webhook mode, the webhook)
-runs in both modes, on ``ISPBOT_LISTEN_HOST``:``ISPBOT_LISTEN_PORT``.
+``bot.commands.run`` loads the settings (``TelegramSettings``, ``IspSettings``,
+``BotSettings``, and ``ChatwootSettings`` with ``ISPBOT_STAFF_DESK=chatwoot``); a wrong one stops the
+bot at once with a line naming the variable. The web server (``bot.web``: ``/livez``, ``/readyz``,
+``/healthz``, ``/metrics``, Chatwoot's webhook and, in webhook mode, Telegram's) runs in both modes,
+on ``ISPBOT_LISTEN_HOST``:``ISPBOT_LISTEN_PORT``.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from bot import logs
 from bot.channels.telegram.failures import cannot_start
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
+from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
-from bot.runtime.app import Settings, build_app
+from bot.runtime.app import DeskSettingsError, Settings, build_app
 from bot.settings import BotSettings
 from bot.store.errors import DatabaseRevisionError
 from bot.web import serve
@@ -30,9 +32,9 @@ log = logging.getLogger(__name__)
 
 
 async def run(telegram: TelegramSettings, isp_settings: IspSettings, bot_settings: BotSettings,
-              stop: asyncio.Event | None = None) -> None:
+              stop: asyncio.Event | None = None, chatwoot: ChatwootSettings | None = None) -> None:
     stop = stop or asyncio.Event()
-    app = await build_app(Settings(isp_settings, bot_settings, telegram))
+    app = await build_app(Settings(isp_settings, bot_settings, telegram, chatwoot))
     runtime = app.runtime
     assert runtime is not None  # noqa: S101 - built with Telegram settings
     try:
@@ -54,10 +56,11 @@ async def run(telegram: TelegramSettings, isp_settings: IspSettings, bot_setting
         await app.aclose()
 
 
-def main(telegram: TelegramSettings, isp_settings: IspSettings, bot_settings: BotSettings) -> int:
+def main(telegram: TelegramSettings, isp_settings: IspSettings, bot_settings: BotSettings,
+         chatwoot: ChatwootSettings | None = None) -> int:
     """Run the bot with these settings (``ispbot run`` loads them) until a signal; the exit code."""
     token = telegram.telegram_token.get_secret_value()
-    secrets = [token, isp_settings.key.get_secret_value()]
+    secrets = [token, isp_settings.key.get_secret_value(), *(chatwoot.secrets() if chatwoot else [])]
     if telegram.webhook_secret is not None:
         secrets.append(telegram.webhook_secret.get_secret_value())
     logs.configure(telegram.log_level, telegram.log_format, secrets=secrets)
@@ -69,12 +72,13 @@ def main(telegram: TelegramSettings, isp_settings: IspSettings, bot_settings: Bo
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
-        await run(telegram, isp_settings, bot_settings, stop)
+        await run(telegram, isp_settings, bot_settings, stop, chatwoot)
 
     freeze_startup_objects()  # the imports are done: what is alive now lives as long as the process
     try:
         asyncio.run(until_signalled())
-    except (DatabaseRevisionError, FatalPollingError, FileNotFoundError) as exc:  # each says what to fix
+    # Each says what to fix.
+    except (DatabaseRevisionError, DeskSettingsError, FatalPollingError, FileNotFoundError) as exc:
         log.error("%s", exc)
         return 1
     except TelegramError as exc:  # at start: getMe, the command menu, the webhook

@@ -3,7 +3,8 @@ Alembic migrations). Imports nothing else of the project."""
 
 from bot.store.chats import ChatState, ChatStates
 from bot.store.db import Database
-from bot.store.enums import InboxState, Origin, OutboxState, Proof, Role
+from bot.store.desk_jobs import DeskJobEntry, DeskJobs, NewDeskJob
+from bot.store.enums import DeskJobKind, DeskJobState, InboxState, Origin, OutboxState, Proof, Role
 from bot.store.errors import (
     DatabaseAheadError,
     DatabaseBehindError,
@@ -38,6 +39,10 @@ __all__ = [
     "DatabaseAheadError",
     "DatabaseBehindError",
     "DatabaseRevisionError",
+    "DeskJobEntry",
+    "DeskJobKind",
+    "DeskJobState",
+    "DeskJobs",
     "Handoffs",
     "Inbox",
     "InboxItem",
@@ -54,6 +59,7 @@ __all__ = [
     "LinkAttempts",
     "LinkLock",
     "Links",
+    "NewDeskJob",
     "NewMessage",
     "Origin",
     "OutageWatches",

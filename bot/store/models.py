@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import BigInteger, CheckConstraint, Index, Integer, MetaData, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from bot.store.enums import InboxState, Origin, OutboxState, Proof, Role, check_in
+from bot.store.enums import DeskJobKind, DeskJobState, InboxState, Origin, OutboxState, Proof, Role, check_in
 from bot.store.types import UtcDateTime, json_type, utcnow
 
 # The inbox rows that hold their chat's later updates back (``bot.store.inbox``), as SQL: the partial
@@ -256,20 +256,47 @@ class TrustUnblockRow(Base):
 
 
 class HandoffRow(Base):
-    """A conversation handed to the staff: its forum topic, from the request to the hand-back."""
+    """A conversation handed to the staff: its desk conversation, from the request to the hand-back."""
 
     __tablename__ = "handoffs"
     __table_args__ = (
         Index("ix_handoffs_chat_id_closed_at", "chat_id", "closed_at"),
-        Index("ix_handoffs_topic_id", "topic_id"),
+        Index("ix_handoffs_desk_ref", "desk_ref"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     chat_id: Mapped[int] = mapped_column(BigInteger)
     ticket_id: Mapped[int] = mapped_column(Integer)
     customer_code: Mapped[int] = mapped_column(Integer)
-    topic_id: Mapped[int | None] = mapped_column(BigInteger)  # set once the forum topic exists
+    # The desk's reference of its conversation (a forum topic's thread id, a Chatwoot conversation
+    # id), set once the desk opened it (``bot.desks.worker``).
+    desk_ref: Mapped[str | None] = mapped_column(String(64))
     opened_at: Mapped[datetime] = mapped_column(UtcDateTime())
     answered_at: Mapped[datetime | None] = mapped_column(UtcDateTime())  # a staff member's first reply
     waiting_told_at: Mapped[datetime | None] = mapped_column(UtcDateTime())  # the subscriber told of the wait
     closed_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class DeskJobRow(Base):
+    """A call to the staff desk a turn asked for (``flows.desk``), carried out after it committed."""
+
+    __tablename__ = "desk_jobs"
+    __table_args__ = (
+        CheckConstraint(check_in("state", DeskJobState), name="state"),
+        CheckConstraint(check_in("kind", DeskJobKind), name="kind"),
+        Index("ix_desk_jobs_state_next_attempt_at", "state", "next_attempt_at"),
+        Index("ix_desk_jobs_chat_id_state_id", "chat_id", "state", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)  # the subscriber's: a chat's jobs run in id order
+    handoff_id: Mapped[int | None] = mapped_column(Integer)  # whose conversation (None: no handoff yet)
+    kind: Mapped[str] = mapped_column(String(16))
+    payload: Mapped[dict[str, Any]] = mapped_column(json_type())
+    state: Mapped[str] = mapped_column(String(16), default=DeskJobState.PENDING.value)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # Claim lease and retry back-off: a pending job is only handed out once this time has passed.
+    next_attempt_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    done_at: Mapped[datetime | None] = mapped_column(UtcDateTime())

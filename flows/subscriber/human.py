@@ -26,6 +26,7 @@ from bot.isp.models import v1_records
 from flows.context import UNIDENTIFIED, Context
 from flows.events import Contact, Location, Media, Text
 from flows.flow import TO_MENU, Flow, StepEvent, Steps, Switch
+from flows.identity import masked_tax_id
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +63,8 @@ class Human(Flow):
             ctx.say("human.already")
             ctx.wait("with_person")
             return
-        title, card = await self._card(ctx, ticket)
-        ctx.handoff("asked", title=title, card=card)
+        title, card, tax_id = await self._card(ctx, ticket)
+        ctx.handoff("asked", title=title, card=card, tax_id=tax_id)
         ctx.say("human.requested")
         ctx.wait("with_person")
 
@@ -133,13 +134,16 @@ class Human(Flow):
             log.warning("a handoff could not open its ticket: %s", type(exc).__name__)
             return None
 
-    async def _card(self, ctx: Context, ticket: int) -> tuple[str, str]:
-        """The topic's title and the summary card, from what the ISP says now (best effort)."""
+    async def _card(self, ctx: Context, ticket: int) -> tuple[str, str, str]:
+        """The topic's title, the summary card and the masked tax id, from what the ISP says now
+        (best effort)."""
         facts: dict[str, Any] = {"ticket": ticket, "name": "", "contract": "", "status": "", "online": None,
                                  "bills": None, "tickets": None, "protocol": ticket}
+        tax_id = ""
         try:
             customer = await ctx.coordinator.customer(ctx.customer)
             facts["name"] = customer.Nome if customer and customer.Nome else ""
+            tax_id = masked_tax_id(customer.CNPJ_CNPF if customer else None)
             contracts = await ctx.coordinator.contracts(ctx.customer)
             chosen = ctx.link.contract if ctx.link else None
             contract = next((c for c in contracts if c.Numero == chosen), contracts[0] if contracts else None)
@@ -157,7 +161,7 @@ class Human(Flow):
         render = ctx.render_in
         title = plain_text(render(STAFF_LANGUAGE, "human.topic_title", protocol=facts["protocol"], name=facts["name"]))
         card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, **facts)
-        return title[:128], card
+        return title[:128], card, tax_id
 
 
 class Sales(Flow):

@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("flows.subscriber", "flows.technician", "flows.staff"),
     ("flows.diagrams",),  # draws every role's flows
     ("bot.settings", "bot.mirror", "bot.web"),
-    ("bot.channels", "bot.channels.telegram", "bot.channels.console"),
+    ("bot.channels", "bot.channels.telegram", "bot.channels.console", "bot.desks", "bot.desks.chatwoot"),
     # The doctor checks the channels (the Bot API token): it sits above them.
     ("bot.doctor",),
     ("bot.runtime",),  # the composition root, and the entry points of `ispbot run` and `ispbot demo`
@@ -80,6 +80,8 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot.channels": frozenset({"sqlalchemy"}),
     "bot.channels.telegram": frozenset({"aiohttp", "pydantic", "pydantic_settings", "sqlalchemy", "telegram"}),
     "bot.channels.console": frozenset({"sqlalchemy"}),
+    "bot.desks": frozenset({"sqlalchemy"}),
+    "bot.desks.chatwoot": frozenset({"httpx", "pydantic", "pydantic_settings", "sqlalchemy", "starlette"}),
     "bot.doctor": frozenset({"pydantic", "pydantic_settings", "sqlalchemy", "telegram"}),
     "bot.runtime": frozenset({"httpx", "sqlalchemy", "starlette", "telegram"}),
     "bot.runtime.processor": frozenset({"sqlalchemy"}),
