@@ -791,7 +791,7 @@ class _Builder:
                     "calling_station_id": auth["MAC"],
                     "input_octets": r.randrange(10**8, 10**11),
                     "output_octets": r.randrange(10**7, 10**10),
-                    "server": "radius-01",
+                    "server": "1",  # the RADIUS server's code: disconnect_online_customer's server_id
                     "server_id": 1,
                     "nas_ip_address": nas[0],
                 },
@@ -1045,7 +1045,7 @@ class _Builder:
             self.store.insert(
                 "documents", document_record(number, maria, [D.contract], due, 99.90, paid_on=None)
             )
-        for back in (3, 2, 1):
+        for back in range(13, 0, -1):  # a year and more of paid bills: the yearly discharge statement
             self.doc_seq += 1
             due = self.today - timedelta(days=12 + 30 * back)
             self.store.insert(

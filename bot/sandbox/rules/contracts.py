@@ -50,7 +50,11 @@ def _ids(p: Params) -> tuple[int, int]:
 
 
 def advance_time(ctx: Context) -> None:
-    """Suspensions and trial plans whose dates the clock has reached take effect (called per request)."""
+    """Suspensions, trial plans and redials (``network.redial``) whose dates the clock has reached take
+    effect (called per request)."""
+    from bot.sandbox.rules.network import redial  # noqa: PLC0415 - network's rules import billing, which imports us
+
+    redial(ctx)
     today = ctx.today
     for suspension in ctx.store.rows("suspensions"):
         contract = ctx.store.find("contracts", Numero=suspension["contract_id"])

@@ -1,8 +1,14 @@
 """Online sessions, equipment, additional data, the virtual collector and the MVNO integration
-(second document, 4.3 and 4.4)."""
+(second document, 4.3 and 4.4).
+
+A session dropped by disconnect_online_customer comes back as a new one (new id, start time) once
+``Settings.redial_seconds`` have passed on the sandbox's clock, as a router dials in again, while its
+contract is still active; with ``Settings.redials`` off it never does (``redial`` runs per request).
+"""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.sandbox.errors import Refusal
@@ -73,7 +79,31 @@ def disconnect_online_customer(ctx: Context, p: Params) -> str:
     if session is None:
         return "Nenhuma conexão ativa encontrada para os dados informados"
     ctx.store.delete("sessions", session)
+    if ctx.settings.redials:
+        due = ctx.now + timedelta(seconds=ctx.settings.redial_seconds)
+        ctx.store.insert("redials", {**session, "due": due.strftime("%Y-%m-%d %H:%M:%S")})
     return "Cliente desconectado com sucesso"
+
+
+def redial(ctx: Context) -> None:
+    """Sessions whose equipment dials in again now that their time has come (see the docstring)."""
+    for pending in list(ctx.store.rows("redials")):
+        if pending["due"] > ctx.stamp:
+            continue
+        ctx.store.delete("redials", pending)
+        contract = ctx.store.find("contracts", Numero=pending["contract_id"])
+        if contract is None or contract["Situacao_Codigo"] != "A":
+            continue
+        session = {k: v for k, v in pending.items() if k != "due"}
+        start = datetime.strptime(pending["due"], "%Y-%m-%d %H:%M:%S")
+        session.update(
+            session_id=f"{int(start.timestamp()):x}{pending['contract_id']:06x}",
+            session_start_time=pending["due"],
+            session_up_time="00:00:00",
+            input_octets=0,
+            output_octets=0,
+        )
+        ctx.store.insert("sessions", session)
 
 
 @operation("virtual_collector_costumer_list", writes=False)
