@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from pathlib import Path
+from typing import Literal
 
 import yaml
-from flows.policy import Policy
+from flows.policy import CancelTerms, Policy
 from flows.stock import StockCatalog
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -48,6 +49,44 @@ class BotSettings(BaseSettings):
     unblock_every_days: int = Field(default=30, ge=1, le=366, description="days between two unblocks of a contract")
     unblock_max_overdue: int = Field(default=2, ge=0, le=99, description="most overdue bills an unblock allows")
     unblock_release_minutes: int = Field(default=15, ge=1, le=24 * 60, description="minutes the ISP takes to release")
+    company: str = Field(
+        default="", max_length=160,
+        description="the ISP's legal name and CNPJ as printed on cancel receipts and yearly statements",
+    )
+    self_cancel: bool = Field(
+        default=True, description="subscribers cancel in the chat (contract_cancel); off: a person takes it",
+    )
+    retention_offer: str = Field(
+        default="", max_length=400, description="the one retention offer shown before a cancel (empty: none)",
+    )
+    cancel_reversal_reason: int = Field(
+        default=0, ge=0, description="contract_cancel billing.reason_id: the ISP's reason for reversing bills",
+    )
+    cancel_fine_account: int = Field(
+        default=0, ge=0, description="contract_cancel fine.account_id: an account of nature Receipts",
+    )
+    cancel_fine_history: int = Field(
+        default=0, ge=0, description="contract_cancel fine.historic_id: a history of operation Credit, type Term",
+    )
+    cancel_future_billing: bool = Field(default=True, description="contract_cancel reverses future bills")
+    cancel_period_action: Literal["none", "cancel", "block"] = Field(
+        default="none", description="the current period's bill on a cancel: none, cancel (reverse) or block",
+    )
+    cancel_pre_billing: bool = Field(default=True, description="contract_cancel deletes pre-billings")
+    cancel_withdrawal_topic: int = Field(
+        default=0, ge=0, description="topic code of the equipment-withdrawal ticket a cancel opens (0: none)",
+    )
+    suspend_min_days: int = Field(default=30, ge=1, le=365, description="fewest days of a temporary suspension")
+    suspend_max_days: int = Field(default=120, ge=1, le=365, description="most days of a temporary suspension")
+    suspend_start_within_days: int = Field(
+        default=30, ge=0, le=365, description="how many days ahead a temporary suspension may start",
+    )
+    contest_topic: str = Field(
+        default="", max_length=80, description="name of the ticket topic of contested charges (empty: a financial one)",
+    )
+    restart_wait_seconds: int = Field(
+        default=60, ge=10, le=300, description="how long the bot looks for a restarted connection to come back",
+    )
     handoff_wait_minutes: int = Field(default=5, ge=1, le=24 * 60, description="minutes before the wait notice")
     handoff_minutes_each: int = Field(default=10, ge=1, le=24 * 60, description="minutes a staff member takes per case")
     stock_file: Path | None = Field(default=None, description="YAML of stock products (label code, id) and locations")
@@ -123,6 +162,21 @@ class BotSettings(BaseSettings):
             unblock_max_overdue=self.unblock_max_overdue,
             unblock_release_minutes=self.unblock_release_minutes,
             stock=stock_catalog(self.stock_file) if self.stock_file is not None else StockCatalog(),
+            company=" ".join(self.company.split()),
+            self_cancel=self.self_cancel,
+            retention_offer=" ".join(self.retention_offer.split()),
+            cancel_terms=CancelTerms(
+                reversal_reason=self.cancel_reversal_reason, fine_account=self.cancel_fine_account,
+                fine_history=self.cancel_fine_history, future_billing=self.cancel_future_billing,
+                period_action=self.cancel_period_action, pre_billing=self.cancel_pre_billing,
+                pre_billing_action="cancel" if self.cancel_pre_billing else "none",
+                withdrawal_topic=self.cancel_withdrawal_topic,
+            ),
+            suspend_min_days=min(self.suspend_min_days, self.suspend_max_days),
+            suspend_max_days=self.suspend_max_days,
+            suspend_start_within_days=self.suspend_start_within_days,
+            contest_topic=self.contest_topic.strip(),
+            restart_wait_seconds=float(self.restart_wait_seconds),
         )
 
 

@@ -108,6 +108,7 @@ TOPICS = (  # code, type, name, description, central, opening, status, survey
     (8, "C", "Mudança de plano", "Upgrade ou downgrade", "S", "T", "A", True),
     (9, "C", "Novo contrato", "Venda de novo plano", "N", "A", "A", False),
     (10, "T", "Troca de senha Wi-Fi", "Alteração de senha", "S", "T", "I", False),
+    (11, "A", "Contestação de cobrança", "Cobrança contestada pelo assinante", "N", "T", "A", False),
 )
 CAUSES = (
     (1, "T", "Cabo rompido", "Drop óptico rompido", "A"),
