@@ -319,6 +319,8 @@ class Engine:
         if isinstance(event, Text) and self._free(ctx, role):
             words = any(t.what == WORDS.what for t in flow.steps.takes(origin))
             typed = _typed_choice(ctx, event.text, numbers=False, strict=words)
+            if typed is not None and flow.name == MENU and self._asks_another(ctx, event.text, typed):
+                typed = None  # the menu's intents read it: "quero cancelar meu contrato" is no "Contratos"
             if typed is not None:
                 event = typed
             elif self._request(ctx, role, flow, event.text) and await self._hand_over(ctx, role, flow, event):
@@ -355,6 +357,14 @@ class Engine:
             del ctx.replies[said:]
             await step(ctx, self._resolve(ctx, numbered))
         self._check_move(role, flow, origin, ctx)
+
+    def _asks_another(self, ctx: Context, text: str, typed: Choice) -> bool:
+        """Whether words that only hold a menu button's label among others plainly ask for another flow."""
+        if _typed_choice(ctx, text, numbers=False, strict=True) is not None:
+            return False  # the label itself, or its start: the button
+        name = default_intents().match(ctx.language, text)
+        chosen = ctx.state.data.get(CHOICES, {}).get(typed.token, [None])[0]
+        return name is not None and name not in SMALL_TALK and name != chosen
 
     def _request(self, ctx: Context, role: RoleFlows, flow: Flow, text: str) -> str | None:
         """The flow a typed text plainly asks for instead of answering the question, if it may leave it."""
