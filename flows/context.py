@@ -42,7 +42,7 @@ from bot.store import Contact as Contact  # noqa: PLC0414 - re-exported: a conta
 from bot.store import Role as Role  # noqa: PLC0414 - re-exported: flows name roles here, never through the store
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from flows.contacts import CONTACT, ContactRef, Deadline
+from flows.contacts import CONTACT, LINKED, UNLINKED, ContactRef, Deadline
 from flows.coordinator import IspCoordinator
 from flows.files import FileSource, FileUnavailable
 from flows.identity import target_ref
@@ -346,6 +346,7 @@ class Context:
         )
         if (contact := self.contact) is not None:  # the contact so far was this customer's too
             await self._repos.contacts.identify(self._session, contact.id, customer)
+            await self.record(self.state.flow or "link", LINKED)
 
     async def redeem_invite(self, code: str) -> tuple[Role, str]:
         """Use a single-use invite for this chat: the role and system user it was issued for.
@@ -372,7 +373,10 @@ class Context:
     async def unlink(self) -> bool:
         self.link = None
         self.state.current_ticket = None
-        return await self._repos.links.unlink(self._session, self.chat_id)
+        unlinked = await self._repos.links.unlink(self._session, self.chat_id)
+        if unlinked:
+            await self.record(self.state.flow or "unlink", UNLINKED)
+        return unlinked
 
     async def recent_link_failures(self) -> int:
         since = utcnow() - self.policy.link_window
