@@ -130,7 +130,6 @@ class Context:
         self._database = database
         self.reservations = reservations if reservations is not None else []
         self._attempt: Reservation | None = None
-        self.begun: list[str] = []  # the flows begun in this turn, in order: the contact's subjects
 
     # ---- who and where ---------------------------------------------------------------------------
     @property
@@ -164,6 +163,10 @@ class Context:
     # ---- speaking --------------------------------------------------------------------------------
     def text(self, key: str, /, **variables: Any) -> str:
         return self._translations.render(self.language, key, **variables)
+
+    def text_or(self, key: str, default: str, /, **variables: Any) -> str:
+        """``text``, or ``default`` where no template ``key`` exists (a name another part recorded)."""
+        return self.text(key, **variables) if self._translations.has(key) else default
 
     def say(self, key: str, /, **variables: Any) -> None:
         self.replies.append(Message(self.text(key, **variables)))
@@ -258,11 +261,12 @@ class Context:
         return ContactRef.kept(self.state.data.get(CONTACT))
 
     async def record(
-        self, subject: str, outcome: str, /, *, ticket: int | None = None, reference: str | None = None,
+        self, subject: str, outcome: str | None, /, *, ticket: int | None = None, reference: str | None = None,
         deadline: Deadline | None = None,
     ) -> datetime | None:
         """Record against the contact what ``subject`` (a flow's name) came to: ``outcome`` (a word of
-        ``flows.contacts``, or the flow's own, with its ``contacts.outcome_<word>`` text), the ``ticket``
+        ``flows.contacts``, or the flow's own, with its ``contacts.outcome_<word>`` text; None: only that
+        the subject came up, as the engine records each flow a contact uses), the ``ticket``
         opened (tied to the contact), a ``reference`` staff search by (the ticket's protocol), and the
         ``deadline`` of what was not settled at once. Saved with the turn; when the deadline runs out
         (None without one, or outside a contact)."""
@@ -281,10 +285,12 @@ class Context:
         return due
 
     async def contact_history(self, years: int = KEPT_YEARS) -> list[Contact]:
-        """The linked customer's contacts of the last ``years`` years, newest first, with what each
-        was about and came to."""
+        """The person's contacts of the last ``years`` years, newest first, with what each was about
+        and came to: the linked customer's (whatever chat), else this chat's own."""
         since = self.coordinator.now() - timedelta(days=365 * years + years // 4 + 1)
-        return await self._repos.contacts.history(self._session, customer_code=self.customer, since=since)
+        if self.link is not None and self.link.customer_code is not None:
+            return await self._repos.contacts.history(self._session, customer_code=self.link.customer_code, since=since)
+        return await self._repos.contacts.history(self._session, chat_id=self.chat_id, since=since)
 
     async def forget_chat(self) -> None:
         """Delete what the bot holds of this chat that no rule requires keeping: its links (past ones

@@ -4,8 +4,7 @@ Each event runs in one database transaction: lock the chat (a row lock on Postgr
 writer and the optimistic version check elsewhere), load its state and link, route the event
 (``/start``, ``/cancelar``, the role's commands and the ``leave`` words work everywhere but at a
 verbatim step; a button resolves from the chat's own state only), run the step and any flow it
-switched to, save the state and queue the turn's messages for ``chat_messages``. A subscriber's
-message after a quiet spell opens a contact, whose protocol leads the turn's answer (``flows.contacts``).
+switched to, save the state (the contact too: ``flows.contacts``) and queue the messages for ``chat_messages``.
 
 Every question is answered here, not in each flow (``Takes`` in ``flows.steps``): a typed option
 chooses it (``flows.answers``); a clear request for another flow, or a file the step cannot read,
@@ -237,7 +236,6 @@ class Engine:
                     await _record(session, within, [])
                     return Turn.at([], ctx.state)
                 await self._misunderstood(ctx, miss, incoming.event)
-            await self._subjects(session, ctx)
             self._announce(ctx, opened)
             await self._mirror(session, ctx, said, ctx.replies)
             answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
@@ -312,16 +310,15 @@ class Engine:
         flow = self.flows[state.role].flows.get(state.flow or "")
         return flow is not None and state.step in flow.verbatim_steps
 
-    async def _subjects(self, session: AsyncSession, ctx: Context) -> None:
-        """Record the flows this turn began that the contact had not used yet (its subjects)."""
+    async def _subject(self, ctx: Context, name: str) -> None:
+        """Record flow ``name`` as a subject of the contact, the first time the contact uses it."""
         kept = ctx.state.data.get(CONTACT)
-        if not isinstance(kept, dict) or "id" not in kept:
+        if name in NOT_SUBJECTS or not isinstance(kept, dict) or "id" not in kept:
             return
         subjects = kept.setdefault("subjects", [])
-        for name in dict.fromkeys(ctx.begun):
-            if name not in NOT_SUBJECTS and name not in subjects:
-                subjects.append(name)
-                await self.repos.contacts.record(session, int(kept["id"]), name, at=self.coordinator.now())
+        if name not in subjects:
+            subjects.append(name)
+            await ctx.record(name, None)
 
     def _announce(self, ctx: Context, opened: ContactRef | None) -> None:
         """A new contact's protocol, date and time, ahead of the turn's first answer."""
@@ -480,7 +477,7 @@ class Engine:
         if flow.requires_link and ctx.link is None and LINK in role.flows:
             name, flow = LINK, role.flows[LINK]
         self._enter(ctx, name, data)
-        ctx.begun.append(name)
+        await self._subject(ctx, name)
         await flow.begin(ctx)
         self._check_move(role, flow, BEGIN, ctx)
 

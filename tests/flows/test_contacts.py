@@ -7,7 +7,10 @@ import re
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.store import Contacts
+from bot.sandbox import DEMO_IDENTITIES
+from bot.store import ChatStates, Contacts, Links
+from bot.store.models import LinkRow
+from sqlalchemy import func, select
 
 from tests.flows.harness import Desk
 from tests.flows.test_new_ticket import quiet_customer, tickets_of
@@ -97,3 +100,91 @@ async def test_the_staff_card_shows_the_contact_protocol(desk: Desk) -> None:
     await stranger.say("quero falar com um atendente")
     [handoff] = stranger.handoffs
     assert theirs != protocol and f"Atendimento (contato) {theirs}" in handoff.summary["card"]
+
+
+# ---- "Meus atendimentos" ---------------------------------------------------------------------------
+async def test_my_contacts_lists_each_contact_with_protocol_date_subject_and_outcome(desk: Desk) -> None:
+    customer = quiet_customer(desk.sandbox)
+    chat = await desk.linked_chat(customer)
+    first = protocol_in(chat.text)
+    await chat.command("ticket")
+    await chat.tap("Lentidão")
+    await chat.say("Lenta toda noite")
+    await chat.tap("Abrir chamado")
+    (ticket,) = [t for t in tickets_of(desk.sandbox, customer) if t["Assunto"] == "Lentidão"]
+    desk.clock.advance(hours=3)
+    await chat.say("meus atendimentos")
+    second = protocol_in(chat.text)
+    assert second is not None and second != first
+    text = chat.text
+    assert "Seus atendimentos" in text
+    assert text.index(second) < text.index(first or "")  # newest first
+    assert "10/03/2025 09:30" in text and "10/03/2025 12:30" in text
+    assert "Abertura de chamado" in text and "Histórico de atendimentos" in text
+    assert f"chamado aberto ({ticket['Protocolo']})" in text
+    assert "reclamação: resposta até 17/03/2025" in text
+
+
+async def test_my_contacts_shows_only_the_last_three_years_and_another_customers_never(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    desk.clock.advance(days=3 * 366)
+    other = await desk.linked_chat(quiet_customer(desk.sandbox))
+    theirs = protocol_in(other.text)
+    await chat.say("historico")
+    assert "Seus atendimentos" in chat.text
+    mine = protocol_in(chat.text)
+    listed = re.findall(r"^(\d{14,}) · ", chat.text, re.MULTILINE)
+    assert listed == [mine]  # the contact of three years ago is past the term; the other customer's is theirs
+    assert theirs not in chat.text
+
+
+async def test_my_contacts_in_english_and_spanish(desk: Desk) -> None:
+    english = await desk.linked_chat(language="en")
+    await english.say("my contacts")
+    assert "Your contacts" in english.text and "Contact history" in english.text
+    spanish = await desk.linked_chat(language="es")
+    await spanish.say("mis atenciones")
+    assert "Sus atenciones" in spanish.text and "Historial de atenciones" in spanish.text
+
+
+# ---- "Meus dados" ---------------------------------------------------------------------------------
+async def test_my_data_tells_what_is_held_and_deleting_keeps_the_contact_history(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    protocol = protocol_in(chat.text)
+    await chat.command("idioma")
+    await chat.tap("Português")
+    await chat.say("meus dados")
+    assert "O que guardo sobre você" in chat.text
+    assert f"cliente {DEMO_IDENTITIES.customer}" in chat.text and "pelo seu número de telefone" in chat.text
+    assert "Idioma: pt_BR, escolhido por você" in chat.text
+    assert "1 atendimento registrado" in chat.text
+    await chat.tap("Manter")
+    assert "Nada foi apagado" in chat.text
+    async with desk.database.transaction() as session:
+        assert await Links().active(session, chat.chat_id) is not None
+
+    await chat.say("apagar meus dados")
+    await chat.tap("Apagar meus dados")
+    assert "apaguei o vínculo deste chat" in chat.text
+    assert "continua guardado por 3 anos" in chat.text
+    assert "preciso confirmar que você é o titular" in chat.text  # not linked any more: linking greets them
+    async with desk.database.transaction() as session:
+        assert await Links().active(session, chat.chat_id) is None
+        assert chat.chat_id not in await Links().chats_for_customer(session, DEMO_IDENTITIES.customer)
+        rows = select(func.count()).select_from(LinkRow).where(LinkRow.chat_id == chat.chat_id)
+        assert (await session.execute(rows)).scalar_one() == 0  # deleted, not only ended
+        state = await ChatStates().load(session, chat.chat_id)
+        contact = await Contacts().by_protocol(session, protocol or "")
+    assert state.language is None and state.data.get("recent") == []
+    assert contact is not None and contact.customer_code == DEMO_IDENTITIES.customer  # kept for its term
+    assert [e.outcome for e in contact.outcomes][-1] == "data_deleted"
+
+
+async def test_someone_not_linked_may_ask_for_their_data_too(desk: Desk) -> None:
+    chat = desk.chat(language="en")
+    await chat.start()
+    await chat.command("mydata")
+    assert "No link to a customer record" in chat.text
+    assert "1 contact on record" in chat.text
+    await chat.tap("Delete my data")
+    assert "I deleted this chat's link" in chat.text
