@@ -94,6 +94,11 @@ class Links:
         """Delete every link the chat had, active or ended (the person asked their data deleted); how many."""
         return await execute_rowcount(session, delete(LinkRow).where(LinkRow.chat_id == chat_id))
 
+    async def of_customer(self, session: AsyncSession, customer_code: int) -> list[tuple[Link, datetime | None]]:
+        """Every link to the customer, ended ones too (with when they ended), oldest first."""
+        statement = select(LinkRow).where(LinkRow.customer_code == customer_code).order_by(LinkRow.id)
+        return [(_from_row(row), row.unlinked_at) for row in (await session.execute(statement)).scalars()]
+
     async def chats_for_customer(self, session: AsyncSession, customer_code: int) -> list[int]:
         """The chats to notify about this customer (an outage, a ticket update), oldest link first."""
         statement = select(LinkRow.chat_id).where(LinkRow.customer_code == customer_code, _active)
