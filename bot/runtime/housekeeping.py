@@ -1,7 +1,8 @@
 """What the bot does on its own clock, beside the updates: outage notices and the handoff queue's
 "your place in the queue" every minute, the metrics gauges read from the database, the staff warned
 of contact deadlines close to their end every ten minutes (in the staff group; logged without one),
-and old inbox rows pruned every hour. A failed round is logged and tried again a minute later.
+and old inbox rows and contacts past their legal term pruned every hour. A failed round is logged
+and tried again a minute later.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from bot import metrics
 from bot.channels.base import Channel
 from bot.runtime.processor import Processor
 from bot.settings import BotSettings
-from bot.store import Database, Handoffs, utcnow
+from bot.store import KEPT_YEARS, Contacts, Database, Handoffs, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +76,10 @@ class Housekeeping:
                                           if self.staff_chat is not None)
 
     async def prune(self) -> None:
+        """Old inbox rows, and contacts past their legal term (``KEPT_YEARS``: kept that long, no longer)."""
         async with self.database.transaction() as session:
             await self.processor.inbox.prune(session, utcnow() - timedelta(days=KEEP_INBOX_FOR))
+            await Contacts().purge(session, utcnow() - timedelta(days=365 * KEPT_YEARS + 1))
 
     async def run(self, stop: asyncio.Event) -> None:
         """Outage notices, the queue and the gauges every minute; old inbox rows every hour."""
