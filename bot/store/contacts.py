@@ -1,7 +1,7 @@
 """Contacts: a protocol for every contact a person has with the ISP through the bot, what each was
 about (the flows used) and came to (outcomes the flows record), and the deadlines of what was not
 settled at once. The protocol is the date the contact began (the caller's zone) and the row's id,
-so it is unique across every process on one database. Contacts are kept for the regulation's term
+so it is unique across every process on one database, and costs one INSERT. Contacts are kept for the regulation's term
 (``KEPT_YEARS``) whatever else of a person is deleted; ``purge`` drops older ones.
 """
 
@@ -66,9 +66,17 @@ def protocol_of(day: str, contact_id: int) -> str:
     return f"{day}{contact_id:0{ID_DIGITS}d}"
 
 
+def parse_protocol(protocol: str) -> tuple[str, int] | None:
+    """The day and id a protocol names, or None when it names none."""
+    protocol = protocol.strip()
+    if not protocol.isdigit() or len(protocol) < 8 + ID_DIGITS:
+        return None
+    return protocol[:8], int(protocol[8:])
+
+
 def _contact(row: Row[Any], events: Iterable[ContactEvent] = ()) -> Contact:
     return Contact(
-        id=row.id, protocol=row.protocol or "", chat_id=row.chat_id, customer_code=row.customer_code,
+        id=row.id, protocol=protocol_of(row.day, row.id), chat_id=row.chat_id, customer_code=row.customer_code,
         started_at=row.started_at, events=tuple(events),
     )
 
@@ -87,12 +95,10 @@ class Contacts:
     ) -> Contact:
         """A new contact of ``chat_id``, begun ``at``, on ``day`` (YYYYMMDD, the ISP's calendar)."""
         at = at or utcnow()
-        values = {"chat_id": chat_id, "customer_code": customer_code, "started_at": at}
+        values = {"day": day, "chat_id": chat_id, "customer_code": customer_code, "started_at": at}
         inserted = await core_execute(session, insert(_contacts).values(values).returning(_contacts.c.id))
         contact_id = int(inserted.scalar_one())
-        protocol = protocol_of(day, contact_id)
-        await execute_rowcount(session, update(_contacts).where(_contacts.c.id == contact_id).values(protocol=protocol))
-        return Contact(contact_id, protocol, chat_id, customer_code, at)
+        return Contact(contact_id, protocol_of(day, contact_id), chat_id, customer_code, at)
 
     async def identify(self, session: AsyncSession, contact_id: int, customer_code: int) -> None:
         """The contact's person proved to be ``customer_code`` (linked during the contact)."""
@@ -116,7 +122,12 @@ class Contacts:
         return int(inserted.scalar_one())
 
     async def by_protocol(self, session: AsyncSession, protocol: str) -> Contact | None:
-        row = (await core_execute(session, select(_contacts).where(_contacts.c.protocol == protocol))).one_or_none()
+        named = parse_protocol(protocol)
+        if named is None:
+            return None
+        day, contact_id = named
+        statement = select(_contacts).where(_contacts.c.id == contact_id, _contacts.c.day == day)
+        row = (await core_execute(session, statement)).one_or_none()
         if row is None:
             return None
         return (await self._with_events(session, [row]))[0]
@@ -155,14 +166,15 @@ class Contacts:
     async def due(self, session: AsyncSession, before: datetime) -> list[tuple[ContactEvent, Contact]]:
         """Deadlines still running that run out before ``before``, soonest first, with their contact."""
         statement = (
-            select(_events, _contacts.c.protocol, _contacts.c.chat_id, _contacts.c.customer_code,
+            select(_events, _contacts.c.day, _contacts.c.chat_id, _contacts.c.customer_code,
                    _contacts.c.started_at)
             .join(_contacts, _contacts.c.id == _events.c.contact_id)
             .where(_open, _events.c.due_at < before)
             .order_by(_events.c.due_at)
         )
         return [
-            (_event(row), Contact(row.contact_id, row.protocol or "", row.chat_id, row.customer_code, row.started_at))
+            (_event(row), Contact(row.contact_id, protocol_of(row.day, row.contact_id), row.chat_id, row.customer_code,
+                                  row.started_at))
             for row in await core_execute(session, statement)
         ]
 

@@ -285,15 +285,14 @@ class ContactRow(Base):
 
     __tablename__ = "contacts"
     __table_args__ = (
-        Index("uq_contacts_protocol", "protocol", unique=True),
         Index("ix_contacts_customer_code_started_at", "customer_code", "started_at"),
         Index("ix_contacts_chat_id_started_at", "chat_id", "started_at"),
         Index("ix_contacts_started_at", "started_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    # The date it began (the ISP's zone) and its id: set in the transaction that inserts the row.
-    protocol: Mapped[str | None] = mapped_column(String(24))
+    # The date it began in the ISP's zone (YYYYMMDD): its protocol is this and the id (``protocol_of``).
+    day: Mapped[str] = mapped_column(String(8))
     chat_id: Mapped[int] = mapped_column(BigInteger)
     # NULL until the chat is linked to a customer (during the contact or never).
     customer_code: Mapped[int | None] = mapped_column(Integer)

@@ -26,13 +26,12 @@ def upgrade() -> None:
     op.create_table(
         "contacts",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
-        sa.Column("protocol", sa.String(length=24), nullable=True),
+        sa.Column("day", sa.String(length=8), nullable=False),
         sa.Column("chat_id", sa.BigInteger(), nullable=False),
         sa.Column("customer_code", sa.Integer(), nullable=True),
         sa.Column("started_at", UtcDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_contacts"),
     )
-    op.create_index("uq_contacts_protocol", "contacts", ["protocol"], unique=True)
     op.create_index("ix_contacts_customer_code_started_at", "contacts", ["customer_code", "started_at"])
     op.create_index("ix_contacts_chat_id_started_at", "contacts", ["chat_id", "started_at"])
     op.create_index("ix_contacts_started_at", "contacts", ["started_at"])
@@ -65,5 +64,4 @@ def downgrade() -> None:
     op.drop_index("ix_contacts_started_at", table_name="contacts")
     op.drop_index("ix_contacts_chat_id_started_at", table_name="contacts")
     op.drop_index("ix_contacts_customer_code_started_at", table_name="contacts")
-    op.drop_index("uq_contacts_protocol", table_name="contacts")
     op.drop_table("contacts")
