@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from pydantic import ValidationError
 
-from bot import intents_cli, invites_cli, locks_cli, logs, undelivered_cli
+from bot import contacts_cli, intents_cli, invites_cli, locks_cli, logs, undelivered_cli
 from bot.cli_support import Refused, load, refused
 from bot.doctor import cli as doctor_cli
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -116,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     store_cli.register(subparsers)
     invites_cli.register(subparsers)
     locks_cli.register(subparsers)
+    contacts_cli.register(subparsers)
     mirror_cli.register(subparsers)
     undelivered_cli.register(subparsers)
     doctor_cli.register(subparsers)

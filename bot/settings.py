@@ -89,6 +89,14 @@ class BotSettings(BaseSettings):
     )
     handoff_wait_minutes: int = Field(default=5, ge=1, le=24 * 60, description="minutes before the wait notice")
     handoff_minutes_each: int = Field(default=10, ge=1, le=24 * 60, description="minutes a staff member takes per case")
+    contact_quiet_minutes: int = Field(
+        default=30, ge=1, le=24 * 60,
+        description="minutes without a message after which a person's next one begins a new contact (a new protocol)",
+    )
+    deadline_warn_hours: int = Field(
+        default=48, ge=1, le=30 * 24,
+        description="hours before a complaint's or request's deadline runs out that staff are warned",
+    )
     stock_file: Path | None = Field(default=None, description="YAML of stock products (label code, id) and locations")
     locales_dir: Path | None = Field(
         default=None, description="folder of texts to use instead of those shipped with ispbot (pt_BR/, en/, es/...)",
@@ -161,6 +169,7 @@ class BotSettings(BaseSettings):
             unblock_every=timedelta(days=self.unblock_every_days),
             unblock_max_overdue=self.unblock_max_overdue,
             unblock_release_minutes=self.unblock_release_minutes,
+            contact_quiet=timedelta(minutes=self.contact_quiet_minutes),
             stock=stock_catalog(self.stock_file) if self.stock_file is not None else StockCatalog(),
             company=" ".join(self.company.split()),
             self_cancel=self.self_cancel,

@@ -4,7 +4,7 @@ Each event runs in one database transaction: lock the chat (a row lock on Postgr
 writer and the optimistic version check elsewhere), load its state and link, route the event
 (``/start``, ``/cancelar``, the role's commands and the ``leave`` words work everywhere but at a
 verbatim step; a button resolves from the chat's own state only), run the step and any flow it
-switched to, save the state and queue the turn's messages for ``chat_messages``.
+switched to, save the state (the contact too: ``flows.contacts``) and queue the messages for ``chat_messages``.
 
 Every question is answered here, not in each flow (``Takes`` in ``flows.steps``): a typed option
 chooses it (``flows.answers``); a clear request for another flow, or a file the step cannot read,
@@ -31,6 +31,7 @@ from bot.store import (
     Answered,
     ChatState,
     ChatStates,
+    Contacts,
     Database,
     Handoffs,
     Invites,
@@ -49,6 +50,7 @@ from bot.store import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.answers import typed_option
+from flows.contacts import CONTACT, NOT_SUBJECTS, ContactRef, quiet_since
 from flows.context import (
     CHOICES,
     FLOW_DATA,
@@ -145,7 +147,7 @@ class Engine:
         self.translations = translations or default_translations()
         self.states = ChatStates()
         self.repos = Repositories(
-            Links(), LinkAttempts(), OutageWatches(), TrustUnblocks(), Invites(), self.states, Handoffs(),
+            Links(), LinkAttempts(), OutageWatches(), TrustUnblocks(), Invites(), self.states, Handoffs(), Contacts(),
         )
         self.outbox = Outbox()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -219,6 +221,7 @@ class Engine:
             said = _said(state, incoming.event)
             if _worth_recalling(link, incoming.event):
                 state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
+            opened = await self._contact(session, state, link, incoming.event)
             before = state.snapshot()
             ctx = self._context(state, link, session, incoming, reservations)
             try:
@@ -233,6 +236,7 @@ class Engine:
                     await _record(session, within, [])
                     return Turn.at([], ctx.state)
                 await self._misunderstood(ctx, miss, incoming.event)
+            self._announce(ctx, opened)
             await self._mirror(session, ctx, said, ctx.replies)
             answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
             await self.states.save(session, ctx.state, answered=answered)
@@ -243,6 +247,8 @@ class Engine:
         async with self.database.transaction() as session:
             state = await self.states.load(session, incoming.chat_id)
             link = await self.repos.links.active(session, incoming.chat_id)
+            _follow_link(state, link)
+            opened = await self._contact(session, state, link, incoming.event)
             ctx = self._context(state, link, session, incoming)
             if isinstance(error, IspTransportError):
                 ctx.say("common.isp_unavailable")
@@ -254,8 +260,17 @@ class Engine:
             again = prompt_reply(state.data.get(PROMPT))
             if again is not None:
                 ctx.replies.append(again)
+            self._announce(ctx, opened)
             await self._mirror(session, ctx, _said(state, incoming.event), ctx.replies)
-            await _record(session, within, ctx.replies)
+            if opened is None:
+                await _record(session, within, ctx.replies)
+            else:  # nothing of the step is kept, but the contact it opened is
+                answered = await within(session, ctx.replies, []) if within is not None else None
+                try:
+                    await self.states.save(session, state, answered=answered)
+                except StaleStateError:  # another turn saved the chat meanwhile: it holds its own contact
+                    if answered is not None:
+                        await answered.write(session)
             return Turn.at(ctx.replies, ctx.state)
 
     def _context(
@@ -268,6 +283,48 @@ class Engine:
             menu=self.flows[state.role].menu, message_id=incoming.message_id, sender_name=incoming.sender_name,
             files=self.files, database=self.database, reservations=reservations,
         )
+
+    # ---- the contact -----------------------------------------------------------------------------
+    async def _contact(self, session: AsyncSession, state: ChatState, link: Link | None, event: Event,
+                       ) -> ContactRef | None:
+        """Keep the chat's contact going, or open one after a quiet spell (a subscriber's message,
+        not while a person of the staff holds the conversation): the contact opened, if one was."""
+        if state.role is not Role.SUBSCRIBER or _is_live_update(event):
+            return None
+        now = self.coordinator.now()
+        kept = state.data.get(CONTACT)
+        opened = None
+        if quiet_since(kept, now, self.policy.contact_quiet) and not self._with_person(state):
+            customer = link.customer_code if link is not None else None
+            contact = await self.repos.contacts.begin(
+                session, state.chat_id, day=f"{now:%Y%m%d}", customer_code=customer, at=now,
+            )
+            kept = {"id": contact.id, "protocol": contact.protocol, "started": now.isoformat(), "subjects": []}
+            opened = ContactRef(contact.id, contact.protocol, now)
+        if isinstance(kept, dict):
+            state.data[CONTACT] = {**kept, "last": now.isoformat()}
+        return opened
+
+    def _with_person(self, state: ChatState) -> bool:
+        """Whether a person of the staff holds the conversation (the chat waits at a verbatim step)."""
+        flow = self.flows[state.role].flows.get(state.flow or "")
+        return flow is not None and state.step in flow.verbatim_steps
+
+    async def _subject(self, ctx: Context, name: str) -> None:
+        """Record flow ``name`` as a subject of the contact, the first time the contact uses it."""
+        kept = ctx.state.data.get(CONTACT)
+        if name in NOT_SUBJECTS or not isinstance(kept, dict) or "id" not in kept:
+            return
+        subjects = kept.setdefault("subjects", [])
+        if name not in subjects:
+            subjects.append(name)
+            await ctx.record(name, None)
+
+    def _announce(self, ctx: Context, opened: ContactRef | None) -> None:
+        """A new contact's protocol, date and time, ahead of the turn's first answer."""
+        if opened is not None and ctx.replies:
+            line = ctx.text("contacts.opened", protocol=opened.protocol, at=opened.started)
+            ctx.replies.insert(0, Message(line))
 
     # ---- routing ---------------------------------------------------------------------------------
     async def _route(self, ctx: Context, event: Event) -> None:
@@ -430,6 +487,7 @@ class Engine:
         if flow.requires_link and ctx.link is None and LINK in role.flows:
             name, flow = LINK, role.flows[LINK]
         self._enter(ctx, name, data)
+        await self._subject(ctx, name)
         await flow.begin(ctx)
         self._check_move(role, flow, BEGIN, ctx)
 
@@ -439,7 +497,7 @@ class Engine:
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
         recent = ctx.state.data.get(RECENT, [])
-        kept = {LINK_FAILED: ctx.state.data[LINK_FAILED]} if LINK_FAILED in ctx.state.data else {}
+        kept = {key: ctx.state.data[key] for key in (LINK_FAILED, CONTACT) if key in ctx.state.data}
         ctx.state.data = {
             FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses, RECENT: recent, **kept,
         }

@@ -64,6 +64,8 @@ class Policy:
     # A staff desk answers handoffs live (the Telegram channel turns it on when a staff group is set);
     # without one, "talk to a person" opens a ticket the staff answer from the ISP system.
     staff_desk: bool = False
+    # A person's message after this long without one begins a new contact, with a new protocol.
+    contact_quiet: timedelta = timedelta(minutes=30)
     # The ISP's products and stock locations as technicians name them (``ISPBOT_STOCK_FILE``).
     stock: StockCatalog = field(default_factory=StockCatalog)
     # The ISP's legal name and CNPJ, printed on the papers the bot makes (cancel receipt, yearly statement).

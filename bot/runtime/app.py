@@ -17,11 +17,12 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 from flows.coordinator import IspCoordinator
+from flows.deadlines import DeadlineWatch
 from flows.engine import Engine, RoleFlows
 from flows.files import FileSource
 from flows.identity import target_key
@@ -150,6 +151,7 @@ class App:
     runtime: Runtime | None  # with Telegram settings only
     owns_client: bool
     owns_database: bool
+    deadlines: DeadlineWatch | None = None  # complaints' and requests' deadlines close to their end
 
     async def aclose(self) -> None:
         """Close what the app opened itself (what was passed in belongs to whoever passed it)."""
@@ -220,7 +222,11 @@ def build_core(
     engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
     notifier = OutageNotifier(database, coordinator)
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
-    return App(settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False)
+    deadlines = DeadlineWatch(
+        database, coordinator, engine.translations,
+        warn_before=timedelta(hours=settings.bot_settings.deadline_warn_hours),
+    )
+    return App(settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False, deadlines)
 
 
 def _build_runtime(app: App, telegram_settings: TelegramSettings, bot: Bot, sender_limits: dict[str, Any] | None,
@@ -239,6 +245,6 @@ def _build_runtime(app: App, telegram_settings: TelegramSettings, bot: Bot, send
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
     housekeeping = Housekeeping(database, app.settings.bot_settings, notifier=app.notifier, processor=processor,
-                                channel=channel)
+                                channel=channel, deadlines=app.deadlines, staff_chat=telegram_settings.staff_chat_id)
     return Runtime(database, app.coordinator, telegram_settings, channel, processor, heartbeat, housekeeping,
                    app.mirror)

@@ -9,7 +9,10 @@ import sys
 from flows.engine import RoleFlows
 from flows.flow import discover
 
-MENU = ("bills", "new_ticket", "my_tickets", "connection", "contracts", "human", "help", "language", "unlink")
+MENU = (
+    "bills", "new_ticket", "my_tickets", "connection", "contracts", "human", "my_contacts", "help", "language",
+    "my_data", "unlink",
+)
 
 
 def subscriber_flows() -> RoleFlows:

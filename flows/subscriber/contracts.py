@@ -26,6 +26,7 @@ from bot.isp.errors import ErrorName
 from bot.isp.models import v1_records
 from markupsafe import Markup
 
+from flows.contacts import UNBLOCKED
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.standing import overdue_total
@@ -146,6 +147,7 @@ class Contracts(Flow):
         ticket = await self._note(ctx, contract)
         await ctx.record_trust_unblock(number)
         protocol = ticket and (await ctx.coordinator.protocol(ctx.customer, ticket) or ticket)
+        await ctx.record(self.name, UNBLOCKED, ticket=ticket or None, reference=str(protocol) if protocol else None)
         ctx.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes, protocol=protocol)
         ctx.to_menu()
 

@@ -34,7 +34,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.runtime",),  # the composition root, and the entry points of `ispbot run` and `ispbot demo`
     # The commands.
     (
-        "bot.cli", "bot.intents_cli", "bot.invites_cli", "bot.locks_cli", "bot.undelivered_cli", "bot.env_example",
+        "bot.cli", "bot.intents_cli", "bot.invites_cli", "bot.locks_cli", "bot.contacts_cli", "bot.undelivered_cli",
+        "bot.env_example",
         "bot.operations_doc", "bot.isp.cli", "bot.store.cli", "bot.mirror.cli", "bot.sandbox.cli", "bot.doctor.cli",
     ),
 )
