@@ -27,6 +27,7 @@ from flows.writes import WriteState
 CANCEL_HINT = "cancel"  # the administrative topic of cancellations ("Cancelamento"), where there is one
 CANCELLABLE = ("E", "I", "A", "B", "S")  # contract_cancel's states (second document, 3.1)
 CANCELLED = "C"
+CANCELLED_OUTCOME, RETAINED = "cancelled", "retention_accepted"  # what the contact came to (flows.contacts)
 
 
 class CancelPlan(Flow):
@@ -106,8 +107,9 @@ class CancelPlan(Flow):
                 text = (f"O assinante aceitou a oferta de retenção no chat e NÃO cancelou o contrato "
                         f"{ctx.data['contract']}. Oferta: {ctx.policy.retention_offer}. Motivo que deu para "
                         f"cancelar: {ctx.data['reason']['name']}. Aplicar a oferta e confirmar com o assinante.")
-                _, protocol = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=ctx.data["contract"],
-                                                  subject="Retenção aceita (chat)", text=text)
+                ticket, protocol = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=ctx.data["contract"],
+                                                       subject="Retenção aceita (chat)", text=text)
+                await ctx.record(self.name, RETAINED, ticket=ticket, reference=str(protocol) if protocol else None)
                 ctx.say("cancel_plan.offer_taken", protocol=protocol)
                 ctx.to_menu()
             case _:
@@ -213,9 +215,12 @@ class CancelPlan(Flow):
                 + (f" Concorrente: {competitor}." if competitor else "")
                 + (" Oferta de retenção apresentada e recusada." if offered else "")
                 + " Recibo enviado ao assinante em PDF.")
-        # LEAD: record the contact's subject/outcome here once rights-contacts' API lands (cancel, contract).
-        _, protocol = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=number,
-                                          subject="Cancelamento pelo assinante (chat)", text=text)
+        ticket, number_told = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=number,
+                                                  subject="Cancelamento pelo assinante (chat)", text=text)
+        await ctx.record(self.name, CANCELLED_OUTCOME, ticket=ticket, reference=str(number_told or number))
+        protocol: int | str | None = number_told
+        if protocol is None and ctx.contact is not None:  # the ISP's ticket failed: the contact's protocol stands
+            protocol = ctx.contact.protocol
         customer = await ctx.coordinator.customer(ctx.customer)
         variables = {
             "number": number, "plan": plan, "reason": reason, "competitor": competitor, "when": when,

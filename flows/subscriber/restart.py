@@ -76,7 +76,7 @@ class Restart(Flow):
             ctx.ask("next", "restart.cannot", _next_options(ticket=True))
             return
         back = await self._watch(ctx, {s.session_id for s in dropped}, {s.contract_id for s in dropped})
-        # LEAD: record the contact's subject/outcome here once rights-contacts' API lands (restart, back or not).
+        await ctx.record(self.name, "connection_restarted")  # whether it came back is the next question's
         if back is not None:
             ctx.ask("next", "restart.back", _next_options(ticket=True), address=back.framed_ipv4_address or "")
         else:

@@ -222,8 +222,9 @@ class Suspend(Flow):
         else:
             text = f"O assinante desistiu no chat da suspensão temporária agendada do contrato {number}."
             subject = "Suspensão temporária desfeita (chat)"
-        # LEAD: record the contact's subject/outcome here once rights-contacts' API lands (suspend, contract).
-        _, protocol = await record_ticket(ctx, hints=HINTS, contract=int(number), subject=subject, text=text)
+        ticket, protocol = await record_ticket(ctx, hints=HINTS, contract=int(number), subject=subject, text=text)
+        outcome = "suspended" if key == "suspend.done" else "suspension_cancelled"  # flows.contacts' outcomes
+        await ctx.record(self.name, outcome, ticket=ticket, reference=str(protocol) if protocol else None)
         ctx.say(key, protocol=protocol, **terms)
         ctx.to_menu()
 

@@ -74,6 +74,8 @@ async def test_cancel_walked_end_to_end_with_the_offer_declined_in_one_tap(cance
     assert receipt.data.startswith(b"%PDF") and "Comprovante de cancelamento" in body
     assert "Maria Aparecida da Silva" in body and str(ticket["Protocolo"]) in body
     assert "Fibra Sandbox Telecom Ltda" in body and "Vivo Fibra" in body
+    await chat.say("meus atendimentos")
+    assert "Cancelamento" in chat.text and "contrato cancelado" in chat.text
 
 
 async def test_taking_the_offer_keeps_the_plan_and_tells_staff(cancelling: Desk) -> None:
