@@ -10,6 +10,7 @@ digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I h
 - At the card a typed button name or "I have paid" works (``_typed``); a photo or PDF at the list
   or the card is the receipt of the bill in view, and "I have paid" goes on with it.
 - A button keeps what the queries need (one ISP call); a bill paid in between is told, with the list.
+- "Contest this charge" hands the bill to ``contest`` (a ticket with the 30-day answer).
 - The PIX code is shown only as a well-formed BR Code with a right CRC; the QR is the ISP's, else
   drawn from the checked code. The PDF is fetched each time, never kept (its link lives minutes).
 """
@@ -38,7 +39,7 @@ KEEPS_PAID = Takes("i have paid", but=frozenset({"paid"}))
 
 MAX_SHOWN = 6
 PIX, QR, PDF, PAID = "pix", "qr", "pdf", "paid"
-UPDATED, OTHERS, MENU = "updated", "others", "menu"
+UPDATED, OTHERS, MENU, CONTEST = "updated", "others", "menu", "contest"
 
 
 class Bills(Flow):
@@ -47,7 +48,7 @@ class Bills(Flow):
     steps = Steps(
         begin=("choose", TO_MENU),
         choose=(FILES, KEEPS_PAID, "act", Switch("paid"), TO_MENU),
-        act=(FILES, KEEPS_PAID, "choose", Switch("paid"), TO_MENU),
+        act=(FILES, KEEPS_PAID, "choose", Switch("paid"), Switch("contest"), TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:
@@ -91,6 +92,8 @@ class Bills(Flow):
                 ctx.switch("paid", receipt=kept(file), **_paid_bill(item))
             case Chosen(value="paid"):
                 ctx.switch("paid", **_paid_bill(item))
+            case Chosen(value="contest"):
+                ctx.switch("contest", document={"number": item["document"], "due": item["due"], "value": item["value"]})
             case Chosen(value="others"):
                 await self.begin(ctx)
             case Chosen(value="menu"):
@@ -135,7 +138,8 @@ class Bills(Flow):
         offer_update = shown["overdue"] and not ctx.data.get("updated_sent")
         if offer_update:
             options.append(Option(UPDATED, key="bills.button_updated"))
-        options += [Option(OTHERS, key="bills.button_others"), Option(MENU, key="bills.button_menu")]
+        options += [Option(CONTEST, key="bills.button_contest"), Option(OTHERS, key="bills.button_others"),
+                    Option(MENU, key="bills.button_menu")]
         ask_update = offer_update and not ctx.data.get("update_asked")  # once: not after every action
         ctx.data["update_asked"] = bool(ctx.data.get("update_asked") or ask_update)
         ctx.ask("act", "bills.offer_updated" if ask_update else "bills.offer", options, columns=2, **shown)
