@@ -44,7 +44,7 @@ class Menu(Flow):
         begin=("choose",),
         choose=(MENU_FLOWS, Switch("invoices"), Switch("wifi_password"), Switch("cancel_plan"), Switch("paid"),
                 Switch("sales"), Switch("suspend"), Switch("restart"),
-                Switch("contest"), TO_MENU),
+                Switch("contest"), Switch("paid_bills"), Switch("statement"), TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:

@@ -22,20 +22,20 @@ def paper(title: str, lines: Sequence[str], *, issuer: str, footer: str) -> byte
     pdf.add_page()
     if issuer:
         pdf.set_font("Helvetica", "B", 10)
-        pdf.multi_cell(0, 5, _latin(issuer), new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 5, _latin(issuer), new_x="LMARGIN", new_y="NEXT", align="L")
         pdf.ln(4)
     pdf.set_font("Helvetica", "B", 14)
-    pdf.multi_cell(0, 7, _latin(title), new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 7, _latin(title), new_x="LMARGIN", new_y="NEXT", align="L")
     pdf.ln(3)
     pdf.set_font("Helvetica", "", 10)
     for line in lines:
         if line:
-            pdf.multi_cell(0, 5, _latin(line), new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(0, 5, _latin(line), new_x="LMARGIN", new_y="NEXT", align="L")
         else:
             pdf.ln(3)
     pdf.ln(6)
     pdf.set_font("Helvetica", "I", 8)
-    pdf.multi_cell(0, 4, _latin(footer), new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 4, _latin(footer), new_x="LMARGIN", new_y="NEXT", align="L")
     return bytes(pdf.output())
 
 

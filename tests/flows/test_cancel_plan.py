@@ -14,7 +14,7 @@ from flows.policy import CancelTerms, Policy
 from flows.replies import Upload
 from flows.stock import StockCatalog
 
-from tests.flows.harness import Desk, LoseAnswers, make_desk
+from tests.flows.harness import Desk, LoseAnswers, make_desk, pdf_text
 from tests.store.dbtools import ScratchDatabase
 
 MARIA = DEMO_IDENTITIES.customer
@@ -70,7 +70,7 @@ async def test_cancel_walked_end_to_end_with_the_offer_declined_in_one_tap(cance
     assert f"Protocolo: {ticket['Protocolo']}" in chat.text
     receipt = chat.last(Upload)
     assert receipt.kind == "document" and receipt.filename == f"cancelamento-{DEMO_IDENTITIES.contract}.pdf"
-    body = receipt.data.decode("latin-1")
+    body = pdf_text(receipt.data)
     assert receipt.data.startswith(b"%PDF") and "Comprovante de cancelamento" in body
     assert "Maria Aparecida da Silva" in body and str(ticket["Protocolo"]) in body
     assert "Fibra Sandbox Telecom Ltda" in body and "Vivo Fibra" in body
