@@ -57,6 +57,12 @@ class DemoIdentities:
     alnum_company_contract: int = 5901
     telegram_mode: str = "7"
     bot_user: str = "ispbot"
+    #: contract_cancel's ids: a reason for reversing bills, an account of nature Receipts, a history of
+    #: operation Credit and type Term (the fine's), as an operator sets them (ISPBOT_CANCEL_*).
+    cancel_reversal_reason: int = 1
+    cancel_fine_account: int = 1
+    cancel_fine_history: int = 2
+    isp_name: str = "Fibra Sandbox Telecom Ltda"
 
     def lines(self) -> list[str]:
         return [

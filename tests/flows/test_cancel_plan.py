@@ -18,12 +18,13 @@ from tests.flows.harness import Desk, LoseAnswers, make_desk, pdf_text
 from tests.store.dbtools import ScratchDatabase
 
 MARIA = DEMO_IDENTITIES.customer
-TERMS = CancelTerms(reversal_reason=1, fine_account=1, fine_history=2)
+TERMS = CancelTerms(reversal_reason=DEMO_IDENTITIES.cancel_reversal_reason,
+                    fine_account=DEMO_IDENTITIES.cancel_fine_account, fine_history=DEMO_IDENTITIES.cancel_fine_history)
 
 
 def policy(sandbox: Sandbox, **changes: object) -> Policy:
     base = Policy(stock=StockCatalog.from_mapping(sandbox.stock_catalog()), cancel_terms=TERMS,
-                  company="Fibra Sandbox Telecom Ltda")
+                  company=DEMO_IDENTITIES.isp_name)
     return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
 
 
