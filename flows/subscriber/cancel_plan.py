@@ -49,6 +49,8 @@ class CancelPlan(Flow):
             ctx.ask("sure", "cancel_plan.sure", options)
             return
         contracts = await contracts_in(ctx, CANCELLABLE)
+        handed = [c for c in contracts if c.Numero == ctx.data.get("contract")]  # from the contract's card
+        contracts = handed or contracts
         if not contracts:
             ctx.say("cancel_plan.nothing_to_cancel")
             ctx.to_menu()

@@ -47,6 +47,8 @@ class Suspend(Flow):
 
     async def begin(self, ctx: Context) -> None:
         contracts = await contracts_in(ctx, (ACTIVE, SUSPENDED))
+        handed = [c for c in contracts if c.Numero == ctx.data.get("contract")]  # from the contract's card
+        contracts = handed or contracts
         if not contracts:
             ctx.say("suspend.none_active")
             ctx.to_menu()

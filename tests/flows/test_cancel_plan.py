@@ -143,3 +143,12 @@ async def test_switched_off_a_person_takes_it(sandbox: Sandbox, database: Scratc
         assert state(sandbox, DEMO_IDENTITIES.contract) == "A"
     finally:
         await desk.client.aclose()
+
+
+async def test_the_contract_card_leads_to_cancelling_that_contract(cancelling: Desk) -> None:
+    chat = await cancelling.linked_chat(DEMO_IDENTITIES.company)
+    await chat.command("contratos")
+    number = DEMO_IDENTITIES.company_contracts[2]
+    await chat.tap(str(number))
+    await chat.tap("Cancelar este contrato")
+    assert f"Vamos cancelar o contrato {number}" in chat.text and "Qual contrato" not in chat.text

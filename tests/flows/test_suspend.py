@@ -95,3 +95,10 @@ async def test_a_lost_answer_is_tried_again_without_a_second_suspension(
         assert len(suspensions(sandbox, "scheduled")) == 1
     finally:
         await desk.client.aclose()
+
+
+async def test_the_contract_card_leads_to_suspending_it(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.command("contratos")
+    await chat.tap("Suspender por um tempo")
+    assert f"Contrato {DEMO_IDENTITIES.contract}" in chat.text and "Suspender por um tempo" in chat.buttons[0]
