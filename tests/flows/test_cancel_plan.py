@@ -152,3 +152,17 @@ async def test_the_contract_card_leads_to_cancelling_that_contract(cancelling: D
     await chat.tap(str(number))
     await chat.tap("Cancelar este contrato")
     assert f"Vamos cancelar o contrato {number}" in chat.text and "Qual contrato" not in chat.text
+
+
+async def test_in_english_the_receipt_is_in_english(cancelling: Desk) -> None:
+    chat = await cancelling.linked_chat(MARIA, language="en")
+    await chat.say("i want to cancel my plan")
+    assert "What is the reason?" in chat.text
+    await chat.tap("Preço")
+    await chat.tap("rather not say")
+    await chat.tap("No, cancel")
+    assert "takes effect at once" in chat.text
+    await chat.tap("Yes, cancel now")
+    assert f"Contract {DEMO_IDENTITIES.contract} cancelled on" in chat.text
+    body = pdf_text(chat.last(Upload).data)
+    assert "Cancellation receipt" in body and "with immediate effect" in body

@@ -74,3 +74,11 @@ async def test_a_year_with_a_bill_still_open_gets_no_statement(desk: Desk) -> No
     assert not any(isinstance(r, Upload) for r in chat.replies)
     await chat.say("e de 2023?")
     assert "Não encontrei boletos pagos com vencimento em 2023" in chat.text
+
+
+async def test_in_spanish_the_statement_is_in_spanish(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA, language="es")
+    await chat.say("necesito el certificado de libre deuda")
+    await chat.say("2024")
+    body = pdf_text(chat.last(Upload).data)
+    assert "Declaración anual de libre deuda - 2024" in body and "Total pagado" in body
