@@ -1,4 +1,4 @@
-"""The two rules for an ISP write that may have landed though no answer came (``ctx.write_once``,
+"""The rules for an ISP write that may have landed though no answer came (``ctx.write_once``,
 ``ctx.write_state``).
 
 ``WriteOnce``, a write that adds something (a ticket, a note), is never resent blindly after a timeout
@@ -12,6 +12,7 @@ the step's question asked again).
 failure to reach the ISP (a timeout as much as an HTTP 500) the state is read back at once. Set, the
 flow goes on as answered (``Found``); not set, it takes its own path (``missed``) or the failure is the
 engine's. When that read fails too, a flow with an ``unsure`` question asks it (its button: ``recall``).
+``WriteGuarded``: a write the ISP refuses to repeat, which has no read-back (its own docstring).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from bot.isp import IspError, IspTransportError
+from bot.isp import IspApiError, IspError, IspTransportError
+from bot.isp.errors import ErrorName
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -145,3 +147,43 @@ class WriteState(Generic[S]):
         if failed is not None:  # always, as ``recall`` needs ``missed``
             raise failed
         return None
+
+
+class WriteGuarded:
+    """A write the ISP itself refuses to repeat (a second temporary suspension answers 20, a second
+    call-off 12) and that has no read-back: after a lost answer ``unsure`` is asked and the write sent
+    again on its button; the ``repeated`` refusal then means the first try landed (``Found``). ``key``
+    names it in the flow's data."""
+
+    def __init__(self, data: dict[str, Any], key: str, *, repeated: ErrorName, ask: Callable[[str], None],
+                 unsure: str) -> None:
+        self._data, self._key, self._repeated = data, key, repeated
+        self._ask, self._unsure = ask, unsure
+
+    @property
+    def tried(self) -> bool:
+        """Whether an earlier try of this write had its answer lost."""
+        return self._key in self._data.get(TRIES, {})
+
+    async def send(self, write: Callable[[], Awaitable[T]]) -> Sent[T] | Found[None] | None:
+        """Send the write: ``Sent``, ``Found`` (a repeat refused: the earlier try landed), or None when
+        its outcome is unknown (``unsure`` asked). Any other refusal is raised for the flow to tell."""
+        tried = self.tried
+        try:
+            answer = await write()
+        except IspTransportError as exc:
+            if not exc.outcome_unknown:
+                raise
+            self._data.setdefault(TRIES, {})[self._key] = {"what": None}
+            self._ask(self._unsure)
+            return None
+        except IspApiError as exc:
+            if not (tried and exc.known is self._repeated):
+                raise
+            self.forget()
+            return Found(None)
+        self.forget()
+        return Sent(answer)
+
+    def forget(self) -> None:
+        self._data.get(TRIES, {}).pop(self._key, None)

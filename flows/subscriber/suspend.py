@@ -8,8 +8,8 @@ suspension (``contract_suspend_temporary_cancel``), each recorded on a ticket wh
 - The ISP's refusals in plain words: one already scheduled (20; calling it off is offered), none to
   call off (12), a contract not active (read fresh before the write; the ISP's 10 too).
 - A lost answer is never a second suspension: the ISP refuses a second one (20), and a second
-  call-off finds none (12); so after a timeout the person is asked to let the bot try again, and
-  those answers then mean the first try landed.
+  call-off finds none (12); ``flows.writes.WriteGuarded`` asks to try again, and those answers then
+  mean the first try landed.
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from bot.isp import IspApiError, IspTransportError
+from bot.isp import IspApiError
 from bot.isp.errors import ErrorName
 
 from flows.context import Context
 from flows.events import Text
 from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Unexpected
 from flows.subscriber.rights import ask_contract, contracts_in, fresh_contract, record_ticket, status
+from flows.writes import WriteGuarded
 
 ACTIVE, SUSPENDED = "A", "S"
 HINTS = ("suspens", "cancel")  # the administrative topic suspensions are recorded on
@@ -130,9 +131,9 @@ class Suspend(Flow):
     async def unsure(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value="retry") if ctx.data.get("tried") == SUSPEND:
-                await self._suspend(ctx, again=True)
+                await self._suspend(ctx)
             case Chosen(value="retry"):
-                await self._call_off(ctx, again=True)
+                await self._call_off(ctx)
             case Chosen(value="menu"):
                 ctx.to_menu()
             case _:
@@ -156,17 +157,23 @@ class Suspend(Flow):
         return {"number": ctx.data["contract"], "plan": ctx.data["plan"], "days": days, "start": start,
                 "end": start + timedelta(days=days), "today": start == ctx.coordinator.now().date()}
 
-    def _unsure(self, ctx: Context, tried: str) -> None:
-        ctx.data["tried"] = tried
-        ctx.ask("unsure", "suspend.unsure", [Option("retry", key="suspend.button_retry"),
-                                              Option("menu", key="suspend.button_menu")])
+    def _write(self, ctx: Context, which: str) -> WriteGuarded:
+        def ask(key: str) -> None:
+            ctx.data["tried"] = which
+            ctx.ask("unsure", key, [Option("retry", key="suspend.button_retry"),
+                                    Option("menu", key="suspend.button_menu")])
 
-    async def _suspend(self, ctx: Context, *, again: bool = False) -> None:
+        repeated = ErrorName.SUSPENSION_ALREADY_SCHEDULED if which == SUSPEND else ErrorName.NO_SUSPENSION_FOUND
+        return WriteGuarded(ctx.data, which, repeated=repeated, ask=ask, unsure="suspend.unsure")
+
+    async def _suspend(self, ctx: Context) -> None:
         number = int(ctx.data["contract"])
+        write = self._write(ctx, SUSPEND)
         contract = await fresh_contract(ctx, number)
         state = status(contract) if contract is not None else ""
         terms = self._terms(ctx)
-        if again and state == SUSPENDED and terms["today"]:  # the lost try landed and took effect
+        if write.tried and state == SUSPENDED and terms["today"]:  # the lost try landed and took effect
+            write.forget()
             await self._done(ctx, "suspend.done", terms)
             return
         if state != ACTIVE:
@@ -174,19 +181,12 @@ class Suspend(Flow):
             ctx.to_menu()
             return
         try:
-            await ctx.coordinator.suspend_contract(
+            sent = await write.send(lambda: ctx.coordinator.suspend_contract(
                 customer=ctx.customer, contract=number, days=int(ctx.data["days"]),
                 start=date.fromisoformat(ctx.data["start"]), user=ctx.policy.isp_user,
-            )
-        except IspTransportError as exc:
-            if not exc.outcome_unknown:
-                raise
-            self._unsure(ctx, SUSPEND)
-            return
+            ))
         except IspApiError as exc:
-            if exc.known is ErrorName.SUSPENSION_ALREADY_SCHEDULED and again:  # the lost try landed
-                await self._done(ctx, "suspend.done", terms)
-            elif exc.known is ErrorName.SUSPENSION_ALREADY_SCHEDULED:
+            if exc.known is ErrorName.SUSPENSION_ALREADY_SCHEDULED:
                 options = [Option(CALL_OFF, key="suspend.button_call_off"), Option("menu", key="suspend.button_menu")]
                 ctx.ask("what", "suspend.already_scheduled", options, number=number)
             elif exc.code == 10:  # not documented for this operation, but what a state refusal answers
@@ -195,25 +195,22 @@ class Suspend(Flow):
             else:
                 raise
             return
-        await self._done(ctx, "suspend.done", terms)
+        if sent is not None:
+            await self._done(ctx, "suspend.done", terms)
 
-    async def _call_off(self, ctx: Context, *, again: bool = False) -> None:
+    async def _call_off(self, ctx: Context) -> None:
         number = int(ctx.data["contract"])
         try:
-            await ctx.coordinator.cancel_suspension(customer=ctx.customer, contract=number, user=ctx.policy.isp_user)
-        except IspTransportError as exc:
-            if not exc.outcome_unknown:
-                raise
-            self._unsure(ctx, CALL_OFF)
-            return
+            sent = await self._write(ctx, CALL_OFF).send(lambda: ctx.coordinator.cancel_suspension(
+                customer=ctx.customer, contract=number, user=ctx.policy.isp_user))
         except IspApiError as exc:
             if exc.known is not ErrorName.NO_SUSPENSION_FOUND:
                 raise
-            if not again:
-                ctx.say("suspend.none_scheduled", number=number)
-                ctx.to_menu()
-                return
-        await self._done(ctx, "suspend.called_off", {"number": number, "plan": ctx.data["plan"]})
+            ctx.say("suspend.none_scheduled", number=number)
+            ctx.to_menu()
+            return
+        if sent is not None:
+            await self._done(ctx, "suspend.called_off", {"number": number, "plan": ctx.data["plan"]})
 
     async def _done(self, ctx: Context, key: str, terms: dict[str, Any]) -> None:
         number = terms["number"]

@@ -102,3 +102,21 @@ async def test_the_contract_card_leads_to_suspending_it(desk: Desk) -> None:
     await chat.command("contratos")
     await chat.tap("Suspender por um tempo")
     assert f"Contrato {DEMO_IDENTITIES.contract}" in chat.text and "Suspender por um tempo" in chat.buttons[0]
+
+
+async def test_a_lost_call_off_answer_is_tried_again_and_its_refusal_means_it_landed(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    desk = make_desk(sandbox, database, clock, http_transport=LoseAnswers(
+        httpx.ASGITransport(app=sandbox.app), "contract_suspend_temporary_cancel"))
+    try:
+        chat = await desk.linked_chat(MARIA)
+        await ask_for(chat, "30", (clock.now + timedelta(days=3)).strftime("%d/%m"))
+        await chat.tap("Sim, suspender")
+        await chat.say("suspender")
+        await chat.tap("Desfazer")
+        assert "Tentar de novo" in chat.text and suspensions(sandbox, "cancelled")
+        await chat.tap("Tentar de novo")
+        assert "foi desfeita" in chat.text and "Não há suspensão" not in chat.text
+    finally:
+        await desk.client.aclose()
