@@ -33,9 +33,9 @@ CANCELLED_OUTCOME, RETAINED = "cancelled", "retention_accepted"  # what the cont
 class CancelPlan(Flow):
     name = "cancel_plan"
     steps = Steps(
-        begin=("sure", "contract", "reason", TO_MENU),
+        begin=("sure", "contract", "reason", Switch("human"), TO_MENU),
         sure=(Switch("human"), TO_MENU),
-        contract=("reason", TO_MENU),
+        contract=("reason", Switch("human"), TO_MENU),
         reason=("competitor", "retain", "confirm", TO_MENU),
         competitor=("retain", "confirm", TO_MENU),
         retain=("confirm", TO_MENU),

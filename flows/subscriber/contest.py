@@ -32,7 +32,7 @@ class Contest(Flow):
     steps = Steps(
         begin=("bill", "reason", Switch("human"), TO_MENU),
         bill=("reason", TO_MENU),
-        reason=(REASON, TO_MENU),
+        reason=(REASON, Switch("human"), TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:

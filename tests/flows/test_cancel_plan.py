@@ -166,3 +166,11 @@ async def test_in_english_the_receipt_is_in_english(cancelling: Desk) -> None:
     assert f"Contract {DEMO_IDENTITIES.contract} cancelled on" in chat.text
     body = pdf_text(chat.last(Upload).data)
     assert "Cancellation receipt" in body and "with immediate effect" in body
+
+
+async def test_without_the_isp_s_reasons_a_person_takes_it(cancelling: Desk) -> None:
+    cancelling.sandbox.store.tables["cancel_reasons"] = []
+    chat = await cancelling.linked_chat(MARIA)
+    await chat.say("quero cancelar")
+    assert "lista de motivos" in chat.text
+    assert state(cancelling.sandbox, DEMO_IDENTITIES.contract) == "A"
