@@ -174,3 +174,22 @@ async def test_without_the_isp_s_reasons_a_person_takes_it(cancelling: Desk) -> 
     await chat.say("quero cancelar")
     assert "lista de motivos" in chat.text
     assert state(cancelling.sandbox, DEMO_IDENTITIES.contract) == "A"
+
+
+async def test_the_operator_s_withdrawal_topic_opens_the_equipment_order(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    terms = dataclasses.replace(TERMS, withdrawal_topic=4, period_action="cancel")  # "Retirada de equipamento"
+    desk = make_desk(sandbox, database, clock, policy(sandbox, cancel_terms=terms))
+    try:
+        chat = await desk.linked_chat(MARIA)
+        await chat.say("quero cancelar")
+        await chat.tap("Preço")
+        await chat.tap("Prefiro não dizer")
+        assert "retirada dos equipamentos emprestados" in chat.text
+        await chat.tap("Sim, cancelar agora")
+        topics = {t["Topico"] for t in sandbox.store.where("tickets", CodigoCliente=MARIA)}
+        assert {"Retirada de equipamento", "Cancelamento"} <= topics
+        assert "retirada dos equipamentos em comodato" in pdf_text(chat.last(Upload).data)
+    finally:
+        await desk.client.aclose()
