@@ -20,6 +20,7 @@ from bot.doctor import database as database_check
 from bot.doctor.isp import isp_findings
 from bot.doctor.reach import reach_findings
 from bot.doctor.report import Finding, Status, bounded, exit_code, fail
+from bot.doctor.rights import cancel_findings
 from bot.doctor.telegram import telegram_findings
 from bot.isp import IspSettings
 from bot.settings import BotSettings
@@ -103,6 +104,8 @@ async def diagnose(seconds: float) -> list[Finding]:
     isp_settings = _load(IspSettings, "isp", settings_found)
     if bot_settings is not None and telegram is not None:
         settings_found += reach_findings(bot_settings, telegram)
+    if bot_settings is not None:
+        settings_found += cancel_findings(bot_settings)
     database = open_database(bot_settings.database_url) if bot_settings is not None else None
     try:
         stored, on_telegram = await asyncio.gather(
