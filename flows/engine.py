@@ -302,7 +302,7 @@ class Engine:
             kept = {"id": contact.id, "protocol": contact.protocol, "started": now.isoformat(), "subjects": []}
             opened = ContactRef(contact.id, contact.protocol, now)
         if isinstance(kept, dict):
-            state.data[CONTACT] = {**kept, "last": now.isoformat()}
+            state.data[CONTACT] = {**kept, "last": now.timestamp()}
         return opened
 
     def _with_person(self, state: ChatState) -> bool:
@@ -474,10 +474,11 @@ class Engine:
     async def _begin(self, ctx: Context, name: str, data: dict[str, object] | None = None) -> None:
         role = self.flows[ctx.state.role]
         flow = role.flows[name]
+        asked = name  # the contact's subject: what was asked for, not the linking it must pass first
         if flow.requires_link and ctx.link is None and LINK in role.flows:
             name, flow = LINK, role.flows[LINK]
         self._enter(ctx, name, data)
-        await self._subject(ctx, name)
+        await self._subject(ctx, asked)
         await flow.begin(ctx)
         self._check_move(role, flow, BEGIN, ctx)
 
