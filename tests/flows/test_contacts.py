@@ -188,3 +188,20 @@ async def test_someone_not_linked_may_ask_for_their_data_too(desk: Desk) -> None
     assert "1 contact on record" in chat.text
     await chat.tap("Delete my data")
     assert "I deleted this chat's link" in chat.text
+
+
+async def test_a_first_message_while_the_isp_is_down_still_gets_its_protocol_and_keeps_it(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    desk.clock.advance(hours=2)
+    desk.expire_caches()
+    desk.sandbox.faults.go_down()
+    await chat.say("segunda via")
+    protocol = protocol_in(chat.text)
+    assert protocol is not None and "sistema" in chat.text  # the ISP's failure told, the contact opened
+    desk.sandbox.faults.come_back()
+    desk.clock.advance(minutes=5)
+    await chat.say("segunda via")
+    assert protocol_in(chat.text) is None  # the same contact
+    async with desk.database.transaction() as session:
+        contact = await Contacts().by_protocol(session, protocol)
+    assert contact is not None and contact.customer_code == DEMO_IDENTITIES.customer
