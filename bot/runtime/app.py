@@ -227,7 +227,8 @@ def build_core(
         warn_before=timedelta(hours=settings.bot_settings.deadline_warn_hours),
     )
     return App(
-        settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False, deadlines=deadlines,
+        settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False,
+        deadlines=deadlines,
     )
 
 
