@@ -7,19 +7,18 @@ deadlines running, and settling one answered outside the ISP's tickets.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
-import sys
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
-from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING, Any
 
-from bot.cli_support import EXIT_INVALID, EXIT_REFUSED, Refused, isp_zone, load, migrated, run_action, usage
-from bot.settings import BotSettings
-from bot.store import KEPT_YEARS, Contact, ContactEvent, Contacts, Database, Links, utcnow
+from bot.cli_support import EXIT_INVALID, EXIT_REFUSED, Refused
+
+if TYPE_CHECKING:  # what the actions use is imported where they run: building the parser stays light
+    from contextlib import AbstractAsyncContextManager
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from bot.store import Contact, ContactEvent, Database
 
 DESCRIPTION = """\
 ``ispbot contacts``: the contacts people had with the ISP through the bot (RGC, Anatel 765/2023).
@@ -43,8 +42,8 @@ contact or customer, or a database behind its migrations; 2 invalid arguments or
 
 PROG = "ispbot contacts"
 
-# How a database URL becomes a handle; tests swap it to reach a scratch schema on PostgreSQL.
-open_database: Callable[[str], Database] = Database
+# How a database URL becomes a handle (None: ``Database``); tests swap it to reach a scratch schema.
+open_database: Callable[[str], Database] | None = None
 
 
 def register(subparsers: Any) -> None:
@@ -52,7 +51,7 @@ def register(subparsers: Any) -> None:
         "contacts", help="a contact by its protocol, a customer's whole history (JSON), the deadlines running",
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    contacts.set_defaults(func=usage(contacts))
+    contacts.set_defaults(func=_usage(contacts))
     actions = contacts.add_subparsers(dest="action", metavar="ACTION")
     show = actions.add_parser("show", help="one contact: when, who, subjects, outcomes and deadlines")
     show.add_argument("protocol", metavar="PROTOCOL", help="the protocol the person was told, e.g. 20261127000042")
@@ -69,11 +68,34 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio  # noqa: PLC0415 - see TYPE_CHECKING above
+
+    from bot.cli_support import run_action  # noqa: PLC0415
+
     return asyncio.run(run_action(PROG, args))
 
 
 def _store() -> AbstractAsyncContextManager[Database]:
-    return migrated(open_database(load(BotSettings).database_url))
+    from bot.cli_support import load, migrated  # noqa: PLC0415
+    from bot.settings import BotSettings  # noqa: PLC0415
+    from bot.store import Database  # noqa: PLC0415
+
+    url = load(BotSettings).database_url
+    return migrated(open_database(url) if open_database is not None else Database(url))
+
+
+def _zone() -> ZoneInfo:
+    from bot.cli_support import isp_zone  # noqa: PLC0415
+
+    return isp_zone()
+
+
+def _usage(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    def show(_: argparse.Namespace) -> int:
+        parser.print_help()
+        return EXIT_INVALID
+
+    return show
 
 
 def _protocol(text: str) -> str:
@@ -84,6 +106,8 @@ def _protocol(text: str) -> str:
 
 
 async def _contact(database: Database, protocol: str) -> Contact:
+    from bot.store import Contacts  # noqa: PLC0415
+
     async with database.transaction() as session:
         contact = await Contacts().by_protocol(session, protocol)
     if contact is None:
@@ -93,7 +117,7 @@ async def _contact(database: Database, protocol: str) -> Contact:
 
 async def _show(args: argparse.Namespace) -> None:
     protocol = _protocol(args.protocol)
-    zone = isp_zone()
+    zone = _zone()
     async with _store() as database:
         contact = await _contact(database, protocol)
     print(f"contact   {contact.protocol}")
@@ -120,7 +144,12 @@ def _details(event: ContactEvent, zone: ZoneInfo) -> str:
 
 
 async def _export(args: argparse.Namespace) -> None:
-    zone = isp_zone()
+    import json  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    from bot.store import KEPT_YEARS, Contacts, Links, utcnow  # noqa: PLC0415
+
+    zone = _zone()
     async with _store() as database, database.transaction() as session:
         contacts = await Contacts().history(session, customer_code=args.customer)
         links = await Links().of_customer(session, args.customer)
@@ -163,7 +192,11 @@ def _contact_json(contact: Contact, zone: ZoneInfo) -> dict[str, Any]:
 
 
 async def _due(_: argparse.Namespace) -> None:
-    zone = isp_zone()
+    from datetime import timedelta  # noqa: PLC0415
+
+    from bot.store import Contacts, utcnow  # noqa: PLC0415
+
+    zone = _zone()
     now = utcnow()
     async with _store() as database, database.transaction() as session:
         running = await Contacts().due(session, now + timedelta(days=3660))
@@ -180,6 +213,8 @@ async def _due(_: argparse.Namespace) -> None:
 
 
 async def _settle(args: argparse.Namespace) -> None:
+    from bot.store import Contacts  # noqa: PLC0415
+
     protocol = _protocol(args.protocol)
     async with _store() as database:
         contact = await _contact(database, protocol)

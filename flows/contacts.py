@@ -41,7 +41,8 @@ UNLINKED = "unlinked"
 UNBLOCKED = "unblocked"
 DATA_DELETED = "data_deleted"
 
-# The chat state's key for the current contact: {"id", "protocol", "started", "last"} (ISO times).
+# The chat state's key for the current contact: {"id", "protocol", "started" (ISO), "subjects", "last"
+# (the chat's last message, POSIX seconds: read and written on every turn, so the cheapest form)}.
 CONTACT = "contact"
 # Flows that are no subject of their own (the way to the others).
 NOT_SUBJECTS = frozenset({"menu"})
@@ -65,6 +66,7 @@ class ContactRef:
 
 def quiet_since(value: Any, now: datetime, quiet: timedelta) -> bool:
     """Whether the chat's last turn (its kept ``CONTACT``) is longer ago than ``quiet`` (or unknown)."""
-    if not isinstance(value, dict) or "last" not in value:
+    last = value.get("last") if isinstance(value, dict) else None
+    if not isinstance(last, int | float):
         return True
-    return now - datetime.fromisoformat(value["last"]) >= quiet
+    return now.timestamp() - last >= quiet.total_seconds()

@@ -130,6 +130,7 @@ class Context:
         self._database = database
         self.reservations = reservations if reservations is not None else []
         self._attempt: Reservation | None = None
+        self.tied: list[int] = []  # tickets this turn tied to the contact (``record``): told so in their history
 
     # ---- who and where ---------------------------------------------------------------------------
     @property
@@ -282,6 +283,8 @@ class Context:
         kept = self.state.data[CONTACT]
         if subject not in kept.setdefault("subjects", []):
             kept["subjects"].append(subject)
+        if ticket is not None:
+            self.tied.append(ticket)
         return due
 
     async def contact_history(self, years: int = KEPT_YEARS) -> list[Contact]:

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from bot.i18n import Translations, default_translations, pick_language, plain_text
+from bot.i18n import DEFAULT_LANGUAGE, Translations, default_translations, pick_language, plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
 from bot.store import (
     Answered,
@@ -238,6 +238,7 @@ class Engine:
                 await self._misunderstood(ctx, miss, incoming.event)
             self._announce(ctx, opened)
             await self._mirror(session, ctx, said, ctx.replies)
+            await self._tie(session, ctx)
             answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
             await self.states.save(session, ctx.state, answered=answered)
             return Turn.at(ctx.replies, ctx.state)
@@ -302,7 +303,7 @@ class Engine:
             kept = {"id": contact.id, "protocol": contact.protocol, "started": now.isoformat(), "subjects": []}
             opened = ContactRef(contact.id, contact.protocol, now)
         if isinstance(kept, dict):
-            state.data[CONTACT] = {**kept, "last": now.isoformat()}
+            state.data[CONTACT] = {**kept, "last": now.timestamp()}
         return opened
 
     def _with_person(self, state: ChatState) -> bool:
@@ -325,6 +326,21 @@ class Engine:
         if opened is not None and ctx.replies:
             line = ctx.text("contacts.opened", protocol=opened.protocol, at=opened.started)
             ctx.replies.insert(0, Message(line))
+
+    async def _tie(self, session: AsyncSession, ctx: Context) -> None:
+        """A ticket opened in a contact says so in its history in the ISP system (``chat_messages``):
+        the contact's protocol, in the staff's language."""
+        contact, link = ctx.contact, ctx.link
+        if not ctx.tied or contact is None or link is None or link.customer_code is None:
+            return
+        text = plain_text(ctx.render_in(DEFAULT_LANGUAGE, "contacts.tied", protocol=contact.protocol,
+                                        at=contact.started))
+        now = datetime.now(UTC)
+        await self.outbox.enqueue(session, [
+            NewMessage(ticket_id=ticket, customer=link.customer_code, record=now, attendant=self.policy.isp_user,
+                       content=text, origin=Origin.SYSTEM)
+            for ticket in dict.fromkeys(ctx.tied)
+        ])
 
     # ---- routing ---------------------------------------------------------------------------------
     async def _route(self, ctx: Context, event: Event) -> None:
@@ -484,10 +500,11 @@ class Engine:
     async def _begin(self, ctx: Context, name: str, data: dict[str, object] | None = None) -> None:
         role = self.flows[ctx.state.role]
         flow = role.flows[name]
+        asked = name  # the contact's subject: what was asked for, not the linking it must pass first
         if flow.requires_link and ctx.link is None and LINK in role.flows:
             name, flow = LINK, role.flows[LINK]
         self._enter(ctx, name, data)
-        await self._subject(ctx, name)
+        await self._subject(ctx, asked)
         await flow.begin(ctx)
         self._check_move(role, flow, BEGIN, ctx)
 

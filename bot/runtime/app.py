@@ -226,7 +226,10 @@ def build_core(
         database, coordinator, engine.translations,
         warn_before=timedelta(hours=settings.bot_settings.deadline_warn_hours),
     )
-    return App(settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False, deadlines)
+    return App(
+        settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False,
+        deadlines=deadlines,
+    )
 
 
 def _build_runtime(app: App, telegram_settings: TelegramSettings, bot: Bot, sender_limits: dict[str, Any] | None,

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, delete, func, insert, or_, select, update
+from sqlalchemy import Row, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.store.driver import Direct
 from bot.store.models import ContactEventRow, ContactRow
 from bot.store.sql import core_execute, execute_rowcount
 from bot.store.types import utcnow
@@ -25,6 +26,12 @@ ID_DIGITS = 6  # the id's least width in a protocol (it grows past a million con
 _contacts = ContactRow.metadata.tables[ContactRow.__tablename__]
 _events = ContactEventRow.metadata.tables[ContactEventRow.__tablename__]
 _open = (_events.c.due_at.is_not(None)) & (_events.c.settled_at.is_(None))
+# What a turn may write (a contact begun, a subject or an outcome): compiled once, run on the driver.
+_BEGIN = Direct(insert(_contacts).values(
+    {name: bindparam(name) for name in ("day", "chat_id", "customer_code", "started_at")},
+).returning(_contacts.c.id))
+_EVENT_VALUES = ("contact_id", "at", "subject", "outcome", "ticket_id", "reference", "deadline", "due_at")
+_RECORD = Direct(insert(_events).values({name: bindparam(name) for name in _EVENT_VALUES}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +103,8 @@ class Contacts:
         """A new contact of ``chat_id``, begun ``at``, on ``day`` (YYYYMMDD, the ISP's calendar)."""
         at = at or utcnow()
         values = {"day": day, "chat_id": chat_id, "customer_code": customer_code, "started_at": at}
-        inserted = await core_execute(session, insert(_contacts).values(values).returning(_contacts.c.id))
-        contact_id = int(inserted.scalar_one())
+        [inserted] = await _BEGIN.rows(session, values)
+        contact_id = int(inserted.id)
         return Contact(contact_id, protocol_of(day, contact_id), chat_id, customer_code, at)
 
     async def identify(self, session: AsyncSession, contact_id: int, customer_code: int) -> None:
@@ -109,8 +116,8 @@ class Contacts:
         self, session: AsyncSession, contact_id: int, subject: str, outcome: str | None = None, *,
         at: datetime | None = None, ticket_id: int | None = None, reference: str | None = None,
         deadline: str | None = None, due_at: datetime | None = None,
-    ) -> int:
-        """Add what the contact was about (``outcome`` None) or came to; the event's id."""
+    ) -> None:
+        """Add what the contact was about (``outcome`` None) or came to."""
         if (deadline is None) != (due_at is None):
             raise ValueError("a deadline needs its due time, and a due time its deadline")
         values = {
@@ -118,8 +125,7 @@ class Contacts:
             "outcome": outcome[:48] if outcome else None, "ticket_id": ticket_id,
             "reference": reference[:64] if reference else None, "deadline": deadline, "due_at": due_at,
         }
-        inserted = await core_execute(session, insert(_events).values(values).returning(_events.c.id))
-        return int(inserted.scalar_one())
+        await _RECORD.rowcount(session, values)
 
     async def by_protocol(self, session: AsyncSession, protocol: str) -> Contact | None:
         named = parse_protocol(protocol)

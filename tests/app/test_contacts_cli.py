@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from bot import contacts_cli
 from bot.cli import build_parser
+from bot.cli_support import run_action
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, FixedClock, Sandbox
 
 from tests.flows.harness import Desk, make_desk
@@ -37,7 +38,7 @@ async def desk(
 
 async def ispbot(*argv: str) -> int:
     args = build_parser().parse_args(list(argv))
-    return await contacts_cli.run_action(contacts_cli.PROG, args)
+    return await run_action(contacts_cli.PROG, args)
 
 
 async def open_a_ticket(desk: Desk) -> tuple[str, int]:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from bot.sandbox import DEMO_IDENTITIES
-from bot.store import ChatStates, Contacts, Links
+from bot.store import ChatStates, Contacts, Links, Origin, Outbox
 from bot.store.models import LinkRow
 from sqlalchemy import func, select
 
@@ -85,6 +85,11 @@ async def test_a_ticket_opened_in_a_contact_is_tied_to_it_with_the_complaint_ter
     assert (opened.subject, opened.outcome, opened.ticket_id) == ("new_ticket", "ticket_opened", int(ticket["Numero"]))
     assert opened.deadline == "complaint"
     assert opened.due_at is not None and opened.due_at - opened.at == timedelta(days=7)
+    async with desk.database.transaction() as session:
+        queued = [entry.message for entry in await Outbox().claim_batch(session, 100)]
+    said = [m.content for m in queued if m.ticket_id == int(ticket["Numero"]) and m.origin is Origin.SYSTEM]
+    # the ticket's history in the ISP system names the contact it was opened in
+    assert f"Chamado aberto pelo chat no atendimento de protocolo {protocol}, iniciado em 10/03/2025 09:30." in said
 
 
 async def test_the_staff_card_shows_the_contact_protocol(desk: Desk) -> None:
@@ -188,3 +193,20 @@ async def test_someone_not_linked_may_ask_for_their_data_too(desk: Desk) -> None
     assert "1 contact on record" in chat.text
     await chat.tap("Delete my data")
     assert "I deleted this chat's link" in chat.text
+
+
+async def test_a_first_message_while_the_isp_is_down_still_gets_its_protocol_and_keeps_it(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    desk.clock.advance(hours=2)
+    desk.expire_caches()
+    desk.sandbox.faults.go_down()
+    await chat.say("segunda via")
+    protocol = protocol_in(chat.text)
+    assert protocol is not None and "sistema" in chat.text  # the ISP's failure told, the contact opened
+    desk.sandbox.faults.come_back()
+    desk.clock.advance(minutes=5)
+    await chat.say("segunda via")
+    assert protocol_in(chat.text) is None  # the same contact
+    async with desk.database.transaction() as session:
+        contact = await Contacts().by_protocol(session, protocol)
+    assert contact is not None and contact.customer_code == DEMO_IDENTITIES.customer
