@@ -193,3 +193,12 @@ async def test_the_operator_s_withdrawal_topic_opens_the_equipment_order(
         assert "retirada dos equipamentos em comodato" in pdf_text(chat.last(Upload).data)
     finally:
         await desk.client.aclose()
+
+
+async def test_at_the_menu_cancel_my_contract_is_a_cancel_not_the_contracts_button(cancelling: Desk) -> None:
+    chat = await cancelling.linked_chat(DEMO_IDENTITIES.company)
+    await chat.say("quero cancelar meu contrato")  # holds the "Contratos" button's word among others
+    assert "Qual contrato você quer cancelar?" in chat.text
+    await chat.command("menu")
+    await chat.say("contratos")  # the label itself still is the button
+    assert "Seus contratos" in chat.text
