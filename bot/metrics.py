@@ -87,6 +87,12 @@ HANDOFFS_OPEN = Gauge(
 DESK_JOBS = Gauge(
     "ispbot_desk_jobs", "Calls to the staff desk by state (pending, done, dead)", ["state"], registry=REGISTRY,
 )
+CONTACT_DEADLINES = Gauge(
+    "ispbot_contact_deadlines",
+    "Complaints, requests and contested charges not answered yet: all of them (running), those within "
+    "ISPBOT_DEADLINE_WARN_HOURS of their end (closing) and those past it (overdue)",
+    ["state"], registry=REGISTRY,
+)
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 

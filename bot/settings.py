@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from flows.policy import Policy
+from flows.policy import CancelTerms, Policy
 from flows.stock import StockCatalog
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -54,8 +54,54 @@ class BotSettings(BaseSettings):
         description="where staff answer handoffs: telegram (the topics of ISPBOT_STAFF_CHAT_ID, the default when "
                     "it is set) or chatwoot",
     )
+    company: str = Field(
+        default="", max_length=160,
+        description="the ISP's legal name and CNPJ as printed on cancel receipts and yearly statements",
+    )
+    self_cancel: bool = Field(
+        default=True, description="subscribers cancel in the chat (contract_cancel); off: a person takes it",
+    )
+    retention_offer: str = Field(
+        default="", max_length=400, description="the one retention offer shown before a cancel (empty: none)",
+    )
+    cancel_reversal_reason: int = Field(
+        default=0, ge=0, description="contract_cancel billing.reason_id: the ISP's reason for reversing bills",
+    )
+    cancel_fine_account: int = Field(
+        default=0, ge=0, description="contract_cancel fine.account_id: an account of nature Receipts",
+    )
+    cancel_fine_history: int = Field(
+        default=0, ge=0, description="contract_cancel fine.historic_id: a history of operation Credit, type Term",
+    )
+    cancel_future_billing: bool = Field(default=True, description="contract_cancel reverses future bills")
+    cancel_period_action: Literal["none", "cancel", "block"] = Field(
+        default="none", description="the current period's bill on a cancel: none, cancel (reverse) or block",
+    )
+    cancel_pre_billing: bool = Field(default=True, description="contract_cancel deletes pre-billings")
+    cancel_withdrawal_topic: int = Field(
+        default=0, ge=0, description="topic code of the equipment-withdrawal ticket a cancel opens (0: none)",
+    )
+    suspend_min_days: int = Field(default=30, ge=1, le=365, description="fewest days of a temporary suspension")
+    suspend_max_days: int = Field(default=120, ge=1, le=365, description="most days of a temporary suspension")
+    suspend_start_within_days: int = Field(
+        default=30, ge=0, le=365, description="how many days ahead a temporary suspension may start",
+    )
+    contest_topic: str = Field(
+        default="", max_length=80, description="name of the ticket topic of contested charges (empty: a financial one)",
+    )
+    restart_wait_seconds: int = Field(  # the person's turn waits that long: well within the inbox's 2-minute lease
+        default=60, ge=10, le=90, description="how long the bot looks for a restarted connection to come back",
+    )
     handoff_wait_minutes: int = Field(default=5, ge=1, le=24 * 60, description="minutes before the wait notice")
     handoff_minutes_each: int = Field(default=10, ge=1, le=24 * 60, description="minutes a staff member takes per case")
+    contact_quiet_minutes: int = Field(
+        default=30, ge=1, le=24 * 60,
+        description="minutes without a message after which a person's next one begins a new contact (a new protocol)",
+    )
+    deadline_warn_hours: int = Field(
+        default=48, ge=1, le=30 * 24,
+        description="hours before a complaint's or request's deadline runs out that staff are warned",
+    )
     stock_file: Path | None = Field(default=None, description="YAML of stock products (label code, id) and locations")
     locales_dir: Path | None = Field(
         default=None, description="folder of texts to use instead of those shipped with ispbot (pt_BR/, en/, es/...)",
@@ -128,7 +174,23 @@ class BotSettings(BaseSettings):
             unblock_every=timedelta(days=self.unblock_every_days),
             unblock_max_overdue=self.unblock_max_overdue,
             unblock_release_minutes=self.unblock_release_minutes,
+            contact_quiet=timedelta(minutes=self.contact_quiet_minutes),
             stock=stock_catalog(self.stock_file) if self.stock_file is not None else StockCatalog(),
+            company=" ".join(self.company.split()),
+            self_cancel=self.self_cancel,
+            retention_offer=" ".join(self.retention_offer.split()),
+            cancel_terms=CancelTerms(
+                reversal_reason=self.cancel_reversal_reason, fine_account=self.cancel_fine_account,
+                fine_history=self.cancel_fine_history, future_billing=self.cancel_future_billing,
+                period_action=self.cancel_period_action, pre_billing=self.cancel_pre_billing,
+                pre_billing_action="cancel" if self.cancel_pre_billing else "none",
+                withdrawal_topic=self.cancel_withdrawal_topic,
+            ),
+            suspend_min_days=min(self.suspend_min_days, self.suspend_max_days),
+            suspend_max_days=self.suspend_max_days,
+            suspend_start_within_days=self.suspend_start_within_days,
+            contest_topic=self.contest_topic.strip(),
+            restart_wait_seconds=float(self.restart_wait_seconds),
         )
 
 

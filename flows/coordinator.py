@@ -29,6 +29,7 @@ from bot.isp.errors import ErrorName
 from bot.isp.models import v1_records, v1_requests, v2_finance, v2_requests, v2_results
 from bot.isp.resilience import Clock, TtlCache
 
+from flows.policy import CancelTerms
 from flows.writes import CLOCK_SLACK
 
 T = TypeVar("T")
@@ -451,6 +452,88 @@ class IspCoordinator:
 
     async def _per_customer(self, customer: int, what: str, load: Callable[[], Awaitable[T]]) -> T:
         return await _get(self._customer, (customer, what), load)
+
+    # ---- the subscriber's rights: cancel, suspend, restart, paid bills ------------------------------
+    async def cancel_reasons(self) -> list[v1_records.CancellationReason]:
+        """The ISP's list of cancellation reasons (``ConsultaMotivosCancelamento``)."""
+        return await _get(self._reference, "cancel_reasons", self.client.ConsultaMotivosCancelamento)
+
+    async def competitors(self) -> list[v1_records.Competitor]:
+        return await _get(self._reference, "competitors", self.client.ConsultaConcorrencia)
+
+    async def cancel_contract(
+        self, *, customer: int, contract: int, reason: int, competitor: int | None, terms: CancelTerms,
+    ) -> str:
+        """``contract_cancel`` with the operator's billing choices; the ISP's message. Raises IspApiError
+        (``INVALID_CONTRACT_STATUS``-like code 38 when the state allows no cancelling). A state write:
+        after a lost answer the contract is read back (``flows.writes.WriteState``), never resent blindly."""
+        request = v2_requests.ContractCancel(
+            customer_id=customer, contract_id=contract, reason_id=reason, cancel_competition_id=competitor,
+            billing=v2_requests.CancelBilling(
+                future_cancel=terms.future_billing, cancellation_period_action=terms.period_action,
+                reason_id=terms.reversal_reason,
+            ),
+            pre_billing=v2_requests.CancelPreBilling(
+                cancel=terms.pre_billing, cancellation_period_action=terms.pre_billing_action,
+            ),
+            fine=v2_requests.CancelFine(account_id=terms.fine_account, historic_id=terms.fine_history),
+            os=(v2_requests.WithdrawalOrder(open=True, target_type=v2_requests.OsTargetType.TOPIC,
+                                            target_id=terms.withdrawal_topic)
+                if terms.withdrawal_topic else None),
+        )
+        try:
+            return await self.client.contract_cancel(request)
+        finally:
+            self.forget(customer)
+
+    async def suspend_contract(self, *, customer: int, contract: int, days: int, start: date, user: str | None) -> str:
+        """``contract_suspend_temporary``; raises IspApiError (20: one is already scheduled)."""
+        request = v2_requests.ContractSuspendTemporary(
+            customer_id=customer, contract_id=contract, duration=days, start_date=start.isoformat(), user=user,
+        )
+        try:
+            return await self.client.contract_suspend_temporary(request)
+        finally:
+            self.forget(customer)
+
+    async def cancel_suspension(self, *, customer: int, contract: int, user: str | None) -> str:
+        """``contract_suspend_temporary_cancel``; raises IspApiError (12: none is scheduled)."""
+        request = v2_requests.ContractSuspendTemporaryCancel(customer_id=customer, contract_id=contract, user=user)
+        try:
+            return await self.client.contract_suspend_temporary_cancel(request)
+        finally:
+            self.forget(customer)
+
+    async def sessions(self, customer: int) -> list[v2_results.OnlineSession]:
+        """The customer's access sessions now. Never cached: asked to see a session drop and come back."""
+        return await self.client.get_online_customer(v2_requests.GetOnlineCustomer(customer_id=customer))
+
+    async def disconnect(self, customer: int, session: v2_results.OnlineSession, server: int) -> str:
+        """Drop one session so the equipment dials in again (``disconnect_online_customer``)."""
+        request = v2_requests.DisconnectOnlineCustomer(
+            customer_id=customer, server_id=server, nas_ip_address=session.nas_ip_address or "",
+            session_id=session.session_id or "",
+        )
+        try:
+            return await self.client.disconnect_online_customer(request)
+        finally:
+            self.forget(customer)
+
+    async def equipment(self, customer: int) -> list[v2_results.CustomerEquipment]:
+        """The equipment the ISP lists for the customer, active ones only."""
+        request = v2_requests.GetEquipmentCustomer(customer_id=customer, equipment_status="active")
+        return await self._per_customer(customer, "equipment", lambda: self.client.get_equipment_customer(request))
+
+    async def paid_documents(self, customer: int, since: date, until: date) -> list[v1_records.SettledDocument]:
+        """The customer's documents settled by payment (``Motivo`` PAGTO) due from ``since`` to ``until``
+        (both included), oldest due date first."""
+        where = (
+            (F("Movimento.Cliente") == customer) & (F("Movimento.Tipo") == "C")
+            & (F("Movimento.Data") >= since) & (F("Movimento.Data") <= until)
+        )
+        rows = await self.client.ConsultaDocumentosBaixados(where)
+        paid = [r for r in rows if r.Motivo is v1_records.SettlementReason.PAYMENT]
+        return sorted(paid, key=lambda r: (r.DataVencimento or date.min, r.Sequencia or 0))
 
 
 def _named(event: v1_records.FailoverEvent) -> set[str]:

@@ -4,7 +4,7 @@ Each event runs in one database transaction: lock the chat (a row lock on Postgr
 writer and the optimistic version check elsewhere), load its state and link, route the event
 (``/start``, ``/cancelar``, the role's commands and the ``leave`` words work everywhere but at a
 verbatim step; a button resolves from the chat's own state only), run the step and any flow it
-switched to, save the state and queue the turn's messages for ``chat_messages``.
+switched to, save the state (the contact too: ``flows.contacts``) and queue the messages for ``chat_messages``.
 
 Every question is answered here, not in each flow (``Takes`` in ``flows.steps``): a typed option
 chooses it (``flows.answers``); a clear request for another flow, or a file the step cannot read,
@@ -25,12 +25,13 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from bot.i18n import Translations, default_translations, pick_language, plain_text
+from bot.i18n import DEFAULT_LANGUAGE, Translations, default_translations, pick_language, plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
 from bot.store import (
     Answered,
     ChatState,
     ChatStates,
+    Contacts,
     Database,
     DeskJobs,
     Handoffs,
@@ -50,6 +51,7 @@ from bot.store import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.answers import typed_option
+from flows.contacts import CONTACT, NOT_SUBJECTS, ContactRef, quiet_since
 from flows.context import (
     CHOICES,
     FLOW_DATA,
@@ -164,7 +166,7 @@ class Engine:
         self.translations = translations or default_translations()
         self.states = ChatStates()
         self.repos = Repositories(
-            Links(), LinkAttempts(), OutageWatches(), TrustUnblocks(), Invites(), self.states, Handoffs(),
+            Links(), LinkAttempts(), OutageWatches(), TrustUnblocks(), Invites(), self.states, Handoffs(), Contacts(),
         )
         self.outbox = Outbox()
         self.desk_stores = DeskStores(self.repos.handoffs, DeskJobs(), self.outbox, self.states)
@@ -243,6 +245,7 @@ class Engine:
             said = _said(state, incoming.event)
             if _worth_recalling(link, incoming.event):
                 state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
+            opened = await self._contact(session, state, link, incoming.event)
             before = state.snapshot()
             ctx = self._context(state, link, session, incoming, reservations)
             try:
@@ -257,7 +260,9 @@ class Engine:
                     await _record(session, within, [])
                     return Turn.at([], ctx.state)
                 await self._misunderstood(ctx, miss, incoming.event)
+            self._announce(ctx, opened)
             await self._mirror(session, ctx, said, ctx.replies)
+            await self._tie(session, ctx)
             desk_jobs = await self._desk_jobs(session, ctx, incoming, said)
             answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
             await self.states.save(session, ctx.state, answered=answered)
@@ -270,6 +275,8 @@ class Engine:
         async with self.database.transaction() as session:
             state = await self.states.load(session, incoming.chat_id)
             link = await self.repos.links.active(session, incoming.chat_id)
+            _follow_link(state, link)
+            opened = await self._contact(session, state, link, incoming.event)
             ctx = self._context(state, link, session, incoming)
             if isinstance(error, IspTransportError):
                 ctx.say("common.isp_unavailable")
@@ -281,8 +288,17 @@ class Engine:
             again = prompt_reply(state.data.get(PROMPT))
             if again is not None:
                 ctx.replies.append(again)
+            self._announce(ctx, opened)
             await self._mirror(session, ctx, _said(state, incoming.event), ctx.replies)
-            await _record(session, within, ctx.replies)
+            if opened is None:
+                await _record(session, within, ctx.replies)
+            else:  # nothing of the step is kept, but the contact it opened is
+                answered = await within(session, ctx.replies, []) if within is not None else None
+                try:
+                    await self.states.save(session, state, answered=answered)
+                except StaleStateError:  # another turn saved the chat meanwhile: it holds its own contact
+                    if answered is not None:
+                        await answered.write(session)
             return Turn.at(ctx.replies, ctx.state)
 
     def _context(
@@ -295,6 +311,63 @@ class Engine:
             menu=self.flows[state.role].menu, message_id=incoming.message_id, sender_name=incoming.sender_name,
             files=self.files, database=self.database, reservations=reservations,
         )
+
+    # ---- the contact -----------------------------------------------------------------------------
+    async def _contact(self, session: AsyncSession, state: ChatState, link: Link | None, event: Event,
+                       ) -> ContactRef | None:
+        """Keep the chat's contact going, or open one after a quiet spell (a subscriber's message,
+        not while a person of the staff holds the conversation): the contact opened, if one was."""
+        if state.role is not Role.SUBSCRIBER or _is_live_update(event):
+            return None
+        now = self.coordinator.now()
+        kept = state.data.get(CONTACT)
+        opened = None
+        if quiet_since(kept, now, self.policy.contact_quiet) and not self._with_person(state):
+            customer = link.customer_code if link is not None else None
+            contact = await self.repos.contacts.begin(
+                session, state.chat_id, day=f"{now:%Y%m%d}", customer_code=customer, at=now,
+            )
+            kept = {"id": contact.id, "protocol": contact.protocol, "started": now.isoformat(), "subjects": []}
+            opened = ContactRef(contact.id, contact.protocol, now)
+        if isinstance(kept, dict):
+            state.data[CONTACT] = {**kept, "last": now.timestamp()}
+        return opened
+
+    def _with_person(self, state: ChatState) -> bool:
+        """Whether a person of the staff holds the conversation (the chat waits at a verbatim step)."""
+        flow = self.flows[state.role].flows.get(state.flow or "")
+        return flow is not None and state.step in flow.verbatim_steps
+
+    async def _subject(self, ctx: Context, name: str) -> None:
+        """Record flow ``name`` as a subject of the contact, the first time the contact uses it."""
+        kept = ctx.state.data.get(CONTACT)
+        if name in NOT_SUBJECTS or not isinstance(kept, dict) or "id" not in kept:
+            return
+        subjects = kept.setdefault("subjects", [])
+        if name not in subjects:
+            subjects.append(name)
+            await ctx.record(name, None)
+
+    def _announce(self, ctx: Context, opened: ContactRef | None) -> None:
+        """A new contact's protocol, date and time, ahead of the turn's first answer."""
+        if opened is not None and ctx.replies:
+            line = ctx.text("contacts.opened", protocol=opened.protocol, at=opened.started)
+            ctx.replies.insert(0, Message(line))
+
+    async def _tie(self, session: AsyncSession, ctx: Context) -> None:
+        """A ticket opened in a contact says so in its history in the ISP system (``chat_messages``):
+        the contact's protocol, in the staff's language."""
+        contact, link = ctx.contact, ctx.link
+        if not ctx.tied or contact is None or link is None or link.customer_code is None:
+            return
+        text = plain_text(ctx.render_in(DEFAULT_LANGUAGE, "contacts.tied", protocol=contact.protocol,
+                                        at=contact.started))
+        now = datetime.now(UTC)
+        await self.outbox.enqueue(session, [
+            NewMessage(ticket_id=ticket, customer=link.customer_code, record=now, attendant=self.policy.isp_user,
+                       content=text, origin=Origin.SYSTEM)
+            for ticket in dict.fromkeys(ctx.tied)
+        ])
 
     # ---- routing ---------------------------------------------------------------------------------
     async def _route(self, ctx: Context, event: Event) -> None:
@@ -346,6 +419,8 @@ class Engine:
         if isinstance(event, Text) and self._free(ctx, role):
             words = any(t.what == WORDS.what for t in flow.steps.takes(origin))
             typed = _typed_choice(ctx, event.text, numbers=False, strict=words)
+            if typed is not None and flow.name == MENU and self._asks_another(ctx, event.text, typed):
+                typed = None  # the menu's intents read it: "quero cancelar meu contrato" is no "Contratos"
             if typed is not None:
                 event = typed
             elif self._request(ctx, role, flow, event.text) and await self._hand_over(ctx, role, flow, event):
@@ -382,6 +457,14 @@ class Engine:
             del ctx.replies[said:]
             await step(ctx, self._resolve(ctx, numbered))
         self._check_move(role, flow, origin, ctx)
+
+    def _asks_another(self, ctx: Context, text: str, typed: Choice) -> bool:
+        """Whether words that only hold a menu button's label among others plainly ask for another flow."""
+        if _typed_choice(ctx, text, numbers=False, strict=True) is not None:
+            return False  # the label itself, or its start: the button
+        name = default_intents().match(ctx.language, text)
+        chosen = ctx.state.data.get(CHOICES, {}).get(typed.token, [None])[0]
+        return name is not None and name not in SMALL_TALK and name != chosen
 
     def _request(self, ctx: Context, role: RoleFlows, flow: Flow, text: str) -> str | None:
         """The flow a typed text plainly asks for instead of answering the question, if it may leave it."""
@@ -445,9 +528,11 @@ class Engine:
     async def _begin(self, ctx: Context, name: str, data: dict[str, object] | None = None) -> None:
         role = self.flows[ctx.state.role]
         flow = role.flows[name]
+        asked = name  # the contact's subject: what was asked for, not the linking it must pass first
         if flow.requires_link and ctx.link is None and LINK in role.flows:
             name, flow = LINK, role.flows[LINK]
         self._enter(ctx, name, data)
+        await self._subject(ctx, asked)
         await flow.begin(ctx)
         self._check_move(role, flow, BEGIN, ctx)
 
@@ -457,7 +542,7 @@ class Engine:
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
         recent = ctx.state.data.get(RECENT, [])
-        kept = {LINK_FAILED: ctx.state.data[LINK_FAILED]} if LINK_FAILED in ctx.state.data else {}
+        kept = {key: ctx.state.data[key] for key in (LINK_FAILED, CONTACT) if key in ctx.state.data}
         ctx.state.data = {
             FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses, RECENT: recent, **kept,
         }
@@ -568,7 +653,12 @@ class Engine:
         staff = event.staff if event.staff.name else replace(event.staff, name=user)
         work = DeskWork(session, self.desk_stores, self.translations, handoff=handoff, staff=staff, system_user=user,
                         chat=chat)
-        await handler(ctx, work, event)
+        try:
+            await handler(ctx, work, event)
+        except IspTransportError as failed:  # the staff hear it at the desk; the subscriber hears nothing
+            work.note("staff.isp_unsure" if failed.outcome_unknown else "staff.isp_unavailable", ticket=work.ticket_id)
+        except IspApiError as refused:
+            work.note("staff.isp_refused", reason=refused.description or str(refused.code))
         wrote = await work.write_jobs()
         notices = [Notice(handoff.chat_id, reply) for reply in ctx.replies] + ctx.notices
         answered = await within(session, [], notices) if within is not None else None

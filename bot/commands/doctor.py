@@ -103,6 +103,7 @@ async def diagnose(seconds: float) -> list[Finding]:
     from bot.doctor.chatwoot import chatwoot_findings
     from bot.doctor.isp import isp_findings
     from bot.doctor.reach import reach_findings
+    from bot.doctor.rights import cancel_findings
     from bot.doctor.telegram import telegram_findings
     from bot.isp import IspSettings
     from bot.settings import BotSettings
@@ -116,6 +117,8 @@ async def diagnose(seconds: float) -> list[Finding]:
         chatwoot = _load(ChatwootSettings, "chatwoot", settings_found)
     if bot_settings is not None and telegram is not None:
         settings_found += reach_findings(bot_settings, telegram)
+    if bot_settings is not None:
+        settings_found += cancel_findings(bot_settings)
     database = support.open_database(bot_settings.database_url) if bot_settings is not None else None
     try:
         stored, on_telegram, on_chatwoot = await asyncio.gather(

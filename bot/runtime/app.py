@@ -18,11 +18,12 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 from flows.coordinator import IspCoordinator
+from flows.deadlines import DeadlineWatch
 from flows.engine import Engine, RoleFlows
 from flows.files import FileSource
 from flows.identity import target_key
@@ -178,6 +179,7 @@ class App:
     owns_client: bool
     owns_database: bool
     terminal: Terminal | None = None  # with a console channel only
+    deadlines: DeadlineWatch | None = None  # complaints' and requests' deadlines close to their end
 
     async def aclose(self) -> None:
         """Close what the app opened itself (what was passed in belongs to whoever passed it)."""
@@ -256,7 +258,14 @@ def build_core(
     engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
     notifier = OutageNotifier(database, coordinator)
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
-    return App(settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False)
+    deadlines = DeadlineWatch(
+        database, coordinator, engine.translations,
+        warn_before=timedelta(hours=settings.bot_settings.deadline_warn_hours),
+    )
+    return App(
+        settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False,
+        deadlines=deadlines,
+    )
 
 
 def _build_runtime(app: App, telegram_settings: TelegramSettings, bot: Bot, sender_limits: dict[str, Any] | None,
@@ -286,7 +295,8 @@ def _build_runtime(app: App, telegram_settings: TelegramSettings, bot: Bot, send
         hooks = (web_hook(chatwoot_settings, intake),)
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
-    housekeeping = Housekeeping(database, app.settings.bot_settings, notifier=app.notifier, processor=processor)
+    housekeeping = Housekeeping(database, app.settings.bot_settings, notifier=app.notifier, processor=processor,
+                                deadlines=app.deadlines, staff_chat=telegram_settings.staff_chat_id)
     return Runtime(database, app.coordinator, telegram_settings, channel, processor, heartbeat, housekeeping,
                    app.mirror, desk, hooks, chatwoot)
 

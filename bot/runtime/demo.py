@@ -76,7 +76,11 @@ class Demo:
         )
         stock = folder / "stock.yaml"  # the sandbox's products and locations, as an operator would list them
         sandbox.write_stock_file(stock)
-        settings = BotSettings(database_url=str(database.url), ticket_mode=D.telegram_mode, stock_file=stock)
+        settings = BotSettings(
+            database_url=str(database.url), ticket_mode=D.telegram_mode, stock_file=stock, company=D.isp_name,
+            cancel_reversal_reason=D.cancel_reversal_reason, cancel_fine_account=D.cancel_fine_account,
+            cancel_fine_history=D.cancel_fine_history,  # the sandbox's ids: cancelling in the chat works
+        )
         console = ConsoleChannel(Screen(stdout), language=language, bold=bold)
         app = await build_app(
             Settings(isp_settings, settings), database=database, http_transport=httpx.ASGITransport(app=sandbox.app),

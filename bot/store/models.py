@@ -300,3 +300,53 @@ class DeskJobRow(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     done_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+# A contact's deadline still running: where the deadline sweep looks (``Contacts.due``).
+DEADLINE_OPEN = "due_at IS NOT NULL AND settled_at IS NULL"
+
+
+class ContactRow(Base):
+    """A person's contact with the ISP through the bot: from their first message after a quiet spell
+    to the next spell. Its protocol is told at once; contacts are kept for the regulation's term."""
+
+    __tablename__ = "contacts"
+    __table_args__ = (
+        Index("ix_contacts_customer_code_started_at", "customer_code", "started_at"),
+        Index("ix_contacts_chat_id_started_at", "chat_id", "started_at"),
+        Index("ix_contacts_started_at", "started_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    # The date it began in the ISP's zone (YYYYMMDD): its protocol is this and the id (``protocol_of``).
+    day: Mapped[str] = mapped_column(String(8))
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    # NULL until the chat is linked to a customer (during the contact or never).
+    customer_code: Mapped[int | None] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class ContactEventRow(Base):
+    """What a contact was about and came to: a flow used (``outcome`` NULL), or an outcome a flow
+    recorded (a ticket opened, a payment noticed), with the deadline of what was not settled at once."""
+
+    __tablename__ = "contact_events"
+    __table_args__ = (
+        Index("ix_contact_events_contact_id_id", "contact_id", "id"),
+        Index("ix_contact_events_due_at", "due_at",
+              sqlite_where=text(DEADLINE_OPEN), postgresql_where=text(DEADLINE_OPEN)),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    contact_id: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+    subject: Mapped[str] = mapped_column(String(48))
+    outcome: Mapped[str | None] = mapped_column(String(48))
+    ticket_id: Mapped[int | None] = mapped_column(Integer)
+    # What staff search by: a ticket's ISP protocol, a bill's number (never a tax id or a password).
+    reference: Mapped[str | None] = mapped_column(String(64))
+    # complaint, request or contested_charge: the regulation's deadline; when it runs out, when settled.
+    deadline: Mapped[str | None] = mapped_column(String(24))
+    due_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    settled_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    warned_at: Mapped[datetime | None] = mapped_column(UtcDateTime())

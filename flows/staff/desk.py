@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 
 from bot.i18n import plain_text
-from bot.isp import IspApiError, IspTransportError
 from bot.isp.models import v1_records, v2_requests
 
 from flows.context import Context
@@ -59,12 +58,7 @@ async def _command(ctx: Context, desk: DeskWork, name: str, args: str) -> None:
         else:
             desk.note("staff.no_ticket")
         return
-    try:
-        await handler(ctx, desk, args)
-    except IspTransportError as failed:
-        desk.note(UNSURE if failed.outcome_unknown else "staff.isp_unavailable", ticket=desk.ticket_id)
-    except IspApiError as refused:
-        desk.note("staff.isp_refused", reason=refused.description or str(refused.code))
+    await handler(ctx, desk, args)  # the ISP failing is told to the staff by the engine (``_run_desk_turn``)
 
 
 async def _assign(ctx: Context, desk: DeskWork, args: str) -> None:

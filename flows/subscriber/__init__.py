@@ -13,6 +13,7 @@ from flows.subscriber import (  # noqa: F401 - their flows, for discover
     bills,
     cancel_plan,
     connection,
+    contest,
     contracts,
     follow_ticket,
     help,
@@ -22,14 +23,24 @@ from flows.subscriber import (  # noqa: F401 - their flows, for discover
     language,
     link,
     menu,
+    my_contacts,
+    my_data,
     my_tickets,
     new_ticket,
     paid,
+    papers,
+    restart,
+    rights,
     standing,
+    statement,
+    suspend,
     unlink,
 )
 
-MENU = ("bills", "new_ticket", "my_tickets", "connection", "contracts", "human", "help", "language", "unlink")
+MENU = (
+    "bills", "new_ticket", "my_tickets", "connection", "contracts", "human", "my_contacts", "help", "language",
+    "my_data", "unlink",
+)
 
 
 def subscriber_flows() -> RoleFlows:

@@ -1,7 +1,7 @@
 """Bills: the customer's open documents, and for the one they pick every way to pay it: the
 digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I have paid".
 
-- At most ``MAX_SHOWN`` documents, oldest due date first as in every list of bills; the rest counted.
+- At most ``MAX_SHOWN`` documents, oldest due first, the rest counted; "contest" hands one to ``contest``.
 - The line is sent as digits only inside ``<code>`` (one tap copies it). An overdue document is also
   offered the line with the updated due date (``BoletoAtualizado = S``), asked once per card.
 - One amount: the amount due today (``value_up``) is shown beside the original and is what the PIX
@@ -40,7 +40,7 @@ KEEPS_PAID = Takes("i have paid", but=frozenset({"paid"}))
 
 MAX_SHOWN = 6
 PIX, QR, PDF, PAID = "pix", "qr", "pdf", "paid"
-UPDATED, OTHERS, MENU = "updated", "others", "menu"
+UPDATED, OTHERS, MENU, CONTEST = "updated", "others", "menu", "contest"
 
 
 class Bills(Flow):
@@ -49,7 +49,7 @@ class Bills(Flow):
     steps = Steps(
         begin=("choose", TO_MENU),
         choose=(FILES, KEEPS_PAID, "act", Switch("paid"), TO_MENU),
-        act=(FILES, KEEPS_PAID, "choose", Switch("paid"), TO_MENU),
+        act=(FILES, KEEPS_PAID, "choose", Switch("paid"), Switch("contest"), TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:
@@ -112,6 +112,8 @@ class Bills(Flow):
                 ctx.switch("paid", receipt=kept(file), **_paid_bill(item))
             case Chosen(value="paid"):
                 ctx.switch("paid", **_paid_bill(item))
+            case Chosen(value="contest"):
+                ctx.switch("contest", document={"number": item["document"], "due": item["due"], "value": item["value"]})
             case Chosen(value="others"):
                 await self.begin(ctx)
             case Chosen(value="menu"):
@@ -156,7 +158,8 @@ class Bills(Flow):
         offer_update = shown["overdue"] and not ctx.data.get("updated_sent")
         if offer_update:
             options.append(Option(UPDATED, key="bills.button_updated"))
-        options += [Option(OTHERS, key="bills.button_others"), Option(MENU, key="bills.button_menu")]
+        options += [Option(CONTEST, key="bills.button_contest"), Option(OTHERS, key="bills.button_others"),
+                    Option(MENU, key="bills.button_menu")]
         ask_update = offer_update and not ctx.data.get("update_asked")  # once: not after every action
         ctx.data["update_asked"] = bool(ctx.data.get("update_asked") or ask_update)
         ctx.ask("act", "bills.offer_updated" if ask_update else "bills.offer", options, columns=2, **shown)

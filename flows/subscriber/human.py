@@ -23,6 +23,7 @@ from bot.i18n import plain_text
 from bot.isp import IspError
 from bot.isp.models import v1_records
 
+from flows.contacts import HANDED_TO_PERSON, TICKET_OPENED, Deadline
 from flows.context import UNIDENTIFIED, Context
 from flows.events import Contact, Location, Media, Text
 from flows.flow import TO_MENU, Flow, StepEvent, Steps, Switch
@@ -56,6 +57,9 @@ class Human(Flow):
         ctx.set_current_ticket(ticket)
         if not ctx.policy.staff_desk:
             protocol = await ctx.coordinator.protocol(ctx.customer, ticket) or ticket
+            # Answered later, from the ISP system: a request, with its term.
+            await ctx.record(self.name, TICKET_OPENED, ticket=ticket, reference=str(protocol),
+                             deadline=Deadline.REQUEST)
             ctx.say("human.by_ticket", protocol=protocol)
             ctx.switch("follow_ticket", protocol=protocol)
             return
@@ -64,6 +68,7 @@ class Human(Flow):
             ctx.wait("with_person")
             return
         title, card, tax_id = await self._card(ctx, ticket)
+        await ctx.record(self.name, HANDED_TO_PERSON, ticket=ticket)
         ctx.handoff("asked", title=title, card=card, tax_id=tax_id)
         ctx.say("human.requested")
         ctx.wait("with_person")
@@ -84,8 +89,10 @@ class Human(Flow):
         asked = str(ctx.data.get("asked") or "")[:ASKED_KEPT]
         render = ctx.render_in
         title = plain_text(render(STAFF_LANGUAGE, "human.unidentified_title", name=name, sales=sales))
+        contact = ctx.contact.protocol if ctx.contact is not None else ""
         card = render(STAFF_LANGUAGE, "human.unidentified_card", name=name, reason=reason, asked=asked,
-                      language=ctx.language)
+                      language=ctx.language, contact=contact)
+        await ctx.record(self.name, HANDED_TO_PERSON)
         ctx.handoff("sales" if sales else "unidentified", title=title[:128], card=card)
         ctx.say("human.sales_requested" if sales else "human.requested_unidentified")
         ctx.wait("with_person")
@@ -160,7 +167,8 @@ class Human(Flow):
             log.info("handoff card incomplete: %s", type(exc).__name__)
         render = ctx.render_in
         title = plain_text(render(STAFF_LANGUAGE, "human.topic_title", protocol=facts["protocol"], name=facts["name"]))
-        card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, **facts)
+        contact = ctx.contact.protocol if ctx.contact is not None else ""
+        card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, contact=contact, **facts)
         return title[:128], card, tax_id
 
 

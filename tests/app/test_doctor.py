@@ -166,6 +166,20 @@ async def test_without_a_staff_group_the_desk_is_said_off(
     assert only(lines, "reach").startswith("warn neither ISPBOT_STAFF_CHAT_ID nor ISPBOT_SUPPORT_PHONE is set")
 
 
+async def test_cancelling_in_the_chat_names_the_isp_ids_it_still_needs(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], database: ScratchDatabase,
+) -> None:
+    code, lines = await doctor(capsys)
+    assert code == 0
+    assert only(lines, "cancel").startswith(
+        "warn ISPBOT_CANCEL_REVERSAL_REASON, ISPBOT_CANCEL_FINE_ACCOUNT, ISPBOT_CANCEL_FINE_HISTORY not set: "
+        "cancels are handed to a person")
+    for name in ("ISPBOT_CANCEL_REVERSAL_REASON", "ISPBOT_CANCEL_FINE_ACCOUNT", "ISPBOT_CANCEL_FINE_HISTORY"):
+        env.setenv(name, "2")
+    code, lines = await doctor(capsys)
+    assert only(lines, "cancel") == "ok subscribers cancel in the chat (contract_cancel), with no retention offer"
+
+
 async def test_without_a_staff_group_the_support_phone_is_how_people_not_linked_reach_a_person(
     env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:

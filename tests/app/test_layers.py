@@ -70,7 +70,7 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot.metrics": frozenset({"prometheus_client"}),
     "bot.languages": frozenset(),
     "flows": frozenset({"sqlalchemy", "yaml"}),
-    "flows.subscriber": frozenset({"markupsafe", "segno"}),
+    "flows.subscriber": frozenset({"fpdf", "markupsafe", "segno"}),
     "flows.technician": frozenset({"babel"}),
     "flows.staff": frozenset(),
     "flows.diagrams": frozenset(),

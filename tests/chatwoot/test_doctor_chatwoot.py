@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
+from bot.commands.doctor import diagnose
 from bot.desks.chatwoot.intake import PATH
 from bot.doctor.chatwoot import chatwoot_findings
-from bot.commands.doctor import diagnose
 from bot.doctor.report import Finding, Status
 
 from tests.chatwoot.conftest import settings_for

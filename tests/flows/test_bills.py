@@ -44,7 +44,7 @@ async def test_choosing_an_open_bill_sends_its_digitable_line_to_copy(desk: Desk
     assert any(f"<code>{expected}</code>" in r.text for r in chat.replies if isinstance(r, Message))
     assert "vencido" not in chat.text
     assert chat.buttons == ["💠 PIX copia e cola", "🔳 QR code PIX", "📄 Boleto em PDF", "✅ Já paguei",
-                            "🧾 Outros boletos", "🏠 Menu"]
+                            "⚖️ Contestar cobrança", "🧾 Outros boletos", "🏠 Menu"]
 
 
 async def test_an_overdue_bill_says_so_and_the_updated_line_is_offered_and_sent(desk: Desk) -> None:
