@@ -25,10 +25,11 @@ from pathlib import Path
 
 import httpx
 from bot import logs, metrics
-from bot.channels.telegram.settings import DEFAULT_CONCURRENCY, TelegramSettings
+from bot.channels.telegram.settings import TelegramSettings
 from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
 from bot.runtime.app import Settings, build_app
+from bot.runtime.processor import DEFAULT_CONCURRENCY
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.settings import BotSettings
 from bot.store.db import pool_size_for

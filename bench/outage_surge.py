@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
+from bot.runtime.processor import DEFAULT_CONCURRENCY
 from bot.sandbox import FixedClock, Sandbox
 from bot.sandbox.store import Record
 from bot.store.db import pool_size_for

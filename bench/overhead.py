@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from importlib.util import find_spec
 from typing import Any
 
-from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
+from bot.runtime.processor import DEFAULT_CONCURRENCY
 from tests.telegram.fake_bot_api import DEFAULT_TOKEN as TOKEN
 
 from bench.report import emit, figure

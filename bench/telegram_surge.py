@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
+from bot.runtime.processor import DEFAULT_CONCURRENCY
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi, TelegramLimits
 from tests.telegram.harness import RunningBot, running_bot

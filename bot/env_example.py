@@ -19,6 +19,7 @@ from pydantic_settings import BaseSettings
 
 from bot.channels.telegram.settings import TelegramSettings
 from bot.channels.whatsapp.settings import WhatsAppSettings
+from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.isp import IspSettings
 from bot.settings import BotSettings
 
@@ -27,6 +28,7 @@ SECTIONS: tuple[tuple[str, type[BaseSettings]], ...] = (
     ("WhatsApp (the web server, concurrency and logs above serve it too)", WhatsAppSettings),
     ("The ISP's web service", IspSettings),
     ("The database and the bot's policy", BotSettings),
+    ("The staff desk in Chatwoot (with ISPBOT_STAFF_DESK=chatwoot)", ChatwootSettings),
 )
 HEADER = """\
 # ispbot's settings. Copy this file to .env in the folder ispbot runs from, or set the variables in the

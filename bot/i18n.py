@@ -31,10 +31,11 @@ from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal
 from jinja2 import Environment, StrictUndefined, Template, meta, nodes
 
+from bot.languages import DEFAULT_LANGUAGE as DEFAULT_LANGUAGE  # noqa: PLC0414 - re-exported
+from bot.languages import LANGUAGES as LANGUAGES  # noqa: PLC0414 - re-exported
+
 # The texts shipped with the package (bot/_locales links to the top-level locales/ of a checkout).
 LOCALES_DIR = Path(str(files("bot") / "_locales"))
-LANGUAGES = ("pt_BR", "en", "es")
-DEFAULT_LANGUAGE = "pt_BR"
 CURRENCY_SYMBOL = "R$"
 MONEY_FORMAT = "#,##0.00"
 

@@ -95,6 +95,15 @@ LINK_LOCKS = Counter(
 HANDOFFS_OPEN = Gauge(
     "ispbot_handoffs_open", "Conversations handed to the staff and not handed back yet", registry=REGISTRY,
 )
+DESK_JOBS = Gauge(
+    "ispbot_desk_jobs", "Calls to the staff desk by state (pending, done, dead)", ["state"], registry=REGISTRY,
+)
+CONTACT_DEADLINES = Gauge(
+    "ispbot_contact_deadlines",
+    "Complaints, requests and contested charges not answered yet: all of them (running), those within "
+    "ISPBOT_DEADLINE_WARN_HOURS of their end (closing) and those past it (overdue)",
+    ["state"], registry=REGISTRY,
+)
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
-from flows.policy import Policy
+from flows.policy import CancelTerms, Policy
 from flows.stock import StockCatalog
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -25,10 +25,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.logs import LEVELS, LogFormat
 from bot.store.urls import DEFAULT_URL, async_url
 
-# Chats processed at once. A turn costs this process 2-2.5 ms of CPU and the turns side by side
-# share one core, so each takes about that many times as long (bench/RESULTS.md): more slots pay only
-# while turns wait on a slow ISP, and the calls to it are bounded anyway (ISPBOT_ISP_MAX_CONCURRENCY).
-DEFAULT_CONCURRENCY = 12
+# The processor's DEFAULT_CONCURRENCY (bot.runtime.processor, which this layer cannot import; a test
+# keeps the two equal).
+_DEFAULT_CONCURRENCY = 12
 
 # The settings of the process whatever its channels: defined once, read by ``ServerSettings`` and by
 # ``TelegramSettings`` (whose section of .env.example and the operator's guide lists them).
@@ -36,7 +35,7 @@ LISTEN_HOST = Field(default="127.0.0.1", description="address the web server lis
 LISTEN_PORT = Field(
     default=8080, ge=1, le=65535, description="port of /livez, /readyz, /healthz, /metrics and the webhooks",
 )
-CONCURRENCY = Field(default=DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time")
+CONCURRENCY = Field(default=_DEFAULT_CONCURRENCY, ge=1, le=1024, description="chats processed at the same time")
 LOG_FORMAT: Any = Field(default="auto", description="json, text, or auto (text on a terminal)")
 LOG_LEVEL = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
 
@@ -90,8 +89,59 @@ class BotSettings(BaseSettings):
     unblock_every_days: int = Field(default=30, ge=1, le=366, description="days between two unblocks of a contract")
     unblock_max_overdue: int = Field(default=2, ge=0, le=99, description="most overdue bills an unblock allows")
     unblock_release_minutes: int = Field(default=15, ge=1, le=24 * 60, description="minutes the ISP takes to release")
+    staff_desk: Literal["telegram", "chatwoot"] | None = Field(
+        default=None,
+        description="where staff answer handoffs: telegram (the topics of ISPBOT_STAFF_CHAT_ID, the default when "
+                    "it is set) or chatwoot",
+    )
+    company: str = Field(
+        default="", max_length=160,
+        description="the ISP's legal name and CNPJ as printed on cancel receipts and yearly statements",
+    )
+    self_cancel: bool = Field(
+        default=True, description="subscribers cancel in the chat (contract_cancel); off: a person takes it",
+    )
+    retention_offer: str = Field(
+        default="", max_length=400, description="the one retention offer shown before a cancel (empty: none)",
+    )
+    cancel_reversal_reason: int = Field(
+        default=0, ge=0, description="contract_cancel billing.reason_id: the ISP's reason for reversing bills",
+    )
+    cancel_fine_account: int = Field(
+        default=0, ge=0, description="contract_cancel fine.account_id: an account of nature Receipts",
+    )
+    cancel_fine_history: int = Field(
+        default=0, ge=0, description="contract_cancel fine.historic_id: a history of operation Credit, type Term",
+    )
+    cancel_future_billing: bool = Field(default=True, description="contract_cancel reverses future bills")
+    cancel_period_action: Literal["none", "cancel", "block"] = Field(
+        default="none", description="the current period's bill on a cancel: none, cancel (reverse) or block",
+    )
+    cancel_pre_billing: bool = Field(default=True, description="contract_cancel deletes pre-billings")
+    cancel_withdrawal_topic: int = Field(
+        default=0, ge=0, description="topic code of the equipment-withdrawal ticket a cancel opens (0: none)",
+    )
+    suspend_min_days: int = Field(default=30, ge=1, le=365, description="fewest days of a temporary suspension")
+    suspend_max_days: int = Field(default=120, ge=1, le=365, description="most days of a temporary suspension")
+    suspend_start_within_days: int = Field(
+        default=30, ge=0, le=365, description="how many days ahead a temporary suspension may start",
+    )
+    contest_topic: str = Field(
+        default="", max_length=80, description="name of the ticket topic of contested charges (empty: a financial one)",
+    )
+    restart_wait_seconds: int = Field(  # the person's turn waits that long: well within the inbox's 2-minute lease
+        default=60, ge=10, le=90, description="how long the bot looks for a restarted connection to come back",
+    )
     handoff_wait_minutes: int = Field(default=5, ge=1, le=24 * 60, description="minutes before the wait notice")
     handoff_minutes_each: int = Field(default=10, ge=1, le=24 * 60, description="minutes a staff member takes per case")
+    contact_quiet_minutes: int = Field(
+        default=30, ge=1, le=24 * 60,
+        description="minutes without a message after which a person's next one begins a new contact (a new protocol)",
+    )
+    deadline_warn_hours: int = Field(
+        default=48, ge=1, le=30 * 24,
+        description="hours before a complaint's or request's deadline runs out that staff are warned",
+    )
     stock_file: Path | None = Field(default=None, description="YAML of stock products (label code, id) and locations")
     locales_dir: Path | None = Field(
         default=None, description="folder of texts to use instead of those shipped with ispbot (pt_BR/, en/, es/...)",
@@ -164,7 +214,23 @@ class BotSettings(BaseSettings):
             unblock_every=timedelta(days=self.unblock_every_days),
             unblock_max_overdue=self.unblock_max_overdue,
             unblock_release_minutes=self.unblock_release_minutes,
+            contact_quiet=timedelta(minutes=self.contact_quiet_minutes),
             stock=stock_catalog(self.stock_file) if self.stock_file is not None else StockCatalog(),
+            company=" ".join(self.company.split()),
+            self_cancel=self.self_cancel,
+            retention_offer=" ".join(self.retention_offer.split()),
+            cancel_terms=CancelTerms(
+                reversal_reason=self.cancel_reversal_reason, fine_account=self.cancel_fine_account,
+                fine_history=self.cancel_fine_history, future_billing=self.cancel_future_billing,
+                period_action=self.cancel_period_action, pre_billing=self.cancel_pre_billing,
+                pre_billing_action="cancel" if self.cancel_pre_billing else "none",
+                withdrawal_topic=self.cancel_withdrawal_topic,
+            ),
+            suspend_min_days=min(self.suspend_min_days, self.suspend_max_days),
+            suspend_max_days=self.suspend_max_days,
+            suspend_start_within_days=self.suspend_start_within_days,
+            contest_topic=self.contest_topic.strip(),
+            restart_wait_seconds=float(self.restart_wait_seconds),
         )
 
 

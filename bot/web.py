@@ -1,9 +1,9 @@
-"""The bot's HTTP side (ASGI): the webhooks (WhatsApp's: ``_whatsapp_webhook``), health, ``/metrics``.
+"""The bot's HTTP side (ASGI, Starlette): the webhooks (WhatsApp's: ``_whatsapp_webhook``), health, ``/metrics``.
 
 - ``POST /telegram/<hash of the secret>``: refuses (403) a request without the right
   ``X-Telegram-Bot-Api-Secret-Token``; stores the update (the channel's intake) and only then answers 200,
   so a crash after the answer loses nothing. If the database cannot take it, 503: Telegram keeps
-  the update and posts it again later.
+  the update and posts it again later. A desk's ``Hook`` (Chatwoot's) alike, after its own check (401).
 - ``GET /livez``: 200 while the process and its event loop answer; it looks at nothing else, so a
   container health check or an orchestrator's liveness probe never restarts the bot because the
   ISP, Telegram or the database is down (restarting would not bring them back).
@@ -22,7 +22,7 @@ import contextlib
 import hmac
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +58,17 @@ class WhatsAppHook:
     verify_token: str
 
 
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """A webhook a desk signs: ``refusal(headers, body)`` is None for a genuine post, else why it is
+    refused (logged, never stored); ``store(payload, headers)`` keeps it durably or raises."""
+
+    path: str
+    refusal: Callable[[Mapping[str, str], bytes], str | None]
+    store: Callable[[dict[str, Any], Mapping[str, str]], Awaitable[object]]
+    name: str  # for the log: "chatwoot"
+
+
 class Health:
     """Each part answers within ``CHECK_TIMEOUT`` or counts as unreachable: a probe never hangs."""
 
@@ -91,9 +102,10 @@ class Health:
 
 
 def create_web_app(health: Health, *, store_update: StoreUpdate | None = None, webhook_path: str | None = None,
-                   webhook_secret: str | None = None, whatsapp: WhatsAppHook | None = None) -> Starlette:
+                   webhook_secret: str | None = None, hooks: Sequence[Hook] = (),
+                   whatsapp: WhatsAppHook | None = None) -> Starlette:
     """The ASGI app; Telegram's webhook route exists only when ``store_update``, path and secret are
-    given, WhatsApp's with ``whatsapp``."""
+    given, WhatsApp's with ``whatsapp``, a desk's with its ``hooks``."""
 
     async def livez(_: Request) -> Response:
         return PlainTextResponse("ok")
@@ -117,6 +129,7 @@ def create_web_app(health: Health, *, store_update: StoreUpdate | None = None, w
         routes.append(Route(webhook_path, _webhook(store_update, webhook_secret), methods=["POST"]))
     if whatsapp is not None:
         routes.append(Route(WHATSAPP_PATH, _whatsapp_webhook(whatsapp), methods=["GET", "POST"]))
+    routes += [Route(hook.path, _hook(hook), methods=["POST"]) for hook in hooks]
     return Starlette(routes=routes)
 
 
@@ -132,19 +145,11 @@ def _webhook(store_update: StoreUpdate, secret: str) -> Any:
         given = request.headers.get(SECRET_HEADER, "").encode()
         if not hmac.compare_digest(given, expected):
             return PlainTextResponse("forbidden", status_code=403)
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_UPDATE_BYTES:
-            return PlainTextResponse("too large", status_code=413)
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_UPDATE_BYTES:
-                return PlainTextResponse("too large", status_code=413)
-        try:
-            update = json.loads(body)
-        except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested deeper than the parser goes
-            update = None
-        if not isinstance(update, dict):
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+        update = _json_object(body)
+        if update is None:
             log.warning("webhook: a body that is not a JSON object was refused")
             return PlainTextResponse("not a JSON object", status_code=400)
         try:
@@ -157,17 +162,27 @@ def _webhook(store_update: StoreUpdate, secret: str) -> Any:
     return receive
 
 
-async def _body(request: Request) -> bytes | None:
-    """The raw body, None past ``MAX_UPDATE_BYTES``."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_UPDATE_BYTES:
-        return None
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_UPDATE_BYTES:
-            return None
-    return body
+def _hook(hook: Hook) -> Any:
+    async def receive(request: Request) -> Response:
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+        refused = hook.refusal(request.headers, body)
+        if refused is not None:
+            log.warning("%s webhook: refused, %s", hook.name, refused)
+            return PlainTextResponse("forbidden", status_code=401)
+        payload = _json_object(body)
+        if payload is None:
+            log.warning("%s webhook: a body that is not a JSON object was refused", hook.name)
+            return PlainTextResponse("not a JSON object", status_code=400)
+        try:
+            await hook.store(payload, request.headers)
+        except Exception as exc:
+            log.error("%s webhook: could not store it (%s); it will be posted again", hook.name, type(exc).__name__)
+            return PlainTextResponse("try again", status_code=503)
+        return PlainTextResponse("ok")
+
+    return receive
 
 
 def _whatsapp_webhook(hook: WhatsAppHook) -> Any:
@@ -186,18 +201,15 @@ def _whatsapp_webhook(hook: WhatsAppHook) -> Any:
             log.warning("whatsapp webhook: a verification with a wrong verify token was refused")
             return PlainTextResponse("forbidden", status_code=403)
         body = await _body(request)
-        if body is None:
-            return PlainTextResponse("too large", status_code=413)
+        if isinstance(body, Response):
+            return body
         signature = request.headers.get(SIGNATURE_HEADER, "")
         expected = "sha256=" + hmac.new(secret, body, "sha256").hexdigest()
         if not hmac.compare_digest(signature.encode(), expected.encode()):
             log.warning("whatsapp webhook: a post without the app secret's signature was refused")
             return PlainTextResponse("forbidden", status_code=403)
-        try:
-            posted = json.loads(body)
-        except (ValueError, RecursionError):
-            posted = None
-        if not isinstance(posted, dict):
+        posted = _json_object(body)
+        if posted is None:
             return PlainTextResponse("not a JSON object", status_code=400)
         try:
             await hook.store(posted)
@@ -207,6 +219,27 @@ def _whatsapp_webhook(hook: WhatsAppHook) -> Any:
         return PlainTextResponse("ok")
 
     return receive
+
+
+async def _body(request: Request) -> bytes | Response:
+    """The request's body, or the 413 refusing one too large to be an update."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_UPDATE_BYTES:
+        return PlainTextResponse("too large", status_code=413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_UPDATE_BYTES:
+            return PlainTextResponse("too large", status_code=413)
+    return body
+
+
+def _json_object(body: bytes) -> dict[str, Any] | None:
+    try:
+        parsed = json.loads(body)
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested deeper than the parser goes
+        return None
+    return parsed if isinstance(parsed, dict) else None
 
 
 class _Server(uvicorn.Server):

@@ -6,23 +6,25 @@ bot knows of the chat (its link, its current ticket, its language). The ISP is r
 ``ctx.coordinator`` (the coordinator); a write whose outcome may be unknown goes through
 ``ctx.write_once`` or ``ctx.write_state`` (``flows.writes``). The database session belongs to the
 engine: the few store operations flows need are methods here (and ``Role`` is named here), so a flow
-never imports the storage layer.
+never imports the storage layer. What a contact came to is recorded with ``record`` (``flows.contacts``).
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from bot import metrics
 from bot.i18n import CHANNEL_NAMES, DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, plain_text
+from bot.store import KEPT_YEARS as KEPT_YEARS  # noqa: PLC0414 - re-exported: the history's legal term
 from bot.store import UNIDENTIFIED as UNIDENTIFIED  # noqa: PLC0414 - re-exported for the flows, as Role
 from bot.store import (
     ChatState,
     ChatStates,
+    Contacts,
     Database,
     Handoffs,
     InviteError,
@@ -36,9 +38,11 @@ from bot.store import (
     TrustUnblocks,
     utcnow,
 )
+from bot.store import Contact as Contact  # noqa: PLC0414 - re-exported: a contact of the history
 from bot.store import Role as Role  # noqa: PLC0414 - re-exported: flows name roles here, never through the store
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from flows.contacts import CONTACT, LINKED, UNLINKED, ContactRef, Deadline
 from flows.coordinator import IspCoordinator
 from flows.files import FileSource, FileUnavailable
 from flows.identity import target_ref
@@ -93,6 +97,7 @@ class Repositories:
     invites: Invites
     states: ChatStates
     handoffs: Handoffs
+    contacts: Contacts = field(default_factory=Contacts)
 
 
 class Context:
@@ -129,6 +134,7 @@ class Context:
         self._database = database
         self.reservations = reservations if reservations is not None else []
         self._attempt: Reservation | None = None
+        self.tied: list[int] = []  # tickets this turn tied to the contact (``record``): told so in their history
 
     # ---- who and where ---------------------------------------------------------------------------
     @property
@@ -162,6 +168,10 @@ class Context:
     # ---- speaking --------------------------------------------------------------------------------
     def text(self, key: str, /, **variables: Any) -> str:
         return self._translations.render(self.language, key, **{"channel": self.channel_name, **variables})
+
+    def text_or(self, key: str, default: str, /, **variables: Any) -> str:
+        """``text``, or ``default`` where no template ``key`` exists (a name another part recorded)."""
+        return self.text(key, **variables) if self._translations.has(key) else default
 
     def say(self, key: str, /, **variables: Any) -> None:
         self.replies.append(Message(self.text(key, **variables)))
@@ -249,6 +259,58 @@ class Context:
             self.notices.append(Notice(chat_id, Message(text)))
         return len(chats)
 
+    # ---- the contact ----------------------------------------------------------------------------
+    @property
+    def contact(self) -> ContactRef | None:
+        """The contact this turn belongs to (a subscriber's chat always has one; others None)."""
+        return ContactRef.kept(self.state.data.get(CONTACT))
+
+    async def record(
+        self, subject: str, outcome: str | None, /, *, ticket: int | None = None, reference: str | None = None,
+        deadline: Deadline | None = None,
+    ) -> datetime | None:
+        """Record against the contact what ``subject`` (a flow's name) came to: ``outcome`` (a word of
+        ``flows.contacts``, or the flow's own, with its ``contacts.outcome_<word>`` text; None: only that
+        the subject came up, as the engine records each flow a contact uses), the ``ticket``
+        opened (tied to the contact), a ``reference`` staff search by (the ticket's protocol), and the
+        ``deadline`` of what was not settled at once. Saved with the turn; when the deadline runs out
+        (None without one, or outside a contact)."""
+        contact = self.contact
+        if contact is None:
+            return None
+        at = self.coordinator.now()
+        due = at + deadline.term if deadline is not None else None
+        await self._repos.contacts.record(
+            self._session, contact.id, subject, outcome, at=at, ticket_id=ticket, reference=reference,
+            deadline=deadline.value if deadline is not None else None, due_at=due,
+        )
+        kept = self.state.data[CONTACT]
+        if subject not in kept.setdefault("subjects", []):
+            kept["subjects"].append(subject)
+        if ticket is not None:
+            self.tied.append(ticket)
+        return due
+
+    async def contact_history(self, years: int = KEPT_YEARS) -> list[Contact]:
+        """The person's contacts of the last ``years`` years, newest first, with what each was about
+        and came to: the linked customer's (whatever chat), else this chat's own."""
+        since = self.coordinator.now() - timedelta(days=365 * years + years // 4 + 1)
+        if self.link is not None and self.link.customer_code is not None:
+            return await self._repos.contacts.history(self._session, customer_code=self.link.customer_code, since=since)
+        return await self._repos.contacts.history(self._session, chat_id=self.chat_id, since=since)
+
+    async def forget_chat(self) -> None:
+        """Delete what the bot holds of this chat that no rule requires keeping: its links (past ones
+        too), its outage watches, its language, the messages kept for the staff's card and where it
+        stood. The contact history stays for its legal term (``KEPT_YEARS``)."""
+        await self._repos.links.forget(self._session, self.chat_id)
+        await self._repos.watches.forget(self._session, self.chat_id)
+        self.link = None
+        self.state.language = None
+        self.state.current_ticket = None
+        self.state.data[RECENT] = []
+        self.data.clear()
+
     # ---- writing to the ISP ---------------------------------------------------------------------
     def write_once(self, key: str, *, ask: Callable[[str], None], unsure: str, wait: str | None = None) -> WriteOnce:
         """An ISP write whose outcome may be unknown, under the rule of ``flows.writes``: ``ask(unsure)``
@@ -295,6 +357,9 @@ class Context:
             self._session, self.chat_id, role=Role.SUBSCRIBER, proof=Proof(proof), customer_code=customer,
             authentication_id=authentication, contract=contract,
         )
+        if (contact := self.contact) is not None:  # the contact so far was this customer's too
+            await self._repos.contacts.identify(self._session, contact.id, customer)
+            await self.record(self.state.flow or "link", LINKED)
 
     async def redeem_invite(self, code: str) -> tuple[Role, str]:
         """Use a single-use invite for this chat: the role and system user it was issued for.
@@ -321,7 +386,10 @@ class Context:
     async def unlink(self) -> bool:
         self.link = None
         self.state.current_ticket = None
-        return await self._repos.links.unlink(self._session, self.chat_id)
+        unlinked = await self._repos.links.unlink(self._session, self.chat_id)
+        if unlinked:
+            await self.record(self.state.flow or "unlink", UNLINKED)
+        return unlinked
 
     async def recent_link_failures(self) -> int:
         since = utcnow() - self.policy.link_window

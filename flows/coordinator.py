@@ -1,4 +1,5 @@
-"""The flows' one door to the ISP: the reads and writes they need, named for what they mean.
+"""The one door to the ISP (``tests/flows/test_one_door.py``): the reads and writes of the flows
+and the staff desk, named for what they mean; each write names its read-back (``flows.writes``).
 
 The ISP server is fragile and a surge (an outage: thousands of subscribers writing at once) must
 not multiply calls. So, like a Home Assistant coordinator in front of a device:
@@ -9,7 +10,7 @@ not multiply calls. So, like a Home Assistant coordinator in front of a device:
   once; the client also coalesces identical queries in flight);
 - per-customer reads (contracts, bills, tickets, online status) are kept briefly and dropped as
   soon as the bot itself changes that customer (a ticket opened, a contract unblocked);
-- secrets (``ConsultaAutenticacaoSenha``) are never cached.
+- secrets (``ConsultaAutenticacaoSenha``) and tickets being worked on are never cached.
 
 Every filter is built with ``F``: no text a person typed ever reaches a ``Filtro`` unquoted.
 """
@@ -19,13 +20,17 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from bot.isp import F, IspApiError, IspClient, IspError
+from bot.isp import F, IspApiError, IspClient, IspError, quotable
 from bot.isp.errors import ErrorName
-from bot.isp.models import v1_records, v1_requests, v2_finance, v2_requests
+from bot.isp.models import v1_records, v1_requests, v2_finance, v2_requests, v2_results
 from bot.isp.resilience import Clock, TtlCache
+
+from flows.policy import CancelTerms
+from flows.writes import CLOCK_SLACK
 
 T = TypeVar("T")
 
@@ -271,6 +276,61 @@ class IspCoordinator:
             customer, "authentications", lambda: self.client.ConsultaAutenticacao(F("Cliente") == customer),
         )
 
+    # ---- tickets as technicians and staff work them: read now, never cached (a person acts on what
+    # just changed; the client still coalesces identical reads in flight) ----------------------------
+    async def ticket(self, number: int) -> v1_records.Ticket | None:
+        """One ticket as the ISP holds it now: also the read-back of the writes that set a ticket's
+        state (its service order, appointment, assignee, closing)."""
+        rows = await self.client.ConsultaAtendimentos(F("Numero") == number)
+        return rows[0] if rows else None
+
+    async def assigned_tickets(self, user: str) -> list[v1_records.Ticket]:
+        """The tickets assigned to this ISP system user, closed ones too."""
+        return await self.client.ConsultaAtendimentos(F("Designacao_Usuario") == user)
+
+    async def scheduled_tickets(self, user: str, day: date) -> list[v1_records.Ticket]:
+        """The user's tickets with an appointment that day, closed and canceled ones too."""
+        where = (F("Designacao_Usuario") == user) & (F("Data_Agendamento") == day)
+        return await self.client.ConsultaAtendimentos(where)
+
+    async def tickets_with_order(self, user: str, statuses: Sequence[v1_records.OsStatus]) -> list[v1_records.Ticket]:
+        """The user's tickets whose service order is in one of these statuses."""
+        where = (F("Designacao_Usuario") == user) & F("Situacao_OS").in_([s.value for s in statuses])
+        return await self.client.ConsultaAtendimentos(where)
+
+    async def appointments(self, user: str, day: date) -> list[v2_results.Appointment]:
+        """The user's busy slots that day (tickets' appointments and their own calendar)."""
+        return await self.client.consult_appointments(v2_requests.ConsultAppointments(user=user, appointment_date=day))
+
+    async def contracts_of(self, customers: Sequence[int]) -> list[v1_records.Contract]:
+        """The contracts of these customers, in one call whatever their number."""
+        return await self.client.ConsultaContratos(F("Cliente_Codigo").in_(customers))
+
+    async def occurrences(self, ticket: int) -> list[v1_records.TicketOccurrence]:
+        return await self.client.ConsultaOcorrenciasAtendimentos(F("Atendimento") == ticket)
+
+    async def find_occurrence(self, ticket: int, text: str, tried: datetime) -> v1_records.TicketOccurrence | None:
+        """The occurrence with this text recorded on the ticket since shortly before ``tried`` (the
+        moment of a try of ``add_occurrence``), if any: that write's read-back."""
+        since = tried.astimezone(self.zone).replace(tzinfo=None) - CLOCK_SLACK
+        return next(
+            (o for o in await self.occurrences(ticket) if o.Descricao == text and (o.Data is None or o.Data >= since)),
+            None,
+        )
+
+    async def checklist(self, ticket: int) -> list[v1_records.ChecklistItem]:
+        """The ticket's checklist by item: also ``set_checklist_item``'s read-back."""
+        rows = await self.client.ConsultaChecklistAtendimentos(F("Atendimento_Numero") == ticket)
+        # The filter is the ISP's; the check here keeps another ticket's items out whatever it does.
+        return sorted((i for i in rows if i.Atendimento_Numero == ticket), key=lambda i: i.Checklist_Id or 0)
+
+    async def product_models(self, words: str) -> list[v1_records.ProductModel]:
+        """Product models whose description or brand contains the words; none for words no filter can
+        hold (a backslash), which no model's name has."""
+        if not quotable(words):
+            return []
+        return await self.client.ConsultaModelosProduto(F("Descricao").contains(words) | F("Marca").contains(words))
+
     # ---- writes (never retried blindly by the client; each drops what it makes stale) -----------
     async def open_ticket(
         self, *, customer: int, contract: int | None, topic: v1_records.TicketTopic, subject: str, description: str,
@@ -291,10 +351,84 @@ class IspCoordinator:
             raise ValueError("AtendimentoCadastro answered success without NumeroAtendimento")
         return int(created.NumeroAtendimento)
 
-    async def add_occurrence(self, ticket: int, description: str, user: str | None) -> None:
-        await self.client.ticket_occurrence_insert(
-            v2_requests.TicketOccurrenceInsert(ticket_id=ticket, description=description, user=user),
+    async def add_occurrence(
+        self, ticket: int, description: str, user: str | None, position: tuple[float, float] | None = None,
+    ) -> None:
+        """A note on the ticket (with where it was written, when given). It adds a record (sent with
+        ``write_once`` or ``send_once``), read back with ``find_occurrence``."""
+        latitude = longitude = None
+        if position is not None:
+            latitude, longitude = Decimal(str(position[0])), Decimal(str(position[1]))
+        await self.client.ticket_occurrence_insert(v2_requests.TicketOccurrenceInsert(
+            ticket_id=ticket, description=description, user=user, latitude=latitude, longitude=longitude,
+        ))
+
+    async def set_checklist_item(self, ticket: int, item: int, checked: bool, user: str) -> None:
+        """Check (M) or uncheck (D) a checklist item: it sets a state (sent twice, it changes nothing);
+        read back with ``checklist``."""
+        mark = v2_requests.ChecklistSet.CHECK if checked else v2_requests.ChecklistSet.UNCHECK
+        await self.client.ticket_checklist_update(
+            v2_requests.TicketChecklistUpdate(ticket_id=ticket, checklist_id=item, checklist_set=mark, user=user),
         )
+
+    async def add_ticket_item(
+        self, *, ticket: int, customer: int, operation: v2_requests.ItemOperation, item: int, contract: int | None,
+        serial: str | None, location: int | None, quantity: Decimal,
+    ) -> int | None:
+        """A stock product consumed or lent on the ticket; the ISP's id of the item. It adds a record
+        and no operation reads a ticket's items: an unknown outcome is never sent again."""
+        created = await self.client.ticket_item_insert(v2_requests.TicketItemInsert(
+            ticket_id=ticket, customer_id=customer, type=v2_requests.ItemType.PRODUCT, operation=operation,
+            contract_id=contract, item_id=item, serial_number=serial, location_id=location, quantity=quantity,
+        ))
+        return created.item_id
+
+    async def move_order(
+        self, ticket: int, target: v2_requests.OsStatus, user: str, position: tuple[Decimal, Decimal] | None,
+    ) -> None:
+        """Move the ticket's service order (with where the technician is, when given): it sets a
+        state, read back with ``ticket`` (``Situacao_OS``)."""
+        coordinates = None
+        if position is not None:
+            coordinates = v2_requests.OsCoordinates(latitude=position[0], longitude=position[1])
+        await self.client.ticket_os_status_update(
+            v2_requests.TicketOsStatusUpdate(ticket_id=ticket, new_status=target, coordinates=coordinates, user=user),
+        )
+
+    async def schedule_visit(
+        self, ticket: int, when: datetime, duration: str, status: v2_requests.AppointmentStatus, *, moving: bool,
+    ) -> None:
+        """Give the ticket an appointment, or move (``moving``) the one it has, canceled ones too (the
+        ISP refuses to move one that does not exist): it sets a state, read back with ``ticket``."""
+        fields = dict(ticket_id=ticket, appointment_date=when.date(), appointment_time=when.strftime("%H:%M"),
+                      duration=duration, appointment_status=status)
+        if moving:
+            await self.client.ticket_appointment_update(v2_requests.TicketAppointmentUpdate.model_validate(fields))
+        else:
+            await self.client.ticket_appointment_insert(v2_requests.TicketAppointmentInsert.model_validate(fields))
+
+    async def assign_ticket(
+        self, ticket: int, *, mode: str, target_type: v2_requests.TargetType, target: str,
+    ) -> None:
+        """Assign the ticket to a system user or a group (``target`` is then the group's id) with a
+        ticket mode: it sets a state, read back with ``ticket`` (``Designacao_Usuario`` or
+        ``Designacao_Grupo_Id``)."""
+        await self.client.ticket_assign(v2_requests.TicketAssign(
+            ticket_id=ticket, mode_assign=mode, target_type=target_type, target_id=target,
+        ))
+
+    async def set_ticket_status(self, ticket: int, status: v2_requests.TicketStatus) -> None:
+        """Put an open ticket in progress or on hold: it sets a state (sent twice, it changes nothing)
+        that no query reads back, so an unknown outcome can only be told as such."""
+        await self.client.ticket_update(v2_requests.TicketUpdate(ticket_id=ticket, status=status))
+
+    async def finish_ticket(self, ticket: int, *, cause: int, solution: str, user: str) -> list[int]:
+        """Close the ticket; the numbers of the tickets the ISP opened because of it. Read back with
+        ``ticket``: closed, with this ``Solucao``. The caller, who knows the customer, ``forget``s it."""
+        result = await self.client.ticket_finish(v2_requests.TicketFinish(
+            ticket_id=ticket, cause_id=cause, solution=solution, user=user,
+        ))
+        return [t.ticket_id for t in result.new_tickets if t.ticket_id is not None]
 
     async def unblock_contract(self, customer: int, contract: int) -> None:
         try:
@@ -318,6 +452,88 @@ class IspCoordinator:
 
     async def _per_customer(self, customer: int, what: str, load: Callable[[], Awaitable[T]]) -> T:
         return await _get(self._customer, (customer, what), load)
+
+    # ---- the subscriber's rights: cancel, suspend, restart, paid bills ------------------------------
+    async def cancel_reasons(self) -> list[v1_records.CancellationReason]:
+        """The ISP's list of cancellation reasons (``ConsultaMotivosCancelamento``)."""
+        return await _get(self._reference, "cancel_reasons", self.client.ConsultaMotivosCancelamento)
+
+    async def competitors(self) -> list[v1_records.Competitor]:
+        return await _get(self._reference, "competitors", self.client.ConsultaConcorrencia)
+
+    async def cancel_contract(
+        self, *, customer: int, contract: int, reason: int, competitor: int | None, terms: CancelTerms,
+    ) -> str:
+        """``contract_cancel`` with the operator's billing choices; the ISP's message. Raises IspApiError
+        (``INVALID_CONTRACT_STATUS``-like code 38 when the state allows no cancelling). A state write:
+        after a lost answer the contract is read back (``flows.writes.WriteState``), never resent blindly."""
+        request = v2_requests.ContractCancel(
+            customer_id=customer, contract_id=contract, reason_id=reason, cancel_competition_id=competitor,
+            billing=v2_requests.CancelBilling(
+                future_cancel=terms.future_billing, cancellation_period_action=terms.period_action,
+                reason_id=terms.reversal_reason,
+            ),
+            pre_billing=v2_requests.CancelPreBilling(
+                cancel=terms.pre_billing, cancellation_period_action=terms.pre_billing_action,
+            ),
+            fine=v2_requests.CancelFine(account_id=terms.fine_account, historic_id=terms.fine_history),
+            os=(v2_requests.WithdrawalOrder(open=True, target_type=v2_requests.OsTargetType.TOPIC,
+                                            target_id=terms.withdrawal_topic)
+                if terms.withdrawal_topic else None),
+        )
+        try:
+            return await self.client.contract_cancel(request)
+        finally:
+            self.forget(customer)
+
+    async def suspend_contract(self, *, customer: int, contract: int, days: int, start: date, user: str | None) -> str:
+        """``contract_suspend_temporary``; raises IspApiError (20: one is already scheduled)."""
+        request = v2_requests.ContractSuspendTemporary(
+            customer_id=customer, contract_id=contract, duration=days, start_date=start.isoformat(), user=user,
+        )
+        try:
+            return await self.client.contract_suspend_temporary(request)
+        finally:
+            self.forget(customer)
+
+    async def cancel_suspension(self, *, customer: int, contract: int, user: str | None) -> str:
+        """``contract_suspend_temporary_cancel``; raises IspApiError (12: none is scheduled)."""
+        request = v2_requests.ContractSuspendTemporaryCancel(customer_id=customer, contract_id=contract, user=user)
+        try:
+            return await self.client.contract_suspend_temporary_cancel(request)
+        finally:
+            self.forget(customer)
+
+    async def sessions(self, customer: int) -> list[v2_results.OnlineSession]:
+        """The customer's access sessions now. Never cached: asked to see a session drop and come back."""
+        return await self.client.get_online_customer(v2_requests.GetOnlineCustomer(customer_id=customer))
+
+    async def disconnect(self, customer: int, session: v2_results.OnlineSession, server: int) -> str:
+        """Drop one session so the equipment dials in again (``disconnect_online_customer``)."""
+        request = v2_requests.DisconnectOnlineCustomer(
+            customer_id=customer, server_id=server, nas_ip_address=session.nas_ip_address or "",
+            session_id=session.session_id or "",
+        )
+        try:
+            return await self.client.disconnect_online_customer(request)
+        finally:
+            self.forget(customer)
+
+    async def equipment(self, customer: int) -> list[v2_results.CustomerEquipment]:
+        """The equipment the ISP lists for the customer, active ones only."""
+        request = v2_requests.GetEquipmentCustomer(customer_id=customer, equipment_status="active")
+        return await self._per_customer(customer, "equipment", lambda: self.client.get_equipment_customer(request))
+
+    async def paid_documents(self, customer: int, since: date, until: date) -> list[v1_records.SettledDocument]:
+        """The customer's documents settled by payment (``Motivo`` PAGTO) due from ``since`` to ``until``
+        (both included), oldest due date first."""
+        where = (
+            (F("Movimento.Cliente") == customer) & (F("Movimento.Tipo") == "C")
+            & (F("Movimento.Data") >= since) & (F("Movimento.Data") <= until)
+        )
+        rows = await self.client.ConsultaDocumentosBaixados(where)
+        paid = [r for r in rows if r.Motivo is v1_records.SettlementReason.PAYMENT]
+        return sorted(paid, key=lambda r: (r.DataVencimento or date.min, r.Sequencia or 0))
 
 
 def _named(event: v1_records.FailoverEvent) -> set[str]:

@@ -4,7 +4,7 @@ Each event runs in one database transaction: lock the chat (a row lock on Postgr
 writer and the optimistic version check elsewhere), load its state and link, route the event
 (``/start``, ``/cancelar``, the role's commands and the ``leave`` words work everywhere but at a
 verbatim step; a button resolves from the chat's own state only), run the step and any flow it
-switched to, save the state and queue the turn's messages for ``chat_messages``.
+switched to, save the state (the contact too: ``flows.contacts``) and queue the messages for ``chat_messages``.
 
 Every question is answered here, not in each flow (``Takes`` in ``flows.steps``): a typed option
 chooses it (``flows.answers``); a clear request for another flow, or a file the step cannot read,
@@ -22,16 +22,18 @@ import logging
 import traceback
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 
-from bot.i18n import Translations, default_translations, pick_language, plain_text
+from bot.i18n import DEFAULT_LANGUAGE, Translations, default_translations, pick_language, plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
 from bot.store import (
     Answered,
     ChatState,
     ChatStates,
+    Contacts,
     Database,
+    DeskJobs,
     Handoffs,
     Invites,
     Link,
@@ -49,6 +51,7 @@ from bot.store import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.answers import typed_option
+from flows.contacts import CONTACT, NOT_SUBJECTS, ContactRef, quiet_since
 from flows.context import (
     CHOICES,
     FLOW_DATA,
@@ -62,12 +65,28 @@ from flows.context import (
     prompt_reply,
 )
 from flows.coordinator import IspCoordinator
-from flows.events import Choice, Command, Event, Incoming, Location, Media, Start, Text, describe
+from flows.desk import StaffMember
+from flows.deskwork import DeskHandler, DeskStores, DeskWork, desk_chat, turn_jobs, waiting_notices
+from flows.events import (
+    Choice,
+    Command,
+    Event,
+    Incoming,
+    Location,
+    Media,
+    Resolved,
+    StaffCommand,
+    StaffEvent,
+    StaffReply,
+    Start,
+    Text,
+    describe,
+)
 from flows.files import FileSource
 from flows.flow import Flow
 from flows.intents import SMALL_TALK, default_intents
 from flows.policy import Policy
-from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply, Upload
+from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, ToStaff, Upload
 from flows.steps import BEGIN, FILES, MENU_FLOWS, TO_MENU, WORDS, Chosen, StepEvent, Switch, Target, Unexpected
 
 log = logging.getLogger(__name__)
@@ -108,9 +127,11 @@ class RoleFlows:
     flows: Mapping[str, Flow]
     commands: Mapping[str, str] = field(default_factory=dict)
     menu: tuple[str, ...] = ()
+    # What a staff member's event at the desk does (``flows.staff``: the staff's role only).
+    desk: DeskHandler | None = None
 
     @classmethod
-    def of(cls, flows: Iterable[Flow], menu: Iterable[str] = ()) -> RoleFlows:
+    def of(cls, flows: Iterable[Flow], menu: Iterable[str] = (), *, desk: DeskHandler | None = None) -> RoleFlows:
         """The flows, with the commands each declares; ``menu``, the names of the menu's flows in order.
         Fails loudly on a menu entry or a ``Switch`` naming a flow the role does not have."""
         flows = list(flows)
@@ -122,7 +143,7 @@ class RoleFlows:
             unknown += [f"{flow.name} -> {name}" for name in flow.steps.switches() - {MENU_FLOWS.flow, *by_name}]
         if unknown:
             raise ValueError(f"flows this role does not have: {', '.join(unknown)}")
-        return cls(by_name, commands, names)
+        return cls(by_name, commands, names, desk)
 
 
 class UndeclaredMove(Exception):
@@ -145,9 +166,12 @@ class Engine:
         self.translations = translations or default_translations()
         self.states = ChatStates()
         self.repos = Repositories(
-            Links(), LinkAttempts(), OutageWatches(), TrustUnblocks(), Invites(), self.states, Handoffs(),
+            Links(), LinkAttempts(), OutageWatches(), TrustUnblocks(), Invites(), self.states, Handoffs(), Contacts(),
         )
         self.outbox = Outbox()
+        self.desk_stores = DeskStores(self.repos.handoffs, DeskJobs(), self.outbox, self.states)
+        # Called after a turn that wrote desk jobs committed (the desk worker looks at once).
+        self.on_desk_jobs: Callable[[], None] | None = None
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def handle(self, incoming: Incoming, *, within: Within | None = None) -> list[Reply]:
@@ -160,6 +184,8 @@ class Engine:
         ``within`` (see ``Within``) runs in the turn's transaction; if it raises ``UpdateTakenError``
         the turn is undone and the error propagates (the update was handled elsewhere).
         """
+        if isinstance(incoming.event, StaffReply | StaffCommand | Resolved):
+            return await self._desk_turn(incoming.event, within)
         lock = self._locks.get(incoming.chat_id)
         if lock is None:
             lock = self._locks[incoming.chat_id] = asyncio.Lock()
@@ -219,6 +245,7 @@ class Engine:
             said = _said(state, incoming.event)
             if _worth_recalling(link, incoming.event):
                 state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
+            opened = await self._contact(session, state, link, incoming.event)
             before = state.snapshot()
             ctx = self._context(state, link, session, incoming, reservations)
             try:
@@ -233,16 +260,23 @@ class Engine:
                     await _record(session, within, [])
                     return Turn.at([], ctx.state)
                 await self._misunderstood(ctx, miss, incoming.event)
+            self._announce(ctx, opened)
             await self._mirror(session, ctx, said, ctx.replies)
+            await self._tie(session, ctx)
+            desk_jobs = await self._desk_jobs(session, ctx, incoming, said)
             answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
             await self.states.save(session, ctx.state, answered=answered)
-            return Turn.at(ctx.replies, ctx.state)
+        if desk_jobs:
+            self._desk_jobs_written()
+        return Turn.at(ctx.replies, ctx.state)
 
     async def _failed_turn(self, incoming: Incoming, error: IspError | None, within: Within | None) -> Turn:
         """Nothing of the step was kept: say why in plain words and ask the last question again."""
         async with self.database.transaction() as session:
             state = await self.states.load(session, incoming.chat_id)
             link = await self.repos.links.active(session, incoming.chat_id)
+            _follow_link(state, link)
+            opened = await self._contact(session, state, link, incoming.event)
             ctx = self._context(state, link, session, incoming)
             if isinstance(error, IspTransportError):
                 ctx.say("common.isp_unavailable")
@@ -254,8 +288,17 @@ class Engine:
             again = prompt_reply(state.data.get(PROMPT))
             if again is not None:
                 ctx.replies.append(again)
+            self._announce(ctx, opened)
             await self._mirror(session, ctx, _said(state, incoming.event), ctx.replies)
-            await _record(session, within, ctx.replies)
+            if opened is None:
+                await _record(session, within, ctx.replies)
+            else:  # nothing of the step is kept, but the contact it opened is
+                answered = await within(session, ctx.replies, []) if within is not None else None
+                try:
+                    await self.states.save(session, state, answered=answered)
+                except StaleStateError:  # another turn saved the chat meanwhile: it holds its own contact
+                    if answered is not None:
+                        await answered.write(session)
             return Turn.at(ctx.replies, ctx.state)
 
     def _context(
@@ -269,6 +312,63 @@ class Engine:
             files=self.files, database=self.database, reservations=reservations,
             proved_phone=incoming.proved_phone, asks_contact=incoming.asks_contact, channel=incoming.channel,
         )
+
+    # ---- the contact -----------------------------------------------------------------------------
+    async def _contact(self, session: AsyncSession, state: ChatState, link: Link | None, event: Event,
+                       ) -> ContactRef | None:
+        """Keep the chat's contact going, or open one after a quiet spell (a subscriber's message,
+        not while a person of the staff holds the conversation): the contact opened, if one was."""
+        if state.role is not Role.SUBSCRIBER or _is_live_update(event):
+            return None
+        now = self.coordinator.now()
+        kept = state.data.get(CONTACT)
+        opened = None
+        if quiet_since(kept, now, self.policy.contact_quiet) and not self._with_person(state):
+            customer = link.customer_code if link is not None else None
+            contact = await self.repos.contacts.begin(
+                session, state.chat_id, day=f"{now:%Y%m%d}", customer_code=customer, at=now,
+            )
+            kept = {"id": contact.id, "protocol": contact.protocol, "started": now.isoformat(), "subjects": []}
+            opened = ContactRef(contact.id, contact.protocol, now)
+        if isinstance(kept, dict):
+            state.data[CONTACT] = {**kept, "last": now.timestamp()}
+        return opened
+
+    def _with_person(self, state: ChatState) -> bool:
+        """Whether a person of the staff holds the conversation (the chat waits at a verbatim step)."""
+        flow = self.flows[state.role].flows.get(state.flow or "")
+        return flow is not None and state.step in flow.verbatim_steps
+
+    async def _subject(self, ctx: Context, name: str) -> None:
+        """Record flow ``name`` as a subject of the contact, the first time the contact uses it."""
+        kept = ctx.state.data.get(CONTACT)
+        if name in NOT_SUBJECTS or not isinstance(kept, dict) or "id" not in kept:
+            return
+        subjects = kept.setdefault("subjects", [])
+        if name not in subjects:
+            subjects.append(name)
+            await ctx.record(name, None)
+
+    def _announce(self, ctx: Context, opened: ContactRef | None) -> None:
+        """A new contact's protocol, date and time, ahead of the turn's first answer."""
+        if opened is not None and ctx.replies:
+            line = ctx.text("contacts.opened", protocol=opened.protocol, at=opened.started)
+            ctx.replies.insert(0, Message(line))
+
+    async def _tie(self, session: AsyncSession, ctx: Context) -> None:
+        """A ticket opened in a contact says so in its history in the ISP system (``chat_messages``):
+        the contact's protocol, in the staff's language."""
+        contact, link = ctx.contact, ctx.link
+        if not ctx.tied or contact is None or link is None or link.customer_code is None:
+            return
+        text = plain_text(ctx.render_in(DEFAULT_LANGUAGE, "contacts.tied", protocol=contact.protocol,
+                                        at=contact.started))
+        now = datetime.now(UTC)
+        await self.outbox.enqueue(session, [
+            NewMessage(ticket_id=ticket, customer=link.customer_code, record=now, attendant=self.policy.isp_user,
+                       content=text, origin=Origin.SYSTEM)
+            for ticket in dict.fromkeys(ctx.tied)
+        ])
 
     # ---- routing ---------------------------------------------------------------------------------
     async def _route(self, ctx: Context, event: Event) -> None:
@@ -299,7 +399,7 @@ class Engine:
     async def _leave(self, ctx: Context, role: RoleFlows) -> None:
         """Back to the menu; said to cancel what was under way, if anything was."""
         flow = role.flows.get(ctx.state.flow or "")
-        if flow is not None and not flow.resting:
+        if flow is not None and not flow.rests_at(ctx.state.step):
             ctx.say("common.cancelled")
         await self._begin(ctx, MENU)
 
@@ -320,6 +420,8 @@ class Engine:
         if isinstance(event, Text) and self._free(ctx, role):
             words = any(t.what == WORDS.what for t in flow.steps.takes(origin))
             typed = _typed_choice(ctx, event.text, numbers=False, strict=words)
+            if typed is not None and flow.name == MENU and self._asks_another(ctx, event.text, typed):
+                typed = None  # the menu's intents read it: "quero cancelar meu contrato" is no "Contratos"
             if typed is not None:
                 event = typed
             elif self._request(ctx, role, flow, event.text) and await self._hand_over(ctx, role, flow, event):
@@ -357,6 +459,14 @@ class Engine:
             await step(ctx, self._resolve(ctx, numbered))
         self._check_move(role, flow, origin, ctx)
 
+    def _asks_another(self, ctx: Context, text: str, typed: Choice) -> bool:
+        """Whether words that only hold a menu button's label among others plainly ask for another flow."""
+        if _typed_choice(ctx, text, numbers=False, strict=True) is not None:
+            return False  # the label itself, or its start: the button
+        name = default_intents().match(ctx.language, text)
+        chosen = ctx.state.data.get(CHOICES, {}).get(typed.token, [None])[0]
+        return name is not None and name not in SMALL_TALK and name != chosen
+
     def _request(self, ctx: Context, role: RoleFlows, flow: Flow, text: str) -> str | None:
         """The flow a typed text plainly asks for instead of answering the question, if it may leave it."""
         if flow.name == MENU or MENU not in role.flows:
@@ -385,6 +495,7 @@ class Engine:
         menu = role.flows[MENU]
         front = next(t for t in menu.steps[BEGIN] if isinstance(t, str))  # the menu's one question
         left, said = ctx.state.snapshot(), len(ctx.replies)
+        resting = flow.rests_at(ctx.state.step)
         self._enter(ctx, MENU, None)
         ctx.state.step = front
         try:
@@ -397,7 +508,7 @@ class Engine:
             ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
             del ctx.replies[said:]
             return False
-        if not flow.resting:
+        if not resting:
             ctx.replies.insert(said, Message(ctx.text("common.left_question")))
         if ctx.next_flow != HUMAN:
             # Another matter: none of it goes into the ticket the chat was on ("quero cancelar" after
@@ -418,9 +529,11 @@ class Engine:
     async def _begin(self, ctx: Context, name: str, data: dict[str, object] | None = None) -> None:
         role = self.flows[ctx.state.role]
         flow = role.flows[name]
+        asked = name  # the contact's subject: what was asked for, not the linking it must pass first
         if flow.requires_link and ctx.link is None and LINK in role.flows:
             name, flow = LINK, role.flows[LINK]
         self._enter(ctx, name, data)
+        await self._subject(ctx, asked)
         await flow.begin(ctx)
         self._check_move(role, flow, BEGIN, ctx)
 
@@ -430,7 +543,7 @@ class Engine:
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
         recent = ctx.state.data.get(RECENT, [])
-        kept = {LINK_FAILED: ctx.state.data[LINK_FAILED]} if LINK_FAILED in ctx.state.data else {}
+        kept = {key: ctx.state.data[key] for key in (LINK_FAILED, CONTACT) if key in ctx.state.data}
         ctx.state.data = {
             FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses, RECENT: recent, **kept,
         }
@@ -479,11 +592,96 @@ class Engine:
         prompt = ctx.state.data.get(PROMPT) or {}
         labels = [label for row in prompt.get("buttons", []) for label, _ in row]
         flow = role.flows.get(ctx.state.flow or "")
-        resting = flow is None or flow.resting
+        resting = flow is None or flow.rests_at(ctx.state.step)
         if labels:
             ctx.say("common.type_an_option", options=labels, leave=not resting)
         elif prompt and not resting:
             ctx.say("common.how_to_leave")
+
+    # ---- the staff desk --------------------------------------------------------------------------
+    async def _desk_jobs(self, session: AsyncSession, ctx: Context, incoming: Incoming, said: str) -> bool:
+        """Queue what the staff desk must do after this subscriber's turn (``flows.deskwork``)."""
+        policy = self.policy
+        if not policy.staff_desk or ctx.state.role is not Role.SUBSCRIBER:
+            return False
+        # A desk that follows every chat gets a linked subscriber's: before the link, what a person types
+        # is proof of identity (a tax id, a PPPoE password), never shown (as ``_worth_recalling``).
+        follows = policy.desk_follows_every_chat and ctx.link is not None and ctx.link.role is Role.SUBSCRIBER
+        if not follows and not any(isinstance(r, Handoff | ToStaff) for r in ctx.replies):
+            return False
+        handoff = await self.repos.handoffs.of_chat(session, ctx.chat_id)
+        chat = desk_chat(self.translations, ctx.chat_id, channel=incoming.channel, language=ctx.language,
+                         handoff=handoff, link=ctx.link, name=incoming.sender_name)
+        jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows)
+        if jobs:
+            await self.desk_stores.jobs.enqueue(session, jobs)
+        return bool(jobs)
+
+    def _desk_jobs_written(self) -> None:
+        if self.on_desk_jobs is not None:
+            self.on_desk_jobs()
+
+    async def _desk_turn(self, event: StaffEvent, within: Within | None) -> Turn:
+        """A staff member's event at the desk, run for the subscriber's chat it is about: what the
+        staff's handler (``flows.staff``) says goes to the person as notices (on their channel), what
+        it posts to the desk becomes desk jobs. Events of people who are not staff, or about no open
+        handoff, are recorded unanswered."""
+        for _ in range(SAVE_ATTEMPTS):
+            try:
+                async with self.database.transaction() as session:
+                    jobs = await self._run_desk_turn(session, event, within)
+                if jobs:
+                    self._desk_jobs_written()
+                return Turn([])
+            except StaleStateError:
+                log.info("chat state changed under a staff event; running it again")
+        raise RuntimeError("the subscriber's chat kept changing under a staff event")
+
+    async def _run_desk_turn(self, session: AsyncSession, event: StaffEvent, within: Within | None) -> bool:
+        staff_role = self.flows.get(Role.STAFF)
+        handler = staff_role.desk if staff_role is not None else None
+        handoff = await self.repos.handoffs.of_desk_ref(session, event.ref)
+        user = await self._staff_user(session, event.staff)
+        if handler is None or handoff is None or user is None:
+            await _record(session, within, [])
+            return False
+        state, link = await self.states.load_locked(session, handoff.chat_id)
+        _follow_link(state, link)
+        incoming = Incoming(handoff.chat_id, event)
+        ctx = self._context(state, link, session, incoming)
+        chat = desk_chat(self.translations, handoff.chat_id, channel="", language=ctx.language, handoff=handoff,
+                         link=link)
+        staff = event.staff if event.staff.name else replace(event.staff, name=user)
+        work = DeskWork(session, self.desk_stores, self.translations, handoff=handoff, staff=staff, system_user=user,
+                        chat=chat)
+        try:
+            await handler(ctx, work, event)
+        except IspTransportError as failed:  # the staff hear it at the desk; the subscriber hears nothing
+            work.note("staff.isp_unsure" if failed.outcome_unknown else "staff.isp_unavailable", ticket=work.ticket_id)
+        except IspApiError as refused:
+            work.note("staff.isp_refused", reason=refused.description or str(refused.code))
+        wrote = await work.write_jobs()
+        notices = [Notice(handoff.chat_id, reply) for reply in ctx.replies] + ctx.notices
+        answered = await within(session, [], notices) if within is not None else None
+        await self.states.save(session, ctx.state, answered=answered)
+        return wrote
+
+    async def _staff_user(self, session: AsyncSession, staff: StaffMember) -> str | None:
+        """The ISP user a staff member acts as; None for someone the bot does not count as staff."""
+        if staff.chat_id is None:
+            return staff.system_user or self.policy.isp_user
+        member = await self.repos.links.active(session, staff.chat_id)
+        if member is None or member.role is not Role.STAFF or member.system_user is None:
+            return None  # the desk may hold others: only linked staff members act through it
+        return member.system_user
+
+    async def waiting_notices(self, now: datetime, wait: timedelta, minutes_each: int) -> list[Notice]:
+        """The handoff queue's "your place in line" messages due now (each told once)."""
+        if not self.policy.staff_desk:
+            return []
+        async with self.database.transaction() as session:
+            return await waiting_notices(session, self.desk_stores, self.translations, now=now, wait=wait,
+                                         minutes_each=minutes_each)
 
     # ---- the mirror ------------------------------------------------------------------------------
     async def _mirror(self, session: AsyncSession, ctx: Context, said: str, replies: list[Reply]) -> None:

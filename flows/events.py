@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flows.desk import Attachment, StaffMember
+
 
 @dataclass(frozen=True, slots=True)
 class Start:
@@ -71,7 +73,43 @@ class Media:
     file: FileRef | None = None  # photos and documents: what a receipt is sent as
 
 
-Event = Start | Command | Text | Choice | Location | Contact | Media
+@dataclass(frozen=True, slots=True)
+class StaffReply:
+    """A staff member wrote in a desk conversation (``ref``: the desk's reference of it), meant for the
+    subscriber. ``text`` is their words (a medium's caption or description); ``kind`` names a medium
+    (photo, document, ...; None: text); ``attachment`` is the message where the desk keeps it (copied
+    when the subscriber's channel can: Telegram to Telegram), ``url`` where it can be fetched (Chatwoot)."""
+
+    ref: str
+    staff: StaffMember
+    text: str
+    kind: str | None = None
+    attachment: Attachment | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StaffCommand:
+    """A command a staff member gave in a desk conversation: assign, status, note, close, bot (the
+    name without the slash, lower case; a desk without commands of its own reads ``/note ...`` from
+    a private note, say)."""
+
+    ref: str
+    staff: StaffMember
+    name: str
+    args: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """The desk itself ended the conversation (Chatwoot's "resolve"): the chat is the bot's again."""
+
+    ref: str
+    staff: StaffMember
+
+
+StaffEvent = StaffReply | StaffCommand | Resolved
+Event = Start | Command | Text | Choice | Location | Contact | Media | StaffReply | StaffCommand | Resolved
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +125,9 @@ class Incoming:
     # without asking to share a contact.
     proved_phone: str | None = None
     asks_contact: bool = True  # whether the channel can ask the person to share their own contact
-    channel: str = "telegram"  # which channel (``bot.store.channels``): what texts call it, "this Telegram"
+    # The channel it came by (``bot.store.channels``: "telegram", "whatsapp", ...; "" unsaid): what texts
+    # call it ("this Telegram"), and the staff desk copies media within one channel.
+    channel: str = ""
 
 
 def describe(event: Event) -> str:
@@ -107,4 +147,10 @@ def describe(event: Event) -> str:
             return "[contact]"
         case Media(kind=kind, caption=caption, file=file):
             return " ".join(part for part in (f"[{kind}]", file.name if file else "", caption) if part)
+        case StaffReply(text=text, kind=kind):
+            return " ".join(part for part in (f"[{kind}]" if kind else "", text) if part)
+        case StaffCommand(name=name, args=args):
+            return f"/{name} {args}".strip()
+        case Resolved():
+            return "[resolved]"
     return "[?]"  # pragma: no cover - the match above is exhaustive

@@ -17,9 +17,9 @@ A step gets the event the chat waited for; a press arrives as the value its butt
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import pkgutil
+import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar
 
@@ -56,20 +56,32 @@ class Flow:
     commands: ClassVar[tuple[str, ...]] = ()
     # A flow the chat rests in (the menu, a ticket's follow-up): leaving it for the menu cancels nothing.
     resting: ClassVar[bool] = False
+    # Steps of a flow that is not resting where nothing is under way yet (the link flow's first
+    # question): leaving them cancels nothing either.
+    resting_steps: ClassVar[frozenset[str]] = frozenset()
     # Steps whose text is passed on as it is (to a person): "cancelar" there is the person's words.
     verbatim_steps: ClassVar[frozenset[str]] = frozenset()
     # Every step and where it can lead (``flows.steps``): checked when the flow is found, drawn in docs/flows/.
     steps: ClassVar[Steps]
+
+    def rests_at(self, step: str | None) -> bool:
+        """Whether leaving the flow at ``step`` cancels nothing (said as "left aside" otherwise)."""
+        return self.resting or step in self.resting_steps
 
     async def begin(self, ctx: Context) -> None:
         raise NotImplementedError  # pragma: no cover - every flow defines its entry
 
 
 def discover(package: ModuleType) -> list[Flow]:
-    """One instance of every flow defined in the package's modules, so adding a flow is adding a file."""
+    """One instance of every flow defined in the package's modules. The package imports each of its
+    modules by name (the layers test reads every import; none is made from a name built here): a
+    module it forgot is named here, not left silently without its flows."""
     found: dict[str, Flow] = {}
     for module_info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"{package.__name__}.{module_info.name}")
+        module = sys.modules.get(f"{package.__name__}.{module_info.name}")
+        if module is None:
+            raise ValueError(f"{package.__name__}.{module_info.name} is not imported by {package.__name__}: "
+                             "import it in the package's __init__.py")
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, Flow) and cls is not Flow and cls.__module__ == module.__name__ and "name" in vars(cls):
                 if cls.name in found:

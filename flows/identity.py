@@ -75,6 +75,17 @@ _TAX_ID_TEXT = re.compile(r"[0-9A-Za-z .\-/:]+")
 _LOGIN = re.compile(r"[0-9A-Za-z._@\-]+")
 
 
+def masked_tax_id(tax_id: str | None) -> str:
+    """A tax id as the staff may see it beside a conversation: its first three and last two
+    characters hidden (``***.982.247-**`` for a CPF), punctuation kept; "" for none."""
+    chars = [c for c in tax_id or "" if c.isalnum()]
+    if len(chars) < 6:
+        return "*" * len(chars)
+    hidden = set(range(3)) | {len(chars) - 2, len(chars) - 1}
+    shown = iter("*" if i in hidden else c for i, c in enumerate(chars))
+    return "".join(next(shown) if c.isalnum() else c for c in tax_id or "")
+
+
 def plausible_tax_id(text: str) -> bool:
     """Whether ``text`` (its ends stripped of whitespace) holds only what a written tax id can."""
     return _TAX_ID_TEXT.fullmatch(text.strip()) is not None

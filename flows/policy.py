@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from flows.stock import StockCatalog
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTerms:
+    """The operator's billing choices for ``contract_cancel`` (``ISPBOT_CANCEL_*``): future bills
+    reversed, the current period (none, cancel, block), pre-billings deleted (cancel, none), the
+    reversal's reason, the fine's account and history, and the topic of an equipment-withdrawal
+    ticket (0: none asked; the ISP then needs a transitory stock location)."""
+
+    reversal_reason: int
+    fine_account: int
+    fine_history: int
+    future_billing: bool = True
+    period_action: str = "none"
+    pre_billing: bool = True
+    pre_billing_action: str = "cancel"
+    withdrawal_topic: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Whether the ISP ids every cancel needs are set (without them a person takes the cancel)."""
+        return self.reversal_reason > 0 and self.fine_account > 0 and self.fine_history > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,5 +64,28 @@ class Policy:
     # A staff desk answers handoffs live (the Telegram channel turns it on when a staff group is set);
     # without one, "talk to a person" opens a ticket the staff answer from the ISP system.
     staff_desk: bool = False
+    # The desk keeps every chat's whole history (a shared inbox: Chatwoot), not only handed-off ones
+    # (``bot.desks.base.Desk.follows_every_chat``).
+    desk_follows_every_chat: bool = False
+    # A person's message after this long without one begins a new contact, with a new protocol.
+    contact_quiet: timedelta = timedelta(minutes=30)
     # The ISP's products and stock locations as technicians name them (``ISPBOT_STOCK_FILE``).
     stock: StockCatalog = field(default_factory=StockCatalog)
+    # The ISP's legal name and CNPJ, printed on the papers the bot makes (cancel receipt, yearly statement).
+    company: str = ""
+    # Cancelling in the chat (``contract_cancel``, the decree's "without an attendant"): off, or without
+    # the ISP ids of ``cancel_terms``, a person takes it; the one retention offer ("" for none).
+    self_cancel: bool = True
+    retention_offer: str = ""
+    cancel_terms: CancelTerms = field(default_factory=lambda: CancelTerms(0, 0, 0))
+    # Temporary suspension: the days a subscriber may ask for, and how far ahead it may start.
+    suspend_min_days: int = 30
+    suspend_max_days: int = 120
+    suspend_start_within_days: int = 30
+    # Name (or part of it) of the ticket topic contested charges are opened on ("" : a financial one).
+    contest_topic: str = ""
+    # Restart my connection: how long the bot looks for the session to come back, how often, and how
+    # it waits (tests pass a sleep that moves a fake clock).
+    restart_wait_seconds: float = 60.0
+    restart_poll_seconds: float = 5.0
+    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False, compare=False)

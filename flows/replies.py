@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from flows.desk import Attachment
+
 
 @dataclass(frozen=True, slots=True)
 class Button:
@@ -74,6 +76,14 @@ class ToStaff:
 
 
 @dataclass(frozen=True, slots=True)
+class Copy:
+    """A message kept elsewhere (a staff member's photo at the desk), copied as it is by a channel
+    that holds it (``attachment.channel``); any other shows nothing (a ``Message`` describes it)."""
+
+    attachment: Attachment
+
+
+@dataclass(frozen=True, slots=True)
 class RoleMenu:
     """The chat took another role (an invite redeemed): a channel shows that role's commands."""
 
@@ -81,7 +91,7 @@ class RoleMenu:
     language: str
 
 
-Reply = Message | AskLocation | AskContact | Document | Upload | Handoff | ToStaff | RoleMenu
+Reply = Message | AskLocation | AskContact | Document | Upload | Handoff | ToStaff | Copy | RoleMenu
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,12 +1,13 @@
-"""The two rules for an ISP write that may have landed though no answer came (``ctx.write_once``,
+"""The rules for an ISP write that may have landed though no answer came (``ctx.write_once``,
 ``ctx.write_state``).
 
 ``WriteOnce``, a write that adds something (a ticket, a note), is never resent blindly after a timeout
-(``IspTransportError.outcome_unknown``), as a slow ISP may still finish it: 1. the try's moment is kept
+(``IspTransportError.outcome_unknown``): 1. the try's moment is kept
 in the flow's data and the flow's ``unsure`` asked; 2. before writing again the flow reads back since
 that moment: found, it goes on as if the write had answered; 3. not found within ``SETTLE`` of the try,
 the person is asked to ``wait``, then it is resent. Any other failure is the engine's (told plainly,
-the step's question asked again).
+the step's question asked again). ``send_once``, where no question follows, reads back at once: not
+found is ``Unsure``, told so, never resent. ``WriteGuarded``: a write the ISP refuses to repeat.
 
 ``WriteState``, a write that sets a state (a status move, an appointment, an unblock): after any
 failure to reach the ISP (a timeout as much as an HTTP 500) the state is read back at once. Set, the
@@ -22,7 +23,8 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from bot.isp import IspError, IspTransportError
+from bot.isp import IspApiError, IspError, IspTransportError
+from bot.isp.errors import ErrorName
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -48,6 +50,10 @@ class Sent(Generic[T]):
 
 class Wait:
     """The earlier try is not found yet but may still land: the person was asked to wait."""
+
+
+class Unsure:
+    """The write's outcome is unknown and reading back did not find it: it may still land."""
 
 
 class WriteOnce:
@@ -145,3 +151,64 @@ class WriteState(Generic[S]):
         if failed is not None:  # always, as ``recall`` needs ``missed``
             raise failed
         return None
+
+
+async def send_once(
+    write: Callable[[], Awaitable[T]], read_back: Callable[[datetime], Awaitable[S | None]],
+    now: Callable[[], datetime],
+) -> Sent[T] | Found[S] | Unsure:
+    """A write that adds something, where no question follows to check it later: after a timeout it is
+    read back at once from the try's moment (``Found``); not found, or the read failing, it is
+    ``Unsure`` (the caller says it may still appear; nobody resends it blindly). Any other failure
+    is raised."""
+    at = now()
+    try:
+        return Sent(await write())
+    except IspTransportError as exc:
+        if not exc.outcome_unknown:
+            raise
+    try:
+        found = await read_back(at)
+    except IspError:
+        return Unsure()
+    return Unsure() if found is None else Found(found)
+
+
+class WriteGuarded:
+    """A write the ISP itself refuses to repeat (a second temporary suspension answers 20, a second
+    call-off 12) and that has no read-back: after a lost answer ``unsure`` is asked and the write sent
+    again on its button; the ``repeated`` refusal then means the first try landed (``Found``). ``key``
+    names it in the flow's data."""
+
+    def __init__(self, data: dict[str, Any], key: str, *, repeated: ErrorName, ask: Callable[[str], None],
+                 unsure: str) -> None:
+        self._data, self._key, self._repeated = data, key, repeated
+        self._ask, self._unsure = ask, unsure
+
+    @property
+    def tried(self) -> bool:
+        """Whether an earlier try of this write had its answer lost."""
+        return self._key in self._data.get(TRIES, {})
+
+    async def send(self, write: Callable[[], Awaitable[T]]) -> Sent[T] | Found[None] | None:
+        """Send the write: ``Sent``, ``Found`` (a repeat refused: the earlier try landed), or None when
+        its outcome is unknown (``unsure`` asked). Any other refusal is raised for the flow to tell."""
+        tried = self.tried
+        try:
+            answer = await write()
+        except IspTransportError as exc:
+            if not exc.outcome_unknown:
+                raise
+            self._data.setdefault(TRIES, {})[self._key] = {"what": None}
+            self._ask(self._unsure)
+            return None
+        except IspApiError as exc:
+            if not (tried and exc.known is self._repeated):
+                raise
+            self.forget()
+            return Found(None)
+        self.forget()
+        return Sent(answer)
+
+    def forget(self) -> None:
+        self._data.get(TRIES, {}).pop(self._key, None)

@@ -35,6 +35,8 @@ TEST_SECRETS = (
     "sandbox-key-7f3a9c",  # tests/isp/standin.py
     "s3nh@-Secreta!",  # tests/isp/test_redaction.py
     "123456789:AAFakeTokenForTheTestsOnly-0123456789",  # tests/telegram/fake_bot_api.py (DEFAULT_TOKEN)
+    "fake-chatwoot-token-of-the-ispbot-user",  # tests/chatwoot/fake_chatwoot.py (TOKEN)
+    "fake-chatwoot-webhook-secret",  # tests/chatwoot/fake_chatwoot.py (WEBHOOK_SECRET)
 )
 _DIGITISH = re.compile(r"\d[\d .()/+-]{8,}\d")  # 10 characters at least, as every needle has
 _PUNCTUATION = str.maketrans("", "", " .()/+-")

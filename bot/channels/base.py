@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from flows.events import Incoming
@@ -34,8 +33,6 @@ class Read:
 
     kind: str  # for the update's log line: text, choice, staff_text, unparseable, ...
     incoming: Incoming | None = None
-    thread_id: int | None = None  # the thread (a forum topic) to answer in
-    own: bool = False  # answered by the channel itself (the staff group's topics), not the engine
     failed: str | None = None
     error: Exception | None = None
     reference: str | None = None  # the channel's own id of the message (WhatsApp's wamid, to mark it read)
@@ -54,10 +51,6 @@ class Channel(Protocol[CallT]):
         """The calls answering an engine's turn, inside its transaction."""
         ...
 
-    async def answer_own(self, session: AsyncSession, read: Read) -> list[CallT]:
-        """The calls answering an update the channel handles itself (``Read.own``)."""
-        ...
-
     def render_notice(self, notice: Notice) -> list[CallT]: ...
 
     def decode(self, kept: dict[str, Any]) -> CallT:
@@ -70,10 +63,4 @@ class Channel(Protocol[CallT]):
 
     async def drain(self, within: float) -> None:
         """Wait (at most ``within`` seconds) until what was queued was sent."""
-        ...
-
-    async def waiting_calls(
-        self, session: AsyncSession, now: datetime, wait: timedelta, minutes_each: int,
-    ) -> list[CallT]:
-        """The handoff queue's "your place in the queue" messages (none without a live staff desk)."""
         ...

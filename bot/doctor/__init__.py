@@ -1,1 +1,1 @@
-"""``ispbot doctor``: the configuration checked against reality (see ``bot.doctor.cli``)."""
+"""``ispbot doctor``: the configuration checked against reality (see ``bot.commands.doctor``)."""

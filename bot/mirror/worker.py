@@ -34,9 +34,9 @@ Clock = Callable[[], datetime]
 Sleep = Callable[[float], Awaitable[None]]
 
 # Entries are packed into a call only within one claim, per ticket: with many conversations
-# interleaved, a claim of 100 held about one entry per ticket and every entry cost a call of its own
-# (bench/mirror_drain.py: 1.0 call per entry, 52 entries/s; with 2,000, 0.07 and 370/s). A claim
-# never outlives its lease: calls not started when it nears its end are handed back.
+# interleaved, a small claim held about one entry per ticket and every entry cost a call of its own
+# (bench/RESULTS.md, "Mirror"). A claim never outlives its lease: calls not started when it nears
+# its end are handed back.
 DEFAULT_BATCH = 1000
 LEASE_MARGIN = timedelta(seconds=30)  # more than one call can take (the ISP client's timeout)
 ERROR_TEXT_MAX = 300

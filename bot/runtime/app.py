@@ -3,10 +3,12 @@ constructs the runtime. Channels, ``ispbot run``, the console demo, the benchmar
 harnesses all call it; nothing below ``bot.runtime`` imports it.
 
 Without channel settings it builds the core (database, ISP client, coordinator, engine, outage
-notifier, mirror worker): what the console demo drives. With Telegram's, WhatsApp's or both it also
-builds those channels and what runs over them (``Runtime``: one processor routing each update to its
-channel, heartbeat, housekeeping), deciding the engine's final policy first (a staff group means
-handoffs go to its live desk). New roles are added to ``role_flows`` below.
+notifier, mirror worker). With Telegram's, WhatsApp's or both it also builds those channels and what
+runs over them (``Runtime``: one processor routing each update to its channel, heartbeat,
+housekeeping), deciding the engine's final policy first (a staff desk, ``ISPBOT_STAFF_DESK``, means
+handoffs go to it live, carried out by the desk worker). Given a console channel (the demo's
+terminal), it connects it to an inbox and a processor of its own (``Terminal``). New roles are
+added to ``role_flows`` below.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 from flows.coordinator import IspCoordinator
+from flows.deadlines import DeadlineWatch
 from flows.engine import Engine, RoleFlows
 from flows.files import FileSource, FileUnavailable
 from flows.identity import target_key
@@ -33,26 +36,32 @@ from flows.technician import technician_flows
 from starlette.applications import Starlette
 
 from bot import i18n, metrics
+from bot.channels.console import ConsoleChannel
 from bot.channels.telegram.channel import TelegramChannel, make_bot
+from bot.channels.telegram.desk import TelegramForumDesk
 from bot.channels.telegram.files import TelegramFiles
-from bot.channels.telegram.settings import DEFAULT_CONCURRENCY, TelegramSettings
-from bot.channels.telegram.staff.desk import StaffDesk
+from bot.channels.telegram.settings import TelegramSettings
 from bot.channels.whatsapp.channel import WhatsAppChannel
 from bot.channels.whatsapp.client import CloudApi
 from bot.channels.whatsapp.files import WhatsAppFiles
 from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.channels.whatsapp.updates import MEDIA_PREFIX
+from bot.desks.chatwoot.client import ChatwootClient
+from bot.desks.chatwoot.desk import ChatwootDesk
+from bot.desks.chatwoot.intake import ChatwootIntake, web_hook
+from bot.desks.chatwoot.settings import REQUIRED, ChatwootSettings
+from bot.desks.worker import DeskWorker
 from bot.isp import IspClient, IspSettings
 from bot.mirror import MirrorWorker
 from bot.runtime.heartbeat import Heartbeat
 from bot.runtime.housekeeping import Housekeeping
-from bot.runtime.processor import LEASE, Processor
+from bot.runtime.processor import DEFAULT_CONCURRENCY, LEASE, Processor
 from bot.settings import BotSettings, ServerSettings
 from bot.store import Database, Inbox, Role
 from bot.store.db import pool_size_for
 from bot.store.migrate import ensure_current
 from bot.store.processes import Processes
-from bot.web import Health, WhatsAppHook, create_web_app
+from bot.web import Health, Hook, WhatsAppHook, create_web_app
 from telegram import Bot
 
 
@@ -71,6 +80,7 @@ class Settings:
     telegram_settings: TelegramSettings | None = None
     whatsapp_settings: WhatsAppSettings | None = None
     server_settings: ServerSettings | None = None
+    chatwoot_settings: ChatwootSettings | None = None  # read when ISPBOT_STAFF_DESK=chatwoot
 
     @property
     def concurrency(self) -> int:
@@ -100,6 +110,10 @@ class Runtime:
     whatsapp: WhatsAppChannel | None = None
     whatsapp_settings: WhatsAppSettings | None = field(default=None, repr=False)
 
+    desk: DeskWorker | None = None  # the staff desk's jobs, when there is a desk
+    hooks: tuple[Hook, ...] = ()  # the desk's webhook (Chatwoot's), served in both modes
+    chatwoot: ChatwootClient | None = None
+
     @property
     def channel(self) -> TelegramChannel:
         """The Telegram channel (a bot built with Telegram's settings)."""
@@ -112,8 +126,8 @@ class Runtime:
         return self.telegram_settings
 
     def web_app(self) -> Starlette:
-        """``bot.web``'s app: the health endpoints, Telegram's webhook route in webhook mode, and
-        WhatsApp's webhook when WhatsApp is configured."""
+        """``bot.web``'s app: the health endpoints, the desk's webhook, Telegram's webhook route in
+        webhook mode, and WhatsApp's webhook when WhatsApp is configured."""
         settings = self.telegram_settings
         secret = settings.webhook_secret if settings is not None and settings.mode == "webhook" else None
         hook = None
@@ -127,6 +141,7 @@ class Runtime:
             webhook_path=settings.webhook_path if secret and settings else None,
             webhook_secret=secret.get_secret_value() if secret else None,
             whatsapp=hook,
+            hooks=self.hooks,
         )
 
     async def start(self) -> None:
@@ -153,6 +168,10 @@ class Runtime:
             asyncio.create_task(self.housekeeping.run(stop), name="housekeeping"),
             asyncio.create_task(self.mirror.run(stop), name="mirror"),
         ]
+        graces = [1.0, 30.0, 5.0, 10.0]
+        if self.desk is not None:
+            tasks.append(asyncio.create_task(self.desk.run(stop), name="desk"))
+            graces.append(10.0)
         # The heartbeat outlives the others: a process still finishing its chats keeps its work.
         beating = asyncio.Event()
         heartbeat = asyncio.create_task(self.heartbeat.run(beating), name="heartbeat")
@@ -167,7 +186,7 @@ class Runtime:
             stopped.cancel()
             # A long poll in flight is dropped (what it brings is not confirmed, so not lost);
             # the chats in hand get time to finish.
-            for task, grace in zip(tasks, (1.0, 30.0, 5.0, 10.0), strict=True):
+            for task, grace in zip(tasks, graces, strict=True):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, grace)
             beating.set()
@@ -180,10 +199,21 @@ class Runtime:
             if channel is not None:
                 await channel.stop()  # drained as far as the channel let it
         await self.heartbeat.leave()
+        if self.chatwoot is not None:
+            await self.chatwoot.aclose()
 
 
 async def _coroutine(awaitable: Awaitable[None]) -> None:
     await awaitable
+
+
+@dataclass
+class Terminal:
+    """The bot over the console channel (``ispbot demo``): typed lines stored in the inbox, claimed
+    by the processor (``Processor.run``, run by the demo) and printed by the channel, as on Telegram."""
+
+    channel: ConsoleChannel
+    processor: Processor
 
 
 @dataclass
@@ -198,6 +228,8 @@ class App:
     runtime: Runtime | None  # with a channel's settings only
     owns_client: bool
     owns_database: bool
+    terminal: Terminal | None = None  # with a console channel only
+    deadlines: DeadlineWatch | None = None  # complaints' and requests' deadlines close to their end
 
     async def aclose(self) -> None:
         """Close what the app opened itself (what was passed in belongs to whoever passed it)."""
@@ -211,13 +243,13 @@ async def build_app(
     settings: Settings, *, database: Database | None = None, client: IspClient | None = None,
     http_transport: httpx.AsyncBaseTransport | None = None, wall_clock: Callable[[], datetime] | None = None,
     bot: Bot | None = None, sender_limits: dict[str, Any] | None = None, files: FileSource | None = None,
-    whatsapp_transport: httpx.AsyncBaseTransport | None = None,
+    whatsapp_transport: httpx.AsyncBaseTransport | None = None, console: ConsoleChannel | None = None,
 ) -> App:
     """The bot, ready to run. The keywords are seams for tests, benchmarks and the demo: a database
     or client they own, the ISP's transport, the wall clock, a ``Bot``, relaxed sender limits,
-    ``files`` for a channel-less engine, and the Cloud API's transport. Raises
-    ``DatabaseRevisionError`` (its message says how to fix it) on a database not at this code's
-    migration head: the bot never writes to a schema it does not know."""
+    ``files`` for a channel-less engine, the Cloud API's transport, and ``console``, the demo's
+    terminal to run over. Raises ``DatabaseRevisionError`` (its message says how to fix it) on a
+    database not at this code's migration head: the bot never writes to a schema it does not know."""
     telegram_settings, whatsapp_settings = settings.telegram_settings, settings.whatsapp
     owns_database = database is None
     if database is None:
@@ -240,13 +272,20 @@ async def build_app(
         api = CloudApi(whatsapp_settings.graph_root, whatsapp_settings.whatsapp_token.get_secret_value(),
                        whatsapp_settings.whatsapp_phone_number_id, transport=whatsapp_transport)
         files = ChannelFiles(telegram_files, WhatsAppFiles(api, whatsapp_settings.whatsapp_max_media_mb << 20))
+    elif console is not None:
+        files = console.files  # what "/file <path>" sends, read from this machine
     app = build_core(
         settings, database, client=client, http_transport=http_transport, wall_clock=wall_clock, files=files,
     )
     runtime = None
     if (telegram_settings is not None and bot is not None) or whatsapp_settings is not None:
         runtime = _build_runtime(app, bot, sender_limits, api)
-    return replace(app, runtime=runtime, owns_database=owns_database)
+    terminal = None
+    if console is not None:
+        processor = Processor(app.engine, database, console, inbox=Inbox(lease=LEASE, owner=str(uuid.uuid4())))
+        console.connect(database, processor.inbox, processor.wake, processor.progressed)
+        terminal = Terminal(console, processor)
+    return replace(app, runtime=runtime, owns_database=owns_database, terminal=terminal)
 
 
 class ChannelFiles:
@@ -285,23 +324,21 @@ def build_core(
         # bot, and `ispbot locks`, has it; a stolen database alone does not.
         key = target_key(client.settings.key.get_secret_value())
         policy = replace(settings.bot_settings.policy(), link_target_key=key)
-    telegram_settings = settings.telegram_settings
-    if telegram_settings is not None and telegram_settings.staff_chat_id is not None:
-        # Handoffs go to the staff group's topics, answered live (not only through a ticket).
-        policy = replace(policy, staff_desk=True)
+    if (desk := staff_desk(settings)) is not None:
+        # Handoffs go to the staff desk, answered live (not only through a ticket); a shared inbox
+        # (Chatwoot) keeps every chat's whole history, a forum topic only the handed-over part.
+        policy = replace(policy, staff_desk=True, desk_follows_every_chat=desk == "chatwoot")
     engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
     notifier = OutageNotifier(database, coordinator)
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
-    return App(settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False)
-
-
-def _sender_of(telegram: TelegramChannel) -> Callable[[dict[str, Any]], Awaitable[None]]:
-    """Send a Bot API call kept as JSON through the Telegram channel, and wait until it went."""
-
-    async def send(kept: dict[str, Any]) -> None:
-        await asyncio.gather(*await telegram.send([telegram.decode(kept)]))
-
-    return send
+    deadlines = DeadlineWatch(
+        database, coordinator, engine.translations,
+        warn_before=timedelta(hours=settings.bot_settings.deadline_warn_hours),
+    )
+    return App(
+        settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False,
+        deadlines=deadlines,
+    )
 
 
 def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | None, api: CloudApi | None,
@@ -311,32 +348,64 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
     channels: list[Any] = []
     telegram = None
     if telegram_settings is not None and bot is not None:
-        staff = None
-        if telegram_settings.staff_chat_id is not None:
-            staff = StaffDesk(bot, app.coordinator, telegram_settings.staff_chat_id, engine.policy,
-                              engine.translations)
         telegram = TelegramChannel(
-            bot, telegram_settings, database, engine.flows, engine.translations, staff=staff,
-            sender_limits=sender_limits,
+            bot, telegram_settings, database, engine.flows, engine.translations, sender_limits=sender_limits,
         )
         channels.append(telegram)
     whatsapp = None
     if whatsapp_settings is not None:
         whatsapp = WhatsAppChannel(whatsapp_settings, database, api=api)
         channels.append(whatsapp)
-        if telegram is not None and telegram.staff is not None:
-            # WhatsApp's subscribers reach the same staff desk, and its answers come back to WhatsApp.
-            whatsapp.bridge(telegram.staff.calls_for, _sender_of(telegram))
-            telegram.forward_to(whatsapp.from_desk)
+    desk, chatwoot, chatwoot_desk = None, None, None
+    chosen, chatwoot_settings = staff_desk(settings), settings.chatwoot_settings
+    staff_chat = telegram_settings.staff_chat_id if telegram_settings is not None else None
+    if chosen == "telegram" and telegram is not None and staff_chat is not None:
+        # Every channel's subscribers reach the forum; the staff's answers go back by the chat's channel.
+        forum = TelegramForumDesk(telegram.sender.submit, staff_chat, engine.translations)
+        desk = DeskWorker(database, forum)
+    elif chosen == "chatwoot" and chatwoot_settings is not None:
+        chatwoot = ChatwootClient(chatwoot_settings)
+        chatwoot_desk = ChatwootDesk(chatwoot, team_id=chatwoot_settings.team_id)
+        desk = DeskWorker(database, chatwoot_desk)
+    if desk is not None:
+        engine.on_desk_jobs = desk.wake
     inbox = Inbox(lease=LEASE, owner=str(uuid.uuid4()))
-    processor = Processor(engine, database, channels, concurrency=settings.concurrency, inbox=inbox)
+    processor = Processor(engine, database, channels, concurrency=settings.concurrency, inbox=inbox,
+                          desk_read=chatwoot_desk.read if chatwoot_desk is not None else None)
     if telegram is not None:
         telegram.connect(inbox, processor.wake, processor.progressed)
     if whatsapp is not None:
         whatsapp.connect(inbox, processor.wake)
+    hooks: tuple[Hook, ...] = ()
+    if chatwoot_settings is not None and chatwoot_desk is not None:
+        intake = ChatwootIntake(database, inbox, chatwoot.inbox_id if chatwoot else 0, processor.wake)
+        hooks = (web_hook(chatwoot_settings, intake),)
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
     housekeeping = Housekeeping(database, settings.bot_settings, notifier=app.notifier, processor=processor,
-                                channel=channels[0])
+                                deadlines=app.deadlines, staff_chat=staff_chat)
     return Runtime(database, app.coordinator, telegram_settings, telegram, processor, heartbeat, housekeeping,
-                   app.mirror, whatsapp, whatsapp_settings)
+                   app.mirror, whatsapp=whatsapp, whatsapp_settings=whatsapp_settings, desk=desk, hooks=hooks,
+                   chatwoot=chatwoot)
+
+
+class DeskSettingsError(ValueError):
+    """``ISPBOT_STAFF_DESK`` names a desk this configuration cannot run; the message says what to set."""
+
+
+def staff_desk(settings: Settings) -> str | None:
+    """The staff desk to run (``ISPBOT_STAFF_DESK``; telegram when a staff group is set), or None (also
+    without a channel: the console demo has no desk)."""
+    if settings.telegram_settings is None and settings.whatsapp is None:
+        return None
+    chosen = settings.bot_settings.staff_desk
+    group = settings.telegram_settings.staff_chat_id if settings.telegram_settings is not None else None
+    if chosen == "chatwoot":
+        chatwoot = settings.chatwoot_settings
+        missing = chatwoot.missing() if chatwoot is not None else [f"ISPBOT_CHATWOOT_{n.upper()}" for n in REQUIRED]
+        if missing:
+            raise DeskSettingsError(f"ISPBOT_STAFF_DESK=chatwoot needs {', '.join(missing)}")
+        return "chatwoot"
+    if chosen == "telegram" and group is None:
+        raise DeskSettingsError("ISPBOT_STAFF_DESK=telegram needs ISPBOT_STAFF_CHAT_ID, the staff supergroup (a forum)")
+    return "telegram" if group is not None else None

@@ -1,18 +1,17 @@
 """``ispbot demo``: chat with the bot in this terminal, as a seeded subscriber of the sandbox ISP, or
 as its seeded technician (``--as technician``, or ``/technician`` during the demo).
 
-Two chats: the subscriber's (1) and the technician's (2, opened as a real one is: an invite for
-``tecnico.joao`` redeemed with ``/start <code>``). Before the technician's chat opens, the subscriber's
-is linked to Maria (unless linked already), so what the technician does to her ticket shows as
-``[to Maria's chat] …``. ``/subscriber`` and ``/technician`` switch between the chats.
-
-Any seeded customer can be played: their CPF or CNPJ typed in the unlinked subscriber's chat makes
-"share my contact" send their mobile (and "share my location" point at their address), as their own
-Telegram would. The banner and the terminal's own answers are in the chosen language
-(``locales/*/demo.yaml``); the notes on switching chats stay in English.
+The real path, as on Telegram: the console channel (``bot.channels.console``) stores each line in the
+inbox, the processor claims it and runs the engine, and the channel prints the answer (one message a
+turn) before the next prompt. Two chats: the subscriber's (1) and the technician's (2, opened with
+an invite for ``tecnico.joao`` redeemed with ``/start <code>``, after linking the subscriber's chat
+to Maria unless linked already, so what the technician does to her ticket shows as ``[to Maria's
+chat] …``). Any seeded customer can be played: their CPF or CNPJ typed in the unlinked subscriber's
+chat makes "share my contact" send their mobile and "share my location" point at their address.
+Every word of the terminal is in the chosen language (``locales/*/demo.yaml``).
 
 All real but local: the sandbox runs in-process (no port), the database is a SQLite file in a folder
-deleted at the end, the engine and flows are Telegram's; log lines go to stderr, one line each.
+deleted at the end; log lines go to stderr, one line each.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import logging
 import sys
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -31,10 +30,10 @@ import httpx
 from flows.events import Command, Start, Text
 from flows.identity import normalise_tax_id
 
-from bot.channels.console.channel import ConsoleChannel, Identity, LocalFiles
+from bot.channels.console import ConsoleChannel, ConsoleChat, Identity, Screen
 from bot.isp import IspSettings
 from bot.isp.settings import V1_PATH, V2_PATH
-from bot.runtime.app import App, Settings, build_app
+from bot.runtime.app import App, Settings, Terminal, build_app
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import Database, Invites, Links, Proof, Role
@@ -42,7 +41,6 @@ from bot.store.migrate import upgrade
 
 D = DEMO_IDENTITIES
 SAO_PAULO = (-23.5505, -46.6333)  # where "share my location" points when the seed has no map mark
-PROMPT = "you> "
 END_OUTAGES = "/endoutage"  # the demo's own command: the sandbox's technicians fix every open outage
 # The demo's own commands that choose the chat the terminal types into.
 AS_TECHNICIAN = ("/technician", "/tecnico")
@@ -56,13 +54,18 @@ TECHNICIAN_NAME = "João"  # the first name on the technician's Telegram account
 @dataclass
 class Demo:
     app: App
-    channel: ConsoleChannel  # the chat the terminal types into now
+    terminal: Terminal
     sandbox: Sandbox
-    subscriber: ConsoleChannel
-    technician: ConsoleChannel | None = None
+    subscriber: ConsoleChat
+    chat: ConsoleChat  # the chat the terminal types into now
+    technician: ConsoleChat | None = None
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    processing: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, folder: Path, language: str, *, bold: bool) -> Demo:
+    async def open(cls, folder: Path, language: str, *, bold: bool, stdout: TextIO | None = None) -> Demo:
+        """The demo in ``folder``, its processor running; what it shows is printed to ``stdout`` (None:
+        only kept, for ``say`` to return)."""
         sandbox = Sandbox.seeded()
         database = Database(f"sqlite+aiosqlite:///{folder / 'demo.sqlite3'}")
         await upgrade(database)
@@ -73,42 +76,59 @@ class Demo:
         )
         stock = folder / "stock.yaml"  # the sandbox's products and locations, as an operator would list them
         sandbox.write_stock_file(stock)
-        settings = BotSettings(database_url=str(database.url), ticket_mode=D.telegram_mode, stock_file=stock)
+        settings = BotSettings(
+            database_url=str(database.url), ticket_mode=D.telegram_mode, stock_file=stock, company=D.isp_name,
+            cancel_reversal_reason=D.cancel_reversal_reason, cancel_fine_account=D.cancel_fine_account,
+            cancel_fine_history=D.cancel_fine_history,  # the sandbox's ids: cancelling in the chat works
+        )
+        console = ConsoleChannel(Screen(stdout), language=language, bold=bold)
         app = await build_app(
             Settings(isp_settings, settings), database=database, http_transport=httpx.ASGITransport(app=sandbox.app),
-            files=LocalFiles(),  # "/file <path>" sends a receipt from this machine
+            console=console,
         )
-        channel = ConsoleChannel(
-            app.engine, _identity(sandbox), chat_id=SUBSCRIBER_CHAT, client_language=language, bold=bold,
-        )
-        channel.chat_names.update({
-            SUBSCRIBER_CHAT: channel.text("demo.subscriber_chat"),
-            TECHNICIAN_CHAT: channel.text("demo.chat_of", name=D.technician),
+        assert app.terminal is not None  # noqa: S101 - built with a console
+        console.chat_names.update({
+            SUBSCRIBER_CHAT: console.text("demo.subscriber_chat"),
+            TECHNICIAN_CHAT: console.text("demo.chat_of", name=D.technician),
         })
-        return cls(app, channel, sandbox, subscriber=channel)
+        subscriber = console.chat(SUBSCRIBER_CHAT, _identity(sandbox))
+        demo = cls(app, app.terminal, sandbox, subscriber, subscriber)
+        demo.processing = asyncio.create_task(app.terminal.processor.run(demo.stop), name="processor")
+        return demo
+
+    @property
+    def console(self) -> ConsoleChannel:
+        return self.terminal.channel
+
+    @property
+    def screen(self) -> Screen:
+        return self.console.screen
 
     async def say(self, line: str) -> str | None:
-        """What typing ``line`` shows: the demo's own answer, the channel's, or the bot's (with a note
-        when a typed tax id changed who "share my contact" speaks for); None when the person is done."""
-        own = await self.command(line)
-        if own is not None:
-            return own
-        channel = self.channel
-        local = channel.local_answer(line)
-        if local is not None:
-            return local
-        event = channel.event_for(line)
+        """Handle a typed line: the demo's own command, the terminal's answer, or the bot's (with a
+        note when a typed tax id changed who "share my contact" speaks for). What it showed; None
+        when the person is done."""
+        self.screen.take()
+        if await self._command(line):
+            return self.screen.take()
+        chat = self.chat
+        if chat.local_answer(line) is not None:
+            await chat.say(line)
+            return self.screen.take()
+        event = chat.event_for(line)
         if event is None:
             return None
         played = await self.play_customer_of(event.text) if isinstance(event, Text) else None
-        shown = await channel.send(event)
-        return f"{shown}\n\n   {played}" if played else shown
+        await chat.send(event)
+        if played:
+            self.screen.write(f"   {played}")
+        return self.screen.take()
 
     async def play_customer_of(self, text: str) -> str | None:
         """When ``text`` is a seeded customer's tax id typed in the unlinked subscriber's chat, play
         that customer from now on (their mobile, their address); the note saying so, if it changed."""
         tax_id = normalise_tax_id(text)
-        if tax_id is None or self.channel is not self.subscriber:
+        if tax_id is None or self.chat is not self.subscriber:
             return None
         customer = next((c for c in self.sandbox.store.rows("customers")
                          if str(c.get("CNPJ_CNPF")) == tax_id and c.get("TelCelular")), None)
@@ -125,7 +145,7 @@ class Demo:
 
     def text(self, key: str, /, **variables: object) -> str:
         """One of the demo's own sentences, in the chosen language, as terminal text."""
-        return self.subscriber.text(key, **variables)
+        return self.console.text(key, **variables)
 
     def note(self, key: str, /, **variables: object) -> str:
         """A demo note: indented, as apart from what the bot says."""
@@ -133,44 +153,64 @@ class Demo:
 
     @property
     def prompt(self) -> str:
-        return f"you ({D.technician})> " if self.channel is self.technician else PROMPT
+        if self.chat is self.technician:
+            return self.text("demo.prompt_as", technician=D.technician) + " "
+        return self.text("demo.prompt") + " "
 
     async def command(self, line: str) -> str | None:
-        """The demo's own commands (not the bot's): what to show, or None for a line meant for the bot."""
+        """The demo's own commands (not the bot's): what they showed, or None for a line meant for the bot."""
+        self.screen.take()
+        return self.screen.take() if await self._command(line) else None
+
+    async def _command(self, line: str) -> bool:
         word = line.strip().lower()
         if word == END_OUTAGES:
-            return self.end_outages()
-        if word in AS_TECHNICIAN:
-            return await self.play_technician()
-        if word in AS_SUBSCRIBER:
-            return self.play_subscriber()
-        return None
+            self.end_outages()
+        elif word in AS_TECHNICIAN:
+            await self._play_technician()
+        elif word in AS_SUBSCRIBER:
+            self.play_subscriber()
+        else:
+            return False
+        return True
 
     async def play_technician(self) -> str:
-        """Type into the technician's chat, opening it the first time with an invite, as in production."""
+        """Type into the technician's chat, opening it the first time with an invite, as in production;
+        what that showed."""
+        self.screen.take()
+        await self._play_technician()
+        return self.screen.take()
+
+    async def _play_technician(self) -> None:
         if self.technician is not None:
-            self.channel = self.technician
-            return f"{self.note('demo.back_to_technician', technician=D.technician)}\n\n{self.technician.shown}"
+            self._switch(self.technician)
+            self.screen.write(self.note("demo.back_to_technician", technician=D.technician))
+            if self.technician.shown:
+                self.screen.write(self.technician.shown)
+            return
         note = await self._link_maria()
         subscriber = self.subscriber
-        technician = ConsoleChannel(
-            self.app.engine, replace(subscriber.identity, phone=TECHNICIAN_PHONE, name=TECHNICIAN_NAME),
-            chat_id=TECHNICIAN_CHAT,
-            client_language=subscriber.client_language, bold=subscriber.bold, chat_names=subscriber.chat_names,
+        technician = self.console.chat(
+            TECHNICIAN_CHAT, replace(subscriber.identity, phone=TECHNICIAN_PHONE, name=TECHNICIAN_NAME),
+            client_language=subscriber.client_language,
         )
         async with self.app.database.transaction() as session:
             issued = await Invites().create(session, Role.TECHNICIAN, D.technician)
-        self.technician = self.channel = technician
+        self.technician = technician
+        self._switch(technician)
         opened = self.note("demo.technician_opened", technician=D.technician, ticket=D.ticket, customer=D.customer_name)
-        lines = [opened]
-        if note:
-            lines.append(note)
-        return "\n".join(lines) + "\n\n" + await technician.send(Start(issued.code))
+        self.screen.write("\n".join([opened, note]) if note else opened)
+        await technician.send(Start(issued.code))
 
-    def play_subscriber(self) -> str:
-        self.channel = self.subscriber
-        shown = self.subscriber.shown
-        return self.note("demo.back_to_subscriber") + (f"\n\n{shown}" if shown else "")
+    def play_subscriber(self) -> None:
+        self._switch(self.subscriber)
+        self.screen.write(self.note("demo.back_to_subscriber"))
+        if self.subscriber.shown:
+            self.screen.write(self.subscriber.shown)
+
+    def _switch(self, chat: ConsoleChat) -> None:
+        self.chat = chat
+        self.console.current = chat.chat_id
 
     async def _link_maria(self) -> str:
         """Link the subscriber's chat to Maria unless it is linked already: her ticket's news reach it."""
@@ -180,31 +220,41 @@ class Demo:
                 await Links().link(
                     session, SUBSCRIBER_CHAT, role=Role.SUBSCRIBER, proof=Proof.CONTACT_PHONE, customer_code=D.customer,
                 )
+        names = self.console.chat_names
         if link is not None:
             linked = self.sandbox.store.find("customers", Codigo=link.customer_code) if link.customer_code else None
             if linked is not None:  # whoever was linked (the blocked customer, a company): named after them
-                name = _first_name(str(linked["Nome"]))
-                self.subscriber.chat_names[SUBSCRIBER_CHAT] = self.text("demo.chat_of", name=name)
+                names[SUBSCRIBER_CHAT] = self.text("demo.chat_of", name=_first_name(str(linked["Nome"])))
             return ""
-        self.subscriber.chat_names[SUBSCRIBER_CHAT] = self.text("demo.chat_of", name=_first_name(D.customer_name))
-        await self.subscriber.send(Command("menu"))  # her chat as she would see it, in the demo's language
+        names[SUBSCRIBER_CHAT] = self.text("demo.chat_of", name=_first_name(D.customer_name))
+        # Her chat as she would see it, in the demo's language: not on the screen, which shows the technician's.
+        await self.subscriber.send(Command("menu"), quiet=True)
         return " " + self.note("demo.customer_linked", customer=D.customer_name)
 
     async def close(self) -> None:
+        """Stop the processor (the chat in hand finishes, unprinted), then close what the demo opened."""
+        self.screen.mute()
+        self.stop.set()
+        self.terminal.processor.wake()  # out of its wait for work, to see the stop now
+        if self.processing is not None:
+            await self.processing
         await self.app.aclose()
         await self.app.database.dispose()
 
-    def end_outages(self) -> str:
+    def end_outages(self) -> None:
         now = self.sandbox.clock()
         for row in self.sandbox.store.rows("failover"):
             if row.get("Status") == "O":
                 row.update(Status="C", UpTime=now.strftime("%Y-%m-%d %H:%M:%S"), Solution="Resolvido (demo)")
-        return self.note("demo.outages_ended")
+        self.screen.write(self.note("demo.outages_ended"))
 
     async def notices(self) -> str:
-        """What the bot tells the demo's chats on its own (an outage one of them watched has ended)."""
+        """What the bot tells the demo's chats on its own (an outage one of them watched has ended),
+        sent through the processor as housekeeping sends it; what that showed."""
+        self.screen.take()
         ours = (SUBSCRIBER_CHAT, TECHNICIAN_CHAT)
-        return self.channel.render_notices([n for n in await self.app.notifier.check() if n.chat_id in ours])
+        await self.terminal.processor.send_notices([n for n in await self.app.notifier.check() if n.chat_id in ours])
+        return self.screen.take()
 
     def introduction(self) -> str:
         """The banner, in the chosen language: who can be played, and the demo's own commands."""
@@ -291,33 +341,30 @@ def run_demo(
     bold = stdout.isatty() if bold is None else bold
     echo = not stdin.isatty()  # a scripted session prints what "you" typed, so it reads as a chat
 
-    def show(text: str) -> None:
-        print(text, file=stdout, flush=True)
-
     with _quiet_logging(sys.stderr), tempfile.TemporaryDirectory(prefix="ispbot-demo-") as folder, \
             asyncio.Runner() as runner:
-        demo = runner.run(Demo.open(Path(folder), language, bold=bold))
+        # The processor runs in this loop: between lines (while the terminal waits for one) it has
+        # nothing to do, since each line waits for its answer.
+        demo = runner.run(Demo.open(Path(folder), language, bold=bold, stdout=stdout))
+        bye = demo.text("demo.bye")
         try:
-            show(demo.introduction() + "\n")
+            demo.screen.write(demo.introduction())
             if role == "technician":
-                show(runner.run(demo.play_technician()))
+                runner.run(demo.play_technician())
             else:
-                show(runner.run(demo.channel.send(Start())))
+                runner.run(demo.chat.send(Start()))
             while True:
                 print("\n" + demo.prompt, end="", file=stdout, flush=True)
                 line = stdin.readline()
                 if echo:
-                    show(line.rstrip("\n"))
-                shown = runner.run(demo.say(line))
-                if shown is None:
+                    print(line.rstrip("\n"), file=stdout, flush=True)
+                demo.screen.prompted()
+                if runner.run(demo.say(line)) is None:
                     break
-                show(shown)
-                notices = runner.run(demo.notices())
-                if notices:
-                    show("\n" + notices)
+                runner.run(demo.notices())
         except KeyboardInterrupt:
-            show("")
+            print("", file=stdout, flush=True)
         finally:
             runner.run(demo.close())
-    show("Bye.")
+    print(bye, file=stdout, flush=True)
     return 0

@@ -1,6 +1,8 @@
 """What the bot does on its own clock, beside the updates: outage notices and the handoff queue's
-"your place in the queue" every minute, the metrics gauges read from the database, and old inbox
-rows pruned every hour. A failed round is logged and tried again a minute later.
+"your place in the queue" every minute, the metrics gauges read from the database, the staff warned
+of contact deadlines close to their end every ten minutes (in the staff group; logged without one),
+and old inbox rows and contacts past their legal term pruned every hour. A failed round is logged
+and tried again a minute later.
 """
 
 from __future__ import annotations
@@ -9,21 +11,22 @@ import asyncio
 import contextlib
 import logging
 from datetime import timedelta
-from typing import Any
 
+from flows.deadlines import DeadlineWatch
 from flows.outages import OutageNotifier
+from flows.replies import Message, Notice
 
 from bot import metrics
-from bot.channels.base import Channel
 from bot.runtime.processor import Processor
 from bot.settings import BotSettings
-from bot.store import Database, Handoffs, utcnow
+from bot.store import KEPT_YEARS, Contacts, Database, DeskJobs, Handoffs, utcnow
 from bot.store.channels import ChannelIds
 
 log = logging.getLogger(__name__)
 
 NOTICE_EVERY = 60.0  # seconds between looks for ended outages to tell the watchers about
 PRUNE_EVERY = 3600.0
+DEADLINES_EVERY = 600.0
 KEEP_INBOX_FOR = 2  # days: Telegram never redelivers an update that old
 KEEP_UPDATE_IDS_FOR = 8  # days a WhatsApp wamid is remembered: Meta retries a webhook for up to 7
 
@@ -31,43 +34,66 @@ KEEP_UPDATE_IDS_FOR = 8  # days a WhatsApp wamid is remembered: Meta retries a w
 class Housekeeping:
     def __init__(
         self, database: Database, settings: BotSettings, notifier: OutageNotifier, processor: Processor,
-        channel: Channel[Any],
+        *, deadlines: DeadlineWatch | None = None, staff_chat: int | None = None,
     ) -> None:
         self.database = database
         self.settings = settings
         self.notifier = notifier
         self.processor = processor
-        self.channel = channel
+        self.deadlines = deadlines
+        self.staff_chat = staff_chat
 
     async def tell_waiting(self) -> None:
         """Subscribers nobody in the staff answered yet hear their place in the queue (once)."""
         settings = self.settings
-        async with self.database.transaction() as session:
-            calls = await self.channel.waiting_calls(
-                session, utcnow(), timedelta(minutes=settings.handoff_wait_minutes), settings.handoff_minutes_each,
-            )
-        if calls:
-            await self.channel.send(calls, notice=True)
+        notices = await self.processor.engine.waiting_notices(
+            utcnow(), timedelta(minutes=settings.handoff_wait_minutes), settings.handoff_minutes_each,
+        )
+        await self.processor.send_notices(notices)
 
     async def refresh_metrics(self) -> None:
-        """The gauges read from the database: conversations with the staff now."""
+        """The gauges read from the database: conversations with the staff now, the desk's jobs,
+        deadlines running."""
         async with self.database.transaction() as session:
             metrics.HANDOFFS_OPEN.set(await Handoffs().count_open(session))
+            for job_state, jobs in (await DeskJobs().counts(session)).items():
+                metrics.DESK_JOBS.labels(job_state.value).set(jobs)
+        if self.deadlines is not None:
+            running, closing, overdue = await self.deadlines.counts()
+            for state, count in (("running", running), ("closing", closing), ("overdue", overdue)):
+                metrics.CONTACT_DEADLINES.labels(state).set(count)
+
+    async def warn_deadlines(self) -> None:
+        """The staff group hears of each deadline close to its end, once."""
+        if self.deadlines is None:
+            return
+        warnings = await self.deadlines.check()
+        if warnings and self.staff_chat is None:
+            log.warning("%d contact deadline(s) close to their end and no staff group to tell: "
+                        "see `ispbot contacts due`", len(warnings))
+            return
+        await self.processor.send_notices(Notice(self.staff_chat, Message(text)) for text in warnings
+                                          if self.staff_chat is not None)
 
     async def prune(self) -> None:
+        """Old inbox rows, and contacts past their legal term (``KEPT_YEARS``: kept that long, no longer)."""
         async with self.database.transaction() as session:
             await self.processor.inbox.prune(session, utcnow() - timedelta(days=KEEP_INBOX_FOR))
             await ChannelIds().prune_updates(session, utcnow() - timedelta(days=KEEP_UPDATE_IDS_FOR))
+            await Contacts().purge(session, utcnow() - timedelta(days=365 * KEPT_YEARS + 1))
 
     async def run(self, stop: asyncio.Event) -> None:
         """Outage notices, the queue and the gauges every minute; old inbox rows every hour."""
-        pruned_at = 0.0
+        pruned_at = warned_at = 0.0
         loop = asyncio.get_running_loop()
         while not stop.is_set():
             try:
                 await self.processor.send_notices(await self.notifier.check())
                 await self.tell_waiting()
                 await self.refresh_metrics()
+                if loop.time() - warned_at >= DEADLINES_EVERY:
+                    warned_at = loop.time()
+                    await self.warn_deadlines()
                 if loop.time() - pruned_at >= PRUNE_EVERY:
                     pruned_at = loop.time()
                     await self.prune()

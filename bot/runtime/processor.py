@@ -23,7 +23,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -33,31 +33,34 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
 from bot.channels.base import Call, Channel, Read
-from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
 from bot.runtime.update_log import update_done
-from bot.store import Answered, Database, Inbox, InboxItem, StaleStateError, UpdateTakenError, utcnow
+from bot.store import Answered, Database, Inbox, InboxItem, UpdateTakenError, utcnow
 from bot.store.channels import channel_of_chat
 
 log = logging.getLogger(__name__)
 
+# Chats processed at once (``ISPBOT_CONCURRENCY``'s default). The turns side by side share one core,
+# so each takes longer the more run beside it; more slots pay only while turns wait on a slow ISP,
+# whose calls are bounded anyway (``ISPBOT_ISP_MAX_CONCURRENCY``). How 12 was chosen: bench/RESULTS.md.
+DEFAULT_CONCURRENCY = 12
 LEASE = timedelta(minutes=2)
 SWEEP_EVERY = 60.0  # seconds between looks for answers a dead process did not send
 MAX_ATTEMPTS = 5
 RESEND_BATCH = 1000
 SEND_GRACE = 10.0  # seconds a stopping process waits for Telegram to take what it queued
 # Updates claimed at once (at least; twice ``concurrency`` when that is more), and a new claim when
-# fewer than ``concurrency`` wait: a claim costs about the same for 8 updates as for 128.
+# fewer than ``concurrency`` wait: a claim's statements cost about the same whatever its size.
 CLAIM_SIZE = 128
 # Updates of one chat per claim: a chat with a backlog takes turns with the others instead of holding
 # a slot (and the CPU) for its whole backlog while a newcomer's single update waits behind it.
 RUN_LIMIT = 2
 # A claim finds nothing new unless updates came, answers were confirmed or updates were put back (all
-# seen here); what only time brings (a retry, another process's lease ending) is looked for this often.
+# known to this process); what only time brings (a retry, another process's lease ending) is looked for this often.
 LOOK_EVERY = 1.0
 # After a claim that brought fewer updates than there are slots, the next waits this long (seconds)
 # whatever changed: in a surge most chats wait for Telegram to take their last answer, each confirmed
 # answer frees one, and a claim after each read every update waiting behind the others for one or
-# two updates (three times the claims, a tenth of the CPU, seen here). A person waits 20 ms more.
+# two updates (bench/RESULTS.md has what that cost). A person waits that much more.
 SMALL_CLAIM_PAUSE = 0.02
 # Answers Telegram accepted are recorded with the next claim, in its transaction (what frees their
 # chats is read by that claim anyway), or on their own once the oldest waited this long (seconds): a
@@ -75,14 +78,20 @@ class Processor:
     def __init__(
         self, engine: Engine, database: Database, channels: Channel[Any] | Sequence[Channel[Any]], *,
         concurrency: int = DEFAULT_CONCURRENCY, inbox: Inbox | None = None, max_attempts: int = MAX_ATTEMPTS,
+        desk_read: Callable[[Mapping[str, Any]], Read | None] | None = None,
     ) -> None:
         """``channels``: the adapters this process runs, each under its ``name``: an update is read
-        and answered by its inbox row's channel, a notice sent by its chat's (``bot.store.channels``)."""
+        and answered by its inbox row's channel, a notice sent by its chat's (``bot.store.channels``).
+        ``desk_read``: a desk whose webhook keeps its events in the inbox (Chatwoot) reads them
+        (None: not its own), the channel reads the rest."""
         self.engine = engine
         self.database = database
         listed = [channels] if not isinstance(channels, Sequence) else list(channels)
         self.channels: Mapping[str, Channel[Any]] = {channel.name: channel for channel in listed}
+        # Whose chats each serves: its own, or those it stands in for (the demo's console, Telegram's).
+        self._by_chats: Mapping[str, Channel[Any]] = {getattr(c, "serves", c.name): c for c in listed}
         self.channel = listed[0]  # the first: where a single-channel caller looks
+        self.desk_read = desk_read
         self.inbox = inbox or Inbox(lease=LEASE, owner=str(uuid.uuid4()))
         self.max_attempts = max_attempts
         self._concurrency = concurrency
@@ -207,7 +216,7 @@ class Processor:
     async def send_notices(self, notices: Iterable[Notice]) -> None:
         """Messages the bot sends on its own (an outage ended): to the channel, after the replies."""
         for notice in notices:
-            channel = self.channels.get(channel_of_chat(notice.chat_id))
+            channel = self._by_chats.get(channel_of_chat(notice.chat_id))
             if channel is None:
                 log.warning("a notice for a chat on %s, which this process does not run, was not sent",
                             channel_of_chat(notice.chat_id))
@@ -243,7 +252,7 @@ class Processor:
         if channel is None:
             await self._not_mine(item)
             return True
-        read = channel.read(item.payload)
+        read = (self.desk_read and self.desk_read(item.payload)) or channel.read(item.payload)
         if read.incoming is None:  # unreadable (this update only, never its chat), or nothing for the bot
             await self._settle(item, failed=read.failed)
             update_done(item.update_id, read.kind, "ignored" if read.failed is None else "skipped",
@@ -251,8 +260,7 @@ class Processor:
             return True
         kind, chat_id, position = read.kind, read.incoming.chat_id, None
         try:
-            turn = self._own_turn(channel, item, read) if read.own else self._turn(channel, item, read)
-            calls, position = await turn
+            calls, position = await self._turn(channel, item, read)
         except UpdateTakenError:
             update_done(item.update_id, kind, "taken", chat_id=chat_id, started=started, tally=tally)
             return True
@@ -274,8 +282,8 @@ class Processor:
 
         async def record_answer(session: AsyncSession, replies: list[Reply], notices: list[Notice]) -> Answered:
             if notices:
-                elsewhere[:] = [n for n in notices if channel_of_chat(n.chat_id) != channel.name]
-                notices = [n for n in notices if channel_of_chat(n.chat_id) == channel.name]
+                elsewhere[:] = [n for n in notices if self._by_chats.get(channel_of_chat(n.chat_id)) is not channel]
+                notices = [n for n in notices if self._by_chats.get(channel_of_chat(n.chat_id)) is channel]
             rendered = await channel.answer(session, read, replies, notices)
             calls[:] = rendered  # sent only if the turn commits, with this answer written by the engine
             return self.inbox.answered(item.update_id, [c.as_json() for c in rendered])
@@ -284,19 +292,6 @@ class Processor:
         if elsewhere:
             await self.send_notices(elsewhere)
         return calls, turn.position
-
-    async def _own_turn(self, channel: Channel[Any], item: InboxItem, read: Read) -> tuple[list[Call], None]:
-        """An update the channel answers itself (the staff group's): in one transaction with its answer."""
-        for _ in range(3):
-            try:
-                async with self.database.transaction() as session:
-                    calls = await channel.answer_own(session, read)
-                    if not await self.inbox.answer(session, item.update_id, [c.as_json() for c in calls]):
-                        raise UpdateTakenError(item.update_id)
-                    return calls, None
-            except StaleStateError:
-                continue  # the subscriber's turn saved their chat meanwhile: act on the fresh state
-        raise RuntimeError("the subscriber's chat kept changing under a staff command")
 
     async def _settle(self, item: InboxItem, failed: str | None = None) -> None:
         """Finish an update that needs no answer (or cannot have one)."""

@@ -1,10 +1,11 @@
 """``ispbot run``: the bot on every configured channel (Telegram, polling by default or behind a
 webhook; WhatsApp, through its webhook), in one process, until SIGTERM/SIGINT.
 
-Settings come from the environment or ``.env`` (``TelegramSettings``, ``WhatsAppSettings``,
-``IspSettings``, ``BotSettings``); a wrong one stops the bot at once with a line naming the variable,
-and so does having no channel at all. The web server (``bot.web``: ``/livez``, ``/readyz``,
-``/healthz``, ``/metrics`` and the webhooks) runs whatever the channels, on
+``bot.commands.run`` loads the settings (``RunSettings``: ``TelegramSettings``, ``WhatsAppSettings``,
+``IspSettings``, ``BotSettings``, and ``ChatwootSettings`` with ``ISPBOT_STAFF_DESK=chatwoot``); a
+wrong one stops the bot at once with a line naming the variable, and so does having no channel at
+all. The web server (``bot.web``: ``/livez``, ``/readyz``, ``/healthz``, ``/metrics``, Chatwoot's
+and WhatsApp's webhooks and, in webhook mode, Telegram's) runs whatever the channels, on
 ``ISPBOT_LISTEN_HOST``:``ISPBOT_LISTEN_PORT``.
 """
 
@@ -17,7 +18,6 @@ import signal
 from dataclasses import dataclass
 
 import httpx
-from pydantic import ValidationError
 from telegram.error import TelegramError
 
 from bot import logs
@@ -26,71 +26,32 @@ from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
 from bot.channels.whatsapp.client import CloudApiError
 from bot.channels.whatsapp.settings import WhatsAppSettings
-from bot.cli_support import EXIT_INVALID, Refused, configuration_refused, load_all, refused
+from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
-from bot.runtime.app import Settings, build_app
+from bot.runtime.app import DeskSettingsError, Settings, build_app
 from bot.settings import BotSettings, ServerSettings
 from bot.store.errors import DatabaseRevisionError
 from bot.web import serve
 
 log = logging.getLogger(__name__)
 
-NO_CHANNEL = (
-    "configuration: no channel is configured: set ISPBOT_TELEGRAM_TOKEN for Telegram, or ISPBOT_WHATSAPP_TOKEN, "
-    "ISPBOT_WHATSAPP_PHONE_NUMBER_ID, ISPBOT_WHATSAPP_APP_SECRET and ISPBOT_WHATSAPP_VERIFY_TOKEN for WhatsApp"
-)
 
 
 @dataclass(frozen=True)
 class RunSettings:
-    """What ``ispbot run`` reads: at least one of ``telegram`` and ``whatsapp``."""
+    """What ``ispbot run`` reads (``bot.commands.run.load_settings``): at least one of ``telegram``
+    and ``whatsapp``; ``chatwoot`` with ``ISPBOT_STAFF_DESK=chatwoot``."""
 
     server: ServerSettings
     telegram: TelegramSettings | None
     whatsapp: WhatsAppSettings | None
     isp: IspSettings
     bot: BotSettings
+    chatwoot: ChatwootSettings | None = None
 
     def app_settings(self) -> Settings:
-        return Settings(self.isp, self.bot, self.telegram, self.whatsapp, self.server)
-
-
-def _telegram() -> TelegramSettings | None:
-    """Telegram's settings, None when its token is not set (Telegram is then no channel here)."""
-    try:
-        return TelegramSettings()
-    except ValidationError as exc:
-        if all(e["loc"] == ("telegram_token",) and e["type"] == "missing" for e in exc.errors()):
-            return None
-        raise configuration_refused(exc, TelegramSettings) from None
-
-
-def load_settings() -> RunSettings:
-    """The settings; ``Refused`` with a line for each wrong or missing variable, or for no channel."""
-    problems: list[str] = []
-    telegram = None
-    try:
-        telegram = _telegram()
-    except Refused as exc:
-        problems.append(str(exc))
-    try:
-        whatsapp: WhatsAppSettings | None = WhatsAppSettings()
-    except ValidationError as exc:
-        whatsapp = None
-        problems.append(str(configuration_refused(exc, WhatsAppSettings)))
-    else:
-        if telegram is None and not problems and whatsapp is not None and not whatsapp.configured:
-            problems.append(NO_CHANNEL)
-    try:
-        server, isp, bot = load_all(ServerSettings, IspSettings, BotSettings)
-    except Refused as exc:
-        problems.append(str(exc))
-    if problems:
-        # A wrong variable shared by Telegram's and the server's settings is one line, not two.
-        lines = list(dict.fromkeys(line for problem in problems for line in problem.splitlines()))
-        raise Refused(EXIT_INVALID, "\n".join(lines))
-    return RunSettings(server, telegram, whatsapp if whatsapp is not None and whatsapp.configured else None, isp, bot)
+        return Settings(self.isp, self.bot, self.telegram, self.whatsapp, self.server, self.chatwoot)
 
 
 async def run(settings: RunSettings, stop: asyncio.Event | None = None) -> None:
@@ -123,13 +84,9 @@ async def run(settings: RunSettings, stop: asyncio.Event | None = None) -> None:
         await app.aclose()
 
 
-def main() -> int:
-    try:
-        settings = load_settings()
-    except Refused as exc:
-        refused("ispbot run", exc)
-        return exc.code
-    secrets = [settings.isp.key.get_secret_value()]
+def main(settings: RunSettings) -> int:
+    """Run the bot with these settings (``ispbot run`` loads them) until a signal; the exit code."""
+    secrets = [settings.isp.key.get_secret_value(), *(settings.chatwoot.secrets() if settings.chatwoot else [])]
     telegram, whatsapp = settings.telegram, settings.whatsapp
     if telegram is not None:
         secrets.append(telegram.telegram_token.get_secret_value())
@@ -155,7 +112,8 @@ def main() -> int:
     freeze_startup_objects()  # the imports are done: what is alive now lives as long as the process
     try:
         asyncio.run(until_signalled())
-    except (DatabaseRevisionError, FatalPollingError, FileNotFoundError) as exc:  # each says what to fix
+    # Each says what to fix.
+    except (DatabaseRevisionError, DeskSettingsError, FatalPollingError, FileNotFoundError) as exc:
         log.error("%s", exc)
         return 1
     except TelegramError as exc:  # at start: getMe, the command menu, the webhook

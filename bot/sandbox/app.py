@@ -75,7 +75,7 @@ class Served(Protocol):
     def count(self, operation: str | None, path: str = "") -> None: ...
 
 
-def build_app(sandbox: Served) -> Starlette:
+def build_sandbox_app(sandbox: Served) -> Starlette:
     async def serve(request: Request) -> Response:
         raw = await request.body()
         try:

@@ -38,6 +38,10 @@ class Settings:
     receipt_max_bytes: int = 10 * 1024 * 1024
     #: The MySQL server runs in the ``NO_BACKSLASH_ESCAPES`` SQL mode: a ``Filtro`` is read so.
     no_backslash_escapes: bool = False
+    #: After disconnect_online_customer, the equipment of an active contract dials in again this many
+    #: seconds later (a new session); ``redials`` off: it never comes back (a dead router).
+    redial_seconds: float = 20.0
+    redials: bool = True
 
 
 @dataclass

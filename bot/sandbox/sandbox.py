@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 
 from bot.sandbox import fixtures
 from bot.sandbox import seed as seeding
-from bot.sandbox.app import build_app
+from bot.sandbox.app import build_sandbox_app
 from bot.sandbox.clock import Clock, system_clock
 from bot.sandbox.faults import Faults
 from bot.sandbox.keys import PRODUCTION_KEY, ApiKey, KeyRing
@@ -95,7 +95,7 @@ class Sandbox:
     @property
     def app(self) -> Starlette:
         if self._app is None:
-            self._app = build_app(self)
+            self._app = build_sandbox_app(self)
         return self._app
 
     def add_production_key(self, key: str | None = None) -> ApiKey:

@@ -57,6 +57,12 @@ class DemoIdentities:
     alnum_company_contract: int = 5901
     telegram_mode: str = "7"
     bot_user: str = "ispbot"
+    #: contract_cancel's ids: a reason for reversing bills, an account of nature Receipts, a history of
+    #: operation Credit and type Term (the fine's), as an operator sets them (ISPBOT_CANCEL_*).
+    cancel_reversal_reason: int = 1
+    cancel_fine_account: int = 1
+    cancel_fine_history: int = 2
+    isp_name: str = "Fibra Sandbox Telecom Ltda"
 
     def lines(self) -> list[str]:
         return [
@@ -108,6 +114,7 @@ TOPICS = (  # code, type, name, description, central, opening, status, survey
     (8, "C", "Mudança de plano", "Upgrade ou downgrade", "S", "T", "A", True),
     (9, "C", "Novo contrato", "Venda de novo plano", "N", "A", "A", False),
     (10, "T", "Troca de senha Wi-Fi", "Alteração de senha", "S", "T", "I", False),
+    (11, "A", "Contestação de cobrança", "Cobrança contestada pelo assinante", "N", "T", "A", False),
 )
 CAUSES = (
     (1, "T", "Cabo rompido", "Drop óptico rompido", "A"),
@@ -791,7 +798,7 @@ class _Builder:
                     "calling_station_id": auth["MAC"],
                     "input_octets": r.randrange(10**8, 10**11),
                     "output_octets": r.randrange(10**7, 10**10),
-                    "server": "radius-01",
+                    "server": "1",  # the RADIUS server's code: disconnect_online_customer's server_id
                     "server_id": 1,
                     "nas_ip_address": nas[0],
                 },
@@ -1045,7 +1052,7 @@ class _Builder:
             self.store.insert(
                 "documents", document_record(number, maria, [D.contract], due, 99.90, paid_on=None)
             )
-        for back in (3, 2, 1):
+        for back in range(13, 0, -1):  # a year and more of paid bills: the yearly discharge statement
             self.doc_seq += 1
             due = self.today - timedelta(days=12 + 30 * back)
             self.store.insert(

@@ -1,9 +1,11 @@
-"""Storage: conversation state, links, deduplication, inbox, outbox and invites (SQLAlchemy 2 async,
-Alembic migrations). Imports nothing else of the project."""
+"""Storage: conversation state, links, contacts, deduplication, inbox, outbox and invites (SQLAlchemy 2
+async, Alembic migrations). Imports nothing else of the project."""
 
 from bot.store.chats import ChatState, ChatStates
+from bot.store.contacts import KEPT_YEARS, Contact, ContactEvent, Contacts
 from bot.store.db import Database
-from bot.store.enums import InboxState, Origin, OutboxState, Proof, Role
+from bot.store.desk_jobs import DeskJobEntry, DeskJobs, NewDeskJob
+from bot.store.enums import DeskJobKind, DeskJobState, InboxState, Origin, OutboxState, Proof, Role
 from bot.store.errors import (
     DatabaseAheadError,
     DatabaseBehindError,
@@ -30,14 +32,22 @@ from bot.store.watches import OutageWatches, TrustUnblocks
 
 __all__ = [
     "DEFAULT_URL",
+    "KEPT_YEARS",
     "UNIDENTIFIED",
     "Answered",
     "ChatState",
     "ChatStates",
+    "Contact",
+    "ContactEvent",
+    "Contacts",
     "Database",
     "DatabaseAheadError",
     "DatabaseBehindError",
     "DatabaseRevisionError",
+    "DeskJobEntry",
+    "DeskJobKind",
+    "DeskJobState",
+    "DeskJobs",
     "Handoffs",
     "Inbox",
     "InboxItem",
@@ -54,6 +64,7 @@ __all__ = [
     "LinkAttempts",
     "LinkLock",
     "Links",
+    "NewDeskJob",
     "NewMessage",
     "Origin",
     "OutageWatches",

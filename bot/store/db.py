@@ -36,7 +36,7 @@ def pool_size_for(chats_at_once: int) -> int:
     return chats_at_once + SPARE_CONNECTIONS
 
 
-DEFAULT_POOL_SIZE = pool_size_for(12)  # ISPBOT_CONCURRENCY's default (the store cannot import it)
+DEFAULT_POOL_SIZE = pool_size_for(12)  # the processor's DEFAULT_CONCURRENCY (the store cannot import it)
 # Above the pool, for a peak (a doctor run, an operator's tool in the same process): opened and closed.
 POOL_OVERFLOW = 8
 
@@ -154,8 +154,8 @@ def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         # In WAL mode NORMAL syncs at checkpoints, not at every commit: a crashed process loses
         # nothing (the WAL is in the OS's hands), a power cut may lose the last commits. FULL's
-        # fsync per commit capped the bot at ~50 updates a second here; PostgreSQL is the choice
-        # where a power cut must lose nothing.
+        # fsync per commit caps the bot at the disk's syncs a second (bench/RESULTS.md); PostgreSQL
+        # is the choice where a power cut must lose nothing.
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")

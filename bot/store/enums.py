@@ -34,6 +34,18 @@ class OutboxState(StrEnum):
     DEAD = "dead"
 
 
+class DeskJobState(StrEnum):
+    PENDING = "pending"
+    DONE = "done"
+    DEAD = "dead"
+
+
+class DeskJobKind(StrEnum):
+    OPEN = "open"
+    POST = "post"
+    CLOSE = "close"
+
+
 class InboxState(StrEnum):
     PENDING = "pending"
     DONE = "done"

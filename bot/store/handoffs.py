@@ -1,5 +1,5 @@
-"""Conversations handed to the staff. At most one open handoff per chat; each has its forum topic
-once the staff desk created it. Kept in the database, so a restart loses no open handoff."""
+"""Conversations handed to the staff. At most one open handoff per chat; each has the desk's reference
+of its conversation once the desk opened it. Kept in the database, so a restart loses no open handoff."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class StaffHandoff:
     chat_id: int
     ticket_id: int
     customer_code: int
-    topic_id: int | None
+    desk_ref: str | None  # the desk's conversation (a forum topic, a Chatwoot conversation)
     opened_at: datetime
     answered_at: datetime | None
     waiting_told_at: datetime | None
@@ -38,7 +38,7 @@ class StaffHandoff:
 def _from_row(row: HandoffRow) -> StaffHandoff:
     return StaffHandoff(
         id=row.id, chat_id=row.chat_id, ticket_id=row.ticket_id, customer_code=row.customer_code,
-        topic_id=row.topic_id, opened_at=row.opened_at, answered_at=row.answered_at,
+        desk_ref=row.desk_ref, opened_at=row.opened_at, answered_at=row.answered_at,
         waiting_told_at=row.waiting_told_at,
     )
 
@@ -70,13 +70,18 @@ class Handoffs:
         row = (await session.execute(statement.limit(1))).scalar_one_or_none()
         return None if row is None else _from_row(row)
 
-    async def of_topic(self, session: AsyncSession, topic_id: int) -> StaffHandoff | None:
-        statement = select(HandoffRow).where(HandoffRow.topic_id == topic_id, _open).order_by(HandoffRow.id.desc())
+    async def of_desk_ref(self, session: AsyncSession, ref: str) -> StaffHandoff | None:
+        """The open handoff whose desk conversation is ``ref``."""
+        statement = select(HandoffRow).where(HandoffRow.desk_ref == ref, _open).order_by(HandoffRow.id.desc())
         row = (await session.execute(statement.limit(1))).scalar_one_or_none()
         return None if row is None else _from_row(row)
 
-    async def set_topic(self, session: AsyncSession, handoff_id: int, topic_id: int) -> None:
-        await execute_rowcount(session, update(HandoffRow).where(HandoffRow.id == handoff_id).values(topic_id=topic_id))
+    async def get(self, session: AsyncSession, handoff_id: int) -> StaffHandoff | None:
+        row = await session.get(HandoffRow, handoff_id)
+        return None if row is None else _from_row(row)
+
+    async def set_desk_ref(self, session: AsyncSession, handoff_id: int, ref: str) -> None:
+        await execute_rowcount(session, update(HandoffRow).where(HandoffRow.id == handoff_id).values(desk_ref=ref))
 
     async def answered(self, session: AsyncSession, handoff_id: int, at: datetime | None = None) -> None:
         statement = update(HandoffRow).where(HandoffRow.id == handoff_id, HandoffRow.answered_at.is_(None))

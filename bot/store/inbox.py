@@ -117,10 +117,10 @@ class Inbox:
 
     async def store(
         self, session: AsyncSession, update_id: int, chat_id: int | None, payload: dict[str, Any],
-        now: datetime | None = None,
+        now: datetime | None = None, *, channel: str = TELEGRAM,
     ) -> bool:
-        """Keep the update; False when it was stored already (Telegram redelivers)."""
-        return update_id in await self.store_many(session, [(update_id, chat_id, payload)], now)
+        """Keep the update of ``channel``; False when it was stored already (Telegram redelivers)."""
+        return update_id in await self.store_many(session, [(update_id, chat_id, payload)], now, channel=channel)
 
     async def store_many(
         self, session: AsyncSession, updates: Sequence[tuple[int, int | None, dict[str, Any]]],
@@ -261,6 +261,14 @@ class Inbox:
         )
         leased = set((await session.execute(lease, execution_options={"synchronize_session": False})).scalars())
         return [_from_row(row) for row in rows if row.update_id in leased]
+
+    async def state(self, session: AsyncSession, update_id: int) -> tuple[InboxState, str | None] | None:
+        """Where one update stands, with its last error (a pending one put back after a failure has
+        one); None for an update not stored."""
+        row = (await session.execute(
+            select(InboxRow.state, InboxRow.last_error).where(InboxRow.update_id == update_id),
+        )).one_or_none()
+        return None if row is None else (InboxState(row.state), row.last_error)
 
     async def pending_count(self, session: AsyncSession) -> int:
         return int((await core_execute(session, _PENDING)).scalar_one())

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, func, select, update
+from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.enums import Proof, Role
@@ -89,6 +89,15 @@ class Links:
         statement = update(LinkRow).where(LinkRow.chat_id == chat_id, _active)
         statement = statement.values(unlinked_at=at or utcnow())
         return await execute_rowcount(session, statement) > 0
+
+    async def forget(self, session: AsyncSession, chat_id: int) -> int:
+        """Delete every link the chat had, active or ended (the person asked their data deleted); how many."""
+        return await execute_rowcount(session, delete(LinkRow).where(LinkRow.chat_id == chat_id))
+
+    async def of_customer(self, session: AsyncSession, customer_code: int) -> list[tuple[Link, datetime | None]]:
+        """Every link to the customer, ended ones too (with when they ended), oldest first."""
+        statement = select(LinkRow).where(LinkRow.customer_code == customer_code).order_by(LinkRow.id)
+        return [(_from_row(row), row.unlinked_at) for row in (await session.execute(statement)).scalars()]
 
     async def chats_for_customer(self, session: AsyncSession, customer_code: int) -> list[int]:
         """The chats to notify about this customer (an outage, a ticket update), oldest link first."""

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import BigInteger, CheckConstraint, Index, Integer, MetaData, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from bot.store.enums import InboxState, Origin, OutboxState, Proof, Role, check_in
+from bot.store.enums import DeskJobKind, DeskJobState, InboxState, Origin, OutboxState, Proof, Role, check_in
 from bot.store.types import UtcDateTime, json_type, utcnow
 
 # The inbox rows that hold their chat's later updates back (``bot.store.inbox``), as SQL: the partial
@@ -304,20 +304,97 @@ class TrustUnblockRow(Base):
 
 
 class HandoffRow(Base):
-    """A conversation handed to the staff: its forum topic, from the request to the hand-back."""
+    """A conversation handed to the staff: its desk conversation, from the request to the hand-back."""
 
     __tablename__ = "handoffs"
     __table_args__ = (
         Index("ix_handoffs_chat_id_closed_at", "chat_id", "closed_at"),
-        Index("ix_handoffs_topic_id", "topic_id"),
+        Index("ix_handoffs_desk_ref", "desk_ref"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     chat_id: Mapped[int] = mapped_column(BigInteger)
     ticket_id: Mapped[int] = mapped_column(Integer)
     customer_code: Mapped[int] = mapped_column(Integer)
-    topic_id: Mapped[int | None] = mapped_column(BigInteger)  # set once the forum topic exists
+    # The desk's reference of its conversation (a forum topic's thread id, a Chatwoot conversation
+    # id), set once the desk opened it (``bot.desks.worker``).
+    desk_ref: Mapped[str | None] = mapped_column(String(64))
     opened_at: Mapped[datetime] = mapped_column(UtcDateTime())
     answered_at: Mapped[datetime | None] = mapped_column(UtcDateTime())  # a staff member's first reply
     waiting_told_at: Mapped[datetime | None] = mapped_column(UtcDateTime())  # the subscriber told of the wait
     closed_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class DeskJobRow(Base):
+    """A call to the staff desk a turn asked for (``flows.desk``), carried out after it committed."""
+
+    __tablename__ = "desk_jobs"
+    __table_args__ = (
+        CheckConstraint(check_in("state", DeskJobState), name="state"),
+        CheckConstraint(check_in("kind", DeskJobKind), name="kind"),
+        Index("ix_desk_jobs_state_next_attempt_at", "state", "next_attempt_at"),
+        Index("ix_desk_jobs_chat_id_state_id", "chat_id", "state", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)  # the subscriber's: a chat's jobs run in id order
+    handoff_id: Mapped[int | None] = mapped_column(Integer)  # whose conversation (None: no handoff yet)
+    kind: Mapped[str] = mapped_column(String(16))
+    payload: Mapped[dict[str, Any]] = mapped_column(json_type())
+    state: Mapped[str] = mapped_column(String(16), default=DeskJobState.PENDING.value)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # Claim lease and retry back-off: a pending job is only handed out once this time has passed.
+    next_attempt_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    done_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+# A contact's deadline still running: where the deadline sweep looks (``Contacts.due``).
+DEADLINE_OPEN = "due_at IS NOT NULL AND settled_at IS NULL"
+
+
+class ContactRow(Base):
+    """A person's contact with the ISP through the bot: from their first message after a quiet spell
+    to the next spell. Its protocol is told at once; contacts are kept for the regulation's term."""
+
+    __tablename__ = "contacts"
+    __table_args__ = (
+        Index("ix_contacts_customer_code_started_at", "customer_code", "started_at"),
+        Index("ix_contacts_chat_id_started_at", "chat_id", "started_at"),
+        Index("ix_contacts_started_at", "started_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    # The date it began in the ISP's zone (YYYYMMDD): its protocol is this and the id (``protocol_of``).
+    day: Mapped[str] = mapped_column(String(8))
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    # NULL until the chat is linked to a customer (during the contact or never).
+    customer_code: Mapped[int | None] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class ContactEventRow(Base):
+    """What a contact was about and came to: a flow used (``outcome`` NULL), or an outcome a flow
+    recorded (a ticket opened, a payment noticed), with the deadline of what was not settled at once."""
+
+    __tablename__ = "contact_events"
+    __table_args__ = (
+        Index("ix_contact_events_contact_id_id", "contact_id", "id"),
+        Index("ix_contact_events_due_at", "due_at",
+              sqlite_where=text(DEADLINE_OPEN), postgresql_where=text(DEADLINE_OPEN)),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    contact_id: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+    subject: Mapped[str] = mapped_column(String(48))
+    outcome: Mapped[str | None] = mapped_column(String(48))
+    ticket_id: Mapped[int | None] = mapped_column(Integer)
+    # What staff search by: a ticket's ISP protocol, a bill's number (never a tax id or a password).
+    reference: Mapped[str | None] = mapped_column(String(64))
+    # complaint, request or contested_charge: the regulation's deadline; when it runs out, when settled.
+    deadline: Mapped[str | None] = mapped_column(String(24))
+    due_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    settled_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    warned_at: Mapped[datetime | None] = mapped_column(UtcDateTime())

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.models import OutageWatchRow, TrustUnblockRow
-from bot.store.sql import insert_ignore
+from bot.store.sql import execute_rowcount, insert_ignore
 from bot.store.types import utcnow
 
 
@@ -33,6 +33,10 @@ class OutageWatches:
         )
         result = await session.execute(statement, execution_options={"synchronize_session": False})
         return sorted(result.scalars())
+
+    async def forget(self, session: AsyncSession, chat_id: int) -> int:
+        """Drop the chat's watches (the person asked their data deleted); how many."""
+        return await execute_rowcount(session, delete(OutageWatchRow).where(OutageWatchRow.chat_id == chat_id))
 
     async def is_watching(self, session: AsyncSession, chat_id: int, event_id: int) -> bool:
         statement = select(OutageWatchRow.id).where(

@@ -1,14 +1,15 @@
 """Bills: the customer's open documents, and for the one they pick every way to pay it: the
 digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I have paid".
 
-- At most ``MAX_SHOWN`` documents, oldest due date first as in every list of bills; the rest counted.
+- At most ``MAX_SHOWN`` documents, oldest due first, the rest counted; "contest" hands one to ``contest``.
 - The line is sent as digits only inside ``<code>`` (one tap copies it). An overdue document is also
   offered the line with the updated due date (``BoletoAtualizado = S``), asked once per card.
 - One amount: the amount due today (``value_up``) is shown beside the original and is what the PIX
   code and the updated line carry; each says the amount it carries itself, with one plain note
   where that is less (``_later``). Without ``value_up`` the list shows the original amounts.
 - At the card a typed button name or "I have paid" works (``_typed``); a photo or PDF at the list
-  or the card is the receipt of the bill in view, and "I have paid" goes on with it.
+  or the card is the receipt of the bill in view, and "I have paid" goes on with it. A way to pay
+  named at the list ("pix") is done once the bill is known: at once when only one is open.
 - A button keeps what the queries need (one ISP call); a bill paid in between is told, with the list.
 - The PIX code is shown only as a well-formed BR Code with a right CRC; the QR is the ISP's, else
   drawn from the checked code. The PDF is fetched each time, never kept (its link lives minutes).
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Awaitable, Callable
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -38,7 +40,7 @@ KEEPS_PAID = Takes("i have paid", but=frozenset({"paid"}))
 
 MAX_SHOWN = 6
 PIX, QR, PDF, PAID = "pix", "qr", "pdf", "paid"
-UPDATED, OTHERS, MENU = "updated", "others", "menu"
+UPDATED, OTHERS, MENU, CONTEST = "updated", "others", "menu", "contest"
 
 
 class Bills(Flow):
@@ -47,7 +49,7 @@ class Bills(Flow):
     steps = Steps(
         begin=("choose", TO_MENU),
         choose=(FILES, KEEPS_PAID, "act", Switch("paid"), TO_MENU),
-        act=(FILES, KEEPS_PAID, "choose", Switch("paid"), TO_MENU),
+        act=(FILES, KEEPS_PAID, "choose", Switch("paid"), Switch("contest"), TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:
@@ -61,8 +63,12 @@ class Bills(Flow):
         oldest = sorted(documents, key=lambda d: (d.Vencimento or date.max, d.Sequencia or 0))[:MAX_SHOWN]
         shown = [_summary(d, today, due_today) for d in oldest]
         options = [Option(item, key="bills.button", vars=_display(item)) for item in shown]
+        wanted = ctx.data.get("wanted")
+        if wanted and len(shown) == 1:  # "pix" with one bill open: no question to ask
+            await self._chosen(ctx, shown[0])
+            return
         ctx.ask("choose", "bills.choose", options, documents=[_display(i) for i in shown],
-                hidden=len(documents) - len(shown))
+                hidden=len(documents) - len(shown), wanted=ctx.text(f"bills.button_{wanted}") if wanted else None)
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         if isinstance(event, Media) and (file := receipt_of(event)) is not None:  # which bill: asked there
@@ -71,19 +77,34 @@ class Bills(Flow):
         if isinstance(event, Text) and default_intents().match(ctx.language, event.text) == "paid":
             ctx.switch("paid")  # "já paguei" at the list: which bill is asked there
             return
+        if isinstance(event, Text) and (wanted := _way_named(ctx, event.text)):
+            ctx.data["wanted"] = wanted  # done once the bill is known
+            await self.begin(ctx)
+            return
         if not isinstance(event, Chosen):
             raise Unexpected("bills.pick_a_button")
-        item: dict[str, Any] = event.value
+        await self._chosen(ctx, event.value)
+
+    async def _chosen(self, ctx: Context, item: dict[str, Any]) -> None:
+        """The bill's card: its line, or the way to pay already asked for, then what else it offers."""
+        wanted = ctx.data.pop("wanted", None)
+        ctx.data.update(document=item, update_asked=False, updated_sent=False)
+        if wanted in self._ways():
+            if await self._ways()[wanted](ctx, item):
+                self._offer(ctx, item)
+            return
         line = await self._line(ctx, item, updated=False)
         if line is None:
             return
         ctx.say("bills.line", line=line, **_display(item))
-        ctx.data.update(document=item, update_asked=False, updated_sent=False)
         self._offer(ctx, item)
+
+    def _ways(self) -> dict[str, Callable[[Context, dict[str, Any]], Awaitable[bool]]]:
+        return {PIX: self._pix, QR: self._qr, PDF: self._pdf, UPDATED: self._updated}
 
     async def act(self, ctx: Context, event: StepEvent) -> None:
         item: dict[str, Any] = ctx.data["document"]
-        actions = {PIX: self._pix, QR: self._qr, PDF: self._pdf, UPDATED: self._updated}
+        actions = self._ways()
         if isinstance(event, Text):
             event = _typed(ctx, event.text)
         match event:
@@ -91,6 +112,8 @@ class Bills(Flow):
                 ctx.switch("paid", receipt=kept(file), **_paid_bill(item))
             case Chosen(value="paid"):
                 ctx.switch("paid", **_paid_bill(item))
+            case Chosen(value="contest"):
+                ctx.switch("contest", document={"number": item["document"], "due": item["due"], "value": item["value"]})
             case Chosen(value="others"):
                 await self.begin(ctx)
             case Chosen(value="menu"):
@@ -135,7 +158,8 @@ class Bills(Flow):
         offer_update = shown["overdue"] and not ctx.data.get("updated_sent")
         if offer_update:
             options.append(Option(UPDATED, key="bills.button_updated"))
-        options += [Option(OTHERS, key="bills.button_others"), Option(MENU, key="bills.button_menu")]
+        options += [Option(CONTEST, key="bills.button_contest"), Option(OTHERS, key="bills.button_others"),
+                    Option(MENU, key="bills.button_menu")]
         ask_update = offer_update and not ctx.data.get("update_asked")  # once: not after every action
         ctx.data["update_asked"] = bool(ctx.data.get("update_asked") or ask_update)
         ctx.ask("act", "bills.offer_updated" if ask_update else "bills.offer", options, columns=2, **shown)
@@ -170,21 +194,33 @@ class Bills(Flow):
 
 
 def _typed(ctx: Context, text: str) -> StepEvent:
-    """What a text typed at the bill's card asks for: the button it names (its label's first words,
-    else the one label holding every word typed), else "I have paid" in the person's words; the text
-    itself when it names neither (the step says what it takes)."""
-    words = [w for w in normalise(text) if w.isalnum()]
-    if words:
-        labels = [(value, [w for w in normalise(label) if w.isalnum()])
-                  for value, label in ctx.state.data.get(CHOICES, {}).values()]
-        starting = [value for value, label in labels if label[: len(words)] == words]
-        holding = [value for value, label in labels if set(words) <= set(label)]
-        found = starting[:1] or (holding if len(holding) == 1 else [])
-        if found:
-            return Chosen(found[0], text)
+    """What a text typed at the bill's card asks for: the button it names, else "I have paid" in the
+    person's words; the text itself when it names neither (the step says what it takes)."""
+    found = _named(text, [(value, label) for value, label in ctx.state.data.get(CHOICES, {}).values()])
+    if found is not None:
+        return Chosen(found, text)
     if default_intents().match(ctx.language, text) == "paid":
         return Chosen(PAID, text)
     return Text(text)
+
+
+def _way_named(ctx: Context, text: str) -> str | None:
+    """The way to pay (the card's PIX, QR or PDF button) a text typed at the list names, if one."""
+    found = _named(text, [(way, ctx.text(f"bills.button_{way}")) for way in (PIX, QR, PDF)])
+    return str(found) if found is not None else None
+
+
+def _named(text: str, labels: list[tuple[Any, str]]) -> Any:
+    """The value whose label the text names: a label starting with the words typed, else the one
+    label holding every word typed."""
+    words = [w for w in normalise(text) if w.isalnum()]
+    if not words:
+        return None
+    read = [(value, [w for w in normalise(label) if w.isalnum()]) for value, label in labels]
+    starting = [value for value, label in read if label[: len(words)] == words]
+    holding = [value for value, label in read if set(words) <= set(label)]
+    found = starting[:1] or (holding if len(holding) == 1 else [])
+    return found[0] if found else None
 
 
 def _paid_bill(item: dict[str, Any]) -> dict[str, Any]:

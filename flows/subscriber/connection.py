@@ -7,6 +7,8 @@
   menu. ``look_at_network``, ``offer_outage`` and ``answer_outage`` are shared with the ticket flow.
 - An outage on record is found without any read about the customer (in a surge everybody on the
   failed NAS asks at once); only it comes before a contract that is not active (``standing``).
+- Online, "restart my connection" (``restart``) is offered; the equipment the ISP lists for the
+  contract is told in plain words (``equipment``).
 - A trust unblock of the last ``standing.PROMISE_REMEMBERED`` is remembered: while its release time
   runs, a connection still down hears that promise and when it ends (not a checklist nor the
   block); after it, the checklist says the promised time passed and the ticket is offered.
@@ -15,6 +17,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.isp.models.v1_records import FailoverEvent, YesNo
 
@@ -78,7 +81,7 @@ class Connection(Flow):
         begin=("standing", "outage", "next"),
         standing=STANDING_LEADS,
         outage=OUTAGE_LEADS,
-        next=(Switch("new_ticket"), TO_MENU),
+        next=(Switch("new_ticket"), Switch("restart"), "next", TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:
@@ -100,7 +103,8 @@ class Connection(Flow):
         nas = await ctx.coordinator.nas_status()
         nas_down = any(nas.get(host) is False for host in network.hosts)
         key = "connection.online" if network.online else "connection.nas_down" if nas_down else "connection.offline"
-        ctx.ask("next", key, options)
+        ctx.data["online"] = bool(network.online)
+        ctx.ask("next", key, _card(online=bool(network.online), equipment=True))
 
     async def outage(self, ctx: Context, event: StepEvent) -> None:
         await answer_outage(ctx, event)
@@ -112,7 +116,42 @@ class Connection(Flow):
         match event:
             case Chosen(value="ticket"):
                 ctx.switch("new_ticket")
+            case Chosen(value="restart"):
+                ctx.switch("restart")
+            case Chosen(value="equipment"):
+                items = await equipment(ctx)
+                ctx.say("connection.equipment" if items else "connection.no_equipment", items=items)
+                ctx.ask("next", "connection.what_else", _card(online=bool(ctx.data.get("online")), equipment=False))
             case Chosen(value="menu"):
                 ctx.to_menu()
             case _:
                 raise Unexpected("connection.pick_a_button")
+
+
+def _card(*, online: bool, equipment: bool) -> list[Option]:
+    """The connection card's buttons: restart only with a session to drop."""
+    options = [Option("restart", key="connection.button_restart")] if online else []
+    options.append(Option("ticket", key="connection.button_ticket"))
+    if equipment:
+        options.append(Option("equipment", key="connection.button_equipment"))
+    return [*options, Option("menu", key="outages.button_menu")]
+
+
+async def equipment(ctx: Context) -> list[dict[str, Any]]:
+    """The equipment the ISP lists for the chat's contract (all the customer's without one), in words
+    a person reads: its name (the stock catalog's, else the ISP's code), serial, since when, and
+    whether it is lent (``comodato``: given back when the contract ends) or the customer's."""
+    chosen = ctx.link.contract if ctx.link is not None else None
+    found = []
+    for item in await ctx.coordinator.equipment(ctx.customer):
+        if chosen is not None and item.contract_id not in (chosen, None):
+            continue
+        code = (item.product_code or "").strip()
+        product = ctx.policy.stock.product(int(code)) if code.isdigit() else None
+        source = (item.source or "").strip().casefold()
+        found.append({
+            "name": product.name if product else "", "code": code, "serial": item.serial or "",
+            "since": item.activate_date, "lent": source.startswith("comodato") or source in ("lending", "loan"),
+            "sold": source.startswith("vend") or source == "sale", "contract": item.contract_id,
+        })
+    return found

@@ -9,6 +9,7 @@
   a contract the ISP still shows blocked. It sets a state (``ctx.write_state``): after a failure the
   contract is read back at once, and one it shows active goes on as unblocked; otherwise the failure
   is told and the confirmation asked again (the next attempt reads first, so it is never repeated).
+- The card leads to suspending an active contract (``suspend``) and cancelling one (``cancel_plan``).
 - Then the fact is written for the ISP's staff, in Portuguese, on the chat's current ticket or a new
   administrative ticket (``_note``) that stays open: staff follow the promise to pay. If that note
   fails the unblock still stands. The bot's own record (``record_trust_unblock``) is written last.
@@ -26,6 +27,7 @@ from bot.isp.errors import ErrorName
 from bot.isp.models import v1_records
 from markupsafe import Markup
 
+from flows.contacts import UNBLOCKED
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.standing import overdue_total
@@ -33,7 +35,8 @@ from flows.subscriber.standing import overdue_total
 log = logging.getLogger(__name__)
 
 MAX_SHOWN = 8
-BLOCKED = "B"
+BLOCKED, ACTIVE = "B", "A"
+CANCELLABLE = ("E", "I", "A", "B", "S")  # contract_cancel's states
 TOPIC_HINTS = ("desbloq", "negocia")
 
 
@@ -43,7 +46,7 @@ class Contracts(Flow):
     steps = Steps(
         begin=("choose", "act", "confirm", "refused", TO_MENU),
         choose=("act", TO_MENU),
-        act=("choose", "confirm", "refused", TO_MENU),
+        act=("choose", "confirm", "refused", Switch("suspend"), Switch("cancel_plan"), TO_MENU),
         confirm=("refused", TO_MENU),
         refused=(Switch("bills"), TO_MENU),
     )
@@ -92,6 +95,10 @@ class Contracts(Flow):
                         [Option("yes", key="contracts.button_confirm"), Option("no", key="contracts.button_cancel")],
                         number=number, minutes=ctx.policy.unblock_release_minutes,
                         days=every.days, hours=every.seconds // 3600)
+            case Chosen(value="suspend"):
+                ctx.switch("suspend", contract=number)
+            case Chosen(value="cancel"):
+                ctx.switch("cancel_plan", contract=number)
             case Chosen(value="others"):
                 await self.begin(ctx)
             case Chosen(value="menu"):
@@ -146,6 +153,7 @@ class Contracts(Flow):
         ticket = await self._note(ctx, contract)
         await ctx.record_trust_unblock(number)
         protocol = ticket and (await ctx.coordinator.protocol(ctx.customer, ticket) or ticket)
+        await ctx.record(self.name, UNBLOCKED, ticket=ticket or None, reference=str(protocol) if protocol else None)
         ctx.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes, protocol=protocol)
         ctx.to_menu()
 
@@ -207,6 +215,10 @@ class Contracts(Flow):
             options.append(Option("use", key="contracts.button_use"))
         if _status(contract) == BLOCKED:
             options.append(Option("unblock", key="contracts.button_unblock"))
+        if _status(contract) == ACTIVE:
+            options.append(Option("suspend", key="contracts.button_suspend"))
+        if _status(contract) in CANCELLABLE:
+            options.append(Option("cancel", key="contracts.button_cancel_contract"))
         if several:
             options.append(Option("others", key="contracts.button_others"))
         options.append(Option("menu", key="contracts.button_menu"))

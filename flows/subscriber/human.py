@@ -23,9 +23,11 @@ from bot.i18n import plain_text
 from bot.isp import IspError
 from bot.isp.models import v1_records
 
+from flows.contacts import HANDED_TO_PERSON, TICKET_OPENED, Deadline
 from flows.context import UNIDENTIFIED, Context
 from flows.events import Contact, Location, Media, Text
 from flows.flow import TO_MENU, Flow, StepEvent, Steps, Switch
+from flows.identity import masked_tax_id
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,9 @@ class Human(Flow):
         ctx.set_current_ticket(ticket)
         if not ctx.policy.staff_desk:
             protocol = await ctx.coordinator.protocol(ctx.customer, ticket) or ticket
+            # Answered later, from the ISP system: a request, with its term.
+            await ctx.record(self.name, TICKET_OPENED, ticket=ticket, reference=str(protocol),
+                             deadline=Deadline.REQUEST)
             ctx.say("human.by_ticket", protocol=protocol)
             ctx.switch("follow_ticket", protocol=protocol)
             return
@@ -67,8 +72,9 @@ class Human(Flow):
             ctx.say("human.already")
             ctx.wait("with_person")
             return
-        title, card = await self._card(ctx, ticket)
-        ctx.handoff("asked", title=title, card=card)
+        title, card, tax_id = await self._card(ctx, ticket)
+        await ctx.record(self.name, HANDED_TO_PERSON, ticket=ticket)
+        ctx.handoff("asked", title=title, card=card, tax_id=tax_id)
         ctx.say("human.requested")
         ctx.wait("with_person")
 
@@ -88,8 +94,10 @@ class Human(Flow):
         asked = str(ctx.data.get("asked") or "")[:ASKED_KEPT]
         render = ctx.render_in
         title = plain_text(render(STAFF_LANGUAGE, "human.unidentified_title", name=name, sales=sales))
+        contact = ctx.contact.protocol if ctx.contact is not None else ""
         card = render(STAFF_LANGUAGE, "human.unidentified_card", name=name, reason=reason, asked=asked,
-                      language=ctx.language)
+                      language=ctx.language, contact=contact)
+        await ctx.record(self.name, HANDED_TO_PERSON)
         ctx.handoff("sales" if sales else "unidentified", title=title[:128], card=card)
         ctx.say("human.sales_requested" if sales else "human.requested_unidentified")
         ctx.wait("with_person")
@@ -139,13 +147,16 @@ class Human(Flow):
             log.warning("a handoff could not open its ticket: %s", type(exc).__name__)
             return None
 
-    async def _card(self, ctx: Context, ticket: int) -> tuple[str, str]:
-        """The topic's title and the summary card, from what the ISP says now (best effort)."""
+    async def _card(self, ctx: Context, ticket: int) -> tuple[str, str, str]:
+        """The topic's title, the summary card and the masked tax id, from what the ISP says now
+        (best effort)."""
         facts: dict[str, Any] = {"ticket": ticket, "name": "", "contract": "", "status": "", "online": None,
                                  "bills": None, "tickets": None, "protocol": ticket}
+        tax_id = ""
         try:
             customer = await ctx.coordinator.customer(ctx.customer)
             facts["name"] = customer.Nome if customer and customer.Nome else ""
+            tax_id = masked_tax_id(customer.CNPJ_CNPF if customer else None)
             contracts = await ctx.coordinator.contracts(ctx.customer)
             chosen = ctx.link.contract if ctx.link else None
             contract = next((c for c in contracts if c.Numero == chosen), contracts[0] if contracts else None)
@@ -162,8 +173,9 @@ class Human(Flow):
             log.info("handoff card incomplete: %s", type(exc).__name__)
         render = ctx.render_in
         title = plain_text(render(STAFF_LANGUAGE, "human.topic_title", protocol=facts["protocol"], name=facts["name"]))
-        card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, **facts)
-        return title[:128], card
+        contact = ctx.contact.protocol if ctx.contact is not None else ""
+        card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, contact=contact, **facts)
+        return title[:128], card, tax_id
 
 
 class Sales(Flow):

@@ -47,6 +47,7 @@ ASKED_KEPT = 300
 class Link(Flow):
     name = "link"
     requires_link = False
+    resting_steps = frozenset({"method"})  # the greeting's "how will you prove it?": nothing under way yet
     steps = Steps(
         begin=("locked", "method"),
         locked=("method", Switch("human"), Switch("sales")),

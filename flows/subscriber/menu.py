@@ -43,7 +43,8 @@ class Menu(Flow):
     steps = Steps(
         begin=("choose",),
         choose=(MENU_FLOWS, Switch("invoices"), Switch("wifi_password"), Switch("cancel_plan"), Switch("paid"),
-                Switch("sales"), TO_MENU),
+                Switch("sales"), Switch("suspend"), Switch("restart"),
+                Switch("contest"), Switch("paid_bills"), Switch("statement"), TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:

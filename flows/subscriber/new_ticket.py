@@ -21,6 +21,7 @@ from typing import ClassVar
 
 from bot.isp.models.v1_records import TicketTopic
 
+from flows.contacts import TICKET_OPENED, Deadline
 from flows.context import Context
 from flows.events import Media, Text
 from flows.flow import FILES, TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
@@ -152,7 +153,7 @@ class NewTicket(Flow):
                                unsure="new_ticket.unsure", wait="new_ticket.not_yet")
         match await write.recall(lambda tried: self._landed(ctx, subject, tried)):
             case Found(value=(number, protocol)):
-                self._opened(ctx, number, protocol)
+                await self._opened(ctx, number, protocol)
                 return
             case Wait():
                 return
@@ -167,11 +168,14 @@ class NewTicket(Flow):
             description=ctx.data["description"], mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
         ))
         if sent is not None:
-            self._opened(ctx, sent.value, await ctx.coordinator.protocol(customer, sent.value))
+            await self._opened(ctx, sent.value, await ctx.coordinator.protocol(customer, sent.value))
 
-    def _opened(self, ctx: Context, number: int, protocol: int | None) -> None:
+    async def _opened(self, ctx: Context, number: int, protocol: int | None) -> None:
         # The protocol is what staff search by; the ticket's number only when the ISP could not say.
+        # A problem reported is a complaint: answered within the regulation's shorter term.
         ctx.set_current_ticket(number)
+        await ctx.record(self.name, TICKET_OPENED, ticket=number, reference=str(protocol or number),
+                         deadline=Deadline.COMPLAINT)
         ctx.say("new_ticket.opened", protocol=protocol or number, topic=ctx.data["subject"])
         ctx.switch("follow_ticket", protocol=protocol or number)
 

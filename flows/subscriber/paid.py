@@ -24,6 +24,7 @@ from bot.isp import IspApiError, IspError
 from bot.isp.errors import ErrorName
 from bot.isp.models.v1_records import ContractStatus, Ticket
 
+from flows.contacts import PAYMENT_NOTICED, Deadline
 from flows.context import Context
 from flows.events import FileRef, Media, Text
 from flows.files import FileTooLarge, FileUnavailable
@@ -210,6 +211,9 @@ class Paid(Flow):
                 ctx.to_menu()
             return
         protocol = await ctx.coordinator.protocol(ctx.customer, ticket) if ticket else None
+        # The ISP confirms the payment later: a request, with its term.
+        await ctx.record(self.name, PAYMENT_NOTICED, ticket=ticket or None, reference=str(protocol or ticket or ""),
+                         deadline=Deadline.REQUEST)
         ctx.say("paid.sent", ticket=protocol or ticket, **_display(document))  # the number staff search by
         await self._offer_unblock(ctx)
 

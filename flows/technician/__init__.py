@@ -1,4 +1,4 @@
-"""The field technicians' flows, one module each, found by themselves (``discover``) like the
+"""The field technicians' flows, one module each, imported below and found by ``discover`` like the
 subscribers'. A chat becomes a technician's only by redeeming an invite (``flows/subscriber/join.py``).
 
 The technician works on one ticket at a time, "the ticket in hand" (the chat's current ticket):
@@ -14,6 +14,21 @@ import sys
 
 from flows.engine import RoleFlows
 from flows.flow import discover
+from flows.technician import (  # noqa: F401 - their flows, for discover
+    agenda,
+    appointment,
+    checklist,
+    finish,
+    help,
+    materials,
+    menu,
+    occurrence,
+    service_orders,
+    status,
+    ticket,
+    tickets,
+    work,
+)
 
 MENU = ("agenda", "ticket")  # the menu's buttons, in order (labels: ``technician.menu_<name>``)
 

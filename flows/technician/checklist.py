@@ -2,8 +2,10 @@
 with "*", and "done" back to the ticket.
 
 Each button carries the state it sets (check M or uncheck D), not "toggle": pressing an old button
-again, or retrying after the ISP did not answer, sets the same state and never flips it back. The
-checklist is read again after every change, so what is shown is what the ISP holds.
+again, or retrying after the ISP did not answer, sets the same state and never flips it back. It is
+sent with ``ctx.write_state``: after a failure to reach the ISP the checklist is read back at once,
+and an item showing the state goes on as set. The checklist is read again after every change, so
+what is shown is what the ISP holds.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
-from flows.technician.work import checklist, is_checked, is_mandatory, missing_mandatory, set_checklist_item
+from flows.technician.work import is_checked, is_mandatory, missing_mandatory
 
 MAX_LABEL = 60
 
@@ -25,7 +27,7 @@ class Checklist(Flow):
         if ticket is None:
             return
         number = int(ticket.Numero or 0)
-        items = await checklist(ctx, number)
+        items = await ctx.coordinator.checklist(number)
         if not items:
             ctx.say("technician_work.checklist_empty", number=number)
             back_to_ticket(ctx)
@@ -48,7 +50,12 @@ class Checklist(Flow):
                 ticket = await in_hand_or_refuse(ctx)
                 if ticket is None:
                     return
-                await set_checklist_item(ctx, int(ticket.Numero or 0), item, checked)
+                number = int(ticket.Numero or 0)
+                write = ctx.write_state(  # not set, or the read failing, is the engine's: the same question again
+                    read_back=lambda: ctx.coordinator.checklist(number),
+                    landed=lambda items: any(i.Checklist_Id == item and is_checked(i) == checked for i in items),
+                )
+                await write.send(lambda: ctx.coordinator.set_checklist_item(number, item, checked, ctx.system_user))
                 await self.begin(ctx)
             case _:
                 raise Unexpected("technician.pick_a_button")

@@ -17,8 +17,8 @@ from bot.isp.models import v1_records
 from flows.context import Context
 from flows.events import Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
-from flows.technician.tickets import back_to_ticket, in_hand_or_refuse, read_ticket
-from flows.technician.work import MAX_TEXT, causes_for, checklist, finish_ticket, missing_mandatory
+from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
+from flows.technician.work import MAX_TEXT, causes_for, missing_mandatory
 from flows.writes import Found, Wait
 
 AGENDA = "agenda"
@@ -38,7 +38,7 @@ class Finish(Flow):
         if ticket is None:
             return
         number = int(ticket.Numero or 0)
-        missing = missing_mandatory(await checklist(ctx, number))
+        missing = missing_mandatory(await ctx.coordinator.checklist(number))
         if missing:
             ctx.say("technician_work.finish_checklist_missing", number=number,
                     items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
@@ -94,19 +94,20 @@ class Finish(Flow):
         ticket = await in_hand_or_refuse(ctx)  # closed by someone else: refused here
         if ticket is None:
             return
-        missing = missing_mandatory(await checklist(ctx, number))  # unchecked since the question?
+        missing = missing_mandatory(await ctx.coordinator.checklist(number))  # unchecked since the question?
         if missing:
             ctx.say("technician_work.finish_checklist_missing", number=number,
                     items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
             back_to_ticket(ctx)
             return
-        sent = await write.send(lambda: finish_ticket(ctx, number, int(ctx.data["cause"]), solution))
+        sent = await write.send(lambda: ctx.coordinator.finish_ticket(
+            number, cause=int(ctx.data["cause"]), solution=solution, user=ctx.system_user))
         if sent is not None:
             await self._finished(ctx, ticket, sent.value)
 
     async def _closed(self, ctx: Context, number: int) -> v1_records.Ticket | None:
         """The ticket read now if it is closed (by the timed-out finish or by someone else)."""
-        ticket = await read_ticket(ctx, number)
+        ticket = await ctx.coordinator.ticket(number)
         return ticket if ticket is not None and ticket.Encerramento_DataHora is not None else None
 
     async def _finished(self, ctx: Context, ticket: v1_records.Ticket, new_tickets: list[int]) -> None:

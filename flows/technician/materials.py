@@ -26,7 +26,7 @@ from flows.context import Context
 from flows.events import Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
-from flows.technician.work import add_item, parse_code, parse_quantity, search_models
+from flows.technician.work import parse_code, parse_quantity
 
 MAX_SERIAL = 60
 MAX_MODELS = 8
@@ -154,8 +154,7 @@ class Materials(Flow):
 
         write = ctx.write_once("item", ask=unsure, unsure="technician_work.materials_unsure")
         try:
-            sent = await write.send(lambda: add_item(
-                ctx,
+            sent = await write.send(lambda: ctx.coordinator.add_ticket_item(
                 ticket=int(ticket.Numero or 0),
                 customer=int(data["customer"]),
                 operation=v2_requests.ItemOperation(data["operation"]),
@@ -204,7 +203,7 @@ class Materials(Flow):
             options.append(Option("back", key="technician_work.button_back"))
             ctx.ask("item", "technician_work.materials_products", options, more=len(found) - MAX_MODELS)
             return
-        models = await search_models(ctx, words)
+        models = await ctx.coordinator.product_models(words)
         if not models:
             raise Unexpected("technician_work.materials_no_model")
         lines = [" · ".join(p for p in (m.Descricao, m.Marca, m.Tipo_Descricao) if p) for m in models]

@@ -20,9 +20,7 @@ from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, 
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import (
     MAX_TEXT,
-    add_occurrence,
     fresh,
-    occurrence_landed,
     position_record,
     recorded_position,
     valid_position,
@@ -79,7 +77,7 @@ class Occurrence(Flow):
             return
         write = ctx.write_once("occurrence", ask=lambda key: self._ask_unsure(ctx, key),
                                unsure="technician_work.occurrence_unsure", wait="technician_work.occurrence_not_yet")
-        match await write.recall(lambda tried: occurrence_landed(ctx, number, text, tried), what=text):
+        match await write.recall(lambda tried: ctx.coordinator.find_occurrence(number, text, tried), what=text):
             case Found():
                 self._recorded(ctx, number, ctx.data.get("sent_position") is not None)
                 return
@@ -87,7 +85,8 @@ class Occurrence(Flow):
                 return
         position = fresh(ctx, ctx.data.get("position")) or await recorded_position(ctx, number)
         ctx.data.update(text=text, sent_position=position)  # for "check" after an unknown outcome
-        if await write.send(lambda: add_occurrence(ctx, number, text, position), what=text) is not None:
+        if await write.send(
+                lambda: ctx.coordinator.add_occurrence(number, text, ctx.system_user, position), what=text) is not None:
             self._recorded(ctx, number, position is not None)
 
     def _recorded(self, ctx: Context, number: int, located: bool) -> None:

@@ -22,7 +22,6 @@ from decimal import Decimal
 from urllib.parse import quote_plus
 
 from babel.dates import get_day_names
-from bot.isp import F
 from bot.isp.models import v1_records, v2_requests, v2_results
 
 from flows.context import Context
@@ -82,15 +81,9 @@ def valid_position(latitude: float, longitude: float) -> bool:
 
 
 async def move_order(ctx: Context, ticket: int, target: Move, position: tuple[float, float] | None = None) -> None:
-    """``ticket_os_status_update`` as the technician (with the position when given)."""
-    coordinates = None
-    if position is not None:
-        coordinates = v2_requests.OsCoordinates(latitude=_degrees(position[0]), longitude=_degrees(position[1]))
-    await ctx.coordinator.client.ticket_os_status_update(
-        v2_requests.TicketOsStatusUpdate(
-            ticket_id=ticket, new_status=target, coordinates=coordinates, user=ctx.system_user
-        )
-    )
+    """The move as the technician (with the position when given)."""
+    degrees = None if position is None else (_degrees(position[0]), _degrees(position[1]))
+    await ctx.coordinator.move_order(ticket, target, ctx.system_user, degrees)
 
 
 def _degrees(value: float) -> Decimal:
@@ -118,23 +111,19 @@ class Visit:
 
 async def appointments(ctx: Context, day: date) -> list[v2_results.Appointment]:
     """The technician's busy slots that day (tickets' appointments and their own calendar)."""
-    return await ctx.coordinator.client.consult_appointments(
-        v2_requests.ConsultAppointments(user=ctx.system_user, appointment_date=day)
-    )
+    return await ctx.coordinator.appointments(ctx.system_user, day)
 
 
 async def scheduled_on(ctx: Context, day: date) -> list[v1_records.Ticket]:
     """The technician's tickets with an appointment that day, closed ones too, by time."""
-    where = (F("Designacao_Usuario") == ctx.system_user) & (F("Data_Agendamento") == day)
-    rows = await ctx.coordinator.client.ConsultaAtendimentos(where)
+    rows = await ctx.coordinator.scheduled_tickets(ctx.system_user, day)
     rows = [t for t in rows if t.Data_Agendamento == day and t.Situacao_Agendamento != "canceled"]
     return sorted(rows, key=lambda t: (t.Hora_Agendamento or time.min, t.Numero or 0))
 
 
 async def open_orders(ctx: Context) -> list[v1_records.Ticket]:
     """Open tickets assigned to the technician with a service order not completed, oldest first."""
-    where = (F("Designacao_Usuario") == ctx.system_user) & F("Situacao_OS").in_([s.value for s in OPEN_OS])
-    rows = await ctx.coordinator.client.ConsultaAtendimentos(where)
+    rows = await ctx.coordinator.tickets_with_order(ctx.system_user, OPEN_OS)
     rows = [t for t in rows if t.Encerramento_DataHora is None and t.Situacao_OS in OPEN_OS]
     return sorted(rows, key=lambda t: (t.Data_Agendamento is None, t.Data_Agendamento or date.min,
                                        t.Hora_Agendamento or time.min, t.Numero or 0))
@@ -147,10 +136,10 @@ async def visits(ctx: Context, tickets: Iterable[v1_records.Ticket]) -> list[Vis
     customers: dict[int, v1_records.Customer] = {}
     plans: dict[int, list[str]] = {}
     if codes:
-        for customer in await ctx.coordinator.client.ConsultaClientes(F("Codigo").in_(codes)):
+        for customer in await ctx.coordinator.customers_by_codes(codes):
             if customer.Codigo is not None:
                 customers[customer.Codigo] = customer
-        for contract in await ctx.coordinator.client.ConsultaContratos(F("Cliente_Codigo").in_(codes)):
+        for contract in await ctx.coordinator.contracts_of(codes):
             if contract.Cliente_Codigo is None or not contract.Plano_Descricao:
                 continue
             if contract.Situacao_Codigo in (v1_records.ContractStatus.CANCELLED, v1_records.ContractStatus.TRANSFERRED):
@@ -226,21 +215,9 @@ async def schedule(
     ctx: Context, ticket: v1_records.Ticket, when: datetime, status: v2_requests.AppointmentStatus
 ) -> None:
     """Reschedule the ticket's appointment (``ticket_appointment_update``), or give it one."""
-    fields = dict(
-        ticket_id=ticket.Numero,
-        appointment_date=when.date(),
-        appointment_time=when.strftime("%H:%M"),
-        duration=duration_of(ticket),
-        appointment_status=status,
-    )
-    if ticket.Data_Agendamento is not None:  # a canceled one is moved (and revived) too
-        await ctx.coordinator.client.ticket_appointment_update(
-            v2_requests.TicketAppointmentUpdate.model_validate(fields)
-        )
-    else:
-        await ctx.coordinator.client.ticket_appointment_insert(
-            v2_requests.TicketAppointmentInsert.model_validate(fields)
-        )
+    # A canceled one is moved (and revived) too.
+    await ctx.coordinator.schedule_visit(int(ticket.Numero or 0), when, duration_of(ticket), status,
+                                         moving=ticket.Data_Agendamento is not None)
 
 
 def slot_of(ticket: v1_records.Ticket) -> tuple[datetime, datetime] | None:

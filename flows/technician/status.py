@@ -10,8 +10,8 @@
   again, and the move is offered again only once a read shows it did not happen.
 - On ``on_the_way`` every chat linked to the ticket's customer is told.
 - Aborting cannot be undone in the field: it takes the reason (typed) and a confirmation; the reason
-  is recorded on the ticket as an occurrence once the ISP has taken the move (if that fails, the
-  technician is told to write it down as one).
+  is recorded on the ticket as an occurrence once the ISP has taken the move (``send_once``: a lost
+  answer is read back). Not taken, the technician is told to write it as one; maybe taken, to look first.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from flows.events import Location, Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician import service_orders
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
-from flows.technician.work import MAX_TEXT, add_occurrence
-from flows.writes import Found, Sent, WriteState
+from flows.technician.work import MAX_TEXT
+from flows.writes import Found, Sent, Unsure, WriteState, send_once
 
 BACK, CHECK, ABORT = "back", "check", "abort"
 
@@ -199,21 +199,24 @@ class Status(Flow):
                 protocol=ticket.Protocolo or ticket.Numero, subject=ticket.Assunto or ticket.Topico or "",
             )
         reason = ctx.data.get("reason") if target is service_orders.Move.ABORTED else None
-        recorded = await self._record_reason(ctx, ticket.Numero or 0, reason) if reason else False
+        unrecorded = await self._record_reason(ctx, ticket.Numero or 0, reason) if reason else None
         ctx.say("technician_status.moved", number=ticket.Numero, status=_word(ctx, target.value), told=told,
-                reason=recorded)
-        if reason and not recorded:
-            ctx.say("technician_status.abort_reason_not_recorded", number=ticket.Numero, reason=reason)
+                reason=bool(reason) and unrecorded is None)
+        if unrecorded is not None:
+            ctx.say(unrecorded, number=ticket.Numero, reason=reason)
         back_to_ticket(ctx)
 
-    async def _record_reason(self, ctx: Context, number: int, reason: str) -> bool:
-        """The abort's reason as an occurrence; False when the ISP did not take it (the move stands)."""
+    async def _record_reason(self, ctx: Context, number: int, reason: str) -> str | None:
+        """The abort's reason as an occurrence (the move stands whatever happens to it): None when it is
+        on the ticket, else what to tell: not taken, or a lost answer not on the ticket yet (unsure)."""
         note = plain_text(ctx.text("technician_status.abort_occurrence", reason=reason))
         try:
-            await add_occurrence(ctx, number, note, None)
+            sent = await send_once(lambda: ctx.coordinator.add_occurrence(number, note, ctx.system_user),
+                                   lambda tried: ctx.coordinator.find_occurrence(number, note, tried),
+                                   ctx.coordinator.now)
         except IspError:
-            return False
-        return True
+            return "technician_status.abort_reason_not_recorded"
+        return "technician_status.abort_reason_unsure" if isinstance(sent, Unsure) else None
 
 
 def _word(ctx: Context, status: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.isp import F
 from bot.isp.models import v1_records
 
 from flows.context import Context
@@ -21,17 +20,12 @@ class NotYours(Exception):
     """The ticket does not exist, is closed, or is not assigned to this technician."""
 
 
-async def read_ticket(ctx: Context, number: int) -> v1_records.Ticket | None:
-    rows = await ctx.coordinator.client.ConsultaAtendimentos(F("Numero") == number)
-    return rows[0] if rows else None
-
-
 async def ticket_in_hand(ctx: Context) -> v1_records.Ticket:
     """The ticket in hand, read now; ``NotYours`` when there is none or it is not this technician's."""
     number = ctx.current_ticket
     if number is None:
         raise NotYours("no ticket in hand")
-    ticket = await read_ticket(ctx, number)
+    ticket = await ctx.coordinator.ticket(number)
     if ticket is None or not is_theirs(ctx, ticket):
         raise NotYours(f"ticket {number} is not assigned to this technician")
     return ticket
@@ -52,7 +46,7 @@ def is_theirs(ctx: Context, ticket: v1_records.Ticket) -> bool:
 
 async def assigned_open_tickets(ctx: Context) -> list[v1_records.Ticket]:
     """Open tickets assigned to the technician whose service order is not finished, by appointment."""
-    rows = await ctx.coordinator.client.ConsultaAtendimentos(F("Designacao_Usuario") == ctx.system_user)
+    rows = await ctx.coordinator.assigned_tickets(ctx.system_user)
     open_rows = [t for t in rows if t.Encerramento_DataHora is None and t.Situacao_OS in OPEN_OS]
     return sorted(open_rows, key=lambda t: (t.Data_Agendamento is None, t.Data_Agendamento, t.Hora_Agendamento
                                             is None, t.Hora_Agendamento, t.Numero or 0))

@@ -1,9 +1,8 @@
-"""The ISP reads and writes of the technician's work on the ticket in hand (occurrence, checklist,
-materials, finish), typed, through ``ctx.coordinator.client`` and ``ctx.coordinator.now()``. Nothing here is cached:
-a technician acts on what just changed.
+"""What the technician's work on the ticket in hand (occurrence, checklist, materials, finish) needs
+around the coordinator's reads and writes: positions, checks, what a technician types.
 
-The flows send the writes whose outcome may be unknown with ``ctx.write_once`` (``flows.writes``);
-``occurrence_landed`` is the occurrence's read-back.
+The flows send the writes whose outcome may be unknown with ``ctx.write_once`` or ``ctx.write_state``
+(``flows.writes``), read back with the coordinator's reads named in each write.
 """
 
 from __future__ import annotations
@@ -12,11 +11,9 @@ from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from bot.isp import F, quotable
-from bot.isp.models import v1_records, v2_requests
+from bot.isp.models import v1_records
 
 from flows.context import Context
-from flows.writes import CLOCK_SLACK
 
 # A position shared this recently (by the technician in the occurrence flow, or recorded by the ISP
 # with a status move on this ticket) goes with a new occurrence.
@@ -49,7 +46,7 @@ async def recorded_position(ctx: Context, ticket: int) -> tuple[float, float] | 
     """The newest position the ISP recorded on this ticket within ``POSITION_FRESH`` (a status move
     sent with the phone's location records one), if any."""
     since = ctx.coordinator.now().replace(tzinfo=None) - POSITION_FRESH
-    rows = await occurrences(ctx, ticket)
+    rows = await ctx.coordinator.occurrences(ticket)
     located = [
         o for o in rows
         if o.Latitude is not None and o.Longitude is not None and o.Data is not None and o.Data >= since
@@ -61,38 +58,7 @@ async def recorded_position(ctx: Context, ticket: int) -> tuple[float, float] | 
     return float(newest.Latitude or 0), float(newest.Longitude or 0)
 
 
-# ---- occurrences ---------------------------------------------------------------------------------
-async def occurrences(ctx: Context, ticket: int) -> list[v1_records.TicketOccurrence]:
-    return await ctx.coordinator.client.ConsultaOcorrenciasAtendimentos(F("Atendimento") == ticket)
-
-
-async def add_occurrence(ctx: Context, ticket: int, text: str, position: tuple[float, float] | None) -> None:
-    latitude, longitude = position if position is not None else (None, None)
-    await ctx.coordinator.client.ticket_occurrence_insert(v2_requests.TicketOccurrenceInsert(
-        ticket_id=ticket, user=ctx.system_user, description=text,
-        latitude=Decimal(str(latitude)) if latitude is not None else None,
-        longitude=Decimal(str(longitude)) if longitude is not None else None,
-    ))
-
-
-async def occurrence_landed(
-    ctx: Context, ticket: int, text: str, tried: datetime,
-) -> v1_records.TicketOccurrence | None:
-    """The occurrence with this text recorded on the ticket since shortly before ``tried``, if any."""
-    since = tried.astimezone(ctx.coordinator.zone).replace(tzinfo=None) - CLOCK_SLACK
-    return next(
-        (o for o in await occurrences(ctx, ticket) if o.Descricao == text and (o.Data is None or o.Data >= since)),
-        None,
-    )
-
-
 # ---- checklist -----------------------------------------------------------------------------------
-async def checklist(ctx: Context, ticket: int) -> list[v1_records.ChecklistItem]:
-    rows = await ctx.coordinator.client.ConsultaChecklistAtendimentos(F("Atendimento_Numero") == ticket)
-    # The filter is the ISP's; the check here keeps another ticket's items out whatever it does.
-    return sorted((i for i in rows if i.Atendimento_Numero == ticket), key=lambda i: i.Checklist_Id or 0)
-
-
 def is_checked(item: v1_records.ChecklistItem) -> bool:
     return item.Checklist_Status is v1_records.YesNo.YES
 
@@ -103,18 +69,6 @@ def is_mandatory(item: v1_records.ChecklistItem) -> bool:
 
 def missing_mandatory(items: list[v1_records.ChecklistItem]) -> list[v1_records.ChecklistItem]:
     return [i for i in items if is_mandatory(i) and not is_checked(i)]
-
-
-async def set_checklist_item(ctx: Context, ticket: int, item: int, checked: bool) -> None:
-    """Check (M) or uncheck (D) an item: setting a state, so sending it twice changes nothing."""
-    await ctx.coordinator.client.ticket_checklist_update(
-        v2_requests.TicketChecklistUpdate(
-            ticket_id=ticket,
-            checklist_id=item,
-            checklist_set=v2_requests.ChecklistSet.CHECK if checked else v2_requests.ChecklistSet.UNCHECK,
-            user=ctx.system_user,
-        )
-    )
 
 
 # ---- materials -----------------------------------------------------------------------------------
@@ -139,36 +93,7 @@ def parse_code(text: str) -> int | None:
     return int(cleaned)
 
 
-async def add_item(
-    ctx: Context, *, ticket: int, customer: int, operation: v2_requests.ItemOperation, item: int, contract: int | None,
-    serial: str | None, location: int | None, quantity: Decimal,
-) -> int | None:
-    """A stock product consumed or lent on the ticket; the ISP's id of the item."""
-    created = await ctx.coordinator.client.ticket_item_insert(v2_requests.TicketItemInsert(
-        ticket_id=ticket, customer_id=customer, type=v2_requests.ItemType.PRODUCT, operation=operation,
-        contract_id=contract, item_id=item, serial_number=serial, location_id=location, quantity=quantity,
-    ))
-    return created.item_id
-
-
-async def search_models(ctx: Context, words: str) -> list[v1_records.ProductModel]:
-    """Product models whose description or brand contains the words (quoted by ``F``); none for words
-    no filter can hold (a backslash), which no model's name has."""
-    if not quotable(words):
-        return []
-    where = F("Descricao").contains(words) | F("Marca").contains(words)
-    return await ctx.coordinator.client.ConsultaModelosProduto(where)
-
-
 # ---- finish --------------------------------------------------------------------------------------
 async def causes_for(ctx: Context, ticket: v1_records.Ticket) -> list[v1_records.ClosingCause]:
     """Active closing causes of the ticket's type (all active ones when the ticket has no type)."""
     return await ctx.coordinator.active_causes(ticket.Tipo)
-
-
-async def finish_ticket(ctx: Context, ticket: int, cause: int, solution: str) -> list[int]:
-    """Close the ticket; the numbers of the tickets the ISP opened because of it."""
-    result = await ctx.coordinator.client.ticket_finish(v2_requests.TicketFinish(
-        ticket_id=ticket, cause_id=cause, solution=solution, user=ctx.system_user,
-    ))
-    return [t.ticket_id for t in result.new_tickets if t.ticket_id is not None]

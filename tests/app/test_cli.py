@@ -123,3 +123,28 @@ def test_intents_reads_the_operators_words(
     monkeypatch.setattr("sys.stdin", io.StringIO("please ring me\nmy bill\n"))
     assert cli.main(["intents", "--language", "en"]) == 0
     assert capsys.readouterr().out == "human\tplease ring me\n-\tmy bill\n"
+
+
+# What building the parser may load: argparse's own company, and of ours only the command modules.
+_HELP_MAY_LOAD = ("bot", "bot.cli", "bot.commands", "bot.languages")
+_HELP_MUST_NOT_LOAD = ("asyncio", "logging", "ssl", "sqlite3", "zoneinfo", "importlib.metadata")
+
+
+def test_the_help_loads_no_heavy_module() -> None:
+    # `ispbot --help` answers at once only while registering the commands loads nothing of what running
+    # them needs (bench/cli_help.py measures it): a settings class, the store, a flow or a channel,
+    # even asyncio, belongs inside the function that uses it.
+    code = (
+        "import sys; before = set(sys.modules); from bot import cli; cli.build_parser(); "
+        "print(*sorted(set(sys.modules) - before))"
+    )
+    loaded = subprocess.run(  # noqa: S603 - the test's own interpreter, in a process of its own
+        [sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True,
+        check=True, timeout=60,
+    ).stdout.split()
+    ours_or_third_party = [name for name in loaded if name.partition(".")[0] not in sys.stdlib_module_names]
+    heavy = [name for name in ours_or_third_party
+             if not any(name == allowed or name.startswith(f"{allowed}.") for allowed in _HELP_MAY_LOAD)]
+    assert heavy == [], f"building the parser loads {heavy}: import them where the command runs"
+    assert "bot.commands.invites" in loaded  # the check looked at the real parser
+    assert [name for name in _HELP_MUST_NOT_LOAD if name in loaded] == []

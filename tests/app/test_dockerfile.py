@@ -15,13 +15,13 @@ import pytest
 import yaml
 from bot.channels.telegram.settings import TelegramSettings
 from bot.cli import build_parser
+from bot.commands.migrate import run as migrate_database
+from bot.commands.sandbox import run as serve_sandbox
 from bot.env_example import settings_variables
 from bot.isp import IspSettings
 from bot.isp.settings import is_loopback_host
 from bot.sandbox import PRODUCTION_KEY, Sandbox
-from bot.sandbox.cli import run as serve_sandbox
 from bot.sandbox.server import free_port
-from bot.store.cli import run as migrate_database
 from bot.web import create_web_app
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,8 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 from bot.cli import build_parser
-from bot.doctor import cli as doctor_cli
+from bot.commands import doctor as doctor_cli
+from bot.commands import support
 from bot.doctor.operations import needed_operations
 from bot.isp import IspClient, IspSettings
 from bot.sandbox import DEMO_IDENTITIES, HOMOLOGATION_KEY, INACTIVE_KEY, PRODUCTION_KEY, RESTRICTED_KEY, Sandbox
@@ -65,7 +66,7 @@ def configured(
 def use(env: pytest.MonkeyPatch, database: ScratchDatabase) -> pytest.MonkeyPatch:
     """The doctor reads the test's scratch database (its own schema on PostgreSQL)."""
     env.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
-    env.setattr(doctor_cli, "open_database", lambda _url: database.reopen())
+    env.setattr(support, "open_database", lambda _url: database.reopen())
     return env
 
 
@@ -149,7 +150,7 @@ async def test_the_probes_change_nothing_in_the_isp_system(
 async def test_the_operations_checked_are_read_from_the_code() -> None:
     used = {need.name: need.used_in for need in needed_operations()}
     assert used["chat_messages"] == ("bot/mirror/worker.py",)
-    assert "bot/channels/telegram/staff/commands.py" in used["ticket_assign"]
+    assert used["ticket_assign"] == ("flows/coordinator.py",)  # the one door (tests/flows/test_one_door.py)
     assert "flows/coordinator.py" in used["AtendimentoCadastro"]
     assert not any(name.startswith("contract_insert") for name in used)  # the bot never creates contracts
 
@@ -163,6 +164,20 @@ async def test_without_a_staff_group_the_desk_is_said_off(
     assert only(lines, "staff-group").startswith("ok ISPBOT_STAFF_CHAT_ID not set")
     # Nor a support phone: someone not linked to a customer has nobody to reach, said as a warning.
     assert only(lines, "reach").startswith("warn neither ISPBOT_STAFF_CHAT_ID nor ISPBOT_SUPPORT_PHONE is set")
+
+
+async def test_cancelling_in_the_chat_names_the_isp_ids_it_still_needs(
+    env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], database: ScratchDatabase,
+) -> None:
+    code, lines = await doctor(capsys)
+    assert code == 0
+    assert only(lines, "cancel").startswith(
+        "warn ISPBOT_CANCEL_REVERSAL_REASON, ISPBOT_CANCEL_FINE_ACCOUNT, ISPBOT_CANCEL_FINE_HISTORY not set: "
+        "cancels are handed to a person")
+    for name in ("ISPBOT_CANCEL_REVERSAL_REASON", "ISPBOT_CANCEL_FINE_ACCOUNT", "ISPBOT_CANCEL_FINE_HISTORY"):
+        env.setenv(name, "2")
+    code, lines = await doctor(capsys)
+    assert only(lines, "cancel") == "ok subscribers cancel in the chat (contract_cancel), with no retention offer"
 
 
 async def test_without_a_staff_group_the_support_phone_is_how_people_not_linked_reach_a_person(
@@ -385,7 +400,7 @@ async def test_a_restricted_key_names_the_operations_it_may_not_call(
     line = only(lines, "isp-operations")
     refused = [need for need in needed_operations() if need.name not in RESTRICTED_OPERATIONS]
     assert line.startswith(f"FAIL the key may not call {len(refused)} of the {len(needed_operations())} operations ")
-    assert "ticket_assign (bot/channels/telegram/staff/commands.py)" in line
+    assert "ticket_assign (flows/coordinator.py)" in line
     assert "chat_messages (bot/mirror/worker.py)" in line
     assert "ConsultaClientes" not in line  # the restricted key may read customers
     assert line.endswith("permit them for this key in Company > Parameters > Web Services")

@@ -9,8 +9,9 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from bot import invites_cli
 from bot.cli import build_parser, main
+from bot.commands import invites as invites_cli
+from bot.commands import support
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, FixedClock, Sandbox
 from bot.sandbox.server import SandboxServer, free_port
 from bot.store import Database, Invites, Links, Role
@@ -44,7 +45,7 @@ def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, isp_url: str) -> pytest
 def on(env: pytest.MonkeyPatch, database: ScratchDatabase) -> ScratchDatabase:
     """The commands use the test's scratch database (its own schema on PostgreSQL)."""
     env.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
-    env.setattr(invites_cli, "open_database", lambda _url: database.reopen())
+    env.setattr(support, "open_database", lambda _url: database.reopen())
     return database
 
 
@@ -226,7 +227,7 @@ async def test_technicians_lists_linked_chats_and_remove_unlinks_them(
 async def test_a_database_behind_its_migrations_is_refused_like_the_other_commands(
     env: pytest.MonkeyPatch, blank_database: ScratchDatabase, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    env.setattr(invites_cli, "open_database", lambda _url: blank_database.reopen())
+    env.setattr(support, "open_database", lambda _url: blank_database.reopen())
     for argv in (("invite", "technician", D.technician), ("invite", "list"), ("technicians",)):
         assert await ispbot(*argv) == 1
         err = one_line(capsys.readouterr().err)

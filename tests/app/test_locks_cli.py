@@ -8,8 +8,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from bot import locks_cli
 from bot.cli import build_parser
+from bot.commands import locks as locks_cli
+from bot.commands import support
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, FixedClock, Sandbox
 from flows.identity import target_key
 from flows.policy import Policy
@@ -33,7 +34,7 @@ async def desk(
     monkeypatch.setenv("ISPBOT_ISP_KEY", PRODUCTION_KEY)
     monkeypatch.setenv("ISPBOT_LINK_TARGET_MAX_FAILURES", "5")
     monkeypatch.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
-    monkeypatch.setattr(locks_cli, "open_database", lambda _url: database.reopen())
+    monkeypatch.setattr(support, "open_database", lambda _url: database.reopen())
     clock = FixedClock()
     policy = Policy(link_target_max_failures=5, link_target_key=target_key(PRODUCTION_KEY))
     desk = make_desk(Sandbox.seeded(clock=clock), database, clock, policy)

@@ -12,7 +12,7 @@ from pathlib import Path
 import bot
 import pytest
 from bot import cli
-from bot.cli_support import Refused, load
+from bot.commands.support import Refused, load
 from bot.i18n import LOCALES_DIR, Translations, default_translations, locales_dir, use_locales_dir
 from bot.isp import IspSettings
 from bot.runtime.app import Settings, build_app

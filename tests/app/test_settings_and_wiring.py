@@ -6,8 +6,9 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from bot.channels.telegram.settings import TelegramSettings
 from bot.isp import IspSettings
-from bot.runtime.app import Settings, build_app
+from bot.runtime.app import DeskSettingsError, Settings, build_app, staff_desk
 from bot.sandbox import PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import DatabaseBehindError
@@ -73,3 +74,36 @@ async def test_the_app_refuses_a_database_that_was_never_migrated(blank_database
     settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY)
     with pytest.raises(DatabaseBehindError, match="ispbot migrate"):
         await build_app(Settings(settings, BotSettings(_env_file=None)), database=blank_database)  # type: ignore[call-arg]
+
+
+def _desk_settings(monkeypatch: pytest.MonkeyPatch, desk: str | None, group: int | None) -> Settings:
+    if desk is not None:
+        monkeypatch.setenv("ISPBOT_STAFF_DESK", desk)
+    token = "123456:ABCdefGhIJKlmnOPQrstUVwxyz0123456789"
+    telegram = TelegramSettings(telegram_token=token, staff_chat_id=group, _env_file=None)  # type: ignore[call-arg]
+    isp = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY)
+    return Settings(isp, BotSettings(_env_file=None), telegram)  # type: ignore[call-arg]
+
+
+def test_the_staff_desk_is_telegrams_when_a_staff_group_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert staff_desk(_desk_settings(monkeypatch, None, -1001234567890)) == "telegram"
+    assert staff_desk(_desk_settings(monkeypatch, None, None)) is None
+    assert staff_desk(_desk_settings(monkeypatch, "telegram", -1001234567890)) == "telegram"
+
+
+@pytest.mark.parametrize(("desk", "group", "fix"), [
+    ("telegram", None, "ISPBOT_STAFF_DESK=telegram needs ISPBOT_STAFF_CHAT_ID"),
+    ("chatwoot", None, "ISPBOT_STAFF_DESK=chatwoot needs ISPBOT_CHATWOOT_URL, ISPBOT_CHATWOOT_ACCOUNT_ID, "
+                       "ISPBOT_CHATWOOT_INBOX_ID, ISPBOT_CHATWOOT_API_TOKEN, ISPBOT_CHATWOOT_WEBHOOK_SECRET"),
+])
+def test_a_staff_desk_that_cannot_run_is_refused_saying_what_to_set(
+    monkeypatch: pytest.MonkeyPatch, desk: str, group: int | None, fix: str,
+) -> None:
+    with pytest.raises(DeskSettingsError, match=fix):
+        staff_desk(_desk_settings(monkeypatch, desk, group))
+
+
+def test_an_unknown_staff_desk_is_refused_naming_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ISPBOT_STAFF_DESK", "zendesk")
+    with pytest.raises(ValidationError, match="staff_desk"):
+        BotSettings(_env_file=None)  # type: ignore[call-arg]

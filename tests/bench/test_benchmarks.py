@@ -138,3 +138,15 @@ def test_overhead_sets_the_whole_bot_against_a_stateful_aiogram_bot() -> None:
     assert [peer["contender"], bot["contender"]] == ["aiogram_redis", "ispbot_sqlite"]
     assert peer["complete"] is True and peer["sends_per_second"] == peer["updates_per_second"]
     assert "ispbot_sqlite_vs_aiogram_redis" in ratios
+
+
+def test_cli_help() -> None:
+    """A line per command, the top-level help first, each with its median of the runs (not checked
+    against the bound here: a loaded test machine is not the one the bound is for)."""
+    lines = run("cli_help", "--runs", "1", database=None)
+    assert [line["command"] for line in lines][:2] == ["", "run"]
+    assert {"invite", "technicians", "doctor", "demo"} <= {line["command"] for line in lines}
+    for line in lines:
+        assert line["figure"] == "cli_help" and line["runs"] == 1
+        assert 0 < line["fastest_ms"] <= line["median_ms"] <= line["slowest_ms"]  # type: ignore[operator]
+        assert line["python_ms"] > 0 and line["bound_ms"] == 300  # type: ignore[operator]

@@ -1,89 +1,155 @@
-"""The terminal channel: lines become events (numbers press buttons), replies become readable text,
-and ``ispbot demo`` runs a whole scripted chat against the in-process sandbox."""
+"""The terminal channel: lines become events (numbers press buttons) stored in the inbox, the processor
+runs them, and the channel prints the answers as readable text; ``ispbot demo`` runs a whole scripted
+chat against the in-process sandbox."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import io
 import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from bot.channels.console import ConsoleChannel, Identity, terminal_text
-from bot.channels.console.channel import LocalFiles
-from bot.runtime.demo import Demo
+from bot.channels.console import ConsoleChannel, ConsoleChat, Identity, LocalFiles, Screen, terminal_text
+from bot.channels.console.calls import Shown
+from bot.runtime.demo import Demo, run_demo
+from bot.runtime.processor import Processor
 from bot.sandbox import DEMO_IDENTITIES
-from bot.store import Links, Role
-from flows.engine import Within
+from bot.store import Database, Inbox, InboxState, Links, Role
+from flows.engine import Turn, Within
 from flows.events import Choice, Command, Contact, Incoming, Location, Media, Start, Text
-from flows.replies import AskContact, AskLocation, Button, Message, Notice, Reply, Upload
+from flows.replies import AskContact, AskLocation, Button, Handoff, Message, Notice, Reply, Upload
 
 from tests.flows.conftest import clock, desk, sandbox  # noqa: F401
 from tests.flows.harness import Desk
 from tests.store.conftest import database, database_url  # noqa: F401
+from tests.store.dbtools import ScratchDatabase
 
 D = DEMO_IDENTITIES
+ROOT = Path(__file__).resolve().parents[2]
 MARIA = Identity(phone="+55" + D.customer_mobile, latitude=-23.5869, longitude=-46.6353)
 
 
 class CannedEngine:
-    """Answers every event with the same replies (and notices to other chats) and remembers what it was sent."""
+    """Answers every event with the same replies (and notices to other chats), in a turn of its own
+    that writes the inbox's answer as the engine does, and remembers what it was sent."""
 
-    def __init__(self, replies: list[Reply], notices: list[Notice] | None = None) -> None:
+    def __init__(self, db: Database, replies: list[Reply], notices: list[Notice] | None = None) -> None:
+        self.database = db
         self.replies = replies
         self.notices = notices or []
         self.received: list[Incoming] = []
+        self.failures = 0  # how many turns to come fail, as a database going away would make them
 
-    async def handle(self, incoming: Incoming, *, within: Within | None = None) -> list[Reply]:
+    async def turn(self, incoming: Incoming, *, within: Within | None = None) -> Turn:
         self.received.append(incoming)
-        if within is not None:
-            await within(None, self.replies, self.notices)  # type: ignore[arg-type]  # no database here
-        return self.replies
+        if self.failures:
+            self.failures -= 1
+            raise ConnectionError("the database went away")
+        async with self.database.transaction() as session:
+            assert within is not None
+            answered = await within(session, self.replies, self.notices)
+            if answered is not None:
+                await answered.write(session)
+        return Turn(self.replies)
 
 
-async def test_typing_1_presses_the_first_menu_button(desk: Desk) -> None:  # noqa: F811
-    chat = await desk.linked_chat()
-    channel = ConsoleChannel(desk.engine, MARIA, chat_id=chat.chat_id)
-    shown = await channel.send(Command("menu"))
-    first = channel.choices[0]
-    assert f"[1] {first.label}" in shown
-    assert D.customer_name in shown
-    assert channel.event_for("1") == first.event
-    assert isinstance(first.event, Choice)
-    assert channel.event_for(str(len(channel.choices) + 1)) == Text(str(len(channel.choices) + 1))
-    assert channel.event_for(D.customer_cpf) == Text(D.customer_cpf)  # a CPF is text, not button 52998224725
+@contextlib.asynccontextmanager
+async def running(
+    engine: Any, db: Database, *, max_attempts: int = 1, **options: Any,
+) -> AsyncIterator[ConsoleChannel]:
+    """A console over ``engine`` with a processor running, wired as ``bot.runtime.app.build_app`` does."""
+    console = ConsoleChannel(**options)
+    processor = Processor(engine, db, console, max_attempts=max_attempts)
+    console.connect(db, processor.inbox, processor.wake, processor.progressed)
+    stop = asyncio.Event()
+    task = asyncio.create_task(processor.run(stop))
+    try:
+        yield console
+    finally:
+        stop.set()
+        await task
 
 
-async def test_each_button_is_numbered_in_order_across_rows() -> None:
+@contextlib.asynccontextmanager
+async def canned(
+    db: Database, replies: list[Reply], notices: list[Notice] | None = None, **options: Any,
+) -> AsyncIterator[tuple[ConsoleChat, CannedEngine]]:
+    engine = CannedEngine(db, replies, notices)
+    async with running(engine, db, **options) as console:
+        yield console.chat(1, MARIA), engine
+
+
+async def test_a_line_goes_through_the_inbox_and_its_answer_is_printed_before_say_returns(
+    database: ScratchDatabase,  # noqa: F811
+) -> None:
+    out = io.StringIO()
+    async with canned(database, [Message("Olá, <b>Maria</b>!")], screen=Screen(out)) as (chat, engine):
+        shown = await chat.say("oi")
+        assert shown == "Olá, Maria!" and out.getvalue() == "Olá, Maria!\n"  # printed by the channel's send
+        assert engine.received[0].event == Text("oi") and engine.received[0].client_language == "pt-br"
+        await chat.say("de novo")
+        async with database.transaction() as session:
+            first, second = [await Inbox().state(session, update_id) for update_id in (1, 2)]
+        assert first == second == (InboxState.DONE, None)  # stored, processed once, answered
+    assert out.getvalue() == "Olá, Maria!\n\nOlá, Maria!\n"
+
+
+async def test_each_button_is_numbered_in_order_across_rows(database: ScratchDatabase) -> None:  # noqa: F811
     rows = ((Button("Sim", "a"), Button("Não", "b")), (Button("Menu", "c"),))
-    channel = ConsoleChannel(CannedEngine([Message("Confirma?", rows)]), MARIA)  # type: ignore[arg-type]
-    shown = await channel.send(Text("oi"))
-    assert shown == "Confirma?\n   [1] Sim   [2] Não\n   [3] Menu"
-    assert [channel.event_for(n) for n in ("1", "2", "3")] == [Choice("a"), Choice("b"), Choice("c")]
+    async with canned(database, [Message("Confirma?", rows)]) as (chat, engine):
+        shown = await chat.send(Text("oi"))
+        assert shown == "Confirma?\n   [1] Sim   [2] Não\n   [3] Menu"
+        assert [chat.event_for(n) for n in ("1", "2", "3")] == [Choice("a"), Choice("b"), Choice("c")]
+        await chat.say("2")
+        assert engine.received[1].event == Choice("b")  # the press, as stored and read back from the inbox
+        assert chat.event_for("4") == Text("4") and chat.event_for(D.customer_cpf) == Text(D.customer_cpf)
 
 
-async def test_sharing_contact_and_location_are_numbered_choices_with_the_played_identity() -> None:
-    engine = CannedEngine([AskContact("Seu número?", "📱 Compartilhar"), AskLocation("Onde?", "📍 Enviar")])
-    channel = ConsoleChannel(engine, MARIA)  # type: ignore[arg-type]
-    shown = await channel.send(Start())
-    assert "[1] 📱 Compartilhar" in shown and "[2] 📍 Enviar" in shown
-    await channel.say("1")
-    await channel.say("2")
+async def test_one_turn_is_one_message_however_many_replies(database: ScratchDatabase) -> None:  # noqa: F811
+    replies: list[Reply] = [Message("Primeiro."), Message("Segundo.", ((Button("Ok", "o"),),))]
+    async with running(CannedEngine(database, replies), database) as console:
+        chat = console.chat(1, MARIA)
+        sent: list[list[Shown]] = []
+        send = console.send
+
+        async def spy(calls: Any, *, notice: bool = False) -> Any:
+            sent.append(list(calls))
+            return await send(calls, notice=notice)
+
+        console.send = spy  # type: ignore[method-assign]
+        assert await chat.say("oi") == "Primeiro.\n\nSegundo.\n   [1] Ok"
+    assert [[call.chat_id for call in calls] for calls in sent] == [[1]]
+
+
+async def test_sharing_contact_and_location_are_numbered_choices_with_the_played_identity(
+    database: ScratchDatabase,  # noqa: F811
+) -> None:
+    replies: list[Reply] = [AskContact("Seu número?", "📱 Compartilhar"), AskLocation("Onde?", "📍 Enviar")]
+    async with canned(database, replies) as (chat, engine):
+        shown = await chat.send(Start())
+        assert "[1] 📱 Compartilhar" in shown and "[2] 📍 Enviar" in shown
+        await chat.say("1")
+        await chat.say("2")
     assert engine.received[1].event == Contact(MARIA.phone, own=True)
     assert engine.received[2].event == Location(MARIA.latitude, MARIA.longitude)
 
 
 def test_lines_become_commands_start_payloads_text_or_the_end() -> None:
-    channel = ConsoleChannel(CannedEngine([]), MARIA)  # type: ignore[arg-type]
-    assert channel.event_for("/start convite-123\n") == Start("convite-123")
-    assert channel.event_for("/start") == Start(None)
-    assert channel.event_for("/Boleto@MeuProvedorBot 5001") == Command("boleto", "5001")
-    assert channel.event_for("  segunda via ") == Text("segunda via")
-    assert channel.event_for("/ nada") == Text("/ nada")
-    assert channel.event_for("\n") is None
-    assert channel.event_for("/quit") is None
-    assert channel.event_for("/sair") is None and channel.event_for("/salir") is None  # the banner's words
+    chat = ConsoleChannel().chat(1, MARIA)
+    assert chat.event_for("/start convite-123\n") == Start("convite-123")
+    assert chat.event_for("/start") == Start(None)
+    assert chat.event_for("/Boleto@MeuProvedorBot 5001") == Command("boleto", "5001")
+    assert chat.event_for("  segunda via ") == Text("segunda via")
+    assert chat.event_for("/ nada") == Text("/ nada")
+    assert chat.event_for("\n") is None
+    assert chat.event_for("/quit") is None
+    assert chat.event_for("/sair") is None and chat.event_for("/salir") is None  # the banner's words
 
 
 def test_telegram_html_becomes_terminal_text() -> None:
@@ -92,43 +158,53 @@ def test_telegram_html_becomes_terminal_text() -> None:
     assert terminal_text("<b>x</b>", bold=True) == "\033[1mx\033[0m"
 
 
-async def test_share_my_contact_links_the_played_subscriber(desk: Desk) -> None:  # noqa: F811
-    channel = ConsoleChannel(desk.engine, MARIA, chat_id=9001)
-    await channel.send(Start())
-    by_tax_id = next(i for i, a in enumerate(channel.choices, 1) if "CPF" in a.label)
-    await channel.say(str(by_tax_id))
-    await channel.say(D.customer_cpf)
-    share = next(i for i, a in enumerate(channel.choices, 1) if isinstance(a.event, Contact))
-    shown = await channel.say(str(share))
-    assert shown is not None and D.customer_name in shown
+def test_a_call_kept_in_the_inbox_shows_the_same_when_sent_again(tmp_path: Path) -> None:
+    call = Shown(7, (
+        Message("Pague", ((Button("Boleto", "b1"), Button("PIX", "p")),)), AskContact("Número?", "📱"),
+        Upload("photo", b"\x89PNG\x00", "pix.png", "QR"), Handoff("asked", 70001, {"cpf": "***"}),
+    ), answers=12)
+    again = ConsoleChannel().decode(call.as_json())
+    assert again == call
 
 
-def test_ispbot_demo_runs_a_scripted_chat_and_exits_cleanly(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ISPBOT_")}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "demo"], input="/menu\n\n", capture_output=True, text=True,
-        cwd=tmp_path, env=env, timeout=120, check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert D.customer_cpf in done.stdout and D.pppoe_login in done.stdout  # the identities to try
-    assert "Olá" in done.stdout  # the bot's greeting, in Portuguese by default
-    assert "[1]" in done.stdout  # with numbered buttons
-    assert "Traceback" not in done.stdout + done.stderr
-    assert list(tmp_path.iterdir()) == []  # the demo's database lived in a temporary folder
+async def test_a_line_the_bot_cannot_process_is_said_so_not_waited_on_forever(
+    database: ScratchDatabase,  # noqa: F811
+) -> None:
+    async with canned(database, [Message("ok")]) as (chat, engine):
+        engine.failures = 1
+        shown = await asyncio.wait_for(chat.say("oi"), 30)
+        assert shown is not None and "desistiu" in shown
+        assert await chat.say("oi") == "ok"  # the chat goes on
 
 
-# ---- the technician in the demo, and what other chats are told ---------------------------------------
-async def test_messages_to_other_chats_are_shown_marked_with_the_chat_and_their_buttons_unnumbered() -> None:
+async def test_a_line_that_failed_once_is_said_to_be_tried_again_and_then_answered(
+    database: ScratchDatabase,  # noqa: F811
+) -> None:
+    engine = CannedEngine(database, [Message("ok")])
+    engine.failures = 1  # the database is back before the processor's next try
+    async with running(engine, database, max_attempts=2) as console:
+        shown = await asyncio.wait_for(console.chat(1, MARIA).say("oi"), 30)
+    assert shown == "ok" and len(engine.received) == 2
+    assert "tentar de novo" in console.screen.take()  # the person was told, before the answer came
+
+
+# ---- the demo: the technician, what other chats are told, the languages ------------------------------
+async def test_messages_to_other_chats_are_shown_marked_with_the_chat_and_their_buttons_unnumbered(
+    database: ScratchDatabase,  # noqa: F811
+) -> None:
     told = Message("🚗 O técnico está a caminho.", ((Button("Avaliar", "t"),),))
-    engine = CannedEngine([Message("Feito.", ((Button("Menu", "m"),),))], [Notice(7, told), Notice(8, Message("Oi"))])
-    channel = ConsoleChannel(engine, MARIA, chat_id=2, chat_names={7: "Maria's chat"},  # type: ignore[arg-type]
-                             client_language="en")
-    shown = await channel.send(Text("a caminho"))
+    engine = CannedEngine(database, [Message("Feito.", ((Button("Menu", "m"),),))],
+                          [Notice(7, told), Notice(8, Message("Oi"))])
+    async with running(engine, database, chat_names={7: "Maria's chat"}, language="en") as console:
+        maria = console.chat(7, MARIA)
+        technician = console.chat(2, MARIA)
+        shown = await technician.send(Text("a caminho"))
     assert shown == "Feito.\n   [1] Menu\n\n   [to Maria's chat] 🚗 O técnico está a caminho.\n      [Avaliar]" + (
         "\n\n   [to chat 8] Oi"
     )
-    assert [choice.label for choice in channel.choices] == ["Menu"]  # Maria's button is not the technician's
-    assert channel.shown == shown
+    assert [choice.label for choice in technician.choices] == ["Menu"]
+    assert maria.choices == []  # Maria's button is not the technician's, nor pressed by typing in her chat
+    assert technician.shown == shown
 
 
 @pytest.fixture
@@ -138,23 +214,45 @@ async def demo(tmp_path: Path) -> AsyncIterator[Demo]:
     await demo.close()
 
 
-async def press(channel: ConsoleChannel, label: str) -> str:
+async def press(chat: ConsoleChat, label: str) -> str:
     """Type the number of the button whose label contains ``label``."""
-    number = next((i for i, action in enumerate(channel.choices, 1) if label in action.label), None)
-    assert number is not None, f"no {label!r} among {[a.label for a in channel.choices]}"
-    shown = await channel.say(str(number))
+    number = next((i for i, action in enumerate(chat.choices, 1) if label in action.label), None)
+    assert number is not None, f"no {label!r} among {[a.label for a in chat.choices]}"
+    shown = await chat.say(str(number))
     assert shown is not None
     return shown
+
+
+async def link_by_tax_id(demo: Demo, tax_id: str) -> str:
+    await demo.say(next(str(i) for i, a in enumerate(demo.chat.choices, 1) if "CPF" in a.label))
+    typed = await demo.say(tax_id)
+    assert typed is not None
+    shared = await demo.say(next(str(i) for i, a in enumerate(demo.chat.choices, 1) if isinstance(a.event, Contact)))
+    assert shared is not None
+    return typed + "\n" + shared
+
+
+async def test_typing_1_presses_the_first_menu_button(demo: Demo) -> None:
+    await demo.chat.send(Start())
+    await link_by_tax_id(demo, D.customer_cpf)
+    shown = await demo.say("/menu")
+    assert shown is not None and D.customer_name in shown
+    first = demo.chat.choices[0]
+    assert f"[1] {first.label}" in shown and isinstance(first.event, Choice)
+    bills = await demo.say("1")
+    assert bills is not None and "Qual boleto você quer?" in bills  # "🧾 Segunda via", pressed by its number
 
 
 async def test_the_demo_opens_the_technicians_chat_with_an_invite_and_links_marias(demo: Demo) -> None:
     intro = demo.introduction()
     assert D.technician in intro and "/tecnico" in intro and "--as technician" in intro  # pt_BR's own words
+    assert demo.prompt == "você> "
     shown = await demo.command("/technician")
-    assert shown is not None and demo.technician is not None and demo.channel is demo.technician
+    assert shown is not None and demo.technician is not None and demo.chat is demo.technician
     assert "Olá, João!" in shown and "Chamado em mãos" in shown  # the technician's menu, numbered
     assert f"vinculado a {D.customer_name}, para você ver o que ela recebe" in shown  # the demo's language
-    assert demo.prompt == f"you ({D.technician})> "
+    assert "Contrato 5001" not in shown  # Maria's chat got its menu, off the screen
+    assert demo.prompt == f"você ({D.technician})> "
     async with demo.app.database.transaction() as session:
         technician = await Links().active(session, demo.technician.chat_id)
         maria = await Links().active(session, demo.subscriber.chat_id)
@@ -162,15 +260,15 @@ async def test_the_demo_opens_the_technicians_chat_with_an_invite_and_links_mari
     assert maria is not None and maria.customer_code == D.customer
 
     back = await demo.command("/assinante")
-    assert back is not None and demo.channel is demo.subscriber and D.customer_name in back  # her menu
+    assert back is not None and demo.chat is demo.subscriber and D.customer_name in back  # her menu
     again = await demo.command("/tecnico")
-    assert again is not None and "Chamado em mãos" in again and demo.channel is demo.technician
+    assert again is not None and "Chamado em mãos" in again and demo.chat is demo.technician
     assert await demo.command("/menu") is None  # the bot's commands go to the bot
 
 
 async def test_in_the_demo_the_subscriber_is_seen_being_told_the_technician_is_on_the_way(demo: Demo) -> None:
     await demo.play_technician()
-    technician = demo.channel
+    technician = demo.chat
     await press(technician, "Agenda")
     await press(technician, f"#{D.ticket}")
     await press(technician, "Status")
@@ -178,47 +276,77 @@ async def test_in_the_demo_the_subscriber_is_seen_being_told_the_technician_is_o
     told = shown.split("[para o chat de Maria] ", 1)
     assert len(told) == 2, shown
     assert f"#{D.ticket}" in told[0] and "a caminho" in told[1]  # the technician's answer, then what Maria hears
-    assert demo.channel is technician and not any("Avaliar" in a.label for a in technician.choices)
+    assert demo.chat is technician and not any("Avaliar" in a.label for a in technician.choices)
+
+
+def scripted(tmp_path: Path, *args: str, lines: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ISPBOT_")}
+    env["PYTHONPATH"] = str(ROOT)  # this checkout's code, whatever is installed
+    return subprocess.run(  # noqa: S603 - this interpreter running our own command
+        [sys.executable, "-m", "bot.cli", "demo", *args], input=lines, capture_output=True, text=True,
+        cwd=tmp_path, env=env, timeout=120, check=False,
+    )
+
+
+def test_ispbot_demo_runs_a_scripted_chat_and_exits_cleanly(tmp_path: Path) -> None:
+    done = scripted(tmp_path, lines="/menu\n\n")
+    assert done.returncode == 0, done.stderr
+    assert D.customer_cpf in done.stdout and D.pppoe_login in done.stdout  # the identities to try
+    assert "Olá" in done.stdout  # the bot's greeting, in Portuguese by default
+    assert "[1]" in done.stdout  # with numbered buttons
+    # Each line's answer comes before the next prompt, and the prompt speaks the chosen language.
+    answered = done.stdout.split("\nvocê> /menu\n", 1)
+    assert len(answered) == 2 and "Olá" in answered[1].split("\nvocê> ", 1)[0], done.stdout
+    assert done.stdout.rstrip().endswith("Tchau.")
+    assert "you>" not in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    assert list(tmp_path.iterdir()) == []  # the demo's database lived in a temporary folder
 
 
 def test_ispbot_demo_as_technician_starts_in_the_technicians_chat(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ISPBOT_")}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "demo", "--as", "technician", "--language", "en"],
-        input="/subscriber\n\n", capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120, check=False,
-    )
+    done = scripted(tmp_path, "--as", "technician", "--language", "en", lines="/subscriber\n\n")
     assert done.returncode == 0, done.stderr
     assert f"you are now {D.technician}" in done.stdout
     assert "Hello, João!" in done.stdout  # the technician's menu, in the chosen language
     assert f"you ({D.technician})> /subscriber" in done.stdout and D.customer_name in done.stdout
+    assert done.stdout.rstrip().endswith("Bye.")
     assert "Traceback" not in done.stdout + done.stderr
     assert list(tmp_path.iterdir()) == []
 
 
-async def test_files_the_bot_sends_are_saved_and_their_paths_printed(tmp_path: Path) -> None:
+def test_the_demo_loop_in_spanish_prompts_and_says_goodbye_in_spanish() -> None:
+    out = io.StringIO()
+    assert run_demo("es", stdin=io.StringIO("/menu\n\n"), stdout=out, bold=False) == 0
+    shown = out.getvalue()
+    assert "\ntú> /menu\n" in shown and shown.rstrip().endswith("Adiós.") and "you>" not in shown
+
+
+async def test_files_the_bot_sends_are_saved_and_their_paths_printed(
+    database: ScratchDatabase, tmp_path: Path,  # noqa: F811
+) -> None:
     png = b"\x89PNG\r\n\x1a\n qr"
-    channel = ConsoleChannel(CannedEngine([Upload("photo", png, "pix.png", "QR code PIX")]), MARIA,  # type: ignore[arg-type]
-                             downloads=tmp_path)
-    first = await channel.send(Text("qr"))
-    second = await channel.send(Text("qr"))
-    assert f"saved to {tmp_path / 'pix.png'}" in first and f"saved to {tmp_path / 'pix-2.png'}" in second
+    async with canned(database, [Upload("photo", png, "pix.png", "QR code PIX")], downloads=tmp_path) as (chat, _):
+        first = await chat.send(Text("qr"))
+        second = await chat.send(Text("qr"))
+    assert f"salvo em {tmp_path / 'pix.png'}" in first and f"salvo em {tmp_path / 'pix-2.png'}" in second
     assert (tmp_path / "pix.png").read_bytes() == png
 
 
 async def test_a_receipt_is_sent_by_naming_a_file(desk: Desk, tmp_path: Path) -> None:  # noqa: F811
     receipt = tmp_path / "comprovante.pdf"
     receipt.write_bytes(b"%PDF-1.4 receipt")
-    chat = await desk.linked_chat()
+    linked = await desk.linked_chat()
     desk.engine.files = LocalFiles()
-    channel = ConsoleChannel(desk.engine, MARIA, chat_id=chat.chat_id)
-    event = channel.event_for(f"/file {receipt}")
-    assert isinstance(event, Media) and event.kind == "document" and event.file is not None
-    assert event.file.name == "comprovante.pdf" and event.file.size == len(b"%PDF-1.4 receipt")
-    shown = await channel.send(event)
-    assert "Qual boleto você pagou" in shown
-    await channel.say(str(next(i for i, c in enumerate(channel.choices, 1) if "28/03/2025" in c.label)))
-    await channel.say("1")  # today
-    shown = await channel.say("1") or ""  # send
+    async with running(desk.engine, desk.database) as console:
+        chat = console.chat(linked.chat_id, MARIA)
+        event = chat.event_for(f"/file {receipt}")
+        assert isinstance(event, Media) and event.kind == "document" and event.file is not None
+        assert event.file.name == "comprovante.pdf" and event.file.size == len(b"%PDF-1.4 receipt")
+        shown = await chat.send(event)
+        assert "Qual boleto você pagou" in shown
+        await chat.say(str(next(i for i, c in enumerate(chat.choices, 1) if "28/03/2025" in c.label)))
+        await chat.say("1")  # today
+        shown = await chat.say("1") or ""  # send
     assert "Protocolo" in shown
     (notice,) = desk.sandbox.store.rows("payment_notifications")
     assert notice["file_name"] == "comprovante.pdf" and notice["file_size"] == len(b"%PDF-1.4 receipt")
@@ -242,17 +370,14 @@ async def test_the_banner_speaks_the_chosen_language_and_lists_who_can_be_played
     assert "/cancel)" not in intro and "/cancel " not in intro  # es: the language's own command
 
 
-async def link_by_tax_id(demo: Demo, tax_id: str) -> str:
-    await demo.say(next(str(i) for i, a in enumerate(demo.channel.choices, 1) if "CPF" in a.label))
-    typed = await demo.say(tax_id)
-    assert typed is not None
-    shared = await demo.say(next(str(i) for i, a in enumerate(demo.channel.choices, 1) if isinstance(a.event, Contact)))
-    assert shared is not None
-    return typed + "\n" + shared
+async def test_share_my_contact_links_the_played_subscriber(demo: Demo) -> None:
+    await demo.chat.send(Start())
+    shown = await link_by_tax_id(demo, D.customer_cpf)
+    assert D.customer_name in shown
 
 
 async def test_the_blocked_customer_is_linked_by_tax_id_with_their_own_phone(demo: Demo) -> None:
-    await demo.channel.send(Start())
+    await demo.chat.send(Start())
     shown = await link_by_tax_id(demo, D.blocked_customer_cpf)
     assert "João Pereira Santos, 11991234567" in shown  # the demo says whose phone is shared now
     assert "cadastro confirmado" in shown and "João Pereira Santos" in shown
@@ -262,48 +387,50 @@ async def test_the_blocked_customer_is_linked_by_tax_id_with_their_own_phone(dem
 
 
 async def test_the_company_is_linked_by_cnpj_and_asks_for_a_fiscal_invoice(demo: Demo) -> None:
-    await demo.channel.send(Start())
+    await demo.chat.send(Start())
     shown = await link_by_tax_id(demo, "11.444.777/0001-61")
     assert "Padaria Pão Quente Ltda" in shown and "mais de um contrato" in shown
-    await press(demo.channel, str(D.company_contracts[0]))
+    await press(demo.chat, str(D.company_contracts[0]))
     invoices = await demo.say("nota fiscal")
     assert invoices is not None and "notas fiscais" in invoices and "Nº" in invoices
 
 
 async def test_a_tax_id_typed_in_a_linked_chat_changes_nobody(demo: Demo) -> None:
-    await demo.channel.send(Start())
+    await demo.chat.send(Start())
     await link_by_tax_id(demo, D.customer_cpf)  # Maria: already who is played, so nothing is said
     phone = demo.subscriber.identity.phone
     shown = await demo.say(D.blocked_customer_cpf)
     assert shown is not None and "11991234567" not in shown and demo.subscriber.identity.phone == phone
 
 
-async def test_file_alone_explains_itself_and_a_missing_path_is_refused_at_once(tmp_path: Path) -> None:
-    engine = CannedEngine([Message("ok")])
-    channel = ConsoleChannel(engine, MARIA)  # type: ignore[arg-type]
-    usage = await channel.say("/file")
-    assert usage is not None and "/file <caminho>" in usage and "conheço" not in usage
-    missing = await channel.say(f"/file {tmp_path / 'nao-existe.pdf'}")
-    assert missing is not None and "não existe o arquivo" in missing and "nao-existe.pdf" in missing
-    folder = await channel.say(f"/file {tmp_path}")
-    assert folder is not None and "pasta" in folder
-    assert engine.received == []  # none of them reached the bot
-    english = ConsoleChannel(engine, MARIA, client_language="en")  # type: ignore[arg-type]
-    assert "there is no file" in (await english.say("/file ~/no-such-receipt.pdf") or "")
-    receipt = tmp_path / "comprovante.pdf"
-    receipt.write_bytes(b"%PDF-1.4")
-    assert await channel.say(f"/file '{receipt}'") == "ok" and isinstance(engine.received[0].event, Media)
+async def test_file_alone_explains_itself_and_a_missing_path_is_refused_at_once(
+    database: ScratchDatabase, tmp_path: Path,  # noqa: F811
+) -> None:
+    async with canned(database, [Message("ok")]) as (chat, engine):
+        usage = await chat.say("/file")
+        assert usage is not None and "/file <caminho>" in usage and "conheço" not in usage
+        missing = await chat.say(f"/file {tmp_path / 'nao-existe.pdf'}")
+        assert missing is not None and "não existe o arquivo" in missing and "nao-existe.pdf" in missing
+        folder = await chat.say(f"/file {tmp_path}")
+        assert folder is not None and "pasta" in folder
+        assert engine.received == []  # none of them reached the bot
+        english = ConsoleChannel(language="en").chat(1, MARIA)
+        assert "there is no file" in (await english.say("/file ~/no-such-receipt.pdf") or "")
+        receipt = tmp_path / "comprovante.pdf"
+        receipt.write_bytes(b"%PDF-1.4")
+        assert await chat.say(f"/file '{receipt}'") == "ok" and isinstance(engine.received[0].event, Media)
 
 
 async def test_in_spanish_what_another_chat_is_told_is_marked_in_spanish(tmp_path: Path) -> None:
     demo = await Demo.open(tmp_path, "es", bold=False)
     try:
+        assert demo.prompt == "tú> "
         opened = await demo.command("/tecnico")
         assert opened is not None and "ahora eres tecnico.joao" in opened and "vinculado a" in opened
-        await press(demo.channel, "Agenda")
-        await press(demo.channel, f"#{D.ticket}")
-        await press(demo.channel, "Estado")
-        shown = await press(demo.channel, "camino")
+        await press(demo.chat, "Agenda")
+        await press(demo.chat, f"#{D.ticket}")
+        await press(demo.chat, "Estado")
+        shown = await press(demo.chat, "camino")
         assert "[al chat de Maria] " in shown and "[to " not in shown
         back = await demo.command("/abonado")
         assert back is not None and "de vuelta en el chat del abonado" in back

@@ -236,3 +236,12 @@ def make_desk(
         cache_clock=cache_clock, policy=policy or Policy(stock=stock), files=files,
     )
     return Desk(sandbox, database, app.client, app.engine, cache_clock, clock, files=files)
+
+
+def pdf_text(data: bytes) -> str:
+    """The words of a PDF the bot made (uncompressed, core fonts), its wrapped lines joined by spaces."""
+    import re  # noqa: PLC0415 - only the papers' tests read PDFs
+
+    assert data.startswith(b"%PDF"), "not a PDF"
+    shown = re.findall(rb"\((.*?)\) Tj", data)
+    return " ".join(part.decode("latin-1").replace("\\(", "(").replace("\\)", ")") for part in shown)

@@ -44,7 +44,7 @@ async def test_choosing_an_open_bill_sends_its_digitable_line_to_copy(desk: Desk
     assert any(f"<code>{expected}</code>" in r.text for r in chat.replies if isinstance(r, Message))
     assert "vencido" not in chat.text
     assert chat.buttons == ["💠 PIX copia e cola", "🔳 QR code PIX", "📄 Boleto em PDF", "✅ Já paguei",
-                            "🧾 Outros boletos", "🏠 Menu"]
+                            "⚖️ Contestar cobrança", "🧾 Outros boletos", "🏠 Menu"]
 
 
 async def test_an_overdue_bill_says_so_and_the_updated_line_is_offered_and_sent(desk: Desk) -> None:
@@ -210,3 +210,23 @@ async def test_english_typed_paid_at_the_card_goes_to_i_have_paid(desk: Desk) ->
     await chat.tap("3/28/2025")
     await chat.say("I have paid")
     assert "When did you pay" in chat.text
+
+
+async def test_a_way_to_pay_typed_at_the_list_asks_only_which_bill_then_is_done(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.say("pix")
+    assert "Para qual boleto é o 💠 PIX copia e cola?" in chat.text and "Toque no botão" not in chat.text
+    await chat.tap("vencido")
+    assert any("<code>000201" in r.text for r in chat.replies if isinstance(r, Message)), chat.text
+    assert _line(desk, MARIA, 100001, updated=False) not in chat.text  # the PIX asked for, not the line
+    assert "💠 PIX copia e cola" in chat.buttons
+
+
+async def test_a_way_to_pay_typed_with_one_bill_open_is_done_at_once(desk: Desk) -> None:
+    for document in _open_documents(desk, MARIA)[1:]:
+        document["DataBaixa"] = "2025-03-10"
+    chat = await desk.linked_chat(language="es")
+    await chat.command("factura")
+    await chat.say("pdf")
+    assert "📄" in chat.text and "¿Para qué factura" not in chat.text, chat.text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from flows.identity import (
     Phone,
+    masked_tax_id,
     normalise_phone,
     normalise_tax_id,
     plausible_login,
@@ -235,3 +236,14 @@ def test_tax_ids_as_people_write_them_are_plausible(text: str) -> None:
                                   "529\n98224725", "\uff15\uff12\uff19.982.247-25", "529_982_247_25", ""])
 def test_tax_ids_with_characters_no_tax_id_holds_are_not(text: str) -> None:
     assert not plausible_tax_id(text)
+
+
+@pytest.mark.parametrize(("tax_id", "shown"), [
+    ("529.982.247-25", "***.982.247-**"),
+    ("52998224725", "***982247**"),
+    ("12.ABC.345/01DE-35", "**.*BC.345/01DE-**"),
+    ("", ""),
+    (None, ""),
+])
+def test_a_tax_id_shown_to_the_staff_hides_its_ends(tax_id: str | None, shown: str) -> None:
+    assert masked_tax_id(tax_id) == shown

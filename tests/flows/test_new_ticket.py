@@ -165,7 +165,8 @@ async def test_other_is_offered_and_without_a_general_topic_a_person_reads_it(de
 
 async def test_other_opens_on_the_isps_general_topic_where_there_is_one(desk: Desk) -> None:
     customer = quiet_customer(desk.sandbox)
-    desk.sandbox.store.insert("topics", {**desk.sandbox.store.find("topics", Codigo=8), "Codigo": 11,
+    code = desk.sandbox.store.next_id("topics", "Codigo")
+    desk.sandbox.store.insert("topics", {**desk.sandbox.store.find("topics", Codigo=8), "Codigo": code,
                                          "Nome": "Outros assuntos"})
     chat = await desk.linked_chat(customer)
     await chat.command("chamado")

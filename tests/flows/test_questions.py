@@ -22,7 +22,7 @@ MARIA = DEMO_IDENTITIES.customer
 RECEIPT = b"%PDF-1.4\n% comprovante\n%%EOF\n"
 # Buttons the walk does not press: they write to the ISP, end the link or only go back.
 NOT_PRESSED = ("✅ Abrir chamado", "mesmo assim", "Sim", "Confirmar", "Enviar", "Menu", "menu", "Voltar",
-               "Cancelar", "Me avise", "Desbloquear", "Registrar", "Usar este contrato")
+               "Cancelar", "Me avise", "Desbloquear", "Registrar", "Usar este contrato", "Apagar meus dados")
 MAX_DEPTH = 4
 SAY = "say:"  # a step of a path that is typed, not pressed
 WORDS_TYPED = "A internet cai toda noite desde ontem"

@@ -58,6 +58,7 @@ async def test_with_a_desk_someone_not_linked_gets_a_person_and_the_card_says_so
     calls = desk.sandbox.call_count()
     await chat.say("quero falar com um atendente")
     assert "Chamei uma pessoa" in chat.text and "Escolha uma das formas" not in chat.text
+    assert "deixei de lado" not in chat.text  # the greeting's question: nothing was under way
     assert "Nunca informe a sua senha PPPoE" in chat.text
     handoff = card_of(chat)
     assert handoff.ticket is None  # the ISP has no record to hang a ticket on
@@ -83,7 +84,7 @@ async def test_without_a_desk_the_isps_phone_and_hours_then_the_question_again(w
     chat = with_contacts.chat()
     await chat.start()
     await chat.say("quero falar com um atendente")
-    assert f"{PHONE} ({HOURS})" in chat.text
+    assert f"{PHONE} ({HOURS})" in chat.text and "deixei de lado" not in chat.text
     assert "Se você já é cliente" in chat.text and GREETING not in chat.text  # not the whole welcome
     assert chat.handoffs == []
     await chat.tap("CPF/CNPJ")  # a customer may still identify and get a ticket

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from bot.isp import IspApiError
+from bot.isp import IspApiError, IspTimeout
 from bot.isp.errors import Generation
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import FixedClock, Sandbox
@@ -87,6 +87,62 @@ async def test_an_abort_whose_reason_cannot_be_recorded_says_so(desk: Desk, monk
     await chat.tap("Sim, abortar")
     assert "OS abortada" in chat.text and "Motivo registrado" not in chat.text
     assert "não ficou registrado" in chat.text and "Poste caído na rua" in chat.text
+    assert ticket(desk)["Situacao_OS"] == "B"
+
+
+async def abort_70001(desk: Desk, reason: str) -> TestChat:
+    """Abort 70001's order with ``reason``, up to the confirmation (nothing sent yet)."""
+    chat = await status_of_70001(desk)
+    await chat.tap("Abortar")
+    await chat.say(reason)
+    return chat
+
+
+def reasons(desk: Desk, reason: str) -> int:
+    """How many times the abort's reason is on 70001."""
+    return [o["Descricao"] for o in desk.sandbox.store.where("occurrences", Atendimento_Numero=D.ticket)].count(
+        f"OS abortada pelo técnico. Motivo: {reason}")
+
+
+async def test_a_reason_whose_answer_was_lost_is_read_back_and_told_recorded(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    lossy = LoseAnswers(httpx.ASGITransport(app=sandbox.app), "ticket_occurrence_insert")
+    desk = make_desk(sandbox, database, clock, Policy(), http_transport=lossy)
+    try:
+        chat = await abort_70001(desk, "Poste caído na rua")
+        await chat.tap("Sim, abortar")
+        assert "OS abortada" in chat.text and "Motivo registrado" in chat.text
+        assert "registre-o como ocorrência" not in chat.text  # it is there: no second one asked for
+        assert reasons(desk, "Poste caído na rua") == 1 and sandbox.call_count("ticket_occurrence_insert") == 1
+        # The reading back failing too: maybe recorded, said so (not "write it again").
+        lossy.times = 1
+        lossy.then = lambda: sandbox.faults.go_down(operation="ConsultaOcorrenciasAtendimentos")
+        ticket(desk)["Situacao_OS"] = "F"
+        chat = await abort_70001(desk, "Cliente mudou de endereço")
+        await chat.tap("Sim, abortar")
+        assert "OS abortada" in chat.text and "Motivo registrado" not in chat.text
+        assert "pode tê-lo registrado" in chat.text and "Cliente mudou de endereço" in chat.text
+        assert "registre-o como ocorrência" not in chat.text
+        assert reasons(desk, "Cliente mudou de endereço") == 1
+    finally:
+        await desk.client.aclose()
+
+
+async def test_a_reason_whose_answer_never_came_is_told_unsure_not_to_write_again(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def no_answer(_: Any) -> None:
+        error = IspTimeout("ticket_occurrence_insert: no answer", operation="ticket_occurrence_insert")
+        error.outcome_unknown = True  # the ISP may still be writing it
+        raise error
+
+    chat = await abort_70001(desk, "Poste caído na rua")
+    monkeypatch.setattr(desk.client, "ticket_occurrence_insert", no_answer)
+    await chat.tap("Sim, abortar")
+    assert "OS abortada" in chat.text and "Motivo registrado" not in chat.text
+    assert "pode tê-lo registrado" in chat.text and "Confira as ocorrências" in chat.text
+    assert "Poste caído na rua" in chat.text  # the reason, for the technician to compare
     assert ticket(desk)["Situacao_OS"] == "B"
 
 

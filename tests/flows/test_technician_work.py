@@ -335,6 +335,18 @@ async def test_a_ticket_taken_away_from_the_technician_is_refused(desk: Desk) ->
     assert desk.sandbox.store.find("tickets", Numero=TICKET)["Encerramento_DataHora"] is None
 
 
+async def test_a_checklist_item_whose_answer_was_lost_is_read_back_and_shown_set(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    chat = await in_hand(desk)
+    await chat.tap("Checklist")
+    answer_lost(monkeypatch, desk, "ticket_checklist_update")
+    await chat.tap("Conferir sinal")
+    assert "fora do ar" not in chat.text  # the checklist read back shows the item checked
+    assert "✅ Conferir sinal óptico na ONU *" in chat.buttons
+    assert checklist(desk)[1] == "S" and desk.sandbox.call_count("ticket_checklist_update") == 1
+
+
 async def test_an_outage_at_the_checklist_is_told_and_one_tap_retries(desk: Desk) -> None:
     chat = await in_hand(desk)
     await chat.tap("Checklist")

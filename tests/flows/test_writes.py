@@ -1,6 +1,7 @@
 """The rules for a write whose outcome is unknown, held by ``flows.writes``. ``WriteOnce``: the try is
 kept and the person told, the next try reads back first, and within SETTLE the person is asked to wait.
-``WriteState``: after any failure the state is read back at once, and set or not it is acted on."""
+``send_once``: read back at once, unsure when not found. ``WriteState``: after any failure the state is
+read back at once, and set or not it is acted on."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from bot.isp import IspApiError, IspTimeout, IspUnreachable
 from bot.isp.errors import Generation
-from flows.writes import SETTLE, Found, Sent, Wait, WriteOnce, WriteState
+from flows.writes import SETTLE, Found, Sent, Unsure, Wait, WriteOnce, WriteState, send_once
 
 import flows
 
@@ -105,6 +106,39 @@ async def test_a_failure_that_wrote_nothing_is_the_engines() -> None:
         await turn.write().send(unreachable)
     assert turn.asked == []
     assert await turn.write().recall(nothing) is None
+
+
+# ---- a write that adds something, where no question follows ----------------------------------------
+async def test_send_once_reads_a_lost_answer_back_at_once_from_before_the_try() -> None:
+    read_from: list[datetime] = []
+
+    async def there(tried: datetime) -> int | None:
+        read_from.append(tried)
+        return 7
+
+    assert await send_once(answered, there, lambda: START) == Sent(7)
+    assert read_from == []
+    assert await send_once(lost, there, lambda: START) == Found(7)
+    assert read_from == [START]
+
+
+async def test_send_once_is_unsure_when_the_try_is_not_found_or_cannot_be_read() -> None:
+    async def down(tried: datetime) -> int | None:
+        raise IspUnreachable("refused")
+
+    assert isinstance(await send_once(lost, nothing, lambda: START), Unsure)
+    assert isinstance(await send_once(lost, down, lambda: START), Unsure)
+
+
+async def test_send_once_raises_a_failure_that_wrote_nothing_and_reads_nothing() -> None:
+    async def unreachable() -> int:
+        raise IspUnreachable("refused")
+
+    async def never(tried: datetime) -> int | None:
+        raise AssertionError("nothing to read back: the write never reached the ISP")
+
+    with pytest.raises(IspUnreachable):
+        await send_once(unreachable, never, lambda: START)
 
 
 # ---- a write that sets a state ---------------------------------------------------------------------

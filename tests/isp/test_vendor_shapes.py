@@ -13,8 +13,8 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from bot.commands.call import build_request
 from bot.isp.catalog import OPERATIONS
-from bot.isp.cli import build_request
 from bot.isp.errors import InvalidRequestError
 from bot.isp.models.base import Empty, Request
 from pydantic import BaseModel, ValidationError

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from bot.cli import build_parser
-from bot.mirror import cli as mirror_cli
+from bot.commands import mirror as mirror_cli
+from bot.commands import support
 from bot.sandbox import DEMO_IDENTITIES
 
 from tests.flows.harness import Desk
@@ -25,7 +26,7 @@ def on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database: ScratchDatabas
     monkeypatch.chdir(tmp_path)  # no .env of the developer's
     monkeypatch.delenv("ISPBOT_ISP_TIMEZONE", raising=False)
     monkeypatch.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
-    monkeypatch.setattr(mirror_cli, "open_database", lambda _url: database.reopen())
+    monkeypatch.setattr(support, "open_database", lambda _url: database.reopen())
     return database
 
 
@@ -94,6 +95,6 @@ async def test_status_of_a_database_behind_its_migrations_is_refused(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ISPBOT_DATABASE_URL", blank_database.url.render_as_string(hide_password=False))
-    monkeypatch.setattr(mirror_cli, "open_database", lambda _url: blank_database.reopen())
+    monkeypatch.setattr(support, "open_database", lambda _url: blank_database.reopen())
     assert await ispbot("mirror", "status") == 1
     assert "ispbot mirror:" in capsys.readouterr().err

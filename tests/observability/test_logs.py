@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from bot import cli, logs
 from bot.channels.telegram.settings import TelegramSettings
-from bot.cli_support import settings_problem
+from bot.commands.support import settings_problem
 from bot.logs import RedactSecrets, chat_ref
 from pydantic import ValidationError
 

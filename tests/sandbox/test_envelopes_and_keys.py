@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.sandbox import DEMO_IDENTITIES as D
-from bot.sandbox import HOMOLOGATION_KEY, INACTIVE_KEY, RESTRICTED_KEY, Sandbox
+from bot.sandbox import HOMOLOGATION_KEY, INACTIVE_KEY, RESTRICTED_KEY, FixedClock, Sandbox
 
 from tests.sandbox.conftest import V1_PATH, V2_PATH, Api, fail2, ok2
 
@@ -157,3 +159,26 @@ async def test_v2_failure_of_ticket_finish_keeps_its_result_shape(api: Api) -> N
         "error_description": answer["error_description"],
         "result": {"messages": [], "new_tickets": []},
     }
+
+
+async def test_a_disconnected_session_dials_in_again_unless_the_equipment_is_dead(
+    api: Api, sb: Sandbox, clock: FixedClock
+) -> None:
+    async def drop() -> dict[str, Any]:
+        (session,) = ok2(await api.v2("get_online_customer", {"customer_id": D.customer}))
+        ok2(await api.v2("disconnect_online_customer", {
+            "customer_id": D.customer, "server_id": int(session["server"]),
+            "nas_ip_address": session["nas_ip_address"], "session_id": session["session_id"],
+        }))
+        return dict(session)
+
+    before = await drop()
+    clock.advance(seconds=sb.settings.redial_seconds - 1)
+    assert ok2(await api.v2("get_online_customer", {"customer_id": D.customer})) == []
+    clock.advance(seconds=1)
+    (again,) = ok2(await api.v2("get_online_customer", {"customer_id": D.customer}))
+    assert again["session_id"] != before["session_id"] and again["session_up_time"] == "00:00:00"
+    sb.settings.redials = False
+    await drop()
+    clock.advance(minutes=5)
+    assert ok2(await api.v2("get_online_customer", {"customer_id": D.customer})) == []

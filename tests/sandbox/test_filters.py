@@ -109,7 +109,7 @@ async def test_alternative_filter_names(api: Api, sb: Sandbox) -> None:
     settled = await api.rows(
         "ConsultaDocumentosBaixados", f"Movimento.Cliente = {D.customer} AND Movimento.Data < '2025-02-01'"
     )
-    assert {d["Motivo"] for d in settled} == {"PAGTO"} and len(settled) == 3
+    assert {d["Motivo"] for d in settled} == {"PAGTO"} and len(settled) == 13  # a year and more of paid bills
     auth = await api.rows("ConsultaAutenticacaoSenha", f"Usuario = '{D.pppoe_login}'")
     assert auth[0]["Senha"] == D.pppoe_password and auth[0]["Cliente"] == str(D.customer)
 

@@ -6,9 +6,9 @@ import argparse
 
 import httpx
 import pytest
+from bot.commands.sandbox import describe, register
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
-from bot.sandbox.cli import describe, register
 from bot.sandbox.server import SandboxServer
 
 from tests.sandbox.conftest import V1_PATH, V2_PATH

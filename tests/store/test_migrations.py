@@ -12,8 +12,8 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from bot import cli
+from bot.commands.migrate import run as migrate_command
 from bot.store import DatabaseAheadError, DatabaseBehindError, migrate
-from bot.store.cli import run as migrate_command
 from bot.store.models import Base
 from bot.store.urls import async_url
 from sqlalchemy import inspect, text
@@ -23,7 +23,7 @@ from tests.store.dbtools import ENV_URL, ScratchDatabase, postgresql_url, separa
 
 TABLES = {
     "chats", "links", "link_attempts", "processed_updates", "inbox", "outbox", "invites", "outage_watches",
-    "trust_unblocks", "handoffs",
+    "trust_unblocks", "handoffs", "desk_jobs", "contacts", "contact_events",
 }
 
 # A revision newer than this code's head, as a later version of ispbot would ship.
@@ -59,6 +59,20 @@ async def test_upgrade_brings_a_fresh_database_to_head(
     async with blank_database.engine.connect() as connection:
         tables = await connection.run_sync(lambda sync: set(inspect(sync).get_table_names()))
     assert tables >= TABLES
+
+
+async def test_an_open_handoffs_forum_topic_becomes_its_desk_reference(blank_database: ScratchDatabase) -> None:
+    """Upgraded while a conversation waits in its topic, the staff go on answering in that topic."""
+    await migrate.upgrade(blank_database, "0009")
+    async with blank_database.engine.begin() as connection:
+        await connection.execute(text(
+            "INSERT INTO handoffs (chat_id, ticket_id, customer_code, topic_id, opened_at) "
+            "VALUES (42, 7, 5001, 1234, '2026-11-27 06:00:00'), (43, 8, 5001, NULL, '2026-11-27 06:00:00')",
+        ))
+    await migrate.upgrade(blank_database)
+    async with blank_database.engine.connect() as connection:
+        rows = (await connection.execute(text("SELECT chat_id, desk_ref FROM handoffs ORDER BY chat_id"))).all()
+    assert [tuple(row) for row in rows] == [(42, "1234"), (43, None)]
 
 
 async def test_processes_started_together_migrate_one_after_the_other() -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from bot.channels.telegram.settings import DEFAULT_CONCURRENCY
+from bot.channels.telegram.settings import TelegramSettings
+from bot.runtime.processor import DEFAULT_CONCURRENCY
+from bot.settings import ServerSettings
 from bot.store.db import DEFAULT_POOL_SIZE, pool_size_for
 from sqlalchemy import event, text
 
@@ -14,8 +16,11 @@ from tests.store.dbtools import ScratchDatabase
 
 
 async def test_connections_stay_open_from_one_burst_of_turns_to_the_next(database: ScratchDatabase) -> None:
-    # The store cannot import the channel's default, so it writes the number again: keep them one.
+    # The store and the Telegram settings cannot import the processor's default, so they write the
+    # number again: keep them one.
     assert pool_size_for(DEFAULT_CONCURRENCY) == DEFAULT_POOL_SIZE
+    assert TelegramSettings.model_fields["concurrency"].default == DEFAULT_CONCURRENCY
+    assert ServerSettings.model_fields["concurrency"].default == DEFAULT_CONCURRENCY
     in_flight = DEFAULT_CONCURRENCY
     opened: list[object] = []
     event.listen(database.engine.sync_engine, "connect", lambda connection, _record: opened.append(connection))

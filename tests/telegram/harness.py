@@ -23,13 +23,15 @@ import httpx
 from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.sender import Rate
 from bot.channels.telegram.settings import TelegramSettings
+from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.isp import IspClient, IspSettings
 from bot.runtime.app import App, Runtime, Settings, build_app
 from bot.runtime.processor import Processor
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
-from bot.store import Database, InboxState, Invites, Role
-from bot.store.models import InboxRow
+from bot.store import Database, DeskJobState, InboxState, Invites, Role
+from bot.store.models import DeskJobRow, InboxRow
+from sqlalchemy import func, select
 
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi, Sent
@@ -57,6 +59,8 @@ class RunningBot:
     task: asyncio.Task[None] | None = None
     web: httpx.AsyncClient | None = None
     poll_timeout: int = 1
+    bot_settings: BotSettings | None = None  # None: from the environment, as `ispbot run` reads them
+    chatwoot: ChatwootSettings | None = None
 
     @property
     def runtime(self) -> Runtime:
@@ -73,8 +77,9 @@ class RunningBot:
 
     async def start(self) -> None:
         self.app = await build_app(
-            Settings(self.client.settings, BotSettings(), self.settings), database=self.database, client=self.client,
-            wall_clock=self.sandbox.clock, sender_limits=self.sender_limits,
+            Settings(self.client.settings, self.bot_settings or BotSettings(), self.settings,
+                     chatwoot_settings=self.chatwoot),
+            database=self.database, client=self.client, wall_clock=self.sandbox.clock, sender_limits=self.sender_limits,
         )
         await self.runtime.start()
         self.stop = asyncio.Event()
@@ -111,12 +116,27 @@ class RunningBot:
                 async with self.app.database.session() as session:
                     row = await session.get(InboxRow, update_id, populate_existing=True)
                 if row is not None and row.state != InboxState.PENDING.value and row.answer is None:
+                    await self.desk_done()
                     return
                 if row is not None and row.state != InboxState.PENDING.value:
                     # Answered: the processor records the delivery on its next turn; start that turn now
                     # rather than after its idle wait.
                     self.processor.wake()
                 await asyncio.sleep(0.01)
+
+    async def desk_done(self) -> None:
+        """Wait until the staff desk carried out the jobs the turns wrote (it does so after they commit)."""
+        if self.runtime.desk is None:
+            return
+        while True:
+            async with self.app.database.session() as session:
+                pending = await session.scalar(select(func.count()).select_from(DeskJobRow).where(
+                    DeskJobRow.state == DeskJobState.PENDING.value))
+            if not pending:
+                await self.channel.sender.drain()
+                return
+            self.runtime.desk.wake()
+            await asyncio.sleep(0.01)
 
     async def handled_all(self, update_ids: list[int], within: float = 10.0) -> None:
         """Wait until every one of the updates was processed and its answer accepted."""
@@ -153,10 +173,12 @@ class RunningBot:
 async def running_bot(
     database: Database, sandbox: Sandbox, *, mode: str = "polling", sender_limits: dict[str, Any] | None = None,
     staff_chat_id: int | None = None, concurrency: int = 32, poll_timeout: int = 1, api: FakeBotApi | None = None,
-    paid_broadcast: bool = False, api_url: str | None = None,
+    paid_broadcast: bool = False, api_url: str | None = None, bot_settings: BotSettings | None = None,
+    chatwoot: ChatwootSettings | None = None,
 ) -> AsyncIterator[RunningBot]:
     """``api``: another bot's fake Telegram, for a second worker of the same bot (webhook mode), or
-    one that enforces Telegram's limits; ``api_url``: where the bot reaches it (a proxy in front)."""
+    one that enforces Telegram's limits; ``api_url``: where the bot reaches it (a proxy in front);
+    ``bot_settings`` and ``chatwoot``: a staff desk in Chatwoot (``tests/chatwoot``)."""
     async with contextlib.AsyncExitStack() as stack:
         if api is None:
             # Long polls end after a quarter second without updates, so stopping the bot never waits long.
@@ -175,6 +197,7 @@ async def running_bot(
         limits = fast_sender_limits() if sender_limits is None else sender_limits
         bot = RunningBot(api, database, client, sandbox, settings, limits, mode)
         bot.poll_timeout = poll_timeout
+        bot.bot_settings, bot.chatwoot = bot_settings, chatwoot
         await bot.start()
         try:
             yield bot

@@ -17,10 +17,10 @@ from typing import NamedTuple
 import pytest
 from bot import cli, logs
 from bot.channels.telegram.settings import TelegramSettings
-from bot.cli_support import Refused
+from bot.commands.run import load_settings
+from bot.commands.support import Refused
 from bot.logs import RedactSecrets
 from bot.runtime import run as telegram_run
-from bot.runtime.run import load_settings
 from bot.sandbox import Sandbox
 from bot.store import Database
 from pydantic import ValidationError

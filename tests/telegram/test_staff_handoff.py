@@ -8,7 +8,7 @@ from datetime import timedelta
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
 from bot.store import Database, Invites, Role, utcnow
-from bot.store.models import HandoffRow, OutboxRow
+from bot.store.models import DeskJobRow, HandoffRow, OutboxRow
 from sqlalchemy import func, select, update
 
 from tests.telegram import fake_bot_api as tg
@@ -118,7 +118,7 @@ async def test_one_topic_per_conversation_kept_across_a_restart_and_the_wait_tol
         # Nobody answered for longer than ISPBOT_HANDOFF_WAIT_MINUTES: told once where they are in line.
         async with database.transaction() as session:
             await session.execute(update(HandoffRow).values(opened_at=utcnow() - timedelta(minutes=30)))
-        assert bot.channel.staff is not None
+        assert bot.runtime.desk is not None
         await bot.runtime.housekeeping.tell_waiting()
         await bot.channel.sender.drain()
         await bot.runtime.housekeeping.tell_waiting()  # a second look tells nothing new
@@ -187,3 +187,58 @@ async def test_a_person_who_proves_who_they_are_meanwhile_gets_their_card_in_the
         card = in_topic(bot, thread)[-1]
         assert "Atendimento pedido pelo Telegram" in card and "5001" in card
         assert await handoff_ticket(bot, maria.chat_id) != 0
+
+
+async def test_the_subscriber_is_answered_while_telegram_holds_the_topic_back(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        maria = await bot.maria(8701)
+        bot.api.fail_next("createForumTopic", 429, retry_after=2)  # flood control on the staff group
+        heard = len(bot.api.sent(maria.chat_id))
+        bot.api.push_update(tg.text_message(maria.chat_id, "/atendente"))
+        told = (await bot.api.wait_for_sent(maria.chat_id, count=heard + 1, within=1.5))[-1]
+        assert "Chamei uma pessoa" in (told.text or "")  # not held by the desk's call: it leaves the turn
+        assert bot.api.topics(tg.STAFF_GROUP_ID) == []
+        await bot.api.wait_until(lambda: len(bot.api.topics(tg.STAFF_GROUP_ID)) == 1, within=6)
+        await bot.desk_done()
+        thread = bot.api.topics(tg.STAFF_GROUP_ID)[0]["message_thread_id"]
+        assert "Atendimento pedido pelo Telegram" in in_topic(bot, thread)[0]
+
+
+async def test_a_staff_group_the_bot_may_not_manage_sets_the_topic_aside_and_says_why(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        maria = await bot.maria(8801)
+        bot.api.fail_next("createForumTopic", 400, description="Bad Request: not enough rights to create a topic")
+        await maria.say("/atendente")
+        assert "Chamei uma pessoa" in maria.text  # the person is answered whatever the desk says
+        assert bot.api.topics(tg.STAFF_GROUP_ID) == []
+        async with database.session() as session:
+            rows = (await session.execute(select(DeskJobRow).order_by(DeskJobRow.id))).scalars().all()
+        assert [(row.kind, row.state) for row in rows] == [("open", "dead"), ("post", "dead")]
+        assert "may the bot manage its topics" in (rows[0].last_error or "")
+
+
+async def test_photos_cross_both_ways_as_copies_beside_a_line_naming_who_sent_them(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        await staff_member(bot)
+        maria = await bot.maria(8901)
+        await maria.say("/atendente")
+        thread = bot.api.topics(tg.STAFF_GROUP_ID)[0]["message_thread_id"]
+
+        await maria.send(tg.photo_message(maria.chat_id, "o modem"))
+        staff_side = [s for s in bot.api.sent(tg.STAFF_GROUP_ID) if s.message_thread_id == thread][-2:]
+        assert "o modem" in (staff_side[0].text or "")
+        assert staff_side[1].method == "copyMessage" and staff_side[1].params["from_chat_id"] == maria.chat_id
+
+        photo = tg.photo_message(tg.STAFF_GROUP_ID, "reinicie assim", user_id=STAFF_USER)
+        photo["message"].update(message_thread_id=thread, is_topic_message=True)
+        heard = len(bot.api.sent(maria.chat_id))
+        await bot.handled(bot.api.push_update(photo))
+        line, copy = bot.api.sent(maria.chat_id)[heard:]
+        assert "reinicie assim" in (line.text or "") and "Ana" in (line.text or "")
+        assert copy.method == "copyMessage" and copy.params["from_chat_id"] == tg.STAFF_GROUP_ID

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot import undelivered_cli
 from bot.cli import build_parser
+from bot.commands import support
+from bot.commands import undelivered as undelivered_cli
 from bot.sandbox import Sandbox
 from bot.store.dead_letters import DeadLetters
 
@@ -59,7 +60,7 @@ def on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database: ScratchDatabas
     """``ispbot undelivered`` on the test's scratch database (its own schema on PostgreSQL)."""
     monkeypatch.chdir(tmp_path)  # no .env of the developer's
     monkeypatch.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
-    monkeypatch.setattr(undelivered_cli, "open_database", lambda _url: database.reopen())
+    monkeypatch.setattr(support, "open_database", lambda _url: database.reopen())
     return database
 
 

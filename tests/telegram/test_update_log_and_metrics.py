@@ -125,6 +125,8 @@ async def test_open_handoffs_are_a_gauge(database: Database, sandbox: Sandbox) -
         assert "Chamei uma pessoa" in maria.text
         await bot.runtime.housekeeping.refresh_metrics()
         assert sample(await scrape(bot), "ispbot_handoffs_open") == 1
+        assert sample(await scrape(bot), "ispbot_desk_jobs", state="done") == 2  # the topic and its card
+        assert sample(await scrape(bot), "ispbot_desk_jobs", state="dead") == 0
 
         async with bot.app.database.transaction() as session:
             row = (await session.execute(select(HandoffRow).where(HandoffRow.chat_id == 8301))).scalar_one()

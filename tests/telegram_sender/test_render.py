@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 from bot.channels.telegram.render import MAX_TEXT, ApiCall, render, render_turn, split_html, utf16_len
-from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Upload
+from flows.desk import Attachment
+from flows.replies import AskContact, AskLocation, Button, Copy, Document, Handoff, Message, Upload
 
 
 class _Balance(HTMLParser):
@@ -124,6 +125,14 @@ def test_document_caption_too_long_goes_first_as_a_message() -> None:
 
 def test_handoff_renders_nothing() -> None:
     assert render(Handoff("human", ticket=5), 1) == []
+
+
+def test_a_staff_members_photo_is_copied_from_the_desk_only_within_telegram() -> None:
+    held = Attachment("telegram", -1001234567890, 77, "photo")
+    assert render(Copy(held), 42) == [
+        ApiCall("copyMessage", {"chat_id": 42, "from_chat_id": -1001234567890, "message_id": 77}),
+    ]
+    assert render(Copy(Attachment("whatsapp", 5511, 9, "photo")), 42) == []  # the words describe it instead
 
 
 def test_forum_topic_reply_carries_thread_id_on_every_part() -> None:

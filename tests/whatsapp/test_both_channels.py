@@ -1,6 +1,8 @@
 """Telegram and WhatsApp in one process: one inbox, one processor routing each update to its
 channel, a notice crossing from one channel to the other (a technician on Telegram moves the visit
-of a customer who writes on WhatsApp), and each channel's answers on its own API."""
+of a customer who writes on WhatsApp), each channel's answers on its own API, and the Telegram forum
+desk serving a WhatsApp subscriber (her turns write desk jobs; the staff's answers reach her as
+notices routed by her chat's channel)."""
 
 from __future__ import annotations
 
@@ -115,15 +117,15 @@ async def test_a_whatsapp_subscriber_reaches_the_staff_desk_and_its_answer_comes
         await maria.say(D.customer_cpf)
         await maria.say("/atendente")
         assert "Chamei uma pessoa" in maria.text
+        await bot.desk_done()  # the desk worker opens the topic once her turn committed
         [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
         thread = topic["message_thread_id"]
-        await bot.api.wait_for_sent(tg.STAFF_GROUP_ID, 1)
         [card] = in_topic(bot, thread)
         assert "Atendimento pedido pelo WhatsApp" in card and "5001" in card
 
         await maria.say("ainda estou sem internet")
         assert maria.replies == []  # a person handles it now
-        await bot.api.wait_for_sent(tg.STAFF_GROUP_ID, 2)
+        await bot.desk_done()
         assert "ainda estou sem internet" in in_topic(bot, thread)[-1]
 
         heard = len(bot.wa_api.to(MARIA_WA_ID))

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from bot.doctor import cli as doctor_cli
+from bot.commands.doctor import diagnose
+from bot.doctor import whatsapp as whatsapp_doctor
 from bot.doctor.report import Finding, Status
 from bot.doctor.whatsapp import whatsapp_findings
 
@@ -60,13 +61,13 @@ async def test_whatsapp_alone_is_a_bot_and_half_of_its_settings_are_named(
         checked.append(listen)
         return []
 
-    monkeypatch.setattr(doctor_cli, "whatsapp_findings", fake_findings)
-    found = await doctor_cli.diagnose(1.0)
+    monkeypatch.setattr(whatsapp_doctor, "whatsapp_findings", fake_findings)  # diagnose imports it when run
+    found = await diagnose(1.0)
     lines = [f.line() for f in found if f.status is Status.FAIL and f.check in ("whatsapp", "telegram")]
     assert lines and all("ISPBOT_WHATSAPP_" in line for line in lines), lines  # the three it lacks, no Telegram
     monkeypatch.setenv("ISPBOT_WHATSAPP_PHONE_NUMBER_ID", wa.PHONE_NUMBER_ID)
     monkeypatch.setenv("ISPBOT_WHATSAPP_APP_SECRET", wa.APP_SECRET)
     monkeypatch.setenv("ISPBOT_WHATSAPP_VERIFY_TOKEN", wa.VERIFY_TOKEN)
-    found = await doctor_cli.diagnose(1.0)
+    found = await diagnose(1.0)
     assert not [f for f in found if f.check in ("telegram", "whatsapp") and f.status is Status.FAIL]
     assert checked == ["127.0.0.1:8080"]

@@ -7,7 +7,7 @@ import re
 from urllib.parse import unquote
 
 import pytest
-from bot import invites_cli
+from bot.commands import invites as invites_cli
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import httpx
 import pytest
 from bot import cli
-from bot.runtime.run import load_settings, run
+from bot.commands.run import load_settings
+from bot.runtime.run import run
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.sandbox.server import SandboxServer, free_port
 from bot.store.migrate import upgrade

@@ -35,6 +35,9 @@ SEPARATE: dict[str | tuple[str, str], str] = {
     "tap QR code": "the QR code's image, and the options (a list cannot ride on an image)",
     "tap Boleto em PDF": "the bill's document, and the options (a list cannot ride on a document)",
     ("invoices, several contracts", "tap_first"): "the invoice's document, and the options",
+    ("link (CPF, WhatsApp's number)", "say /ajuda"): (
+        "the help, longer than an options message's body (1,024 characters), and then the options"
+    ),
 }
 
 
@@ -141,7 +144,7 @@ async def walk_subscribers(walk: Walk) -> None:
     await walk.run("help, language", maria,
         "tap Ajuda", "say obrigado", "say /idioma", "tap English", "tap Bills", "say /language", "tap Português")
 
-    await walk.run("unlink", maria, "say /menu", "tap Desvincular", "tap Sim, desvincular", "say oi")
+    await walk.run("unlink", maria, "say /menu", "say /desvincular", "tap Sim, desvincular", "say oi")
 
     again = await linked(bot, MARIA_WA_ID, D.customer)
     await walk.run("contracts, cancel plan, wifi", again,

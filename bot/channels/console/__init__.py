@@ -1,5 +1,6 @@
-"""The terminal channel: the demo's chat, with the same engine, flows and sentences as Telegram."""
+"""The terminal channel: the demo's chats, through the inbox, the processor and a sender that prints."""
 
-from bot.channels.console.channel import ConsoleChannel, Identity, terminal_text
+from bot.channels.console.channel import ConsoleChannel, ConsoleChat, Identity, LocalFiles
+from bot.channels.console.terminal import Screen, terminal_text
 
-__all__ = ["ConsoleChannel", "Identity", "terminal_text"]
+__all__ = ["ConsoleChannel", "ConsoleChat", "Identity", "LocalFiles", "Screen", "terminal_text"]

@@ -5,7 +5,8 @@ python-telegram-bot's ``Application`` is not used on purpose: its updater confir
 they are handled and queues ahead without bound, one unparseable update stalls it, and its webhook
 answers 200 before anything is stored. Here polling and the webhook only forward updates into the
 runtime's core (``Intake`` stores them in the inbox first; ``bot.runtime`` runs them), ``Sender``
-keeps Telegram's rate limits per chat, and the staff desk (``staff/``) answers the staff group.
+keeps Telegram's rate limits per chat; the staff group's topics are read as staff events for the
+engine, and the forum desk (``desk.py``) posts there through the same sender.
 
 HTTP goes through aiohttp (``aiohttp_request``), with one connection pool for the sender's workers
 (and button acknowledgements) and a separate one-connection pool for the long poll, as
@@ -18,7 +19,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from datetime import datetime, timedelta
+from dataclasses import replace
 from typing import Any
 
 from flows.engine import RoleFlows
@@ -29,17 +30,16 @@ from bot.channels.base import Read
 from bot.channels.telegram import raw
 from bot.channels.telegram.aiohttp_request import AiohttpRequest
 from bot.channels.telegram.commands import chat_scope_calls, default_menu_calls
+from bot.channels.telegram.desk import staff_event
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.render import ApiCall, render, render_turn
 from bot.channels.telegram.sender import Rate, Sender
 from bot.channels.telegram.settings import TelegramSettings
-from bot.channels.telegram.staff.desk import StaffDesk
 from bot.channels.telegram.updates import parse, route, route_common
 from bot.i18n import Translations, pick_language
 from bot.logs import chat_ref
 from bot.store import Database, Inbox, Role, utcnow
-from bot.store.channels import channel_of_chat
 from bot.store.dead_letters import DeadLetters
 from bot.store.models import TELEGRAM
 from telegram import Bot
@@ -66,20 +66,18 @@ def make_bot(settings: TelegramSettings) -> Bot:
 
 
 class TelegramChannel:
-    name = "telegram"
+    name = TELEGRAM
 
     def __init__(
         self, bot: Bot, settings: TelegramSettings, database: Database, flows: Mapping[Role, RoleFlows],
-        translations: Translations, *, staff: StaffDesk | None = None, sender_limits: dict[str, Any] | None = None,
+        translations: Translations, *, sender_limits: dict[str, Any] | None = None,
     ) -> None:
-        """``staff``: the desk of the staff group, when one is configured; ``sender_limits``: keyword
-        arguments for ``Sender`` (tests relax Telegram's rates with it)."""
+        """``sender_limits``: keyword arguments for ``Sender`` (tests relax Telegram's rates with it)."""
         self.bot = bot
         self.settings = settings
         self.database = database
         self.flows = flows
         self.translations = translations
-        self.staff = staff
         self.sender = Sender(self._call, workers=SEND_WORKERS, **{
             "network_horizon": settings.telegram_retry_hours * 3600, "on_dead": self._keep_dead_letter,
             "paid_broadcast": PAID_BROADCAST if settings.paid_broadcast else None,
@@ -89,13 +87,6 @@ class TelegramChannel:
         self._progressed: Callable[[float], Awaitable[None]] | None = None
         self._side_tasks: set[asyncio.Task[None]] = set()  # button acknowledgements
         self._told_to_slow_down: dict[int, float] = {}  # chat id: when (event loop time)
-        # Where the staff desk's calls for a subscriber on another channel go (``forward_to``).
-        self._elsewhere: Callable[[str, dict[str, Any]], Awaitable[Any]] | None = None
-
-    def forward_to(self, elsewhere: Callable[[str, dict[str, Any]], Awaitable[Any]]) -> None:
-        """The staff desk answers a subscriber of another channel (WhatsApp) with Bot API calls to
-        their internal chat id: those go to ``elsewhere(method, params)``, which renders them there."""
-        self._elsewhere = elsewhere
 
     def connect(
         self, inbox: Inbox, on_stored: Callable[[], None], progressed: Callable[[float], Awaitable[None]],
@@ -122,28 +113,26 @@ class TelegramChannel:
                 routed = route(update, self.settings.staff_chat_id)
             except Exception as exc:  # a field of an unexpected type, say: this update only, never its chat
                 return Read("unroutable", failed=f"could not be routed ({type(exc).__name__})", error=exc)
-        if routed is None or (routed.staff and self.staff is None):
+        if routed is None:
             return Read("other")
         kind = ("staff_" if routed.staff else "") + type(routed.incoming.event).__name__.lower()
-        return Read(kind, routed.incoming, thread_id=routed.thread_id, own=routed.staff)
+        if routed.staff:  # a topic of the staff group: the desk's conversation, for the engine's staff flow
+            event = staff_event(routed.incoming, routed.thread_id)
+            if event is None:
+                return Read("other")
+            return Read(kind, replace(routed.incoming, event=event))
+        return Read(kind, routed.incoming)
 
     async def answer(
         self, session: AsyncSession, read: Read, replies: list[Reply], notices: list[Notice],
     ) -> list[ApiCall]:
         assert read.incoming is not None  # noqa: S101 - only what was read is answered
         chat_id = read.incoming.chat_id
-        calls = render_turn(replies, chat_id, message_thread_id=read.thread_id)
+        calls = render_turn(replies, chat_id)
         menus = [reply for reply in replies if isinstance(reply, RoleMenu)]
         calls += [call for menu in menus for call in self._menu(chat_id, menu)]
-        if self.staff is not None:
-            calls += await self.staff.calls_for(session, read.incoming, replies)
         calls += [call for notice in notices for call in self.render_notice(notice)]
         return calls
-
-    async def answer_own(self, session: AsyncSession, read: Read) -> list[ApiCall]:
-        """A message in a topic of the staff group: the desk's."""
-        assert self.staff is not None and read.incoming is not None  # noqa: S101 - ``read`` gives own only so
-        return await self.staff.handle(session, read.incoming, read.thread_id)
 
     def render_notice(self, notice: Notice) -> list[ApiCall]:
         return render(notice.reply, notice.chat_id)
@@ -157,14 +146,6 @@ class TelegramChannel:
     async def drain(self, within: float) -> None:
         await self.sender.drain(within=within)
 
-    async def waiting_calls(
-        self, session: AsyncSession, now: datetime, wait: timedelta, minutes_each: int,
-    ) -> list[ApiCall]:
-        """The handoff queue's "your place in the queue" messages (none without a staff desk)."""
-        if self.staff is None:
-            return []
-        return await self.staff.waiting_calls(session, now, wait, minutes_each)
-
     def _menu(self, chat_id: int, change: RoleMenu) -> list[ApiCall]:
         """The "/" menu of the chat's new role, for this chat only."""
         flows = self.flows.get(Role(change.role))
@@ -174,9 +155,6 @@ class TelegramChannel:
 
     # ---- what only Telegram has -------------------------------------------------------------------
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
-        chat_id = params.get("chat_id")
-        if self._elsewhere is not None and isinstance(chat_id, int) and channel_of_chat(chat_id) != TELEGRAM:
-            return await self._elsewhere(method, params)
         return await raw.call(self.bot, method, params)
 
     def acknowledge(self, callback_id: str) -> None:

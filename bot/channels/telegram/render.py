@@ -29,6 +29,7 @@ from flows.replies import (
     AskContact,
     AskLocation,
     Button,
+    Copy,
     Document,
     Handoff,
     Message,
@@ -105,6 +106,11 @@ def render(reply: Reply, chat_id: int, *, message_thread_id: int | None = None) 
         return _document_calls(base, reply)
     if isinstance(reply, Upload):
         return _upload_calls(base, reply)
+    if isinstance(reply, Copy):
+        held = reply.attachment
+        if held.channel != "telegram":
+            return []
+        return [ApiCall("copyMessage", {**base, "from_chat_id": held.chat_id, "message_id": held.message_id})]
     if isinstance(reply, Handoff | ToStaff | RoleMenu):
         return []  # the staff desk, and the processor (it knows the role's commands), handle these
     raise TypeError(f"not a reply: {type(reply).__name__}")

@@ -20,13 +20,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.channels.telegram.intake import DEFAULT_CHAT_BACKLOG
 from bot.logs import LogFormat
-from bot.settings import CONCURRENCY, DEFAULT_CONCURRENCY, LISTEN_HOST, LISTEN_PORT, LOG_FORMAT, LOG_LEVEL, level_name
-
-__all__ = ["DEFAULT_CONCURRENCY", "TelegramSettings"]
+from bot.settings import CONCURRENCY, LISTEN_HOST, LISTEN_PORT, LOG_FORMAT, LOG_LEVEL, level_name
 
 _TOKEN = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,}")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
-
 
 
 class TelegramSettings(BaseSettings):

@@ -26,6 +26,7 @@ from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Loc
 from telegram import Bot, Message, Update
 
 log = logging.getLogger(__name__)
+CHANNEL = "telegram"  # what ``Incoming.channel`` says of updates read here
 
 _CHAT_KEYS = ("message", "edited_message", "channel_post", "edited_channel_post", "business_message")
 _MEMBER_KEYS = ("my_chat_member", "chat_member", "chat_join_request")
@@ -88,7 +89,8 @@ def route(update: Update, staff_chat_id: int | None = None) -> Routed | None:
         if chat is None or chat.type != "private" or not query.data:
             return None
         by = query.from_user
-        incoming = Incoming(chat.id, Choice(query.data), by.language_code, by.first_name, sender_id=by.id)
+        incoming = Incoming(chat.id, Choice(query.data), by.language_code, by.first_name, sender_id=by.id,
+                            channel=CHANNEL)
         return Routed(incoming)
     message = update.message or update.edited_message
     if message is None:
@@ -104,7 +106,7 @@ def route(update: Update, staff_chat_id: int | None = None) -> Routed | None:
     person = message.from_user
     incoming = Incoming(
         message.chat.id, event, person.language_code if person else None, person.first_name if person else None,
-        sender_id=person.id if person else None, message_id=message.message_id,
+        sender_id=person.id if person else None, message_id=message.message_id, channel=CHANNEL,
     )
     if not private:
         return Routed(incoming, thread_id=message.message_thread_id, staff=True)
@@ -195,7 +197,7 @@ def _common_text(message: Any) -> Routed | None:
     chat_id = message["chat"]["id"]
     incoming = Incoming(
         chat_id, _text_event(text), person.get("language_code"), person["first_name"], sender_id=person["id"],
-        message_id=message["message_id"],
+        message_id=message["message_id"], channel=CHANNEL,
     )
     return Routed(incoming)
 
@@ -214,6 +216,7 @@ def _common_press(query: Any) -> Routed | None:
         return None
     incoming = Incoming(
         message["chat"]["id"], Choice(query["data"]), by.get("language_code"), by["first_name"], sender_id=by["id"],
+        channel=CHANNEL,
     )
     return Routed(incoming)
 

@@ -16,11 +16,11 @@ import asyncio
 import itertools
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
-from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
-from flows.events import Choice, Incoming
+from flows.events import Choice
 from flows.replies import Button, Message, Notice, Reply
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -29,7 +29,7 @@ from bot.channels.base import Read
 from bot.channels.whatsapp import updates
 from bot.channels.whatsapp.client import CloudApi
 from bot.channels.whatsapp.render import MORE, WaCall, options_message, render, render_turn
-from bot.channels.whatsapp.sender import FOREIGN, WaSender
+from bot.channels.whatsapp.sender import WaSender
 from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.channels.whatsapp.templates import load_templates
 from bot.i18n import pick_language
@@ -40,15 +40,6 @@ from bot.store.dead_letters import DeadLetters
 
 log = logging.getLogger(__name__)
 
-
-class DeskCall(Protocol):
-    @property
-    def chat_id(self) -> int: ...
-
-    def as_json(self) -> dict[str, Any]: ...
-
-
-DeskCalls = Callable[[AsyncSession, Incoming, list[Reply]], Awaitable[Sequence[DeskCall]]]
 
 SEND_WORKERS = 32
 CHAT_BACKLOG = 20  # messages one person may have waiting; beyond, set aside
@@ -78,8 +69,6 @@ class WhatsAppChannel:
         })
         self.inbox: Inbox | None = None
         self._on_stored: Callable[[], None] | None = None
-        self._desk_calls: DeskCalls | None = None  # the staff desk's calls of a subscriber's turn
-        self._send_desk: Callable[[dict[str, Any]], Awaitable[None]] | None = None
         # chat id: (wa_id or user id), and chat id: (text, options, language) of a list with pages.
         self._addresses: OrderedDict[int, str] = OrderedDict()
         self._pages: OrderedDict[int, tuple[str, list[Button], str]] = OrderedDict()
@@ -88,27 +77,6 @@ class WhatsAppChannel:
     def connect(self, inbox: Inbox, on_stored: Callable[[], None]) -> None:
         self.inbox = inbox
         self._on_stored = on_stored
-
-    def bridge(self, desk_calls: DeskCalls, send_desk: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        """The staff desk of another channel (Telegram's forum): ``desk_calls`` gives its calls for a
-        subscriber's turn (a handoff's card, relays), kept in the answer and sent by ``send_desk``."""
-        self._desk_calls = desk_calls
-        self._send_desk = send_desk
-        self.sender.on_foreign = self._to_desk
-
-    async def _to_desk(self, call: WaCall) -> None:
-        if self._send_desk is not None:
-            await self._send_desk(call.body)
-
-    async def from_desk(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """A staff member's answer (a Bot API call for this channel's chat), sent here: its text as a
-        message; a copied photo or file is told by that text already ("[photo]")."""
-        chat_id = int(params["chat_id"])
-        if method == "sendMessage" and isinstance(params.get("text"), str):
-            to = await self._address(chat_id)
-            calls = render(Message(params["text"]), chat_id, to, pick_language(updates.language_of(to)))
-            await asyncio.gather(*await self.sender.submit_all(calls, notice=True))
-        return {"message_id": 0}  # what the Telegram sender takes as delivered
 
     # ---- the webhook ---------------------------------------------------------------------------
     async def store_posted(self, body: dict[str, Any]) -> int:
@@ -193,13 +161,7 @@ class WhatsAppChannel:
         calls += render_turn(replies, chat_id, to, language)
         self._keep_pages(chat_id, replies, language)
         calls += [call for notice in notices for call in self.render_notice(notice)]
-        if self._desk_calls is not None:
-            desk = await self._desk_calls(session, incoming, replies)
-            calls += [WaCall(call.chat_id, FOREIGN, call.as_json()) for call in desk]
         return calls
-
-    async def answer_own(self, session: AsyncSession, read: Read) -> list[WaCall]:
-        return []  # nothing of WhatsApp's is answered outside the engine (the pages go from ``read``)
 
     def _page(self, chat_id: int, token: str, reference: str | None) -> list[WaCall]:
         """The page of a long list that ``token`` (``MORE`` and its first option) asks for."""
@@ -222,11 +184,6 @@ class WhatsAppChannel:
 
     async def drain(self, within: float) -> None:
         await self.sender.drain(within=within)
-
-    async def waiting_calls(
-        self, session: AsyncSession, now: datetime, wait: timedelta, minutes_each: int,
-    ) -> list[WaCall]:
-        return []  # the staff desk's queue messages are the desk's (Telegram's forum) to send
 
     # ---- what only WhatsApp has ----------------------------------------------------------------
     @staticmethod

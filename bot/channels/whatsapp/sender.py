@@ -35,9 +35,7 @@ Resolve = Callable[[int], Awaitable[str | None]]
 DeadLetter = Callable[[WaCall, str], Awaitable[None]]
 Held = Callable[[WaCall, str], Awaitable[bool]]  # True: sent otherwise (a template)
 Sent = Callable[[WaCall, str], None]  # a message accepted, with its wamid
-Foreign = Callable[[WaCall], Awaitable[None]]  # a call of another channel's (the staff desk's)
 
-FOREIGN = "telegram"  # WaCall.kind of a staff desk's Bot API call kept in a WhatsApp answer
 HORIZON = 24 * 3600.0
 BACKOFF_CAP = 60.0
 TOKEN_LOG_EVERY = 60.0
@@ -118,7 +116,7 @@ class _Chat:
 class WaSender:
     def __init__(
         self, api: CloudApi, resolve: Resolve, *, on_dead: DeadLetter, on_held: Held | None = None,
-        on_sent: Sent | None = None, on_foreign: Foreign | None = None, rate: int = 80, pair: Pace = PAIR,
+        on_sent: Sent | None = None, rate: int = 80, pair: Pace = PAIR,
         workers: int = 32,
         horizon: float = HORIZON, clock: Callable[[], float] = time.monotonic, backoff: float = 1.0,
     ) -> None:
@@ -129,7 +127,6 @@ class WaSender:
         self.on_dead = on_dead
         self.on_held = on_held
         self.on_sent = on_sent
-        self.on_foreign = on_foreign
         self.overall = Window(rate, 1.0)
         self.backoff = backoff
         self.pair = pair
@@ -207,10 +204,7 @@ class WaSender:
             if not chat.items:
                 continue
             item = chat.items[0]
-            if item.call.kind == FOREIGN:  # the staff desk's, sent by its own channel under its limits
-                await self._foreign(item)
-                retry_after = None
-            elif item.call.kind == "read":  # a receipt is no message: neither limit counts it
+            if item.call.kind == "read":  # a receipt is no message: neither limit counts it
                 retry_after = await self._attempt(item)
             else:
                 wait = self._pace(chat)
@@ -245,13 +239,6 @@ class WaSender:
         retry_after = await self._attempt(item)
         self.overall.moved(started, self.clock())
         return retry_after
-
-    async def _foreign(self, item: _Item) -> None:
-        try:
-            if self.on_foreign is not None:
-                await self.on_foreign(item.call)
-        except Exception as exc:  # that channel keeps its own dead letters; this one goes on
-            log.error("WhatsApp: the staff desk's call could not be handed over (%s)", type(exc).__name__)
 
     async def _overall_slot(self) -> None:
         """Wait for the number's throughput to allow one more (the workers share it)."""

@@ -125,9 +125,9 @@ def language_of(sender: str | None) -> str | None:
 
 def read(payload: dict[str, Any]) -> Read:
     """A stored message (its ``chat_id`` given at intake) as the engine's event (``incoming`` None:
-    nothing for the bot); a status is the channel's own (``own``: recorded, never the engine's)."""
+    nothing for the bot); a status is the channel's own (recorded at intake, never the engine's)."""
     if "status" in payload:
-        return Read("status", own=True)
+        return Read("status")
     message = payload.get("message")
     chat_id = payload.get("chat_id") if isinstance(payload.get("chat_id"), int) else None
     if not isinstance(message, dict) or chat_id is None:

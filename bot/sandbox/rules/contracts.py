@@ -10,7 +10,7 @@ Suspending a contract that is not active answers 10.
 from __future__ import annotations
 
 import base64
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from bot.sandbox import codes
@@ -50,7 +50,9 @@ def _ids(p: Params) -> tuple[int, int]:
 
 
 def advance_time(ctx: Context) -> None:
-    """Suspensions and trial plans whose dates the clock has reached take effect (called per request)."""
+    """Suspensions, trial plans and redials (``redial``) whose dates the clock has reached take
+    effect (called per request)."""
+    redial(ctx)
     today = ctx.today
     for suspension in ctx.store.rows("suspensions"):
         contract = ctx.store.find("contracts", Numero=suspension["contract_id"])
@@ -663,3 +665,25 @@ def contract_transfer(ctx: Context, p: Params) -> dict[str, Any]:
         "package_id": None,
         "messages": [f"Contrato {old['Numero']} transferido" for old in sources],
     }
+
+
+def redial(ctx: Context) -> None:
+    """Sessions dropped by ``disconnect_online_customer`` (``network``) whose equipment dials in again
+    now that their time has come."""
+    for pending in list(ctx.store.rows("redials")):
+        if pending["due"] > ctx.stamp:
+            continue
+        ctx.store.delete("redials", pending)
+        contract = ctx.store.find("contracts", Numero=pending["contract_id"])
+        if contract is None or contract["Situacao_Codigo"] != "A":
+            continue
+        session = {k: v for k, v in pending.items() if k != "due"}
+        start = datetime.strptime(pending["due"], "%Y-%m-%d %H:%M:%S")
+        session.update(
+            session_id=f"{int(start.timestamp()):x}{pending['contract_id']:06x}",
+            session_start_time=pending["due"],
+            session_up_time="00:00:00",
+            input_octets=0,
+            output_octets=0,
+        )
+        ctx.store.insert("sessions", session)

@@ -1,8 +1,14 @@
 """Online sessions, equipment, additional data, the virtual collector and the MVNO integration
-(second document, 4.3 and 4.4)."""
+(second document, 4.3 and 4.4).
+
+A session dropped by disconnect_online_customer comes back as a new one (new id, start time) once
+``Settings.redial_seconds`` have passed on the sandbox's clock, as a router dials in again, while its
+contract is still active; with ``Settings.redials`` off it never does (``contracts.redial`` runs per request).
+"""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from bot.sandbox.errors import Refusal
@@ -73,6 +79,9 @@ def disconnect_online_customer(ctx: Context, p: Params) -> str:
     if session is None:
         return "Nenhuma conexão ativa encontrada para os dados informados"
     ctx.store.delete("sessions", session)
+    if ctx.settings.redials:
+        due = ctx.now + timedelta(seconds=ctx.settings.redial_seconds)
+        ctx.store.insert("redials", {**session, "due": due.strftime("%Y-%m-%d %H:%M:%S")})
     return "Cliente desconectado com sucesso"
 
 

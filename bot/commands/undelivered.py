@@ -1,0 +1,148 @@
+"""``ispbot undelivered``: answers the bot could not get to Telegram, seen and sent again by the operator.
+
+    ispbot undelivered list             # dead letters: id, chat id, Bot API method, when, the error
+    ispbot undelivered resend [--id N]  # send them (all, or one) through the Bot API now, oldest first
+
+The running bot retries an answer for as long as Telegram cannot be reached (refused connections,
+resets, DNS failures, timeouts) up to ``ISPBOT_TELEGRAM_RETRY_HOURS`` (24 by default); only then does
+it keep the answer here, as a dead letter. ``list`` never shows what the answer says; the chat ids
+are personal data (this is the operator's own console). ``resend`` forgets each letter Telegram took,
+and each Telegram refused for good (the person blocked the bot, the chat is gone: said on the line);
+it stops at the first network failure, keeping that letter and the rest.
+
+The database is ``ISPBOT_DATABASE_URL`` (at this version's migrations), Telegram ``ISPBOT_TELEGRAM_TOKEN``
+and ``ISPBOT_TELEGRAM_API_URL``. Exit codes: 0 done; 1 refused (a database behind its migrations);
+2 invalid configuration; 3 Telegram could not be reached. Errors are one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from bot.commands.support import EXIT_UNREACHABLE, Refused, isp_zone, load, run_action, store, usage
+
+if TYPE_CHECKING:
+    from bot.channels.telegram.settings import TelegramSettings
+    from bot.store.dead_letters import DeadLetter
+
+PROG = "ispbot undelivered"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "undelivered", help="answers Telegram could not be reached for (dead letters): list, resend",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    listing = actions.add_parser("list", help="dead letters: id, chat id, method, when, error (never the text)")
+    listing.set_defaults(func=run, handler=_list)
+    resend = actions.add_parser("resend", help="send dead letters (all, or one) through the Bot API now")
+    resend.add_argument("--id", type=int, default=None, help="only this dead letter")
+    resend.set_defaults(func=run, handler=_resend)
+    parser.set_defaults(func=usage(parser))
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    return asyncio.run(execute(args))
+
+
+async def execute(args: argparse.Namespace) -> int:
+    """The action ``args`` names; its exit code."""
+    return await run_action(PROG, args)
+
+
+async def _list(_: argparse.Namespace) -> None:
+    from bot.store.dead_letters import DeadLetters
+
+    zone = isp_zone()
+    async with store() as database, database.session() as session:
+        letters = await DeadLetters().all(session)
+    if not letters:
+        print("No dead letters: every answer reached Telegram (or is still being retried).")
+        return
+    print(f"{len(letters)} dead letters (`{PROG} resend [--id N]` sends them); times in {zone.key}:")
+    print(f"{'id':>8}  {'chat':>14}  {'method':<16}  {'kept':<16}  error")
+    for letter in letters:
+        kept = f"{letter.created_at.astimezone(zone):%Y-%m-%d %H:%M}"
+        print(f"{letter.id:>8}  {letter.chat_id:>14}  {letter.method:<16}  {kept:<16}  {letter.error}")
+
+
+async def _resend(args: argparse.Namespace) -> None:
+    from bot.channels.telegram.settings import TelegramSettings
+    from bot.store.dead_letters import DeadLetters
+
+    settings = load(TelegramSettings)
+    ids = None if args.id is None else [args.id]
+    async with store() as database:
+        async with database.session() as session:
+            letters = await DeadLetters().all(session, ids)
+        # WhatsApp's are listed, not sent through the Bot API (``whatsapp.*``: most were refused by
+        # Meta for a reason a resend would meet again, such as the 24-hour window).
+        whatsapp = [letter for letter in letters if letter.method.startswith("whatsapp.")]
+        letters = [letter for letter in letters if letter not in whatsapp]
+        if whatsapp:
+            print(f"{len(whatsapp)} WhatsApp dead letters are not resent from here (see `{PROG} list`).")
+        if not letters:
+            print("No dead letter to send." if ids is None else f"No dead letter {args.id}.")
+            return
+        done, refused, unreachable = await _send(settings, letters)
+        async with database.transaction() as session:
+            await DeadLetters().remove(session, [letter.id for letter in [*done, *refused]])
+    kept = len(letters) - len(done) - len(refused)
+    print(f"{len(done)} sent, {len(refused)} refused by Telegram (forgotten), {kept} kept.")
+    if unreachable is not None:
+        raise Refused(EXIT_UNREACHABLE, f"Telegram could not be reached ({unreachable}): the rest are kept")
+
+
+async def _send(
+    settings: TelegramSettings, letters: list[DeadLetter],
+) -> tuple[list[DeadLetter], list[DeadLetter], str | None]:
+    """Send in order until the network fails: (sent, refused for good, the network error if one)."""
+    import asyncio
+
+    from telegram.error import ChatMigrated, RetryAfter, TelegramError
+
+    from bot.channels.telegram import raw
+    from bot.channels.telegram.aiohttp_request import AiohttpRequest
+    from bot.channels.telegram.failures import Meaning, describe, read_failure
+    from telegram import Bot
+
+    done: list[DeadLetter] = []
+    refused: list[DeadLetter] = []
+    request = AiohttpRequest(1)
+    bot = Bot(settings.telegram_token.get_secret_value(), base_url=settings.base_url, request=request)
+    try:
+        await bot.initialize()  # getMe: fails at once when Telegram is still unreachable
+    except TelegramError as exc:
+        await request.shutdown()
+        return done, refused, describe(exc)
+    try:
+        for letter in letters:
+            params = letter.params
+            for _ in range(3):
+                try:
+                    await raw.call(bot, letter.method, params)
+                except TelegramError as exc:
+                    failure = read_failure(exc)
+                    if isinstance(exc, RetryAfter):
+                        await asyncio.sleep(raw.retry_after_seconds(exc))
+                        continue
+                    if isinstance(exc, ChatMigrated):
+                        params = {**params, "chat_id": int(exc.new_chat_id)}
+                        continue
+                    if failure.meaning is Meaning.FINAL:
+                        print(f"dead letter {letter.id}: Telegram refused it ({failure.kind})")
+                        refused.append(letter)
+                    elif failure.meaning is Meaning.DONE:
+                        done.append(letter)
+                    else:
+                        return done, refused, failure.kind
+                else:
+                    done.append(letter)
+                break
+    finally:
+        await bot.shutdown()
+    return done, refused, None

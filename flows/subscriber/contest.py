@@ -1,0 +1,96 @@
+"""Contesting a charge: from a bill's card (or "contestar" and the bill picked), the reason in the
+person's words becomes a ticket on the topic the operator names (``contest_topic``; else one whose
+name says contest, billing or finance), recorded against the contact with the contested charge's
+30-day deadline (``Deadline.CONTESTED_CHARGE``: staff are warned before it runs out), and the person
+is told their rights in one line. Holding the amount back from collection is the ISP's to do: the
+ticket asks it of staff.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from flows.contacts import Deadline
+from flows.context import Context
+from flows.events import Text
+from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
+from flows.subscriber.rights import record_ticket
+
+HINTS = ("contest", "cobran", "financ")  # a topic for contested charges, when the operator names none
+CONTESTED = "charge_contested"  # what the contact came to (flows.contacts)
+MAX_SHOWN = 6
+MIN_REASON = 8  # characters: "errado" alone tells staff nothing
+# The reason is the person's words: "charged after I cancelled" is a detail here, not a new cancel.
+REASON = Takes(WORDS.what, only=frozenset({"human"}))
+
+
+class Contest(Flow):
+    name = "contest"
+    commands = ("contestar", "contest", "impugnar")
+    steps = Steps(
+        begin=("bill", "reason", Switch("human"), TO_MENU),
+        bill=("reason", TO_MENU),
+        reason=(REASON, Switch("human"), TO_MENU),
+    )
+
+    async def begin(self, ctx: Context) -> None:
+        if "document" in ctx.data:  # from a bill's card
+            self._ask_reason(ctx)
+            return
+        documents = sorted(await ctx.coordinator.open_documents(ctx.customer),
+                           key=lambda d: (d.Vencimento or date.max, d.Sequencia or 0))[:MAX_SHOWN]
+        if not documents:  # a paid charge is contested with a person, who sees the payment
+            ctx.say("contest.no_open_bills")
+            ctx.switch("human")
+            return
+        options = [Option({"number": d.Documento, "due": d.Vencimento.isoformat() if d.Vencimento else None,
+                           "value": str(d.Valor or 0)}, key="contest.bill_button",
+                          vars={"value": d.Valor or 0, "due": d.Vencimento}) for d in documents]
+        ctx.ask("bill", "contest.which_bill", options)
+
+    async def bill(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Chosen):
+            raise Unexpected("contest.pick_a_button")
+        ctx.data["document"] = event.value
+        self._ask_reason(ctx)
+
+    async def reason(self, ctx: Context, event: StepEvent) -> None:
+        if isinstance(event, Chosen):
+            ctx.to_menu()
+            return
+        if not isinstance(event, Text) or len(event.text.strip()) < MIN_REASON:
+            raise Unexpected("contest.reason_hint")
+        bill = _bill(ctx.data["document"])
+        words = " ".join(event.text.split())[:1000]
+        due = bill["due"].strftime("%d/%m/%Y") if bill["due"] else "sem vencimento"
+        text = (f"Cobrança contestada pelo assinante no chat: documento {bill['number']}, vencimento {due}, "
+                f"valor R$ {bill['value']:.2f}. Motivo, nas palavras do assinante: {words}. Responder em até "
+                f"30 dias (RGC, Resolução Anatel 765/2023) e não cobrar o valor contestado até a resposta.")
+        ticket, protocol = await record_ticket(ctx, hints=_hints(ctx), contract=None,
+                                               subject="Contestação de cobrança (chat)", text=text)
+        if ticket is None:
+            ctx.say("contest.failed")
+            ctx.switch("human")
+            return
+        due_at = await ctx.record(self.name, CONTESTED, ticket=ticket, reference=str(protocol),
+                                  deadline=Deadline.CONTESTED_CHARGE)
+        until = (due_at or ctx.coordinator.now() + Deadline.CONTESTED_CHARGE.term).date()
+        ctx.say("contest.done", protocol=protocol, until=until, **bill)
+        ctx.to_menu()
+
+    def _ask_reason(self, ctx: Context) -> None:
+        ctx.ask("reason", "contest.reason", [Option("menu", key="contest.button_menu")],
+                **_bill(ctx.data["document"]))
+
+
+def _hints(ctx: Context) -> tuple[str, ...]:
+    named = ctx.policy.contest_topic
+    return (named, *HINTS) if named else HINTS
+
+
+def _bill(kept: dict[str, Any]) -> dict[str, Any]:
+    """The bill as the flow keeps it (JSON), as the templates read it."""
+    return {"number": kept.get("number"), "due": date.fromisoformat(kept["due"]) if kept.get("due") else None,
+            "value": Decimal(str(kept.get("value") or 0))}

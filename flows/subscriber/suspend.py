@@ -1,0 +1,243 @@
+"""Suspending a contract for a while (``contract_suspend_temporary``), or calling off a scheduled
+suspension (``contract_suspend_temporary_cancel``), each recorded on a ticket whose protocol is told.
+
+- The contract (active or suspended ones, when several), then suspend or call off. A contract in
+  effect suspended is told when it comes back; one not active cannot be suspended (said plainly).
+- The days between the operator's ``suspend_min_days`` and ``suspend_max_days`` and a start from today
+  up to ``suspend_start_within_days`` ahead: buttons, or typed ("45", "15/04").
+- The ISP's refusals in plain words: one already scheduled (20; calling it off is offered), none to
+  call off (12), a contract not active (read fresh before the write; the ISP's 10 too).
+- A lost answer is never a second suspension: the ISP refuses a second one (20), and a second
+  call-off finds none (12); ``flows.writes.WriteGuarded`` asks to try again, and those answers then
+  mean the first try landed.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Any
+
+from bot.isp import IspApiError
+from bot.isp.errors import ErrorName
+
+from flows.context import Context
+from flows.events import Text
+from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Unexpected
+from flows.subscriber.rights import ask_contract, contracts_in, fresh_contract, record_ticket, status
+from flows.writes import WriteGuarded
+
+ACTIVE, SUSPENDED = "A", "S"
+HINTS = ("suspens", "cancel")  # the administrative topic suspensions are recorded on
+SUSPEND, CALL_OFF = "suspend", "call_off"
+_DAY_MONTH = re.compile(r"^\s*(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{2,4}))?\s*$")
+
+
+class Suspend(Flow):
+    name = "suspend"
+    commands = ("suspender", "suspend", "suspension")
+    steps = Steps(
+        begin=("contract", "what", TO_MENU),
+        contract=("what", TO_MENU),
+        what=("days", "unsure", TO_MENU),
+        days=(WORDS, "start", TO_MENU),
+        start=(WORDS, "confirm", TO_MENU),
+        confirm=("what", "unsure", TO_MENU),
+        unsure=("what", "unsure", TO_MENU),
+    )
+
+    async def begin(self, ctx: Context) -> None:
+        contracts = await contracts_in(ctx, (ACTIVE, SUSPENDED))
+        handed = [c for c in contracts if c.Numero == ctx.data.get("contract")]  # from the contract's card
+        contracts = handed or contracts
+        if not contracts:
+            ctx.say("suspend.none_active")
+            ctx.to_menu()
+        elif len(contracts) > 1:
+            ask_contract(ctx, "contract", "suspend.which_contract", contracts)
+        else:
+            self._what(ctx, contracts[0].Numero or 0, status(contracts[0]), contracts[0].Plano_Descricao or "")
+
+    async def contract(self, ctx: Context, event: StepEvent) -> None:
+        if not isinstance(event, Chosen):
+            raise Unexpected("suspend.pick_a_button")
+        chosen = next((c for c in await contracts_in(ctx, (ACTIVE, SUSPENDED)) if c.Numero == event.value), None)
+        if chosen is None:
+            ctx.say("suspend.none_active")
+            ctx.to_menu()
+            return
+        self._what(ctx, chosen.Numero or 0, status(chosen), chosen.Plano_Descricao or "")
+
+    async def what(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="suspend"):
+                policy = ctx.policy
+                low, high = policy.suspend_min_days, policy.suspend_max_days
+                choices = sorted({low, *(d for d in (30, 60, 90, 120) if low < d < high), high})
+                options = [Option(d, key="suspend.days_button", vars={"days": d}) for d in choices]
+                ctx.ask("days", "suspend.days", options, columns=2, low=low, high=high)
+            case Chosen(value="call_off"):
+                await self._call_off(ctx)
+            case Chosen(value="menu"):
+                ctx.to_menu()
+            case _:
+                raise Unexpected("suspend.pick_a_button")
+
+    async def days(self, ctx: Context, event: StepEvent) -> None:
+        low, high = ctx.policy.suspend_min_days, ctx.policy.suspend_max_days
+        match event:
+            case Chosen(value=int(days)):
+                pass
+            case Text(text=text) if text.strip().isdigit():
+                days = int(text.strip())
+            case _:
+                raise Unexpected("suspend.days_hint", low=low, high=high)
+        if not low <= days <= high:
+            raise Unexpected("suspend.days_hint", low=low, high=high)
+        ctx.data["days"] = days
+        today = ctx.coordinator.now().date()
+        within = ctx.policy.suspend_start_within_days
+        offsets = sorted({0, *(d for d in (1, 7, 15, 30) if d <= within)})
+        options = [Option((today + timedelta(days=d)).isoformat(), key="suspend.start_button",
+                          vars={"day": today + timedelta(days=d), "today": d == 0}) for d in offsets]
+        ctx.ask("start", "suspend.start", options, columns=2, last=today + timedelta(days=within))
+
+    async def start(self, ctx: Context, event: StepEvent) -> None:
+        today = ctx.coordinator.now().date()
+        last = today + timedelta(days=ctx.policy.suspend_start_within_days)
+        match event:
+            case Chosen(value=str(day)):
+                start = date.fromisoformat(day)
+            case Text(text=text) if (typed := _typed_date(text, today)) is not None:
+                start = typed
+            case _:
+                raise Unexpected("suspend.start_hint", last=last)
+        if not today <= start <= last:
+            raise Unexpected("suspend.start_hint", last=last)
+        ctx.data["start"] = start.isoformat()
+        options = [Option("yes", key="suspend.button_confirm"), Option("no", key="suspend.button_drop")]
+        ctx.ask("confirm", "suspend.terms", options, **self._terms(ctx))
+
+    async def confirm(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="yes"):
+                await self._suspend(ctx)
+            case Chosen(value="no"):
+                ctx.say("suspend.dropped")
+                ctx.to_menu()
+            case _:
+                raise Unexpected("suspend.pick_a_button")
+
+    async def unsure(self, ctx: Context, event: StepEvent) -> None:
+        match event:
+            case Chosen(value="retry") if ctx.data.get("tried") == SUSPEND:
+                await self._suspend(ctx)
+            case Chosen(value="retry"):
+                await self._call_off(ctx)
+            case Chosen(value="menu"):
+                ctx.to_menu()
+            case _:
+                raise Unexpected("suspend.pick_a_button")
+
+    # ---- helpers ---------------------------------------------------------------------------------------
+    def _what(self, ctx: Context, number: int, state: str, plan: str) -> None:
+        ctx.data.update(contract=number, plan=plan)
+        if state == SUSPENDED:
+            ctx.say("suspend.suspended_now", number=number)
+            ctx.to_menu()
+            return
+        options = [Option(SUSPEND, key="suspend.button_suspend"), Option(CALL_OFF, key="suspend.button_call_off"),
+                   Option("menu", key="suspend.button_menu")]
+        low, high = ctx.policy.suspend_min_days, ctx.policy.suspend_max_days
+        ctx.ask("what", "suspend.what", options, number=number, plan=plan, low=low, high=high)
+
+    def _terms(self, ctx: Context) -> dict[str, Any]:
+        start = date.fromisoformat(ctx.data["start"])
+        days = int(ctx.data["days"])
+        return {"number": ctx.data["contract"], "plan": ctx.data["plan"], "days": days, "start": start,
+                "end": start + timedelta(days=days), "today": start == ctx.coordinator.now().date()}
+
+    def _write(self, ctx: Context, which: str) -> WriteGuarded:
+        def ask(key: str) -> None:
+            ctx.data["tried"] = which
+            ctx.ask("unsure", key, [Option("retry", key="suspend.button_retry"),
+                                    Option("menu", key="suspend.button_menu")])
+
+        repeated = ErrorName.SUSPENSION_ALREADY_SCHEDULED if which == SUSPEND else ErrorName.NO_SUSPENSION_FOUND
+        return WriteGuarded(ctx.data, which, repeated=repeated, ask=ask, unsure="suspend.unsure")
+
+    async def _suspend(self, ctx: Context) -> None:
+        number = int(ctx.data["contract"])
+        write = self._write(ctx, SUSPEND)
+        contract = await fresh_contract(ctx, number)
+        state = status(contract) if contract is not None else ""
+        terms = self._terms(ctx)
+        if write.tried and state == SUSPENDED and terms["today"]:  # the lost try landed and took effect
+            write.forget()
+            await self._done(ctx, "suspend.done", terms)
+            return
+        if state != ACTIVE:
+            ctx.say("suspend.not_active", number=number, state=state)
+            ctx.to_menu()
+            return
+        try:
+            sent = await write.send(lambda: ctx.coordinator.suspend_contract(
+                customer=ctx.customer, contract=number, days=int(ctx.data["days"]),
+                start=date.fromisoformat(ctx.data["start"]), user=ctx.policy.isp_user,
+            ))
+        except IspApiError as exc:
+            if exc.known is ErrorName.SUSPENSION_ALREADY_SCHEDULED:
+                options = [Option(CALL_OFF, key="suspend.button_call_off"), Option("menu", key="suspend.button_menu")]
+                ctx.ask("what", "suspend.already_scheduled", options, number=number)
+            elif exc.code == 10:  # not documented for this operation, but what a state refusal answers
+                ctx.say("suspend.not_active", number=number, state="")
+                ctx.to_menu()
+            else:
+                raise
+            return
+        if sent is not None:
+            await self._done(ctx, "suspend.done", terms)
+
+    async def _call_off(self, ctx: Context) -> None:
+        number = int(ctx.data["contract"])
+        try:
+            sent = await self._write(ctx, CALL_OFF).send(lambda: ctx.coordinator.cancel_suspension(
+                customer=ctx.customer, contract=number, user=ctx.policy.isp_user))
+        except IspApiError as exc:
+            if exc.known is not ErrorName.NO_SUSPENSION_FOUND:
+                raise
+            ctx.say("suspend.none_scheduled", number=number)
+            ctx.to_menu()
+            return
+        if sent is not None:
+            await self._done(ctx, "suspend.called_off", {"number": number, "plan": ctx.data["plan"]})
+
+    async def _done(self, ctx: Context, key: str, terms: dict[str, Any]) -> None:
+        number = terms["number"]
+        if key == "suspend.done":
+            text = (f"Suspensão temporária do contrato {number} pedida pelo assinante no chat: "
+                    f"{terms['days']} dias a partir de {terms['start']:%d/%m/%Y}.")
+            subject = "Suspensão temporária (chat)"
+        else:
+            text = f"O assinante desistiu no chat da suspensão temporária agendada do contrato {number}."
+            subject = "Suspensão temporária desfeita (chat)"
+        ticket, protocol = await record_ticket(ctx, hints=HINTS, contract=int(number), subject=subject, text=text)
+        outcome = "suspended" if key == "suspend.done" else "suspension_cancelled"  # flows.contacts' outcomes
+        await ctx.record(self.name, outcome, ticket=ticket, reference=str(protocol) if protocol else None)
+        ctx.say(key, protocol=protocol, **terms)
+        ctx.to_menu()
+
+
+def _typed_date(text: str, today: date) -> date | None:
+    """A day typed as dd/mm or dd/mm/yyyy: dd/mm is the next such day from today."""
+    found = _DAY_MONTH.match(text)
+    if found is None:
+        return None
+    day, month, year = int(found[1]), int(found[2]), found[3]
+    try:
+        if year is not None:
+            return date(int(year) + (2000 if len(year) == 2 else 0), month, day)
+        typed = date(today.year, month, day)
+        return typed if typed >= today else date(today.year + 1, month, day)
+    except ValueError:
+        return None

@@ -1,0 +1,144 @@
+"""The whole bot with its staff desk in Chatwoot: a subscriber on (fake) Telegram, the seeded sandbox
+ISP, the fake Chatwoot posting signed webhooks to the bot's web server. The chat lives in a pending
+conversation while the bot serves; asking for a person opens it with the card as a private note;
+agents answer from Chatwoot and the person reads it on Telegram; notes never reach the person;
+resolving gives the chat back to the bot."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from bot.desks.chatwoot.desk import identifier
+from bot.desks.chatwoot.intake import PATH, REPLIES
+from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import Sandbox
+from bot.settings import BotSettings
+from bot.store import Database
+from bot.web import serve
+from flows.desk import DeskChat
+
+from tests.chatwoot.conftest import settings_for
+from tests.chatwoot.fake_chatwoot import TEAM_ID, Conversation, FakeChatwoot
+from tests.telegram.harness import RunningBot, TelegramChat, running_bot
+
+MARIA = 8401
+
+
+@pytest.fixture
+async def bot(database: Database, sandbox: Sandbox, chatwoot: FakeChatwoot, free_tcp_port: int,
+              ) -> AsyncIterator[RunningBot]:
+    desk = BotSettings(_env_file=None, staff_desk="chatwoot")  # type: ignore[call-arg]
+    settings = settings_for(chatwoot, timeout=1.0, team_id=TEAM_ID)
+    async with running_bot(database, sandbox, bot_settings=desk, chatwoot=settings) as running:
+        stop = asyncio.Event()
+        server = asyncio.create_task(serve(running.runtime.web_app(), "127.0.0.1", free_tcp_port, stop))
+        chatwoot.webhook_url = f"http://127.0.0.1:{free_tcp_port}{PATH}"
+        for _ in range(400):
+            if await chatwoot.post_webhook({"event": "ping"}) == 200:
+                break
+            await asyncio.sleep(0.01)
+        try:
+            yield running
+        finally:
+            await chatwoot.settle()
+            stop.set()
+            await server
+
+
+def conversation(chatwoot: FakeChatwoot, chat_id: int = MARIA) -> Conversation:
+    found = chatwoot.conversation_of(identifier(DeskChat(chat_id, "telegram", "pt_BR", "")))
+    assert found is not None, "the chat has no conversation in Chatwoot"
+    return found
+
+
+async def agent(bot: RunningBot, chatwoot: FakeChatwoot, conversation_id: int, text: str, **how: bool) -> None:
+    """An agent writes in Chatwoot; wait until the bot handled it (or had nothing to handle)."""
+    message = await chatwoot.agent_reply(conversation_id, text, **how)
+    if await bot.inbox_row(REPLIES + message["id"]) is not None:
+        await bot.handled(REPLIES + message["id"])
+    await bot.desk_done()
+
+
+async def handed_over(bot: RunningBot, chatwoot: FakeChatwoot) -> tuple[TelegramChat, Conversation]:
+    maria = await bot.maria(MARIA)
+    await maria.say("/atendente")
+    await bot.desk_done()
+    return maria, conversation(chatwoot)
+
+
+async def test_the_bot_serves_in_a_pending_conversation_without_secrets(
+    bot: RunningBot, chatwoot: FakeChatwoot,
+) -> None:
+    maria = await bot.maria(MARIA)
+    await maria.say("/menu")
+    await bot.desk_done()
+    talk = conversation(chatwoot)
+    assert talk.status == "pending"
+    said = chatwoot.contents(talk.id)
+    assert said and "Como posso ajudar" in said[-1]
+    digits = "".join(c for c in D.customer_cpf if c.isdigit())
+    assert not any(digits in "".join(c for c in text if c.isdigit()) for text in said)  # the CPF she typed
+
+
+async def test_a_handoff_opens_the_conversation_with_the_card(bot: RunningBot, chatwoot: FakeChatwoot) -> None:
+    maria, talk = await handed_over(bot, chatwoot)
+    assert "Chamei uma pessoa" in maria.text
+    assert talk.status == "open" and talk.team_id == TEAM_ID
+    contact = chatwoot.contacts[talk.contact_id]
+    digits = "".join(c for c in D.customer_cpf if c.isdigit())
+    shown = str(contact["custom_attributes"]["tax_id"])
+    assert "*" in shown and digits not in "".join(c for c in shown if c.isdigit())  # masked
+    assert contact["custom_attributes"]["channel"] == "telegram"
+    assert contact["custom_attributes"]["customer_code"] == D.customer
+    [card] = chatwoot.contents(talk.id, private=True)
+    assert "5001" in card and "Boletos em aberto: 2" in card
+    await maria.say("ainda estou sem internet")
+    await bot.desk_done()
+    assert maria.replies == []  # a person handles it now
+    assert chatwoot.contents(talk.id)[-1] == "ainda estou sem internet"
+    assert talk.messages[-1]["message_type"] == "incoming"
+
+
+async def test_an_agents_reply_reaches_the_subscriber_and_a_note_never_does(
+    bot: RunningBot, chatwoot: FakeChatwoot,
+) -> None:
+    _, talk = await handed_over(bot, chatwoot)
+    heard = len(bot.api.sent(MARIA))
+    await agent(bot, chatwoot, talk.id, "Olá! Vou verificar sua conexão.")
+    [told] = bot.api.sent(MARIA)[heard:]
+    assert "Olá! Vou verificar sua conexão." in (told.text or "") and "Ana" in (told.text or "")
+    await agent(bot, chatwoot, talk.id, "cliente parece irritada", private=True)
+    await agent(bot, chatwoot, talk.id, "/note cliente reiniciou a ONU", private=True)
+    assert len(bot.api.sent(MARIA)) == heard + 1
+    assert any("Nota" in note for note in chatwoot.contents(talk.id, private=True))
+
+
+async def test_resolving_in_chatwoot_returns_the_chat_to_the_bot(bot: RunningBot, chatwoot: FakeChatwoot) -> None:
+    maria, talk = await handed_over(bot, chatwoot)
+    heard = len(bot.api.sent(MARIA))
+    await chatwoot.resolve(talk.id)
+    await chatwoot.settle()
+    await bot.api.wait_for_sent(MARIA, count=heard + 1, within=10)
+    assert "Voltei a atender" in (bot.api.sent(MARIA)[-1].text or "")
+    await bot.desk_done()
+    await maria.say("/menu")
+    assert "Como posso ajudar" in maria.text  # the bot answers again
+    await bot.desk_done()
+    assert talk.status == "pending"  # the bot's again, not reopened for the agents
+    assert len(chatwoot.conversations) == 1
+
+
+async def test_a_failing_then_slow_chatwoot_loses_and_repeats_nothing(bot: RunningBot, chatwoot: FakeChatwoot) -> None:
+    maria, talk = await handed_over(bot, chatwoot)
+    chatwoot.fail("/messages", 502, count=2)
+    await maria.say("um")
+    chatwoot.fail("/messages", 500, after=True)
+    await maria.say("dois")
+    chatwoot.slow("/messages", 1.5)
+    await maria.say("três")
+    await maria.say("quatro")
+    await bot.desk_done()
+    assert chatwoot.contents(talk.id)[-4:] == ["um", "dois", "três", "quatro"]
+    assert chatwoot.contents(talk.id).count("dois") == 1

@@ -1,0 +1,59 @@
+"""Contesting a charge from a bill's card or in words: the reason becomes a ticket on the operator's
+topic with the 30-day deadline recorded, and the person is told their rights in one line."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+
+from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
+from flows.policy import Policy
+from flows.stock import StockCatalog
+
+from tests.flows.harness import Desk, make_desk
+from tests.store.dbtools import ScratchDatabase
+
+MARIA = DEMO_IDENTITIES.customer
+
+
+def last_ticket(sandbox: Sandbox) -> tuple[dict[str, object], str]:
+    ticket = max(sandbox.store.where("tickets", CodigoCliente=MARIA), key=lambda t: t["Numero"])
+    (note, *_) = [o["Descricao"] for o in sandbox.store.where("occurrences", Atendimento_Numero=ticket["Numero"])]
+    return ticket, note
+
+
+async def test_a_charge_is_contested_from_the_bill_card(desk: Desk, clock: FixedClock) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.command("boleto")
+    await chat.tap("vencido")
+    await chat.tap("Contestar cobrança")
+    assert "por que a cobrança de R$\xa099,90" in chat.text
+    await chat.say("caro")
+    assert "mais de detalhe" in chat.text
+    await chat.say("Fui cobrada por um ponto extra que nunca instalaram")
+    ticket, note = last_ticket(desk.sandbox)
+    assert ticket["Topico"] == "Contestação de cobrança"
+    assert "ponto extra que nunca instalaram" in note and "30 dias" in note
+    assert f"Protocolo: {ticket['Protocolo']}" in chat.text
+    until = (clock.now + timedelta(days=30)).strftime("%d/%m/%Y")
+    assert f"resposta em até 30 dias (até {until})" in chat.text
+    await chat.say("meus atendimentos")
+    assert "cobrança contestada" in chat.text
+
+
+async def test_in_words_the_bill_is_asked_and_the_operator_topic_used(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    policy = dataclasses.replace(Policy(stock=StockCatalog.from_mapping(sandbox.stock_catalog())),
+                                 contest_topic="Negociação")
+    desk = make_desk(sandbox, database, clock, policy)
+    try:
+        chat = await desk.linked_chat(MARIA)
+        await chat.say("quero contestar uma cobrança indevida")
+        assert "Qual cobrança você quer contestar?" in chat.text
+        await chat.tap("99,90")
+        await chat.say("Cobraram depois que pedi o cancelamento do ponto")
+        ticket, _ = last_ticket(sandbox)
+        assert ticket["Topico"] == "Negociação de débito" and "Protocolo" in chat.text
+    finally:
+        await desk.client.aclose()

@@ -1,0 +1,122 @@
+"""Suspending a contract for a while and calling it off, each with its protocol; the ISP's refusals
+(already scheduled, none to call off, not active) in plain words; a lost answer is not a second one.
+
+The client refuses a start date already past everywhere, so these chats live on today's date."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import httpx
+import pytest
+from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
+from bot.sandbox.clock import ISP_ZONE
+
+from tests.flows.harness import Desk, LoseAnswers, TestChat, make_desk
+from tests.store.dbtools import ScratchDatabase
+
+MARIA = DEMO_IDENTITIES.customer
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(datetime.now(ISP_ZONE).replace(hour=10, minute=0, second=0, microsecond=0))
+
+
+def suspensions(sandbox: Sandbox, status: str) -> list[dict[str, object]]:
+    return list(sandbox.store.where("suspensions", contract_id=DEMO_IDENTITIES.contract, status=status))
+
+
+async def ask_for(chat: TestChat, days: str, start: str) -> None:
+    await chat.say("quero suspender minha internet")
+    assert "de 30 a 120 dias" in chat.text
+    await chat.tap("Suspender por um tempo")
+    await chat.say(days)
+    await chat.tap(start) if start == "Hoje" else await chat.say(start)
+
+
+async def test_a_suspension_is_scheduled_then_called_off_each_with_its_protocol(desk: Desk, clock: FixedClock) -> None:
+    chat = await desk.linked_chat(MARIA)
+    start = (clock.now + timedelta(days=7)).date()
+    await ask_for(chat, "60", start.strftime("%d/%m"))
+    assert "suspenso por 60 dias" in chat.text and (start + timedelta(days=60)).strftime("%d/%m/%Y") in chat.text
+    await chat.tap("Sim, suspender")
+    assert "Pronto" in chat.text and "Protocolo" in chat.text
+    (scheduled,) = suspensions(desk.sandbox, "scheduled")
+    assert scheduled["duration"] == 60 and scheduled["start_date"] == start.isoformat()
+    await ask_for(chat, "30", "Hoje")
+    await chat.tap("Sim, suspender")
+    assert "Já existe uma suspensão agendada" in chat.text
+    await chat.tap("Desfazer a suspensão agendada")
+    assert "foi desfeita" in chat.text and "Protocolo" in chat.text
+    assert suspensions(desk.sandbox, "cancelled") and not suspensions(desk.sandbox, "scheduled")
+    await chat.say("suspender")
+    await chat.tap("Desfazer")
+    assert "Não há suspensão agendada" in chat.text
+
+
+async def test_days_and_dates_out_of_bounds_are_answered(desk: Desk, clock: FixedClock) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("suspender")
+    await chat.tap("Suspender por um tempo")
+    await chat.say("500")
+    assert "de 30 a 120" in chat.text
+    await chat.say("45")
+    await chat.say("ontem")
+    assert "dia/mês" in chat.text
+    await chat.say((clock.now + timedelta(days=90)).strftime("%d/%m/%Y"))
+    assert "dia/mês" in chat.text
+    await chat.tap("Hoje")
+    await chat.tap("Sim, suspender")
+    contract = desk.sandbox.store.find("contracts", Numero=DEMO_IDENTITIES.contract)
+    assert contract is not None and contract["Situacao_Codigo"] == "S"
+    await chat.say("suspender")
+    assert "já está suspenso agora" in chat.text
+
+
+async def test_a_contract_not_active_is_told_plainly(desk: Desk) -> None:
+    chat = await desk.linked_chat(DEMO_IDENTITIES.blocked_customer)
+    await chat.say("suspender")
+    assert "Não encontrei nenhum contrato ativo" in chat.text
+
+
+async def test_a_lost_answer_is_tried_again_without_a_second_suspension(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    desk = make_desk(sandbox, database, clock, http_transport=LoseAnswers(
+        httpx.ASGITransport(app=sandbox.app), "contract_suspend_temporary"))
+    try:
+        chat = await desk.linked_chat(MARIA)
+        await ask_for(chat, "30", (clock.now + timedelta(days=3)).strftime("%d/%m"))
+        await chat.tap("Sim, suspender")
+        assert "Tentar de novo" in chat.text
+        await chat.tap("Tentar de novo")
+        assert "Pronto" in chat.text
+        assert len(suspensions(sandbox, "scheduled")) == 1
+    finally:
+        await desk.client.aclose()
+
+
+async def test_the_contract_card_leads_to_suspending_it(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.command("contratos")
+    await chat.tap("Suspender por um tempo")
+    assert f"Contrato {DEMO_IDENTITIES.contract}" in chat.text and "Suspender por um tempo" in chat.buttons[0]
+
+
+async def test_a_lost_call_off_answer_is_tried_again_and_its_refusal_means_it_landed(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    desk = make_desk(sandbox, database, clock, http_transport=LoseAnswers(
+        httpx.ASGITransport(app=sandbox.app), "contract_suspend_temporary_cancel"))
+    try:
+        chat = await desk.linked_chat(MARIA)
+        await ask_for(chat, "30", (clock.now + timedelta(days=3)).strftime("%d/%m"))
+        await chat.tap("Sim, suspender")
+        await chat.say("suspender")
+        await chat.tap("Desfazer")
+        assert "Tentar de novo" in chat.text and suspensions(sandbox, "cancelled")
+        await chat.tap("Tentar de novo")
+        assert "foi desfeita" in chat.text and "Não há suspensão" not in chat.text
+    finally:
+        await desk.client.aclose()
