@@ -18,14 +18,15 @@ from typing import Any
 import httpx
 from bot.channels.whatsapp.channel import WhatsAppChannel
 from bot.channels.whatsapp.settings import WhatsAppSettings
+from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.isp import IspClient, IspSettings
 from bot.runtime.app import App, Runtime, Settings, build_app
 from bot.sandbox import PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings, ServerSettings
-from bot.store import Database, InboxState
+from bot.store import Database, DeskJobState, InboxState
 from bot.store.channels import UPDATE_BASE
-from bot.store.models import ChannelUpdateRow, InboxRow
-from sqlalchemy import select
+from bot.store.models import ChannelUpdateRow, DeskJobRow, InboxRow
+from sqlalchemy import func, select
 
 from tests.whatsapp import fake_cloud_api as wa
 from tests.whatsapp.fake_cloud_api import FakeCloudApi, Sent
@@ -53,6 +54,8 @@ class RunningWhatsApp:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
     web: httpx.AsyncClient | None = None
+    bot_settings: BotSettings | None = None
+    chatwoot: ChatwootSettings | None = None  # with ``bot_settings.staff_desk == "chatwoot"``
 
     @property
     def runtime(self) -> Runtime:
@@ -66,8 +69,9 @@ class RunningWhatsApp:
 
     async def start(self) -> None:
         self.app = await build_app(
-            Settings(self.client.settings, BotSettings(), whatsapp_settings=self.settings,
-                     server_settings=ServerSettings(_env_file=None)),  # type: ignore[call-arg]
+            Settings(self.client.settings, self.bot_settings or BotSettings(), whatsapp_settings=self.settings,
+                     server_settings=ServerSettings(_env_file=None),  # type: ignore[call-arg]
+                     chatwoot_settings=self.chatwoot),
             database=self.database, client=self.client, wall_clock=self.sandbox.clock,
             whatsapp_transport=httpx.ASGITransport(app=self.api.app),
         )
@@ -115,6 +119,19 @@ class RunningWhatsApp:
             found = (await session.execute(
                 select(ChannelUpdateRow.id).where(ChannelUpdateRow.external_id == wamid))).scalar_one_or_none()
         return None if found is None else UPDATE_BASE + found
+
+    async def desk_done(self) -> None:
+        """Wait until the staff desk carried out the jobs the turns wrote (it does so after they commit)."""
+        desk = self.runtime.desk
+        assert desk is not None, "no staff desk in this bot"
+        while True:
+            async with self.database.session() as session:
+                pending = await session.scalar(select(func.count()).select_from(DeskJobRow).where(
+                    DeskJobRow.state == DeskJobState.PENDING.value))
+            if not pending:
+                return
+            desk.wake()
+            await asyncio.sleep(0.01)
 
     async def handled(self, wamid: str, within: float = 5.0) -> None:
         """Wait until the message was processed and its answer accepted by the fake Cloud API."""
