@@ -10,7 +10,8 @@ login and password of one of the customer's authentications.
   lock gives the same words and when linking is free again; ``ispbot locks clear`` clears them.
 - The tax id's customer codes wait in the chat's state for the contact; the password is checked in
   the step it arrives in and kept nowhere. A phone proof asks which contract when there are several.
-- Nobody is stuck: buttons for a person and for sales; their words read only where text is not proof.
+- Nobody is stuck: buttons for a person and for sales; their words read only where text is not proof
+  (a password is any text; a login or a tax id, only text no login or tax id could be).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ class Link(Flow):
         method=("tax_id", "login", "contact", "locked", Switch("human"), Switch("sales")),
         tax_id=("contact", "locked", Switch("human"), Switch("sales")),
         contact=("contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
-        login=(SECRET, "password"),
+        login=(SECRET, "password", Switch("human"), Switch("sales")),
         password=(SECRET, "contract", "method", "locked", TO_MENU),
         contract=(TO_MENU,),
     )
@@ -132,6 +133,8 @@ class Link(Flow):
         # every SQL mode), nothing that storing the chat's state would turn into another character (a
         # lone surrogate became U+FFFD there, and ``maria\ufffd.silva`` reached the ISP).
         if not plausible_login(login) or not quotable(login):
+            if self._elsewhere(ctx, event):  # "quero falar com um atendente" is no login with spaces
+                return
             raise Unexpected("link.login_chars")
         ctx.data["login"] = login
         ctx.ask("password", "link.ask_password")
