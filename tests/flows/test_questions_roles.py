@@ -29,6 +29,7 @@ from tests.flows.test_questions import (
 )
 
 PERSON = "quero falar com um atendente"
+PHONE = "0800 123 4567"
 NONSENSE = "xyzzy"
 TECHNICIAN_FLOWS = technician_flows().flows
 
@@ -96,6 +97,14 @@ async def test_every_question_of_the_link_flow(desk: Desk) -> None:
             assert (await _position(desk, receipt))[0] == "paid", where
         else:  # no bill to pay before a link: the question again, with the options and the way out
             await _answered_as_nonsense(desk, receipt, question, resting, "a receipt")
+
+        if question.step not in ("password", "contract"):  # without a desk: the ISP's phone, then the link again
+            desk.engine.policy = replace(desk.engine.policy, staff_desk=False, support_phone=PHONE)
+            by_phone = await _at(desk, question.path, _stranger)
+            await by_phone.say(PERSON)
+            desk.engine.policy = replace(desk.engine.policy, staff_desk=True, support_phone="")
+            assert PHONE in by_phone.text and by_phone.handoffs == [], f"a phone at {where}"
+            assert await _position(desk, by_phone) == ("link", "method"), f"a phone at {where}"
 
         nonsense = await _at(desk, question.path, _stranger)
         await nonsense.say(NONSENSE)
