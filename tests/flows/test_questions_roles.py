@@ -36,13 +36,15 @@ TECHNICIAN_FLOWS = technician_flows().flows
 
 async def _typed_is_tapped(desk: Desk, question: Question, start: Start, not_pressed: tuple[str, ...]) -> None:
     where = f"{question.flow}.{question.step} via {' > '.join(question.path)}"
-    for label in question.options:
+    for number, label in enumerate(question.options, start=1):
         if any(w in label for w in not_pressed):
             continue
         tapped = await _at(desk, (*question.path, label), start)
-        typed = await _at(desk, question.path, start)
-        await typed.say(label.lower())
-        assert await _position(desk, typed) == await _position(desk, tapped), f"typing {label!r} at {where}"
+        for text in (label.lower(), str(number)):  # its name, or the number a text channel shows beside it
+            typed = await _at(desk, question.path, start)
+            await typed.say(text)
+            said = f"typing {text!r} for {label!r} at {where}"
+            assert await _position(desk, typed) == await _position(desk, tapped), said
 
 
 async def _answered_as_nonsense(desk: Desk, chat: TestChat, question: Question, resting: bool, what: str) -> None:
