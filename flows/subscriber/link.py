@@ -22,7 +22,7 @@ from bot.isp import quotable
 from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import Context
-from flows.events import Contact, Text
+from flows.events import Contact, Media, Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
 from flows.identity import (
     normalise_phone,
@@ -33,6 +33,7 @@ from flows.identity import (
     same_secret,
 )
 from flows.intents import SMALL_TALK, default_intents
+from flows.subscriber.paid import receipt_of
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
 # A login or password is proof, never a request: "atendente" typed there is checked, not obeyed.
@@ -76,6 +77,8 @@ class Link(Flow):
                 ctx.ask("login", "link.ask_login")
             case Text(text=text) if normalise_tax_id(text) is not None:
                 await self.tax_id(ctx, event)  # the tax id typed straight away
+            case Media() if receipt_of(event) is not None:  # a receipt: whose bill is known after the link
+                raise Unexpected("link.receipt_first")
             case _ if self._elsewhere(ctx, event):
                 pass
             case Text(text=text) if (name := default_intents().match(ctx.language, text)) is not None:

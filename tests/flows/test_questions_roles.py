@@ -99,6 +99,7 @@ async def test_every_question_of_the_link_flow(desk: Desk) -> None:
             assert (await _position(desk, receipt))[0] == "paid", where
         else:  # no bill to pay before a link: the question again, with the options and the way out
             await _answered_as_nonsense(desk, receipt, question, resting, "a receipt")
+            assert question.step != "method" or "preciso antes confirmar" in receipt.text, where
 
         if question.step not in ("password", "contract"):  # without a desk: the ISP's phone, then the link again
             desk.engine.policy = replace(desk.engine.policy, staff_desk=False, support_phone=PHONE)
