@@ -1,10 +1,11 @@
 """The walk of every question (``test_questions``) for the other roles: a chat not linked yet (the
-link flow's questions, with a staff desk) and a technician's. At each question each option typed is
-the option tapped, asking for a person goes where the role can, a file is read only where the step
-takes files, and nonsense is answered with the options and the way out. A login or a password is
-proof, never a request (``SECRET``): whatever is typed there is checked as one.
+link flow's questions, with a staff desk and without) and a technician's (each path from the same
+sandbox, as their buttons write). At each question each option typed (its name or its number) is
+the option tapped; asking for a person goes where the role can (a technician has no person of the
+bot's: their words are words, or not understood); a file is read only where the step takes files;
+nonsense is answered with the options and the way out. A password is proof, never a request
+(``SECRET``): whatever is typed there is checked as one; a login too, unless no login has spaces.
 """
-
 from __future__ import annotations
 
 import copy
