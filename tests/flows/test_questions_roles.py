@@ -6,6 +6,7 @@ bot's: their words are words, or not understood); a file is read only where the 
 nonsense is answered with the options and the way out. A password is proof, never a request
 (``SECRET``): whatever is typed there is checked as one; a login too, unless no login has spaces.
 """
+
 from __future__ import annotations
 
 import copy
