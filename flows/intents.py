@@ -100,6 +100,8 @@ class Intents:
         for word in self._meanings:
             for variant in _deletions(word, _allowed(len(word))):
                 self._deletions.setdefault(variant, set()).add(word)
+        # Longer than this, a word is a typo of none of ours (and its deletions would cost its length cubed).
+        self._longest = max(map(len, self._meanings), default=0) + 2
         self._stems: dict[str, set[str]] = {}
         for word in self._meanings:
             if len(word) >= TYPO:
@@ -171,7 +173,7 @@ class Intents:
                     if each != word and each in self._meanings]
         if len(set(word)) > 1 and squeezed and len({self._meanings[each] for each in squeezed}) == 1:
             return squeezed[0], 0.95
-        if len(word) < TYPO:
+        if not TYPO <= len(word) <= self._longest:
             return word, 1.0
         landed = self._nearest(language, word)
         return self._same_stem(language, word) if landed[0] == word else landed

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import flows.intents as intents_module
 import pytest
 from flows.intents import Intents, default_intents
 
@@ -71,3 +72,21 @@ def test_between_phrases_as_long_the_one_whose_words_come_together_wins(intents:
 ])
 def test_the_shipped_vocabularies(language: str, text: str, wanted: str | None) -> None:
     assert default_intents().match(language, text) == wanted
+
+
+def test_a_long_unbroken_string_is_never_looked_up_as_a_typo(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 4,000-letter "word" (a paste, a flood) was looked up for typos through every way of taking two
+    # letters out of it: minutes of CPU with every chat waiting. No word of ours is that long.
+    looked_up: list[str] = []
+    deletions = intents_module._deletions
+
+    def recorded(word: str, depth: int) -> set[str]:
+        looked_up.append(word)
+        return deletions(word, depth)
+
+    monkeypatch.setattr(intents_module, "_deletions", recorded)
+    intents = Intents()  # a fresh one: its typo lookups not cached yet
+    word = "abcdefghij" * 40
+    assert intents.resolve("pt_BR", word) == (word, 1.0)
+    assert intents.match("pt_BR", f"boleto {word}") == "bills"
+    assert word not in looked_up
