@@ -26,7 +26,7 @@ from pathlib import Path
 
 import yaml
 from bot.i18n import LANGUAGES, locales_dir
-from flows.intents import LEAVE, ORDINARY, Intents, destination, normalise
+from flows.intents import ELSEWHERE, LEAVE, ORDINARY, SHORT, Intents, destination, normalise
 
 from bench.report import emit, figure
 
@@ -96,7 +96,7 @@ def char_ngrams(language: str) -> CharNgrams:
     for path in sorted((locales_dir() / "intents").glob("*.yaml")):
         vocabulary: dict[str, list[str]] = yaml.safe_load(path.read_text(encoding="utf-8"))
         examples += [(phrase, destination(name)) for name, phrases in vocabulary.items()
-                     if name not in (LEAVE, ORDINARY) for phrase in phrases]
+                     if name not in (LEAVE, ORDINARY, ELSEWHERE, SHORT) for phrase in phrases]
     tuning = table("phrases", language)
     examples += [(text, wanted) for text, wanted in tuning.items() if wanted != NONE]
     model = CharNgrams(examples)

@@ -388,6 +388,10 @@ class Engine:
                 raise Unexpected("common.unknown_command")
             case _:
                 await self._step(ctx, role, event)
+        await self._follow(ctx)
+
+    async def _follow(self, ctx: Context) -> None:
+        """Begin the flows the turn switched to, in turn; the menu if it ended without a question."""
         for _ in range(MAX_SWITCHES):
             if ctx.next_flow is None:
                 break
@@ -576,10 +580,12 @@ class Engine:
         misses = int(ctx.state.data.get(MISSES, 0)) + 1
         ctx.state.data[MISSES] = misses
         ctx.say(miss.hint or "common.not_understood", **miss.variables)
-        if misses >= self.policy.give_up_after and HUMAN in role.flows and ctx.link is not None:
+        if misses >= self.policy.give_up_after and HUMAN in role.flows:
+            # Linked or not: someone not identified reaches the desk as such, or is told the ISP's phone.
             ctx.state.data[MISSES] = 0
-            ctx.say("common.handing_over")
-            await self._begin(ctx, HUMAN)
+            ctx.say("common.handing_over", person=ctx.link is not None or self.policy.staff_desk)
+            await self._begin(ctx, HUMAN, {"reason": "misunderstood"})
+            await self._follow(ctx)  # no desk: the ticket's follow-up, or the link's question again
             return
         if again is None:
             await self._begin(ctx, MENU)

@@ -1,16 +1,17 @@
 """Free text understood where it plainly names something ("segunda via", "caiu", "obrigado").
 
-The words live in ``locales/intents/<language>.yaml`` (name → phrases), so an operator adds
-"boleto atrasado" without touching Python. A name is a flow, small talk (``SMALL_TALK``), ``LEAVE``
-("cancelar" alone leaves any question), a need a flow answers (``NEEDS``: "moving" reaches
-``human``), or ``ORDINARY``: everyday words, never taken for a typo ("robo" is not "roto").
+The words live in ``locales/intents/<language>.yaml`` (name → phrases), editable without Python. A
+name is a flow, small talk (``SMALL_TALK``), ``LEAVE`` ("cancelar" alone leaves any question), a need
+a flow answers (``NEEDS``: "moving" reaches ``human``), ``ORDINARY``: everyday words, never taken for
+a typo ("robo" is not "roto"), ``ELSEWHERE``: our words in another sense, leading nowhere when they
+fit best ("plano de saúde"), or ``SHORT``: short forms read as their words ("vc" is "você").
 
 A phrase matches when its words appear in order, each the same word or a typo of it (case, accents
 and punctuation forgiven): one edit, two in words of eight letters or more, never the first letter,
 only in a word of five letters or more that no vocabulary knows, and only where every vocabulary word
 that close means the same ("slow" is English, never the Portuguese "show"). A held-down letter is
 read as the word ("caiuuu"); an unknown word sharing the stem of words of one meaning lands on them.
-Small talk counts only when no flow fits, and a text that fits nothing stays unmatched. Phrases are
+The most words win, then words together. Small talk counts only when no flow fits. Phrases are
 indexed by their words and typos by their deletions, each word's answer kept: a lookup, not a scan.
 """
 
@@ -31,6 +32,8 @@ TYPO = 5  # words shorter than this must match exactly
 LONG = 8  # words this long forgive two typos
 LEAVE = "leave"
 ORDINARY = "words"
+ELSEWHERE = "elsewhere"
+SHORT = "short"
 SMALL_TALK = frozenset({"greeting", "thanks", "ok"})
 # Needs that have no flow of their own, and the flow (or small talk) that answers them.
 NEEDS = {
@@ -71,12 +74,16 @@ class Intents:
         directory = directory or locales_dir() / "intents"
         self._phrases: dict[str, list[_Phrase]] = {}
         self._leaving: dict[str, set[tuple[str, ...]]] = {}
+        self._short: dict[str, dict[str, tuple[str, ...]]] = {}  # language → short form → its words
         meanings: dict[str, set[str]] = {}  # word → where the phrases it is in lead, in any language
         self._vocabulary: dict[str, set[str]] = {}  # language → words a typo may land on
         for path in sorted(directory.glob("*.yaml")):
             with path.open(encoding="utf-8") as handle:
                 table: dict[str, list[str]] = yaml.safe_load(handle) or {}
             language = path.stem
+            self._short[language] = {
+                words[0]: tuple(words[1:]) for words in map(normalise, table.pop(SHORT, [])) if len(words) > 1
+            }
             phrases = [(name, tuple(normalise(phrase))) for name, phrases in table.items() for phrase in phrases]
             self._phrases[language] = [
                 _Phrase(destination(name), words, name in SMALL_TALK, rank)
@@ -87,11 +94,14 @@ class Intents:
             for name, words in phrases:
                 for word in words:
                     meanings.setdefault(word, set()).add(ORDINARY if name == ORDINARY else destination(name))
-        self._meanings = {word: frozenset(names) for word, names in meanings.items()}
+        # A word of ours in a phrase of elsewhere ("plano" in "plano de saúde") keeps only its own meanings.
+        self._meanings = {word: frozenset(names - {ELSEWHERE} or names) for word, names in meanings.items()}
         self._deletions: dict[str, set[str]] = {}
         for word in self._meanings:
             for variant in _deletions(word, _allowed(len(word))):
                 self._deletions.setdefault(variant, set()).add(word)
+        # Longer than this, a word is a typo of none of ours (and its deletions would cost its length cubed).
+        self._longest = max(map(len, self._meanings), default=0) + 2
         self._stems: dict[str, set[str]] = {}
         for word in self._meanings:
             if len(word) >= TYPO:
@@ -106,7 +116,8 @@ class Intents:
         others (a Portuguese speaker whose phone is in English still types "boleto"). Small talk is
         set aside first, so "bom dia, estou sem internet" is about the connection and "obrigado pela
         ajuda" is thanks, not help."""
-        raw = normalise(text)
+        short = self._short.get(language, {})
+        raw = [each for word in normalise(text) for each in short.get(word, (word,))]
         if not raw:
             return None
         own = [self.resolve(language, word) for word in raw]
@@ -121,14 +132,15 @@ class Intents:
                     removed.update(found)
         for lang in self._order(language):
             words = own if lang == language else exact
-            # The best phrase; between equals, the one the text names first ("cancel my plan").
+            # The best phrase; between equals, the one whose words come together ("my health insurance
+            # plan" is insurance, not "my plan"), then the one the text names first ("cancel my plan").
             best = max(
                 ((*_score(phrase.words, words, removed), phrase.name)
                  for phrase in self._candidates(lang, words, small_talk=False)),
-                default=(0.0, 0, ""),
+                default=(0.0, 0, 0, ""),
             )
             if best[0] > 0:
-                return best[2]
+                return talk if best[3] == ELSEWHERE else best[3]  # "plano de saúde" is no plan of ours
         return talk
 
     def leaves(self, language: str, text: str) -> bool:
@@ -161,7 +173,7 @@ class Intents:
                     if each != word and each in self._meanings]
         if len(set(word)) > 1 and squeezed and len({self._meanings[each] for each in squeezed}) == 1:
             return squeezed[0], 0.95
-        if len(word) < TYPO:
+        if not TYPO <= len(word) <= self._longest:
             return word, 1.0
         landed = self._nearest(language, word)
         return self._same_stem(language, word) if landed[0] == word else landed
@@ -238,6 +250,8 @@ def _index(phrases: Iterable[_Phrase]) -> dict[str, list[_Phrase]]:
 # stem is what is left, four letters at least. Crude, and safe only with the rule that every word
 # sharing the stem means the same.
 _ENDINGS = sorted({
+    "issimos", "issimas", "issimo", "issima", "isimos", "isimas", "isimo", "isima",  # superlatives: "lentisimo"
+    "enme", "anme", "ame", "eme", "ime",  # a pronoun joined to a Spanish command: "habilitame", "reconectenme"
     "amento", "imento", "mente", "acao", "icao", "ando", "endo", "indo", "aram", "eram", "iram", "ieron", "aron",
     "ados", "adas", "idos", "idas", "ado", "ada", "ido", "ida", "ing", "ed", "ou", "ei", "ar", "er", "ir", "as",
     "os", "es", "a", "o", "e", "s",
@@ -301,14 +315,15 @@ def _together(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: 
     return []
 
 
-def _score(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: set[int]) -> tuple[float, int]:
-    """How well the phrase's words appear, in order, among the text's words (0: not at all), and how
-    early (minus the first word's place). Longer phrases win over shorter ones that also match ("sem
-    internet" over "internet"); a typo weighs a little less than the word."""
+def _score(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: set[int]) -> tuple[float, int, int]:
+    """How well the phrase's words appear, in order, among the text's words (0: not at all), how
+    closely (minus the other words between them) and how early (minus the first word's place).
+    Longer phrases win over shorter ones that also match ("sem internet" over "internet"); a typo
+    weighs a little less than the word."""
     found = _positions(phrase, words, removed)
     if not found:
-        return 0.0, 0
-    return sum(words[index][1] for index in found), -found[0]
+        return 0.0, 0, 0
+    return sum(words[index][1] for index in found), len(found) - 1 - (found[-1] - found[0]), -found[0]
 
 
 def default_intents() -> Intents:

@@ -227,7 +227,8 @@ def _paid_bill(item: dict[str, Any]) -> dict[str, Any]:
     """The bill in view, as "I have paid" takes it (a document without an internal code: picked there)."""
     if not item.get("id"):
         return {}
-    return {"document": {"id": item["id"], "number": item["document"], "due": item["due"], "value": item["value"]}}
+    return {"document": {"id": item["id"], "number": item["document"], "due": item["due"], "value": item["value"],
+                         "value_up": item.get("value_up")}}
 
 
 def line_amount(line: str) -> Decimal | None:

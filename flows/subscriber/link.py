@@ -11,7 +11,8 @@ login and password of one of the customer's authentications.
   lock gives the same words and when linking is free again; ``ispbot locks clear`` clears them.
 - The tax id's customer codes wait in the chat's state for the contact; the password is checked in
   the step it arrives in and kept nowhere. A phone proof asks which contract when there are several.
-- Nobody is stuck: buttons for a person and for sales; their words read only where text is not proof.
+- Nobody is stuck: buttons for a person and for sales; their words read only where text is not proof
+  (a password is any text; a login or a tax id, only text no login or tax id could be).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from bot.isp import quotable
 from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import Context
-from flows.events import Contact, Text
+from flows.events import Contact, Media, Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
 from flows.identity import (
     normalise_phone,
@@ -33,6 +34,7 @@ from flows.identity import (
     same_secret,
 )
 from flows.intents import SMALL_TALK, default_intents
+from flows.subscriber.paid import receipt_of
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
 # A login or password is proof, never a request: "atendente" typed there is checked, not obeyed.
@@ -54,7 +56,7 @@ class Link(Flow):
         method=("tax_id", "login", "contact", "locked", Switch("human"), Switch("sales")),
         tax_id=("contact", "contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
         contact=("contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
-        login=(SECRET, "password"),
+        login=(SECRET, "password", Switch("human"), Switch("sales")),
         password=(SECRET, "contract", "method", "locked", TO_MENU),
         contract=(TO_MENU,),
     )
@@ -76,6 +78,8 @@ class Link(Flow):
                 ctx.ask("login", "link.ask_login")
             case Text(text=text) if normalise_tax_id(text) is not None and self._by_phone(ctx):
                 await self.tax_id(ctx, event)  # the tax id typed straight away
+            case Media() if receipt_of(event) is not None:  # a receipt: whose bill is known after the link
+                raise Unexpected("link.receipt_first")
             case _ if self._elsewhere(ctx, event):
                 pass
             case Text(text=text) if (name := default_intents().match(ctx.language, text)) is not None:
@@ -136,6 +140,8 @@ class Link(Flow):
         # every SQL mode), nothing that storing the chat's state would turn into another character (a
         # lone surrogate became U+FFFD there, and ``maria\ufffd.silva`` reached the ISP).
         if not plausible_login(login) or not quotable(login):
+            if self._elsewhere(ctx, event):  # "quero falar com um atendente" is no login with spaces
+                return
             raise Unexpected("link.login_chars")
         ctx.data["login"] = login
         ctx.ask("password", "link.ask_password")

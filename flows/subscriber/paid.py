@@ -7,7 +7,8 @@ It begins from a bill's card (the bill known, and the receipt if sent there), fr
 - A receipt is a photo or a PDF (or an image file) of at most ``policy.receipt_max_bytes``, fetched
   only once the person confirmed, sent to the ISP and dropped: never logged, never stored.
 - No ``ctx.write_once``: the ISP refuses a second notice for a bill (code 21), told plainly.
-- A bill whose payment was already told is said so as soon as the bill is known, with when and the
+- The bill is named with the amounts its card shows (``_display``: the amount due today beside the
+  original). A bill whose payment was already told is said so as soon as the bill is known, with when and the
   protocol (``_earlier_notice``: the ticket the ISP opened for the notice).
 - After the notice, a blocked contract is offered the unblock in trust when the policy allows it.
 """
@@ -73,7 +74,8 @@ class Paid(Flow):
             ctx.to_menu()
             return
         bills = [{"id": d.id, "number": d.document_number, "due": d.due_date.isoformat() if d.due_date else None,
-                  "value": str(d.value_init or d.value_up or 0)}
+                  "value": str(d.value_init or d.value_up or 0),
+                  "value_up": str(d.value_up) if d.value_up is not None else None}
                  for d in sorted(unpaid, key=lambda d: (d.due_date or date.max, d.id or 0))]
         if len(bills) == 1:
             ctx.data["document"] = bills[0]
@@ -274,5 +276,10 @@ def _typed_date(text: str, today: date) -> date | None:
 
 
 def _display(bill: dict[str, Any]) -> dict[str, Any]:
+    """The bill as its card in the bills flow shows it: the original amount, and the amount due today
+    (``value_up``) beside it where the ISP says it and it differs."""
     due = bill.get("due")
-    return {"value": Decimal(bill["value"]), "due": date.fromisoformat(due) if due else None}
+    value = Decimal(bill["value"])
+    now = Decimal(bill["value_up"]) if bill.get("value_up") else None
+    return {"value": value, "due": date.fromisoformat(due) if due else None,
+            "value_up": now if now is not None and now != value else None}

@@ -16,7 +16,7 @@ from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.events import Text
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import MAX_TEXT, causes_for, missing_mandatory
 from flows.writes import Found, Wait
@@ -29,7 +29,7 @@ class Finish(Flow):
     steps = Steps(
         begin=("cause", Switch("ticket"), TO_MENU),
         cause=("solution", Switch("ticket")),
-        solution=("confirm",),
+        solution=(WORDS, "confirm"),
         confirm=(Switch("agenda"), Switch("ticket"), TO_MENU),
     )
 

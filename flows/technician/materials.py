@@ -24,7 +24,7 @@ from bot.isp.models import v2_requests
 
 from flows.context import Context
 from flows.events import Text
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import parse_code, parse_quantity
 
@@ -38,8 +38,8 @@ class Materials(Flow):
         begin=("operation", Switch("ticket"), TO_MENU),
         operation=("contract", "item", Switch("ticket")),
         contract=("item",),
-        item=("serial", "quantity", Switch("ticket")),
-        serial=("quantity", "confirm"),
+        item=(WORDS, "serial", "quantity", Switch("ticket")),
+        serial=(WORDS, "quantity", "confirm"),
         quantity=("location",),
         location=("confirm",),
         confirm=("quantity", "serial", Switch("ticket"), TO_MENU),

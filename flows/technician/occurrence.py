@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from flows.context import Context
 from flows.events import Location, Media, Text
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import FILES, TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import (
     MAX_TEXT,
@@ -32,7 +32,7 @@ class Occurrence(Flow):
     name = "occurrence"
     steps = Steps(
         begin=("note", TO_MENU),
-        note=("unsure", Switch("ticket"), TO_MENU),
+        note=(WORDS, FILES, "unsure", Switch("ticket"), TO_MENU),
         unsure=(Switch("ticket"), TO_MENU),
     )
 

@@ -22,7 +22,7 @@ from bot.isp.models import v1_records
 
 from flows.context import Context
 from flows.events import Location, Text
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician import service_orders
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
 from flows.technician.work import MAX_TEXT
@@ -36,7 +36,7 @@ class Status(Flow):
     steps = Steps(
         begin=("move", Switch("ticket"), TO_MENU),
         move=("where", "reason", "check", Switch("ticket"), TO_MENU),
-        reason=("confirm_abort", Switch("ticket")),
+        reason=(WORDS, "confirm_abort", Switch("ticket")),
         confirm_abort=("move", "check", Switch("ticket"), TO_MENU),
         where=("move", "check", Switch("ticket"), TO_MENU),
         check=("move", Switch("ticket"), TO_MENU),

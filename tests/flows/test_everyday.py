@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 from bot.sandbox import DEMO_IDENTITIES
-from bot.store import Origin, Outbox
+from bot.store import ChatStates, Origin, Outbox
 from flows.policy import Policy
 
 from tests.flows.harness import Desk
@@ -196,6 +196,9 @@ async def test_three_misses_in_a_row_say_why_before_a_person_is_called(desk: Des
     bridge = next(i for i, line in enumerate(lines) if "não estou conseguindo te entender" in line)
     opened = next(i for i, line in enumerate(lines) if "Registrei seu pedido no protocolo" in line)
     assert bridge < opened
+    async with desk.database.transaction() as session:
+        state = await ChatStates().load(session, chat.chat_id)
+    assert state.flow == "follow_ticket" and state.step is not None  # what they write next joins the ticket
 
 
 async def test_a_ticket_closed_meanwhile_takes_no_more_words(desk: Desk) -> None:

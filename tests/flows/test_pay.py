@@ -372,3 +372,24 @@ def _protocol(desk: Desk, notice: dict[str, Any]) -> str:
     """The protocol of the ticket the ISP opened for a payment notice."""
     tickets = desk.sandbox.v1("ConsultaAtendimentos", {"Filtro": f"CodigoCliente = {D.customer}"})["result"]
     return str(next(t["Protocolo"] for t in tickets if int(t["Numero"]) == notice["ticket"]))
+
+
+async def test_i_have_paid_an_overdue_bill_names_it_with_the_amounts_its_card_shows(desk: Desk) -> None:
+    unpaid = desk.sandbox.v2("get_unpaid_document", {"customer_id": D.customer})["result"]
+    overdue = next(d for d in unpaid if d["value_up"] != d["value_init"])
+    today = f"hoje: R$\u00a0{overdue['value_up']:.2f}".replace(".", ",")
+    due = "/".join(reversed(str(overdue["due_date"])[:10].split("-")))
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.tap(due)
+    assert today in chat.text  # the card
+    await chat.tap("Já paguei")
+    assert today in chat.text and "Quando você pagou" in chat.text
+    await chat.tap("Ontem")
+    await chat.send_file("photo", "comprovante.jpg", b"\xff\xd8\xff jpeg")
+    assert today in chat.text and "Confere?" in chat.text
+    await chat.tap("Enviar")
+    assert today in chat.text and "Recebemos seu comprovante" in chat.text
+    await chat.say("já paguei")  # again, in words: the bills are asked for, this one is still open
+    await chat.tap(due)
+    assert "já foi informado" in chat.text and today in chat.text

@@ -8,10 +8,12 @@ receipt is a receipt, and nonsense is answered with the options and the way out.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from bot.sandbox import DEMO_IDENTITIES
 from bot.store import ChatStates, Origin, Outbox
+from flows.flow import Flow
 from flows.replies import Document, Upload
 from flows.subscriber import subscriber_flows
 
@@ -25,8 +27,10 @@ NOT_PRESSED = ("✅ Abrir chamado", "mesmo assim", "Sim", "Confirmar", "Enviar",
                "Cancelar", "Me avise", "Desbloquear", "Registrar", "Usar este contrato", "Apagar meus dados")
 MAX_DEPTH = 4
 SAY = "say:"  # a step of a path that is typed, not pressed
+CONTACT = "contact:"  # a step of a path that shares the chat's own phone
 WORDS_TYPED = "A internet cai toda noite desde ontem"
 FLOWS = subscriber_flows().flows
+Start = Callable[[Desk], Awaitable[TestChat]]  # a fresh chat where a walk begins
 
 
 @dataclass(frozen=True)
@@ -43,31 +47,47 @@ async def _position(desk: Desk, chat: TestChat) -> tuple[str | None, str | None]
     return state.flow, state.step
 
 
-async def _at(desk: Desk, path: tuple[str, ...]) -> TestChat:
-    chat = await desk.linked_chat(MARIA)
+async def _maria(desk: Desk) -> TestChat:
+    return await desk.linked_chat(MARIA)
+
+
+async def _at(desk: Desk, path: tuple[str, ...], start: Start = _maria) -> TestChat:
+    """A fresh chat from ``start`` that took ``path`` (buttons, ``SAY`` words, ``CONTACT`` its own phone)."""
+    chat = await start(desk)
     for label in path:
-        await (chat.say(label.removeprefix(SAY)) if label.startswith(SAY) else chat.tap(label))
+        if label.startswith(SAY):
+            await chat.say(label.removeprefix(SAY))
+        elif label.startswith(CONTACT):
+            await chat.share_contact(label.removeprefix(CONTACT))
+        else:
+            await chat.tap(label)
     return chat
 
 
-async def _questions(desk: Desk) -> list[Question]:
-    """Every question the menu's buttons reach within ``MAX_DEPTH`` presses, once each."""
+async def _questions(
+    desk: Desk, start: Start = _maria, flows: Mapping[str, Flow] = FLOWS, *, roots: Iterable[tuple[str, ...]] = ((),),
+    skip: Collection[str] = ("menu", "follow_ticket"), not_pressed: tuple[str, ...] = NOT_PRESSED,
+    depth: int = MAX_DEPTH,
+) -> list[Question]:
+    """Every question the buttons reach from ``roots`` within ``depth`` presses of a root, once each
+    (the flows of ``skip`` not walked but gone through)."""
     found: dict[tuple[str, str], Question] = {}
-    frontier: list[tuple[str, ...]] = [()]
+    frontier: list[tuple[tuple[str, ...], int]] = [(root, len(root) + depth) for root in roots]
     while frontier:
-        path = frontier.pop(0)
-        chat = await _at(desk, path)
+        path, deepest = frontier.pop(0)
+        chat = await _at(desk, path, start)
         flow, step = await _position(desk, chat)
-        if flow is None or step is None or FLOWS[flow].verbatim_steps >= {step}:
+        if flow is None or step is None or flows[flow].verbatim_steps >= {step}:
             continue  # no question (a person has the chat)
-        if path and (flow, step) not in found and flow not in ("menu", "follow_ticket"):
+        if (flow, step) not in found and flow not in skip:
             found[flow, step] = Question(path, flow, step, tuple(chat.buttons))
         elif path:
             continue  # a question already walked (or the menu again)
-        if len(path) < MAX_DEPTH:
-            frontier += [(*path, label) for label in chat.buttons if not any(w in label for w in NOT_PRESSED)]
-            if any(t.what == "words" for t in FLOWS[flow].steps.takes(step)):
-                frontier.append((*path, SAY + WORDS_TYPED))
+        if len(path) < deepest:
+            pressed = [label for label in chat.buttons if not any(w in label for w in not_pressed)]
+            frontier += [((*path, label), deepest) for label in pressed]
+            if any(t.what == "words" for t in flows[flow].steps.takes(step)):
+                frontier.append(((*path, SAY + WORDS_TYPED), deepest))
     return list(found.values())
 
 

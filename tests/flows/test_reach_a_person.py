@@ -266,3 +266,54 @@ async def test_a_customers_request_before_the_link_is_answered_with_why_identify
     assert "CPF/CNPJ" in " ".join(chat.buttons)
     await chat.say("bom dia")
     assert "titular do cadastro" in chat.text
+
+
+# ---- three misunderstandings in a row, before any link ---------------------------------------------
+async def _three_misses(chat: Chat) -> None:
+    await chat.start()
+    for text in ("xyzzy", "qwerty asdf", "zzz"):
+        await chat.say(text)
+
+
+async def test_three_misses_before_a_link_call_a_person_at_the_desk_who_is_told_why(desk: Desk) -> None:
+    with_desk(desk)
+    chat = desk.chat(name="Ana")
+    await chat.start()
+    await chat.say("xyzzy")
+    await chat.say("qwerty asdf")
+    assert chat.handoffs == [] and "Escolha" in chat.text  # two misses: the question again
+    await chat.say("zzz")
+    assert "não estou conseguindo te entender" in chat.text and "Vou chamar uma pessoa" in chat.text
+    assert "Chamei uma pessoa" in chat.text
+    card = card_of(chat).summary["card"]
+    assert "NÃO identificada" in card and "não entendeu três mensagens" in card and "Ana" in card
+    assert "zzz" not in card and "xyzzy" not in card  # what an unlinked chat types may be proof: never shown
+
+
+async def test_three_misses_before_a_link_without_a_desk_tell_the_isps_phone_and_hours(with_contacts: Desk) -> None:
+    chat = with_contacts.chat()
+    await _three_misses(chat)
+    assert "não estou conseguindo te entender" in chat.text and "Vou chamar uma pessoa" not in chat.text
+    assert f"{PHONE} ({HOURS})" in chat.text and chat.handoffs == []
+    assert "Se você já é cliente" in chat.text  # and linking is still offered
+    await chat.say("xyzzy")  # the count starts again: no second handoff at once
+    assert PHONE not in chat.text
+
+
+async def test_three_misses_without_a_desk_nor_a_phone_say_where_the_number_is(desk: Desk) -> None:
+    chat = desk.chat()
+    await _three_misses(chat)
+    assert "o telefone está no seu contrato e nos boletos" in chat.text and chat.handoffs == []
+
+
+async def test_a_wrong_password_is_an_attempt_not_a_misunderstanding(with_contacts: Desk) -> None:
+    chat = with_contacts.chat()
+    await chat.start()
+    await chat.say("xyzzy")
+    await chat.say("zzz")  # two misses
+    await chat.tap("PPPoE")
+    await chat.say("maria.silva")
+    await chat.say("quero falar com um atendente")  # the password step takes any text as the password
+    assert "Não consegui confirmar seus dados" in chat.text and "não estou conseguindo" not in chat.text
+    await chat.say("xyzzy")  # the count began again at the attempt
+    assert "não estou conseguindo" not in chat.text and "Escolha" in chat.text

@@ -381,3 +381,14 @@ async def test_ticket_items_and_stock(api: Api) -> None:
             },
         )
     )
+
+
+async def test_a_serial_item_with_a_stock_location_as_the_vendor_sends_it(api: Api) -> None:
+    # The vendor's published ticket_item_insert example sends a serial and a location together; the
+    # spec asks for a location for non-serial items and forbids a serial only there.
+    base = {"ticket_id": D.ticket, "customer_id": D.customer, "contract_id": D.contract, "type": "product",
+            "operation": "lending", "item_id": 1, "quantity": 1}
+    ok2(await api.v2("ticket_item_insert", {**base, "serial_number": "SN01000002", "location_id": 3}))
+    fail2(await api.v2("ticket_item_insert", {**base, "serial_number": "SN01000002", "location_id": 3}), 1)  # moved
+    fail2(await api.v2("ticket_item_insert", {**base, "serial_number": "SN01000003", "location_id": 0}), 1)
+    fail2(await api.v2("ticket_item_insert", {**base, "location_id": 1}), 1)  # a location is no serial

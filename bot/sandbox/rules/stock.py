@@ -1,8 +1,9 @@
 """Stock: items in tickets, equipment lending and new products (second document, 4.1 and 4.7).
 
-Serial-controlled products move one serial at a time (quantity exactly 1, serial_number required,
-location_id refused); other products leave a stock location (location_id required, serial refused)
-and need enough balance there.
+Serial-controlled products move one serial at a time (quantity exactly 1, serial_number required;
+in a ticket a location_id beside it is accepted, as the vendor's own example sends one, and the
+serial alone says which unit moves); other products leave a stock location (location_id required,
+serial refused) and need enough balance there.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ from bot.sandbox.registry import Context, customer_contract, need, operation
 from bot.sandbox.store import Record
 
 
-def _take_stock(ctx: Context, p: Params, product: Record, quantity: float, *, serial_code: int) -> str | None:
-    """Validate serial/location against the product kind and take the item out of stock."""
+def _take_stock(
+    ctx: Context, p: Params, product: Record, quantity: float, *, serial_code: int, serial_location: bool = False,
+) -> str | None:
+    """Validate serial/location against the product kind and take the item out of stock
+    (``serial_location``: a location_id beside a serial is accepted and not used)."""
     serial = p.text("serial_number")
     location = p.integer("location_id", minimum=1)
     if product["serial_controlled"]:
-        if location is not None:
+        if location is not None and not serial_location:
             raise p.invalid("location_id", "não enviar para item controlado por série")
         if serial is None:
             raise p.missing("serial_number")
@@ -105,7 +109,7 @@ def ticket_item_insert(ctx: Context, p: Params) -> dict[str, int]:  # noqa: PLR0
             )
     serial = None
     if kind == "product":
-        serial = _take_stock(ctx, p, item, quantity, serial_code=codes.V2_INVALID_FIELD)
+        serial = _take_stock(ctx, p, item, quantity, serial_code=codes.V2_INVALID_FIELD, serial_location=True)
     elif p.has("serial_number") or p.has("location_id"):
         raise p.invalid(
             "serial_number" if p.has("serial_number") else "location_id", "não se aplica a serviços"

@@ -1,0 +1,92 @@
+"""The matcher's rules on a small vocabulary of its own: short forms are read as their words, our
+words in another sense lead nowhere, and between phrases as long the one whose words come together
+wins; then the same rules on the shipped vocabularies, as a subscriber would type."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import flows.intents as intents_module
+import pytest
+from flows.intents import Intents, default_intents
+
+VOCABULARY = """
+bills: ["conta", "minha conta", "valor da conta"]
+contracts: ["plano", "meu plano"]
+connection: ["sem sinal", "lenta"]
+help: ["o que voce faz"]
+greeting: ["bom dia"]
+elsewhere: ["conta de luz", "plano de saude", "sinal fechou"]
+short: ["vc voce", "q que"]
+words: ["saude"]
+"""
+
+
+@pytest.fixture
+def intents(tmp_path: Path) -> Intents:
+    (tmp_path / "pt_BR.yaml").write_text(VOCABULARY, encoding="utf-8")
+    return Intents(tmp_path)
+
+
+def test_a_short_form_is_read_as_its_words(intents: Intents) -> None:
+    assert intents.match("pt_BR", "o q vc faz?") == "help"
+    assert intents.match("pt_BR", "o que voce faz?") == "help"
+
+
+def test_our_words_in_another_sense_lead_nowhere(intents: Intents) -> None:
+    assert intents.match("pt_BR", "a conta de luz veio alta") is None
+    assert intents.match("pt_BR", "o plano de saúde aumentou") is None
+    assert intents.match("pt_BR", "bom dia, o plano de saude aumentou") == "greeting"  # the kind word still counts
+    assert intents.match("pt_BR", "qual o valor da conta?") == "bills"  # longer than "conta de luz"'s match
+    assert intents.match("pt_BR", "meu plano") == "contracts"
+
+
+def test_a_word_of_ours_in_a_phrase_of_elsewhere_keeps_its_meaning_for_typos(intents: Intents) -> None:
+    assert intents.resolve("pt_BR", "planno") == ("plano", 0.9)  # "plano" is also in "plano de saude"
+    assert dict(intents.words())["plano"] == frozenset({"contracts"})
+
+
+def test_between_phrases_as_long_the_one_whose_words_come_together_wins(intents: Intents) -> None:
+    assert intents.match("pt_BR", "meu novo plano de saude") is None  # "plano de saude", not "meu ... plano"
+    assert intents.match("pt_BR", "a internet ta lenta, e a conta?") == "connection"  # then the first named
+
+
+@pytest.mark.parametrize(("language", "text", "wanted"), [
+    ("pt_BR", "o que vc faz?", "help"),
+    ("pt_BR", "qndo volta a internet?", "connection"),
+    ("pt_BR", "o plano de saude aumentou", None),
+    ("pt_BR", "o sinal fechou e eu passei", None),  # a traffic light
+    ("pt_BR", "preciso cancelar minha consulta no medico", None),
+    ("pt_BR", "a tomada ta quebrada", "new_ticket"),  # "tela quebrada" is not a phrase of elsewhere
+    ("pt_BR", "boa tarde pessoal", "greeting"),  # "pessoal" is not a typo of "pessoa"
+    ("pt_BR", "a internet cai toda vez que chove", "connection"),  # "chove" is not "chave"
+    ("en", "my health insurance plan went up", None),
+    ("en", "the traffic light signal is broken on my street", None),
+    ("en", "terminate my contract", "cancel_plan"),
+    ("en", "i got fired", None),  # not "fried"
+    ("es", "que podes hacer?", "help"),  # voseo
+    ("es", "el internet esta lentisimo", "connection"),  # a superlative shares the stem
+    ("es", "habilitame el servicio que pago mañana", "contracts"),  # a command with its pronoun
+    ("es", "me bloquearon la tarjeta del banco", None),
+    ("es", "el wifi no llega al cuarto", "connection"),  # "cuarto" is not "cuanto"
+])
+def test_the_shipped_vocabularies(language: str, text: str, wanted: str | None) -> None:
+    assert default_intents().match(language, text) == wanted
+
+
+def test_a_long_unbroken_string_is_never_looked_up_as_a_typo(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 4,000-letter "word" (a paste, a flood) was looked up for typos through every way of taking two
+    # letters out of it: minutes of CPU with every chat waiting. No word of ours is that long.
+    looked_up: list[str] = []
+    deletions = intents_module._deletions
+
+    def recorded(word: str, depth: int) -> set[str]:
+        looked_up.append(word)
+        return deletions(word, depth)
+
+    monkeypatch.setattr(intents_module, "_deletions", recorded)
+    intents = Intents()  # a fresh one: its typo lookups not cached yet
+    word = "abcdefghij" * 40
+    assert intents.resolve("pt_BR", word) == (word, 1.0)
+    assert intents.match("pt_BR", f"boleto {word}") == "bills"
+    assert word not in looked_up
