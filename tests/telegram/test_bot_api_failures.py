@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from bot.channels.telegram import raw
+from bot.channels.telegram.channel import TelegramChannel
 from bot.logs import chat_ref
 from bot.sandbox import Sandbox
 from bot.store.dead_letters import DeadLetters
+from telegram.error import BadRequest, NetworkError
 
 from tests.store.dbtools import ScratchDatabase
 from tests.telegram import fake_bot_api as tg
@@ -112,3 +115,36 @@ async def test_an_answer_is_delivered_or_kept_whatever_the_bot_api_answers(
         assert "sendMessage" in said[0].getMessage() and case.said.lower() in said[0].getMessage().lower()
     assert [r.getMessage() for r in caplog.records if r.exc_info or r.exc_text] == []
     assert "<html" not in caplog.text.lower()
+
+
+
+async def test_a_connection_lost_as_the_bot_starts_is_tried_again_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A keep-alive connection the Bot API closed just as the bot reused it for setWebhook: once.
+    tries: list[str] = []
+
+    async def call(_bot: object, method: str, _params: dict[str, Any], **_: object) -> bool:
+        tries.append(method)
+        if len(tries) == 1:
+            raise NetworkError("connection lost (ClientOSError)")
+        return True
+
+    monkeypatch.setattr(raw, "call", call)
+    monkeypatch.setattr(asyncio, "sleep", _no_wait)
+    channel = TelegramChannel.__new__(TelegramChannel)
+    channel.bot = None  # type: ignore[assignment]
+    assert await channel._start_call("setWebhook", {}) is True
+    assert tries == ["setWebhook", "setWebhook"]
+    tries.clear()
+
+    async def refused(_bot: object, method: str, _params: dict[str, Any], **_: object) -> bool:
+        tries.append(method)
+        raise BadRequest("Bad webhook: HTTPS url must be provided for webhook")
+
+    monkeypatch.setattr(raw, "call", refused)
+    with pytest.raises(BadRequest):
+        await channel._start_call("setWebhook", {})
+    assert tries == ["setWebhook"]  # what Telegram answers is final
+
+
+async def _no_wait(_seconds: float) -> None:
+    return None

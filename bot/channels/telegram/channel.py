@@ -25,10 +25,11 @@ from typing import Any
 from flows.engine import RoleFlows
 from flows.replies import Message, Notice, Reply, RoleMenu
 from sqlalchemy.ext.asyncio import AsyncSession
+from telegram.error import BadRequest, NetworkError
 
 from bot.channels.base import Read
 from bot.channels.telegram import raw
-from bot.channels.telegram.aiohttp_request import AiohttpRequest
+from bot.channels.telegram.aiohttp_request import AiohttpRequest, UnreadableAnswer
 from bot.channels.telegram.commands import chat_scope_calls, default_menu_calls
 from bot.channels.telegram.desk import staff_event
 from bot.channels.telegram.intake import Intake
@@ -51,6 +52,7 @@ SLOW_DOWN_EVERY = 60.0  # seconds: a chat flooding for longer hears "slow down" 
 # are not tied to ``ISPBOT_CONCURRENCY``; Telegram's own limit is the sender's to keep, not the pool's.
 SEND_WORKERS = 32
 PAID_BROADCAST = Rate(1000, 1.0)  # Telegram's ceiling for allow_paid_broadcast messages
+START_TRIES = 3  # a call the bot starts with, after a connection lost or refused
 DEAD_LETTER_TRIES = 12  # about five minutes of a database refusing to keep an undeliverable answer
 
 
@@ -204,7 +206,20 @@ class TelegramChannel:
         await self.bot.initialize()
         log.info("connected to Telegram as @%s", self.bot.username)
         for call in default_menu_calls(self.flows[Role.SUBSCRIBER], self.translations):
-            await self._call(call.method, call.params)
+            await self._start_call(call.method, call.params)
+
+    async def _start_call(self, method: str, params: dict[str, Any]) -> Any:
+        """A call the bot cannot start without, tried again after a connection lost or refused (a
+        keep-alive connection the Bot API closed as it was reused); what Telegram answers is final."""
+        for attempt in range(START_TRIES):
+            try:
+                return await raw.call(self.bot, method, params)
+            except NetworkError as exc:
+                if isinstance(exc, BadRequest | UnreadableAnswer) or attempt == START_TRIES - 1:
+                    raise
+                log.warning("%s at start: %s; trying again", method, exc)
+                await asyncio.sleep(0.5 * 2 ** attempt)
+        raise AssertionError("unreachable")  # pragma: no cover - the last try raises or returns
 
     async def stop(self) -> None:
         """After the runtime drained: what Telegram let the sender send is sent, the dead letters kept."""
@@ -219,7 +234,7 @@ class TelegramChannel:
     async def start_polling(self, stop: asyncio.Event, *, poll_timeout: int = 25) -> Awaitable[None]:
         """Telegram told to stop posting; the long poll of ``getUpdates`` into the inbox, to run until ``stop``."""
         assert self.intake is not None  # noqa: S101 - connected by the composition root
-        await raw.call(self.bot, "deleteWebhook", {"drop_pending_updates": False})
+        await self._start_call("deleteWebhook", {"drop_pending_updates": False})
         poller = Poller(self.bot, self.intake, timeout=poll_timeout, backlog_wait=self._progressed)
         return poller.run(stop)
 
@@ -227,7 +242,7 @@ class TelegramChannel:
         """Point Telegram at this process; ``bot.web`` then forwards what it posts (``store_posted``)."""
         settings = self.settings
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else ""
-        await raw.call(self.bot, "setWebhook", {
+        await self._start_call("setWebhook", {
             "url": f"{settings.webhook_url}{settings.webhook_path}",
             "secret_token": secret,
             "allowed_updates": ALLOWED_UPDATES,
