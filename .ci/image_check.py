@@ -150,8 +150,13 @@ class Daemon:
             "DOCKER_CONFIG": str(folder / "config"),
             "COMPOSE_DOCKER_CLI_BUILD": "1",
         }
-        self.docker = "/usr/bin/docker" if Path("/usr/bin/docker").exists() else "docker"  # the daemon's CLI
         self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def docker(self) -> str:
+        """Debian's CLI, the daemon's own (with BuildKit built in), once installed: read when used, since
+        the daemon is set up before the packages are; another ``docker`` on the PATH may lack buildx."""
+        return "/usr/bin/docker" if Path("/usr/bin/docker").exists() else "docker"
 
     def start(self) -> None:
         log = (self.folder / "dockerd.log").open("wb")
