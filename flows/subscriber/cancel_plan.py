@@ -217,7 +217,7 @@ class CancelPlan(Flow):
                 + (f" Concorrente: {competitor}." if competitor else "")
                 + (" Oferta de retenção apresentada e recusada." if offered else "")
                 + " Recibo enviado ao assinante em PDF.")
-        # LEAD: with the desk port (branch desk), also post a one-line notice of the cancel to the staff desk here.
+        # Staff learn of it from that ticket only: no desk post yet (a cancel may have no desk conversation).
         ticket, number_told = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=number,
                                                   subject="Cancelamento pelo assinante (chat)", text=text)
         await ctx.record(self.name, CANCELLED_OUTCOME, ticket=ticket, reference=str(number_told or number))
