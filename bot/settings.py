@@ -40,6 +40,14 @@ LOG_FORMAT: Any = Field(default="auto", description="json, text, or auto (text o
 LOG_LEVEL = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
 
 
+def root_url(value: str, example: str = "") -> str:
+    """A service's root URL as settings take it: trimmed, without a trailing slash, http(s) only."""
+    value = value.strip().rstrip("/")
+    if not value.startswith(("https://", "http://")):
+        raise ValueError(f"must be an http(s) URL{', e.g. ' + example if example else ''}")
+    return value
+
+
 def level_name(value: str) -> str:
     value = value.strip().upper()
     if value not in LEVELS:

@@ -20,7 +20,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.channels.telegram.intake import DEFAULT_CHAT_BACKLOG
 from bot.logs import LogFormat
-from bot.settings import CONCURRENCY, LISTEN_HOST, LISTEN_PORT, LOG_FORMAT, LOG_LEVEL, level_name
+from bot.settings import CONCURRENCY, LISTEN_HOST, LISTEN_PORT, LOG_FORMAT, LOG_LEVEL, level_name, root_url
 
 _TOKEN = re.compile(r"\d{1,20}:[A-Za-z0-9_-]{20,}")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
@@ -68,12 +68,7 @@ class TelegramSettings(BaseSettings):
     @field_validator("telegram_api_url", "webhook_url")
     @classmethod
     def _root_url(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        value = value.strip().rstrip("/")
-        if not value.startswith(("https://", "http://")):
-            raise ValueError("must be an http(s) URL")
-        return value
+        return None if value is None else root_url(value)
 
     @field_validator("log_level")
     @classmethod

@@ -16,6 +16,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.channels.whatsapp.templates import load_templates
+from bot.settings import root_url
 
 REQUIRED_WITH_TOKEN = ("phone_number_id", "app_secret", "verify_token")
 _VERSION = re.compile(r"v\d{1,3}\.\d{1,2}")
@@ -55,10 +56,7 @@ class WhatsAppSettings(BaseSettings):
     @field_validator("whatsapp_api_url")
     @classmethod
     def _root_url(cls, value: str) -> str:
-        value = value.strip().rstrip("/")
-        if not value.startswith(("https://", "http://")):
-            raise ValueError("must be an http(s) URL")
-        return value
+        return root_url(value)
 
     @field_validator("whatsapp_api_version")
     @classmethod

@@ -12,6 +12,8 @@ from __future__ import annotations
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.settings import root_url
+
 REQUIRED = ("url", "account_id", "inbox_id", "api_token", "webhook_secret")
 
 
@@ -36,12 +38,7 @@ class ChatwootSettings(BaseSettings):
     @field_validator("url")
     @classmethod
     def _root_url(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        value = value.strip().rstrip("/")
-        if not value.startswith(("https://", "http://")):
-            raise ValueError("must be an http(s) URL, e.g. https://chat.example.com")
-        return value
+        return None if value is None else root_url(value, "https://chat.example.com")
 
     @field_validator("api_token", "webhook_secret")
     @classmethod
