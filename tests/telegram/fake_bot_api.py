@@ -244,6 +244,7 @@ class FakeBotApi:
         self.start_timeout = start_timeout
         self.latency = 0.0
         self.calls: Counter[str] = Counter()
+        self.answered: Counter[str] = Counter()  # calls whose answer was made, as the caller sees it
         self.abandoned: Counter[str] = Counter()  # calls whose caller went away before its body arrived
         self.bot_user: Json = {
             "id": int(token.split(":", 1)[0]) if token.split(":", 1)[0].isdigit() else BOT_ID,
@@ -511,6 +512,7 @@ class FakeBotApi:
             self.abandoned[canonical] += 1
             return JSONResponse({"ok": False, "error_code": 499, "description": "client gone"}, status_code=499)
         finally:
+            self.answered[canonical] += 1
             self._notify()
         return JSONResponse({"ok": True, "result": result})
 

@@ -87,7 +87,13 @@ class RunningBot:
             self.web = httpx.AsyncClient(
                 transport=httpx.ASGITransport(app=self.runtime.web_app()), base_url="http://bot.test",
             )
+            webhooks_set = self.api.answered["setWebhook"]
             self.task = asyncio.create_task(self.runtime.run_webhook(self.stop, self.stop.wait()))
+            # Started as a process is: once Telegram was told where to post, so a test that makes the
+            # fake unreachable next does not refuse the bot's own start.
+            async with asyncio.timeout(10):
+                while self.api.answered["setWebhook"] == webhooks_set and not self.task.done():
+                    await asyncio.sleep(0.01)
         else:
             self.task = asyncio.create_task(self.runtime.run_polling(self.stop, poll_timeout=self.poll_timeout))
 
