@@ -91,9 +91,13 @@ class RunningBot:
             self.task = asyncio.create_task(self.runtime.run_webhook(self.stop, self.stop.wait()))
             # Started as a process is: once Telegram was told where to post, so a test that makes the
             # fake unreachable next does not refuse the bot's own start.
-            async with asyncio.timeout(10):
-                while self.api.answered["setWebhook"] == webhooks_set and not self.task.done():
-                    await asyncio.sleep(0.01)
+            told = asyncio.create_task(self.api.wait_until(
+                lambda: self.api.answered["setWebhook"] > webhooks_set, within=10))
+            await asyncio.wait([told, self.task], return_when=asyncio.FIRST_COMPLETED)
+            if self.task.done():  # the bot could not start: its error, not a timeout
+                told.cancel()
+                await self.task
+            await told
         else:
             self.task = asyncio.create_task(self.runtime.run_polling(self.stop, poll_timeout=self.poll_timeout))
 
