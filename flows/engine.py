@@ -48,6 +48,7 @@ from bot.store import (
     TrustUnblocks,
     UpdateTakenError,
 )
+from bot.store.channels import channel_of_chat
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.answers import typed_option
@@ -65,8 +66,17 @@ from flows.context import (
     prompt_reply,
 )
 from flows.coordinator import IspCoordinator
-from flows.desk import StaffMember
-from flows.deskwork import DeskHandler, DeskStores, DeskWork, desk_chat, turn_jobs, waiting_notices
+from flows.desk import DeskPost, PostKind, PostMessage, StaffMember
+from flows.deskwork import (
+    STAFF_LANGUAGE,
+    DeskHandler,
+    DeskStores,
+    DeskWork,
+    desk_chat,
+    new_job,
+    turn_jobs,
+    waiting_notices,
+)
 from flows.events import (
     Choice,
     Command,
@@ -76,7 +86,6 @@ from flows.events import (
     Media,
     Resolved,
     StaffCommand,
-    StaffEvent,
     StaffReply,
     Start,
     Text,
@@ -185,7 +194,7 @@ class Engine:
         the turn is undone and the error propagates (the update was handled elsewhere).
         """
         if isinstance(incoming.event, StaffReply | StaffCommand | Resolved):
-            return await self._desk_turn(incoming.event, within)
+            return await self._desk_turn(incoming, within)
         lock = self._locks.get(incoming.chat_id)
         if lock is None:
             lock = self._locks[incoming.chat_id] = asyncio.Lock()
@@ -627,15 +636,15 @@ class Engine:
         if self.on_desk_jobs is not None:
             self.on_desk_jobs()
 
-    async def _desk_turn(self, event: StaffEvent, within: Within | None) -> Turn:
+    async def _desk_turn(self, incoming: Incoming, within: Within | None) -> Turn:
         """A staff member's event at the desk, run for the subscriber's chat it is about: what the
         staff's handler (``flows.staff``) says goes to the person as notices (on their channel), what
         it posts to the desk becomes desk jobs. Events of people who are not staff, or about no open
-        handoff, are recorded unanswered."""
+        handoff, are recorded unanswered, but for a reply in a chat the bot serves (``_take_over``)."""
         for _ in range(SAVE_ATTEMPTS):
             try:
                 async with self.database.transaction() as session:
-                    jobs = await self._run_desk_turn(session, event, within)
+                    jobs = await self._run_desk_turn(session, incoming, within)
                 if jobs:
                     self._desk_jobs_written()
                 return Turn([])
@@ -643,18 +652,26 @@ class Engine:
                 log.info("chat state changed under a staff event; running it again")
         raise RuntimeError("the subscriber's chat kept changing under a staff event")
 
-    async def _run_desk_turn(self, session: AsyncSession, event: StaffEvent, within: Within | None) -> bool:
+    async def _run_desk_turn(self, session: AsyncSession, incoming: Incoming, within: Within | None) -> bool:
+        event = incoming.event
+        assert isinstance(event, StaffReply | StaffCommand | Resolved)  # noqa: S101 - ``turn`` routed it here
         staff_role = self.flows.get(Role.STAFF)
         handler = staff_role.desk if staff_role is not None else None
         handoff = await self.repos.handoffs.of_desk_ref(session, event.ref)
+        if handoff is None and self.policy.desk_follows_every_chat:
+            # One conversation per chat: the chat's handoff, also while its conversation is being opened.
+            handoff = await self.repos.handoffs.of_chat(session, incoming.chat_id)
         user = await self._staff_user(session, event.staff)
+        took = False
+        if handler is not None and handoff is None and user is not None and isinstance(event, StaffReply):
+            took = await self._take_over(session, incoming, event)
+            handoff = await self.repos.handoffs.of_chat(session, incoming.chat_id) if took else None
         if handler is None or handoff is None or user is None:
             await _record(session, within, [])
-            return False
+            return took
         state, link = await self.states.load_locked(session, handoff.chat_id)
         _follow_link(state, link)
-        incoming = Incoming(handoff.chat_id, event)
-        ctx = self._context(state, link, session, incoming)
+        ctx = self._context(state, link, session, Incoming(handoff.chat_id, event))
         chat = desk_chat(self.translations, handoff.chat_id, channel="", language=ctx.language, handoff=handoff,
                          link=link)
         staff = event.staff if event.staff.name else replace(event.staff, name=user)
@@ -670,7 +687,35 @@ class Engine:
         notices = [Notice(handoff.chat_id, reply) for reply in ctx.replies] + ctx.notices
         answered = await within(session, [], notices) if within is not None else None
         await self.states.save(session, ctx.state, answered=answered)
-        return wrote
+        return wrote or took
+
+    async def _take_over(self, session: AsyncSession, incoming: Incoming, event: StaffReply) -> bool:
+        """A staff member answers in the conversation of a chat the bot serves (a desk that follows every
+        linked subscriber's chat): they take it over, as if the person had asked for them (``human``
+        with ``taken_over``: its ticket, the conversation opened with the card; the person is not told
+        "a person is coming", the reply itself comes next). Whether it wrote desk jobs: the handoff's,
+        or the staff's word that its ticket could not be opened (nothing changes for the person).
+        Nothing for a chat that is not such a chat."""
+        chat_id = incoming.chat_id
+        if not self.policy.desk_follows_every_chat:
+            return False
+        state, link = await self.states.load_locked(session, chat_id)
+        if state.role is not Role.SUBSCRIBER or link is None or link.customer_code is None:
+            return False
+        _follow_link(state, link)
+        taken = Incoming(chat_id, event, channel=incoming.channel or channel_of_chat(chat_id))
+        ctx = self._context(state, link, session, taken)
+        await self._begin(ctx, HUMAN, {"taken_over": event.staff.name})
+        handoff = await self.repos.handoffs.of_chat(session, chat_id)
+        if handoff is None:  # no ticket: the state is not saved; the agent hears why
+            chat = desk_chat(self.translations, chat_id, channel=taken.channel, language=ctx.language,
+                             handoff=None, link=link)
+            note = DeskPost(PostKind.NOTE, self.translations.render(STAFF_LANGUAGE, "staff.take_over_failed"))
+            await self.desk_stores.jobs.enqueue(session, [new_job(chat, None, PostMessage(note))])
+            return True
+        await self._desk_jobs(session, ctx, taken, said="")  # the desk opens the conversation: its ref then
+        await self.states.save(session, ctx.state)
+        return True
 
     async def _staff_user(self, session: AsyncSession, staff: StaffMember) -> str | None:
         """The ISP user a staff member acts as; None for someone the bot does not count as staff."""

@@ -1,17 +1,17 @@
 """Talk to a person. A linked subscriber's conversation gets a ticket (the current one, or a new
 administrative ticket, subject "Atendimento pelo Telegram", the last messages as description), a
-handoff, and a forum topic with a card (customer, contract, online, open bills and tickets, last
-messages; in pt_BR, the staff's language). The subscriber's words go to the topic (``ctx.relay``)
-and the bot keeps quiet until staff hand back (``/bot``); asked again, "a person is coming".
-Without a staff desk: the ticket's protocol, and what they write joins it (``follow_ticket``).
+handoff, and a desk conversation with a card (customer, contract, online, open bills and tickets,
+last messages; in pt_BR, the staff's language). The person's words go to the desk (``ctx.relay``),
+the bot quiet until staff hand back (``/bot``); asked again, "a person is coming". A staff member
+who answers first in a chat the bot serves (Chatwoot) takes it over so (``taken_over``), unsaid.
+Without a desk: the ticket's protocol, and what they write joins it (``follow_ticket``).
 ``cancel_plan`` says why and asks for a person on a ticket of a cancellation topic.
 
 Someone linked to no customer reaches a person too (``/atendente``, the words, the link's button):
-with a desk, a topic whose card says plainly they are not identified (Telegram name, why, what they
-asked; no ticket, no record: staff confirm who they are first); without one, the ISP's phone and
-hours (``ISPBOT_SUPPORT_*``). That path makes no ISP call: nothing they type reaches the ISP. A
-prospect (``sales``: "quero contratar", coverage) reaches the sales team the same way: a person at
-the desk, or ``ISPBOT_SALES_PHONE`` and ``ISPBOT_SALES_ADDRESS`` (else the support phone).
+with a desk, a card saying plainly they are not identified (name, why, what they asked; no ticket,
+no record: staff confirm who they are first); without one, the ISP's phone and hours
+(``ISPBOT_SUPPORT_*``): no ISP call, nothing they type reaches the ISP. A prospect (``sales``) reaches
+the sales team the same way, or ``ISPBOT_SALES_PHONE`` and ``ISPBOT_SALES_ADDRESS``.
 """
 
 from __future__ import annotations
@@ -74,8 +74,10 @@ class Human(Flow):
             return
         title, card, tax_id = await self._card(ctx, ticket)
         await ctx.record(self.name, HANDED_TO_PERSON, ticket=ticket)
-        ctx.handoff("asked", title=title, card=card, tax_id=tax_id)
-        ctx.say("human.requested")
+        taken = bool(ctx.data.get("taken_over"))  # a staff member answered first: their words come next
+        ctx.handoff("taken_over" if taken else "asked", title=title, card=card, tax_id=tax_id)
+        if not taken:
+            ctx.say("human.requested")
         ctx.wait("with_person")
 
     async def _unidentified(self, ctx: Context) -> None:

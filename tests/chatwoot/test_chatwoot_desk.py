@@ -142,3 +142,47 @@ async def test_a_failing_then_slow_chatwoot_loses_and_repeats_nothing(bot: Runni
     await bot.desk_done()
     assert chatwoot.contents(talk.id)[-4:] == ["um", "dois", "três", "quatro"]
     assert chatwoot.contents(talk.id).count("dois") == 1
+
+
+async def test_an_agent_who_answers_a_chat_the_bot_serves_takes_it_over(
+    bot: RunningBot, chatwoot: FakeChatwoot,
+) -> None:
+    maria = await bot.maria(MARIA)
+    await maria.say("/menu")
+    await bot.desk_done()
+    talk = conversation(chatwoot)
+    assert talk.status == "pending"
+    heard = len(bot.api.sent(MARIA))
+    await agent(bot, chatwoot, talk.id, "Oi Maria, vi que a sua conexão caiu agora há pouco. Posso ajudar?")
+    [told] = bot.api.sent(MARIA)[heard:]  # the reply, and no "a person is coming" before it
+    assert "vi que a sua conexão caiu" in (told.text or "") and "Ana" in (told.text or "")
+    assert talk.status == "open" and talk.team_id == TEAM_ID
+    [card] = chatwoot.contents(talk.id, private=True)
+    assert "5001" in card  # the staff see whose chat it is, as after a handoff
+    await maria.say("sim, está sem internet")
+    await bot.desk_done()
+    assert maria.replies == []  # a person holds the chat: the bot keeps quiet
+    assert chatwoot.contents(talk.id)[-1] == "sim, está sem internet"
+    await chatwoot.resolve(talk.id)
+    await chatwoot.settle()
+    await bot.api.wait_for_sent(MARIA, count=heard + 2, within=10)
+    assert "Voltei a atender" in (bot.api.sent(MARIA)[-1].text or "")
+    assert len(chatwoot.conversations) == 1
+
+
+async def test_a_take_over_the_isp_cannot_ticket_tells_the_agent_and_changes_nothing_for_the_person(
+    bot: RunningBot, chatwoot: FakeChatwoot, sandbox: Sandbox,
+) -> None:
+    maria = await bot.maria(MARIA)
+    await maria.say("/menu")
+    await bot.desk_done()
+    talk = conversation(chatwoot)
+    heard = len(bot.api.sent(MARIA))
+    sandbox.faults.go_down()
+    await agent(bot, chatwoot, talk.id, "Oi Maria, posso ajudar?")
+    assert len(bot.api.sent(MARIA)) == heard and talk.status == "pending"
+    [note] = chatwoot.contents(talk.id, private=True)
+    assert "não foi entregue" in note
+    sandbox.faults.come_back()
+    await maria.say("/menu")
+    assert "Como posso ajudar" in maria.text  # still the bot's chat
