@@ -54,6 +54,9 @@ def pick_language(code: str | None) -> str:
     return {"pt": "pt_BR", "en": "en", "es": "es"}.get(base, DEFAULT_LANGUAGE)
 
 
+CONSTANT_READS = frozenset({"channel"})  # a template reading no more is kept rendered, per channel name
+
+
 class Translations:
     """All languages' templates, compiled once. ``render(language, key, **vars)`` → HTML text."""
 
@@ -66,8 +69,10 @@ class Translations:
             )
         self._envs = {lang: _environment(lang) for lang in LANGUAGES}
         self._compiled: dict[tuple[str, str], Template] = {}
-        # The text of a template that reads no variable (most of them): the same at every render.
-        self._constant: dict[tuple[str, str], str] = {}
+        # What each template reads: most read no variable, or only the channel's name ("este Telegram"),
+        # so their text is kept once per channel name rather than rendered at every answer.
+        self._reads: dict[tuple[str, str], frozenset[str]] = {}
+        self._constant: dict[tuple[str, str, object], str] = {}
 
     def keys(self, language: str) -> set[str]:
         return set(self._sources[language])
@@ -82,23 +87,29 @@ class Translations:
 
     def render(self, language: str, key: str, /, **variables: Any) -> str:
         language = language if language in self._sources else DEFAULT_LANGUAGE
-        constant = self._constant.get((language, key))
-        if constant is not None:
+        reads = self._reads.get((language, key))
+        if reads is None:
+            reads = self._compile(language, key)
+        if reads <= CONSTANT_READS:
+            channel = variables.get("channel")
+            constant = self._constant.get((language, key, channel))
+            if constant is None:
+                constant = _tidy(self._compiled[(language, key)].render(**variables))
+                self._constant[(language, key, channel)] = constant
             return constant
-        template = self._compiled.get((language, key))
-        if template is None:
-            source = self._sources[language].get(key)
-            if source is None:
-                raise KeyError(f"no template {key!r} in locales/{language}")
-            environment = self._envs[language]
-            template = self._compiled[(language, key)] = environment.from_string(source)
-            tree = environment.parse(source)
-            # A global (``channel``) counts as a variable: a caller may pass its own.
-            read_globals = any(name.name in environment.globals for name in tree.find_all(nodes.Name))
-            if not meta.find_undeclared_variables(tree) and not read_globals:
-                self._constant[(language, key)] = _tidy(template.render())
-                return self._constant[(language, key)]
-        return _tidy(template.render(**variables))
+        return _tidy(self._compiled[(language, key)].render(**variables))
+
+    def _compile(self, language: str, key: str) -> frozenset[str]:
+        source = self._sources[language].get(key)
+        if source is None:
+            raise KeyError(f"no template {key!r} in locales/{language}")
+        environment = self._envs[language]
+        self._compiled[(language, key)] = environment.from_string(source)
+        tree = environment.parse(source)
+        # A global (``channel``) counts as a variable: a caller may pass its own.
+        read_globals = {name.name for name in tree.find_all(nodes.Name) if name.name in environment.globals}
+        reads = self._reads[(language, key)] = frozenset(meta.find_undeclared_variables(tree) | read_globals)
+        return reads
 
     def samples(self) -> dict[str, dict[str, Any]]:
         """The sample variables of every key that takes any (``locales/samples``)."""
