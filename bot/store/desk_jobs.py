@@ -44,6 +44,18 @@ class DeskJobEntry:
     attempts: int  # how many times it was claimed
 
 
+@dataclass(frozen=True, slots=True)
+class DeadDeskJob:
+    """A job given up on, as the operator sees it (``ispbot desk``): never what it would have posted."""
+
+    id: int
+    chat_id: int
+    kind: DeskJobKind
+    attempts: int
+    created_at: datetime
+    last_error: str | None
+
+
 def _from_row(row: Row[Any]) -> DeskJobEntry:
     return DeskJobEntry(
         id=row.id, chat_id=row.chat_id, handoff_id=row.handoff_id, kind=DeskJobKind(row.kind), payload=row.payload,
@@ -107,3 +119,21 @@ class DeskJobs:
         for state, count in rows.all():
             found[DeskJobState(state)] = count
         return found
+
+    async def dead_jobs(self, session: AsyncSession) -> list[DeadDeskJob]:
+        """The jobs given up on, oldest first."""
+        statement = select(DeskJobRow).where(DeskJobRow.state == DeskJobState.DEAD.value).order_by(DeskJobRow.id)
+        return [
+            DeadDeskJob(row.id, row.chat_id, DeskJobKind(row.kind), row.attempts, row.created_at, row.last_error)
+            for row in (await session.execute(statement)).scalars()
+        ]
+
+    async def requeue(self, session: AsyncSession, chat_id: int | None = None, now: datetime | None = None) -> int:
+        """Dead jobs (all, or one chat's) back in line, due now and with their tries counted afresh;
+        within a chat they keep their order (the opening before its posts)."""
+        statement = update(DeskJobRow).where(DeskJobRow.state == DeskJobState.DEAD.value)
+        if chat_id is not None:
+            statement = statement.where(DeskJobRow.chat_id == chat_id)
+        values = {"state": DeskJobState.PENDING.value, "attempts": 0, "next_attempt_at": now or utcnow(),
+                  "last_error": None}
+        return await execute_rowcount(session, statement.values(**values))

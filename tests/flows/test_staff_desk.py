@@ -8,10 +8,14 @@ import asyncio
 import re
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from bot.cli import build_parser
+from bot.commands import desk as desk_cli
+from bot.commands import support
 from bot.desks.base import DeskRefused, DeskUnavailable
 from bot.desks.worker import DeskWorker
 from bot.i18n import plain_text
@@ -279,3 +283,46 @@ async def test_a_desk_slow_to_answer_keeps_its_jobs_from_a_second_worker(staffed
     assert await DeskWorker(desk.database, other, lease=lease).round() == 0  # still in the first one's hands
     assert await first == 2
     assert [c[0] for c in slow.calls] == ["open", "post"] and other.calls == []
+
+
+# ---- ispbot desk: jobs refused for good, shown and put back in line ----------------------------------
+@pytest.fixture
+def on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database: ScratchDatabase) -> ScratchDatabase:
+    """``ispbot desk`` on the test's scratch database (its own schema on PostgreSQL)."""
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    monkeypatch.delenv("ISPBOT_ISP_TIMEZONE", raising=False)
+    monkeypatch.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
+    monkeypatch.setattr(support, "open_database", lambda _url: database.reopen())
+    return database
+
+
+async def ispbot(*argv: str) -> int:
+    return await desk_cli.execute(build_parser().parse_args(list(argv)))
+
+
+async def test_a_refused_card_is_shown_without_its_text_and_carried_out_once_retried(
+    staffed: Desk, on: ScratchDatabase, capsys: pytest.CaptureFixture[str],
+) -> None:
+    chat = await staffed.linked_chat()
+    fake = RecordingDesk()
+    fake.fail["card"] = [DeskRefused("Chatwoot refused the token: check ISPBOT_CHATWOOT_API_TOKEN")]
+    await chat.command("atendente")
+    await chat.say("minha senha do wifi é segredo123")
+    await DeskWorker(staffed.database, fake).round()
+    assert await jobs(staffed) == [("open", "done"), ("post", "dead"), ("post", "done")]
+
+    assert await ispbot("desk", "status") == 0
+    out = capsys.readouterr().out
+    assert "0 pending, 2 done, 1 dead" in out
+    assert str(chat.chat_id) in out and "ISPBOT_CHATWOOT_API_TOKEN" in out
+    assert "segredo123" not in out and "Boletos" not in out  # never what a post says
+
+    assert await ispbot("desk", "retry", "--chat", str(chat.chat_id + 1)) == 0
+    assert "No dead job of chat" in capsys.readouterr().out
+    assert await ispbot("desk", "retry") == 0
+    assert "1 dead job back in line" in capsys.readouterr().out
+    await DeskWorker(staffed.database, fake).round()
+    assert await jobs(staffed) == [("open", "done"), ("post", "done"), ("post", "done")]
+    assert [call[2] for call in fake.calls if call[0] == "post"][-1] is PostKind.CARD  # late, but there
+    assert await ispbot("desk", "status") == 0
+    assert "0 dead" in capsys.readouterr().out
