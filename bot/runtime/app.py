@@ -365,7 +365,8 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
         desk = DeskWorker(database, forum)
     elif chosen == "chatwoot" and chatwoot_settings is not None:
         chatwoot = ChatwootClient(chatwoot_settings)
-        chatwoot_desk = ChatwootDesk(chatwoot, team_id=chatwoot_settings.team_id)
+        chatwoot_desk = ChatwootDesk(chatwoot, team_id=chatwoot_settings.team_id,
+                                     agents=chatwoot_settings.agent_users())
         desk = DeskWorker(database, chatwoot_desk)
     if desk is not None:
         engine.on_desk_jobs = desk.wake

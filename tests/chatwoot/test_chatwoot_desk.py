@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from bot.desks.chatwoot.desk import identifier
+from bot.desks.chatwoot.desk import ChatwootDesk, identifier
 from bot.desks.chatwoot.intake import PATH, REPLIES
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
@@ -20,7 +20,7 @@ from bot.web import serve
 from flows.desk import DeskChat
 
 from tests.chatwoot.conftest import settings_for
-from tests.chatwoot.fake_chatwoot import TEAM_ID, Conversation, FakeChatwoot
+from tests.chatwoot.fake_chatwoot import AGENT_ID, TEAM_ID, Conversation, FakeChatwoot
 from tests.telegram.harness import RunningBot, TelegramChat, running_bot
 
 MARIA = 8401
@@ -186,3 +186,16 @@ async def test_a_take_over_the_isp_cannot_ticket_tells_the_agent_and_changes_not
     sandbox.faults.come_back()
     await maria.say("/menu")
     assert "Como posso ajudar" in maria.text  # still the bot's chat
+
+
+async def test_an_agent_listed_in_the_settings_assigns_the_ticket_to_their_own_isp_user(
+    bot: RunningBot, chatwoot: FakeChatwoot, sandbox: Sandbox,
+) -> None:
+    chatwoot_desk = bot.runtime.desk.desk if bot.runtime.desk is not None else None
+    assert isinstance(chatwoot_desk, ChatwootDesk)
+    chatwoot_desk.agents = {AGENT_ID: "atendente.rui"}  # ISPBOT_CHATWOOT_AGENTS=12=atendente.rui
+    _, talk = await handed_over(bot, chatwoot)
+    await agent(bot, chatwoot, talk.id, "/assign", private=True)
+    ticket = int(talk.custom_attributes["ticket"])
+    assert sandbox.store.find("tickets", Numero=ticket)["Designacao_Usuario"] == "atendente.rui"
+    assert any("atendente.rui" in note for note in chatwoot.contents(talk.id, private=True))

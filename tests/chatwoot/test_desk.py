@@ -13,6 +13,7 @@ from bot.desks.base import Desk, DeskRefused, DeskUnavailable
 from bot.desks.chatwoot.client import ChatwootClient
 from bot.desks.chatwoot.desk import ChatwootDesk, identifier
 from bot.desks.chatwoot.intake import as_payload
+from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.desks.chatwoot.webhook import CHAT_ATTRIBUTE, Command, Reply, StatusChange
 from bot.isp import IspSettings
 from bot.runtime.app import DeskSettingsError, Settings, staff_desk
@@ -20,6 +21,7 @@ from bot.sandbox import PRODUCTION_KEY
 from bot.settings import BotSettings
 from flows.desk import DeskChat, DeskPost, PostKind, StaffMember
 from flows.events import Incoming, Resolved, StaffCommand, StaffReply
+from pydantic import ValidationError
 
 from tests.chatwoot.conftest import settings_for
 from tests.chatwoot.fake_chatwoot import BOT_USER_ID, TEAM_ID, FakeChatwoot
@@ -161,6 +163,18 @@ def test_what_agents_did_reads_as_staff_events(desk: ChatwootDesk) -> None:
         changed = desk.read(as_payload(StatusChange(4242, 9, status)))
         assert changed is not None and changed.incoming is None
     assert desk.read({"update_id": 5, "message": {}}) is None  # a channel's update, not the desk's
+
+
+def test_an_agent_listed_in_the_settings_acts_as_their_own_isp_user(desk: ChatwootDesk) -> None:
+    desk.agents = ChatwootSettings(_env_file=None, agents="12=ana.silva, 15=joao").agent_users()  # type: ignore[call-arg]
+    ana = desk.read(as_payload(Command(4242, 9, 1002, "assign", "", "Ana", 12)))
+    other = desk.read(as_payload(Reply(4242, 9, 1003, "oi", "Bia", 14)))
+    assert ana is not None and ana.incoming is not None and other is not None and other.incoming is not None
+    assert ana.incoming.event.staff == StaffMember("Ana", system_user="ana.silva")  # type: ignore[attr-defined]
+    assert other.incoming.event.staff == StaffMember("Bia")  # type: ignore[attr-defined]  # the operator's user
+    for wrong in ("ana.silva", "12=", "x=ana", "12=ana silva"):
+        with pytest.raises(ValidationError, match="AGENT_ID=ISP_USER"):
+            ChatwootSettings(_env_file=None, agents=wrong)  # type: ignore[call-arg]
 
 
 def test_the_staff_desk_is_chatwoots_once_its_settings_are_complete(chatwoot: FakeChatwoot) -> None:

@@ -53,10 +53,11 @@ class ChatwootDesk:
     name: ClassVar[str] = "chatwoot"
     follows_every_chat: ClassVar[bool] = True
 
-    def __init__(self, client: ChatwootClient, *, team_id: int | None = None,
+    def __init__(self, client: ChatwootClient, *, team_id: int | None = None, agents: Mapping[int, str] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.client = client
         self.team_id = team_id
+        self.agents = dict(agents or {})  # agent id -> the ISP user they act as (others: the operator's)
         self.clock = clock
         self._known: OrderedDict[int, _Known] = OrderedDict()
         self._made: OrderedDict[tuple[int, str], float] = OrderedDict()  # (conversation, status) -> when set
@@ -130,17 +131,22 @@ class ChatwootDesk:
         if isinstance(event, StatusChange) and self._echo(event):
             return Read("staff_echo")
         match event:
-            case Reply(chat_id=chat_id, text=text, agent=agent, kind=kind, url=url):
-                reply = StaffReply(ref, StaffMember(agent), text, kind=kind, url=url)
+            case Reply(chat_id=chat_id, text=text, agent=agent, agent_id=agent_id, kind=kind, url=url):
+                reply = StaffReply(ref, self._member(agent, agent_id), text, kind=kind, url=url)
                 return Read("staff_text", Incoming(chat_id, reply, sender_name=agent))
-            case Command(chat_id=chat_id, name=name, args=args, agent=agent):
-                return Read("staff_command", Incoming(chat_id, StaffCommand(ref, StaffMember(agent), name, args)))
+            case Command(chat_id=chat_id, name=name, args=args, agent=agent, agent_id=agent_id):
+                command = StaffCommand(ref, self._member(agent, agent_id), name, args)
+                return Read("staff_command", Incoming(chat_id, command))
             case StatusChange(chat_id=chat_id, status="resolved"):
                 self._forget(chat_id)
                 return Read("staff_resolved", Incoming(chat_id, Resolved(ref, StaffMember(""))))
             case StatusChange(chat_id=chat_id):
                 self._forget(chat_id)
         return Read("staff_status")  # opened, pending or snoozed by an agent: nothing for the bot
+
+    def _member(self, name: str, agent_id: int) -> StaffMember:
+        """The agent as the engine counts them: acting as their own ISP user where the settings name one."""
+        return StaffMember(name, system_user=self.agents.get(agent_id))
 
     # ---- a chat's conversation ---------------------------------------------------------------------------
     async def _bots(self, chat: DeskChat, kind: PostKind) -> _Known:

@@ -34,6 +34,10 @@ class ChatwootSettings(BaseSettings):
         default=300, ge=30, le=3600, description="seconds a signed webhook stays valid (older ones are refused)",
     )
     timeout: float = Field(default=10.0, gt=0, le=120, description="seconds a call to Chatwoot may take")
+    agents: str = Field(
+        default="", description="the ISP user each Chatwoot agent acts as, by the agent's id in Chatwoot: "
+        "12=ana.silva,15=joao.souza (an agent not listed acts as ISPBOT_ISP_USER)",
+    )
 
     @field_validator("url")
     @classmethod
@@ -48,6 +52,16 @@ class ChatwootSettings(BaseSettings):
             raise ValueError("must be the value Chatwoot shows, without spaces")
         return SecretStr(value.get_secret_value().strip()) if value is not None else None
 
+    @field_validator("agents")
+    @classmethod
+    def _agent_pairs(cls, value: str) -> str:
+        _pairs(value)
+        return value
+
+    def agent_users(self) -> dict[int, str]:
+        """The ISP user of each agent listed in ``agents``, by the agent's id."""
+        return _pairs(self.agents)
+
     def missing(self) -> list[str]:
         """The variables a Chatwoot desk needs that are not set."""
         return [f"ISPBOT_CHATWOOT_{name.upper()}" for name in REQUIRED if getattr(self, name) is None]
@@ -55,3 +69,13 @@ class ChatwootSettings(BaseSettings):
     def secrets(self) -> list[str]:
         """What the logs must never show."""
         return [s.get_secret_value() for s in (self.api_token, self.webhook_secret) if s is not None]
+
+
+def _pairs(value: str) -> dict[int, str]:
+    found: dict[int, str] = {}
+    for pair in filter(None, (part.strip() for part in value.split(","))):
+        agent, _, user = (side.strip() for side in pair.partition("="))
+        if not agent.isdigit() or not user or any(c.isspace() for c in user):
+            raise ValueError(f"{pair!r} is not AGENT_ID=ISP_USER (e.g. 12=ana.silva, pairs separated by commas)")
+        found[int(agent)] = user
+    return found
