@@ -911,6 +911,8 @@ class FakeBotApi:
         topic = next((t for t in self._state.topics.get(chat_id, []) if t["message_thread_id"] == thread_id), None)
         if topic is None:
             raise ApiError(400, "Bad Request: TOPIC_ID_INVALID")
+        if topic.get("is_closed"):
+            raise ApiError(400, "Bad Request: TOPIC_NOT_MODIFIED")
         topic["is_closed"] = True
         return True
 
@@ -1212,6 +1214,14 @@ def document_message(
 def topic_message(thread_id: int, text: str, *, user_id: int = 555, chat_id: int = STAFF_GROUP_ID) -> Json:
     """A staff member writing in forum topic ``thread_id`` of the staff supergroup."""
     message = _message(chat_id, user_id=user_id, text=text)
+    message["message_thread_id"] = thread_id
+    message["is_topic_message"] = True
+    return {"message": message}
+
+
+def topic_closed(thread_id: int, *, user_id: int = 555, chat_id: int = STAFF_GROUP_ID) -> Json:
+    """The service message of a staff member closing forum topic ``thread_id`` in Telegram's own screen."""
+    message = _message(chat_id, user_id=user_id, forum_topic_closed={})
     message["message_thread_id"] = thread_id
     message["is_topic_message"] = True
     return {"message": message}

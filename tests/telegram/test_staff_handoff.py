@@ -242,3 +242,24 @@ async def test_photos_cross_both_ways_as_copies_beside_a_line_naming_who_sent_th
         line, copy = bot.api.sent(maria.chat_id)[heard:]
         assert "reinicie assim" in (line.text or "") and "Ana" in (line.text or "")
         assert copy.method == "copyMessage" and copy.params["from_chat_id"] == tg.STAFF_GROUP_ID
+
+
+async def test_a_topic_closed_by_hand_gives_the_chat_back_to_the_bot(database: Database, sandbox: Sandbox) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        await staff_member(bot)
+        maria = await bot.maria(8302)
+        await maria.say("/atendente")
+        [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
+        thread = topic["message_thread_id"]
+        topic["is_closed"] = True  # a staff member closes it in Telegram's own screen
+        heard = len(bot.api.sent(maria.chat_id))
+        await bot.handled(bot.api.push_update(tg.topic_closed(thread, user_id=STRANGER)))
+        assert len(bot.api.sent(maria.chat_id)) == heard  # someone not linked as staff: nothing changes
+        await bot.handled(bot.api.push_update(tg.topic_closed(thread, user_id=STAFF_USER)))
+        await bot.desk_done()
+        assert "Voltei a atender" in (bot.api.sent(maria.chat_id)[-1].text or "")
+        await maria.say("/menu")
+        assert "Como posso ajudar" in maria.text  # the bot's again, not relayed to a closed topic
+        async with bot.app.database.session() as session:
+            states = (await session.execute(select(DeskJobRow.kind, DeskJobRow.state))).all()
+        assert ("close", "done") in states and all(state != "dead" for _, state in states)  # closed already: done

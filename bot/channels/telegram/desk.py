@@ -8,7 +8,8 @@ and notes as they are), closing closes it. Calls go through the channel's sender
 rate limits hold for the desk too.
 
 In (``staff_event``): what someone writes in a topic is a staff event for the engine, which counts
-it only from chats linked as staff (``ispbot invite staff``); commands are ``/assign``, ``/note``...
+it only from chats linked as staff (``ispbot invite staff``); commands are ``/assign``, ``/note``...;
+a topic a staff member closes in Telegram's own screen ends the conversation, as Chatwoot's "resolve".
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from flows.events import (
     Incoming,
     Location,
     Media,
+    Resolved,
     StaffCommand,
     StaffEvent,
     StaffReply,
@@ -110,6 +112,8 @@ def staff_event(incoming: Incoming, thread_id: int | None) -> StaffEvent | None:
     topic, a button, /start)."""
     if thread_id is None or incoming.sender_id is None:
         return None
+    if isinstance(incoming.event, Resolved):  # the topic closed by hand: the conversation is over
+        return incoming.event
     ref = str(thread_id)
     staff = StaffMember(name=incoming.sender_name or "", chat_id=incoming.sender_id)
     event = incoming.event

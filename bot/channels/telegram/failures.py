@@ -7,7 +7,7 @@ words, never counted as delivered. A 429 waits its ``retry_after``; a migrated g
 rest is transient and retried, because nothing says the message is at fault: a refused, reset or
 timed-out connection, a 5xx, an answer that is not the Bot API's JSON (``UnreadableAnswer``), and a
 404 or 401 that was not there at start (a proxy's, while the bot's own ``getMe`` had worked). One
-answer is success in disguise: an edit Telegram calls "not modified" already shows what it carries.
+answer is success in disguise: "not modified" (an edit, a topic closed already) is already done.
 
 ``kind`` is what the logs and dead letters say: short, with no page, text or token in it.
 """
@@ -33,6 +33,7 @@ from telegram.error import (
 from bot.channels.telegram.aiohttp_request import UnreadableAnswer
 
 _TOKEN = re.compile(r"\d{5,}:[A-Za-z0-9_-]{20,}")
+_NOT_MODIFIED = re.compile(r"not[ _]modified", re.IGNORECASE)  # an edit's, a topic's TOPIC_NOT_MODIFIED
 
 
 class Meaning(enum.Enum):
@@ -60,7 +61,7 @@ def read_failure(exc: BaseException) -> Failure:
         return Failure(Meaning.FLOOD, "flood control")
     if isinstance(exc, ChatMigrated):
         return Failure(Meaning.MOVED, "chat migrated")
-    if isinstance(exc, BadRequest) and "not modified" in exc.message.lower():
+    if isinstance(exc, BadRequest) and _NOT_MODIFIED.search(exc.message):
         return Failure(Meaning.DONE, scrub(exc.message))
     if isinstance(exc, BadRequest | Forbidden):
         return Failure(Meaning.FINAL, scrub(refusal(exc)))

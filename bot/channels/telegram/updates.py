@@ -21,7 +21,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Location, Media, Start, Text
+from flows.desk import StaffMember
+from flows.events import (
+    Choice,
+    Command,
+    Contact,
+    Event,
+    FileRef,
+    Incoming,
+    Location,
+    Media,
+    Resolved,
+    Start,
+    Text,
+)
 
 from telegram import Bot, Message, Update
 
@@ -100,10 +113,15 @@ def route(update: Update, staff_chat_id: int | None = None) -> Routed | None:
     in_staff_topic = staff_chat_id is not None and message.chat.id == staff_chat_id and message.is_topic_message
     if not (private or in_staff_topic):
         return None
-    event = _edited_event(message) if edited else _message_event(message)
+    person = message.from_user
+    event: Event | None
+    if in_staff_topic and message.forum_topic_closed is not None:  # closed in Telegram's own screen
+        event = Resolved(str(message.message_thread_id), StaffMember(person.first_name if person else "",
+                                                                     chat_id=person.id if person else None))
+    else:
+        event = _edited_event(message) if edited else _message_event(message)
     if event is None:
         return None
-    person = message.from_user
     incoming = Incoming(
         message.chat.id, event, person.language_code if person else None, person.first_name if person else None,
         sender_id=person.id if person else None, message_id=message.message_id, channel=CHANNEL,
