@@ -32,6 +32,7 @@ CANCELLED_OUTCOME, RETAINED = "cancelled", "retention_accepted"  # what the cont
 
 class CancelPlan(Flow):
     name = "cancel_plan"
+    commands = ("cancelarplano", "cancelplan", "cancelarplan")  # "cancelar" is the engine's: leave a question
     steps = Steps(
         begin=("sure", "contract", "reason", Switch("human"), TO_MENU),
         sure=(Switch("human"), TO_MENU),
