@@ -127,6 +127,7 @@ class Context:
         self.channel_name = CHANNEL_NAMES.get(channel, CHANNEL_NAMES["telegram"])  # texts' {{ channel }}
         self.replies: list[Reply] = []
         self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)
+        self.staff_notices: list[str] = []  # words for the staff desk about this chat (``tell_staff``)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
         self.next_data: dict[str, Any] = {}  # what switch() hands the next flow (its ``data``)
         self._files = files
@@ -225,6 +226,11 @@ class Context:
         """Pass what the person said to the staff member handling the conversation (no reply here);
         a ``kind`` of media is copied as the person sent it."""
         self.replies.append(ToStaff(text, self.message_id if kind else None, kind))
+
+    def tell_staff(self, key: str, /, **variables: Any) -> None:
+        """Tell the staff desk something about this person (a cancel, a suspension), in the staff's
+        language: a desk job written with the turn (``flows.desk.StaffNotice``); nothing without a desk."""
+        self.staff_notices.append(self.render_in(DEFAULT_LANGUAGE, key, **variables))
 
     def render_in(self, language: str, key: str, /, **variables: Any) -> str:
         """A template in a given language (the staff's, say), not the chat's."""

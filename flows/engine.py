@@ -65,8 +65,8 @@ from flows.context import (
     prompt_reply,
 )
 from flows.coordinator import IspCoordinator
-from flows.desk import StaffMember
-from flows.deskwork import DeskHandler, DeskStores, DeskWork, desk_chat, turn_jobs, waiting_notices
+from flows.desk import StaffMember, StaffNotice
+from flows.deskwork import DeskHandler, DeskStores, DeskWork, desk_chat, new_job, turn_jobs, waiting_notices
 from flows.events import (
     Choice,
     Command,
@@ -634,12 +634,13 @@ class Engine:
         # A desk that follows every chat gets a linked subscriber's: before the link, what a person types
         # is proof of identity (a tax id, a PPPoE password), never shown (as ``_worth_recalling``).
         follows = policy.desk_follows_every_chat and ctx.link is not None and ctx.link.role is Role.SUBSCRIBER
-        if not follows and not any(isinstance(r, Handoff | ToStaff) for r in ctx.replies):
+        if not follows and not ctx.staff_notices and not any(isinstance(r, Handoff | ToStaff) for r in ctx.replies):
             return False
         handoff = await self.repos.handoffs.of_chat(session, ctx.chat_id)
         chat = desk_chat(self.translations, ctx.chat_id, channel=incoming.channel, language=ctx.language,
                          handoff=handoff, link=ctx.link, name=incoming.sender_name)
         jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows)
+        jobs += [new_job(chat, handoff, StaffNotice(text)) for text in ctx.staff_notices]
         if jobs:
             await self.desk_stores.jobs.enqueue(session, jobs)
         return bool(jobs)

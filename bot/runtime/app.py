@@ -335,7 +335,7 @@ def build_core(
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
     deadlines = DeadlineWatch(
         database, coordinator, engine.translations,
-        warn_before=timedelta(hours=settings.bot_settings.deadline_warn_hours),
+        warn_before=timedelta(hours=settings.bot_settings.deadline_warn_hours), desk=policy.staff_desk,
     )
     return App(
         settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False,
@@ -385,7 +385,7 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
     housekeeping = Housekeeping(database, settings.bot_settings, notifier=app.notifier, processor=processor,
-                                deadlines=app.deadlines, staff_chat=staff_chat, restarts=RestartChecks(engine))
+                                deadlines=app.deadlines, restarts=RestartChecks(engine))
     return Runtime(database, app.coordinator, telegram_settings, telegram, processor, heartbeat, housekeeping,
                    app.mirror, whatsapp=whatsapp, whatsapp_settings=whatsapp_settings, desk=desk, hooks=hooks,
                    chatwoot=chatwoot)

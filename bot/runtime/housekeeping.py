@@ -1,6 +1,6 @@
 """What the bot does on its own clock, beside the updates: outage notices and the handoff queue's
 "your place in the queue" every minute, the metrics gauges read from the database, the staff warned
-of contact deadlines close to their end every ten minutes (in the staff group; logged without one),
+of contact deadlines close to their end every ten minutes (through the staff desk; logged without one),
 and old inbox rows and contacts past their legal term pruned every hour. A failed round is logged
 and tried again a minute later. Beside it, ``run_restarts`` looks at restarted connections every
 ``restart_poll_seconds`` (``flows.restarts``) and sends what it tells the chats.
@@ -15,7 +15,6 @@ from datetime import timedelta
 
 from flows.deadlines import DeadlineWatch
 from flows.outages import OutageNotifier
-from flows.replies import Message, Notice
 from flows.restarts import RestartChecks
 
 from bot import metrics
@@ -37,15 +36,13 @@ KEEP_RESTART_WATCHES_FOR = 1  # days: a watch is answered within minutes
 class Housekeeping:
     def __init__(
         self, database: Database, settings: BotSettings, notifier: OutageNotifier, processor: Processor,
-        *, deadlines: DeadlineWatch | None = None, staff_chat: int | None = None,
-        restarts: RestartChecks | None = None,
+        *, deadlines: DeadlineWatch | None = None, restarts: RestartChecks | None = None,
     ) -> None:
         self.database = database
         self.settings = settings
         self.notifier = notifier
         self.processor = processor
         self.deadlines = deadlines
-        self.staff_chat = staff_chat
         self.restarts = restarts
 
     async def tell_waiting(self) -> None:
@@ -69,16 +66,17 @@ class Housekeeping:
                 metrics.CONTACT_DEADLINES.labels(state).set(count)
 
     async def warn_deadlines(self) -> None:
-        """The staff group hears of each deadline close to its end, once."""
+        """The staff desk hears of each deadline close to its end, once (its jobs, written by the watch)."""
         if self.deadlines is None:
             return
         warnings = await self.deadlines.check()
-        if warnings and self.staff_chat is None:
-            log.warning("%d contact deadline(s) close to their end and no staff group to tell: "
-                        "see `ispbot contacts due`", len(warnings))
+        if not warnings:
             return
-        await self.processor.send_notices(Notice(self.staff_chat, Message(text)) for text in warnings
-                                          if self.staff_chat is not None)
+        if not self.deadlines.desk:
+            log.warning("%d contact deadline(s) close to their end and no staff desk to tell: "
+                        "see `ispbot contacts due`", len(warnings))
+        elif (wake := self.processor.engine.on_desk_jobs) is not None:
+            wake()
 
     async def prune(self) -> None:
         """Old inbox rows, and contacts past their legal term (``KEPT_YEARS``: kept that long, no longer)."""
