@@ -70,8 +70,8 @@ class DeadlineWatch:
     async def _chat(self, session: AsyncSession, contact: Contact) -> DeskChat:
         """The contact's chat as the desk sees it: named by its customer code."""
         language = (await ChatStates().load(session, contact.chat_id)).language or DEFAULT_LANGUAGE
-        name = str(contact.customer_code) if contact.customer_code is not None else \
-            self.translations.render(STAFF_LANGUAGE, "human.unidentified_name")
+        name = (str(contact.customer_code) if contact.customer_code is not None
+                else self.translations.render(STAFF_LANGUAGE, "human.unidentified_name"))
         return DeskChat(contact.chat_id, channel_of_chat(contact.chat_id), language, name,
                         customer_code=contact.customer_code)
 

@@ -389,6 +389,8 @@ class Engine:
                 raise Unexpected("common.unknown_command")
             case Told(flow=name) if name in role.flows:
                 await self._told(ctx, role, role.flows[name], event)
+            case Told():
+                return  # news for a flow the chat's role no longer has (it took another): nothing to say
             case _:
                 await self._step(ctx, role, event)
         await self._follow(ctx)
