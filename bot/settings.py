@@ -137,7 +137,7 @@ class BotSettings(BaseSettings):
     contest_topic: str = Field(
         default="", max_length=80, description="name of the ticket topic of contested charges (empty: a financial one)",
     )
-    restart_wait_seconds: int = Field(  # the person's turn waits that long: well within the inbox's 2-minute lease
+    restart_wait_seconds: int = Field(  # the restart watch's, after the turn; the answer promises "within" it
         default=60, ge=10, le=90, description="how long the bot looks for a restarted connection to come back",
     )
     handoff_wait_minutes: int = Field(default=5, ge=1, le=24 * 60, description="minutes before the wait notice")

@@ -12,7 +12,7 @@ never imports the storage layer. What a contact came to is recorded with ``recor
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -35,6 +35,7 @@ from bot.store import (
     OutageWatches,
     Proof,
     Reservation,
+    RestartWatches,
     TrustUnblocks,
     utcnow,
 )
@@ -98,6 +99,7 @@ class Repositories:
     states: ChatStates
     handoffs: Handoffs
     contacts: Contacts = field(default_factory=Contacts)
+    restarts: RestartWatches = field(default_factory=RestartWatches)
 
 
 class Context:
@@ -125,6 +127,7 @@ class Context:
         self.channel_name = CHANNEL_NAMES.get(channel, CHANNEL_NAMES["telegram"])  # texts' {{ channel }}
         self.replies: list[Reply] = []
         self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)
+        self.staff_notices: list[str] = []  # words for the staff desk about this chat (``tell_staff``)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
         self.next_data: dict[str, Any] = {}  # what switch() hands the next flow (its ``data``)
         self._files = files
@@ -224,6 +227,11 @@ class Context:
         a ``kind`` of media is copied as the person sent it."""
         self.replies.append(ToStaff(text, self.message_id if kind else None, kind))
 
+    def tell_staff(self, key: str, /, **variables: Any) -> None:
+        """Tell the staff desk something about this person (a cancel, a suspension), in the staff's
+        language: a desk job written with the turn (``flows.desk.StaffNotice``); nothing without a desk."""
+        self.staff_notices.append(self.render_in(DEFAULT_LANGUAGE, key, **variables))
+
     def render_in(self, language: str, key: str, /, **variables: Any) -> str:
         """A template in a given language (the staff's, say), not the chat's."""
         return self._translations.render(language, key, **{"channel": self.channel_name, **variables})
@@ -301,10 +309,11 @@ class Context:
 
     async def forget_chat(self) -> None:
         """Delete what the bot holds of this chat that no rule requires keeping: its links (past ones
-        too), its outage watches, its language, the messages kept for the staff's card and where it
+        too), its outage and restart watches, its language, the messages kept for the staff's card and where it
         stood. The contact history stays for its legal term (``KEPT_YEARS``)."""
         await self._repos.links.forget(self._session, self.chat_id)
         await self._repos.watches.forget(self._session, self.chat_id)
+        await self._repos.restarts.forget(self._session, self.chat_id)
         self.link = None
         self.state.language = None
         self.state.current_ticket = None
@@ -472,6 +481,17 @@ class Context:
 
     async def watch_outage(self, event_id: int) -> bool:
         return await self._repos.watches.watch(self._session, self.chat_id, event_id)
+
+    async def watch_restart(self, sessions: Collection[str], contracts: Collection[int | None]) -> None:
+        """Look for the dropped ``sessions`` (of ``contracts``) to come back, after this turn and
+        outside it (``flows.restarts``): every ``restart_poll_seconds`` for ``restart_wait_seconds``;
+        the chat hears the outcome then. Saved with the turn."""
+        now, policy = self.coordinator.now(), self.policy
+        await self._repos.restarts.watch(
+            self._session, self.chat_id, self.customer, sessions=sessions, contracts=contracts, at=now,
+            first_look=now + timedelta(seconds=policy.restart_poll_seconds),
+            give_up_at=now + timedelta(seconds=policy.restart_wait_seconds),
+        )
 
     async def last_trust_unblock(self, contract: int) -> datetime | None:
         return await self._repos.unblocks.last(self._session, contract)

@@ -3,7 +3,8 @@
 
 The app runs ``DeadlineWatch.check()`` every few minutes. Each deadline within ``warn_before`` of
 its end is looked at once more: one whose ticket the ISP closed is settled (answered), the others
-give the staff one warning each (claimed in the database, so two bot processes never both warn).
+give the staff one warning each (claimed in the database, so two bot processes never both warn),
+written with its claim as a desk job (``flows.desk.StaffNotice``) when there is a staff ``desk``.
 A deadline the ISP cannot be asked about now is warned about rather than missed. ``counts`` feeds
 the ``ispbot_contact_deadlines`` gauge; a deadline answered another way is settled by an operator
 (``ispbot contacts settle``).
@@ -16,9 +17,13 @@ from datetime import timedelta
 
 from bot.i18n import DEFAULT_LANGUAGE, Translations, default_translations
 from bot.isp import IspError
-from bot.store import Contact, ContactEvent, Contacts, Database
+from bot.store import ChatStates, Contact, ContactEvent, Contacts, Database, DeskJobs
+from bot.store.channels import channel_of_chat
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.coordinator import IspCoordinator
+from flows.desk import DeskChat, StaffNotice
+from flows.deskwork import new_job
 
 log = logging.getLogger(__name__)
 
@@ -28,16 +33,18 @@ STAFF_LANGUAGE = DEFAULT_LANGUAGE
 class DeadlineWatch:
     def __init__(
         self, database: Database, coordinator: IspCoordinator, translations: Translations | None = None, *,
-        warn_before: timedelta = timedelta(hours=48),
+        warn_before: timedelta = timedelta(hours=48), desk: bool = False,
     ) -> None:
         self.database = database
         self.coordinator = coordinator
         self.translations = translations or default_translations()
         self.warn_before = warn_before
+        self.desk = desk  # a staff desk hears the warnings (else the caller logs how many there were)
         self.contacts = Contacts()
 
     async def check(self) -> list[str]:
-        """The staff's warnings (texts) for deadlines close to their end, each given once."""
+        """The staff's warnings (texts) for deadlines close to their end, each given once (and queued
+        for the desk, with ``desk``)."""
         now = self.coordinator.now()
         async with self.database.transaction() as session:
             closing = await self.contacts.due(session, now + self.warn_before)
@@ -50,11 +57,23 @@ class DeadlineWatch:
                 continue
             if event.warned_at is not None:
                 continue
+            text = self._warning(event, contact, overdue=event.due_at is not None and event.due_at < now)
             async with self.database.transaction() as session:
                 if not await self.contacts.warned(session, event.id, now):
                     continue  # another process warned meanwhile
-            warnings.append(self._warning(event, contact, overdue=event.due_at is not None and event.due_at < now))
+                if self.desk:
+                    await DeskJobs().enqueue(session, [new_job(await self._chat(session, contact), None,
+                                                               StaffNotice(text))])
+            warnings.append(text)
         return warnings
+
+    async def _chat(self, session: AsyncSession, contact: Contact) -> DeskChat:
+        """The contact's chat as the desk sees it: named by its customer code."""
+        language = (await ChatStates().load(session, contact.chat_id)).language or DEFAULT_LANGUAGE
+        name = (str(contact.customer_code) if contact.customer_code is not None
+                else self.translations.render(STAFF_LANGUAGE, "human.unidentified_name"))
+        return DeskChat(contact.chat_id, channel_of_chat(contact.chat_id), language, name,
+                        customer_code=contact.customer_code)
 
     async def counts(self) -> tuple[int, int, int]:
         """Deadlines running, closing (within ``warn_before``) and overdue."""

@@ -1,9 +1,9 @@
 """The staff desk as the engine sees it, whichever desk it is (Telegram forum topics, Chatwoot).
 
-Out to the desk: a turn that hands a chat over, relays the person's words or answers a staff member
-writes ``DeskJob``s (open, post, close) in its own transaction; ``bot.desks.worker`` carries them
-out after commit, in order per chat, through the ``bot.desks.base.Desk`` port. Nothing of a desk
-runs inside the engine's transaction.
+Out to the desk: a turn that hands a chat over, relays the person's words, answers a staff member
+or has news for the staff (``StaffNotice``) writes ``DeskJob``s (open, post, close, notice) in its
+own transaction; ``bot.desks.worker`` carries them out after commit, in order per chat, through the
+``bot.desks.base.Desk`` port. Nothing of a desk runs inside the engine's transaction.
 
 In from the desk: what a staff member does in a conversation is a ``StaffEvent`` (``flows.events``:
 ``StaffReply``, ``StaffCommand``, ``Resolved``), run by the engine for the subscriber's chat
@@ -85,7 +85,15 @@ class CloseConversation:
     resolved: bool
 
 
-DeskJob = OpenConversation | PostMessage | CloseConversation
+@dataclass(frozen=True, slots=True)
+class StaffNotice:
+    """A word to the staff about the person, outside any handed-over conversation (a cancel done in
+    the chat, a suspension, a contact's deadline close to its end): ``text`` in the staff's language."""
+
+    text: str
+
+
+DeskJob = OpenConversation | PostMessage | CloseConversation | StaffNotice
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +108,7 @@ class StaffMember:
 
 
 def job_payload(chat: DeskChat, job: DeskJob) -> tuple[str, dict[str, Any]]:
-    """A job as stored (``desk_jobs``): its kind ("open", "post", "close") and its JSON."""
+    """A job as stored (``desk_jobs``): its kind ("open", "post", "close", "notice") and its JSON."""
     body: dict[str, Any] = {"chat": asdict(chat)}
     match job:
         case OpenConversation(title=title, reason=reason):
@@ -109,6 +117,8 @@ def job_payload(chat: DeskChat, job: DeskJob) -> tuple[str, dict[str, Any]]:
             return "post", {**body, "post": asdict(post)}
         case CloseConversation(resolved=resolved):
             return "close", {**body, "resolved": resolved}
+        case StaffNotice(text=text):
+            return "notice", {**body, "text": text}
     raise TypeError(f"not a desk job: {type(job).__name__}")  # pragma: no cover - the match is exhaustive
 
 
@@ -128,4 +138,6 @@ def read_job(kind: str, payload: dict[str, Any]) -> tuple[DeskChat, DeskJob]:
         ))
     if kind == "close":
         return chat, CloseConversation(bool(payload["resolved"]))
+    if kind == "notice":
+        return chat, StaffNotice(str(payload["text"]))
     raise ValueError(f"unknown desk job kind {kind!r}")

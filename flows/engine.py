@@ -66,7 +66,7 @@ from flows.context import (
     prompt_reply,
 )
 from flows.coordinator import IspCoordinator
-from flows.desk import DeskPost, PostKind, PostMessage, StaffMember
+from flows.desk import DeskPost, PostKind, PostMessage, StaffMember, StaffNotice
 from flows.deskwork import (
     STAFF_LANGUAGE,
     DeskHandler,
@@ -89,6 +89,7 @@ from flows.events import (
     StaffReply,
     Start,
     Text,
+    Told,
     describe,
 )
 from flows.files import FileSource
@@ -327,8 +328,8 @@ class Engine:
                        ) -> ContactRef | None:
         """Keep the chat's contact going, or open one after a quiet spell (a subscriber's message,
         not while a person of the staff holds the conversation): the contact opened, if one was."""
-        if state.role is not Role.SUBSCRIBER or _is_live_update(event):
-            return None
+        if state.role is not Role.SUBSCRIBER or _is_live_update(event) or isinstance(event, Told):
+            return None  # the bot's own news (``Told``) is no message of the person's: no contact of its own
         now = self.coordinator.now()
         kept = state.data.get(CONTACT)
         opened = None
@@ -395,6 +396,10 @@ class Engine:
                 await self._begin(ctx, role.commands[name])
             case Command():
                 raise Unexpected("common.unknown_command")
+            case Told(flow=name) if name in role.flows:
+                await self._told(ctx, role, role.flows[name], event)
+            case Told():
+                return  # news for a flow the chat's role no longer has (it took another): nothing to say
             case _:
                 await self._step(ctx, role, event)
         await self._follow(ctx)
@@ -459,6 +464,24 @@ class Engine:
                 raise
             return
         self._check_move(role, flow, origin, ctx)
+
+    async def _told(self, ctx: Context, role: RoleFlows, flow: Flow, event: Told) -> None:
+        """The bot's own news for a step (``Told``): where the chat rests, or is in that flow still, the
+        step speaks and may ask its question; elsewhere (a bill half chosen, a person of the staff on
+        it) only its words are said, without buttons, and the chat stays where it was."""
+        current = role.flows.get(ctx.state.flow or "")
+        free = current is None or current is flow or (current.rests_at(ctx.state.step) and self._free(ctx, role))
+        step = getattr(flow, event.step)
+        if free:
+            if current is not flow:
+                self._enter(ctx, flow.name, None)
+            await step(ctx, event)
+            self._check_move(role, flow, event.step, ctx)
+            return
+        before, said = ctx.state.snapshot(), len(ctx.replies)
+        await step(ctx, event)
+        ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
+        ctx.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.replies[said:]]
 
     async def _step_or_number(self, ctx: Context, role: RoleFlows, flow: Flow, event: Text, numbered: Choice) -> None:
         """The step reads a typed number; what it cannot use chooses the option shown with that number."""
@@ -622,12 +645,13 @@ class Engine:
         # A desk that follows every chat gets a linked subscriber's: before the link, what a person types
         # is proof of identity (a tax id, a PPPoE password), never shown (as ``_worth_recalling``).
         follows = policy.desk_follows_every_chat and ctx.link is not None and ctx.link.role is Role.SUBSCRIBER
-        if not follows and not any(isinstance(r, Handoff | ToStaff) for r in ctx.replies):
+        if not follows and not ctx.staff_notices and not any(isinstance(r, Handoff | ToStaff) for r in ctx.replies):
             return False
         handoff = await self.repos.handoffs.of_chat(session, ctx.chat_id)
         chat = desk_chat(self.translations, ctx.chat_id, channel=incoming.channel, language=ctx.language,
                          handoff=handoff, link=ctx.link, name=incoming.sender_name)
         jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows)
+        jobs += [new_job(chat, handoff, StaffNotice(text)) for text in ctx.staff_notices]
         if jobs:
             await self.desk_stores.jobs.enqueue(session, jobs)
         return bool(jobs)
@@ -748,7 +772,7 @@ class Engine:
                 content=content, origin=origin,
             )
 
-        messages = [entry(said, Origin.CUSTOMER)]
+        messages = [entry(said, Origin.CUSTOMER)] if said else []  # the bot's own news: no words of the person
         messages += [entry(text, Origin.SYSTEM) for text in map(_reply_text, replies) if text]
         await self.outbox.enqueue(session, messages)
 
@@ -773,7 +797,7 @@ def _worth_recalling(link: Link | None, event: Event) -> bool:
     link, what a person types is proof of identity (a tax id, a PPPoE password), never shown again."""
     if link is None or link.role is not Role.SUBSCRIBER:
         return False
-    return not isinstance(event, Choice | Start) and not _is_live_update(event)
+    return not isinstance(event, Choice | Start | Told) and not _is_live_update(event)
 
 
 def _typed_choice(ctx: Context, text: str, *, numbers: bool, strict: bool) -> Choice | None:

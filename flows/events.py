@@ -6,7 +6,8 @@ to ``Engine.handle`` inside an ``Incoming`` that says which chat it came from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from flows.desk import Attachment, StaffMember
 
@@ -109,7 +110,20 @@ class Resolved:
 
 
 StaffEvent = StaffReply | StaffCommand | Resolved
-Event = Start | Command | Text | Choice | Location | Contact | Media | StaffReply | StaffCommand | Resolved
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """News the bot itself brings a chat after a turn (a restarted connection seen back, or not): for
+    step ``step`` of flow ``flow``, whatever the chat is doing meanwhile (``Engine`` decides whether
+    that step may ask its question there). ``data``: JSON values for the step. Never a person's doing."""
+
+    flow: str
+    step: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+Event = Start | Command | Text | Choice | Location | Contact | Media | StaffReply | StaffCommand | Resolved | Told
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,4 +167,6 @@ def describe(event: Event) -> str:
             return f"/{name} {args}".strip()
         case Resolved():
             return "[resolved]"
+        case Told():
+            return ""  # the bot's own news: nothing the person said
     return "[?]"  # pragma: no cover - the match above is exhaustive

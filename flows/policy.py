@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -84,8 +82,7 @@ class Policy:
     suspend_start_within_days: int = 30
     # Name (or part of it) of the ticket topic contested charges are opened on ("" : a financial one).
     contest_topic: str = ""
-    # Restart my connection: how long the bot looks for the session to come back, how often, and how
-    # it waits (tests pass a sleep that moves a fake clock).
+    # Restart my connection: how long the restart watch looks for the session to come back, and how
+    # often (``flows.restarts``, after the turn).
     restart_wait_seconds: float = 60.0
     restart_poll_seconds: float = 5.0
-    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False, compare=False)

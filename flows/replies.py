@@ -96,7 +96,10 @@ Reply = Message | AskLocation | AskContact | Document | Upload | Handoff | ToSta
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A reply sent on the bot's own initiative (an outage ended, a technician is on the way)."""
+    """A reply sent on the bot's own initiative (an outage ended, a technician is on the way). ``kind``
+    names what it is, for a channel that sends kinds differently (WhatsApp, outside its 24-hour window,
+    sends a template: ``bot.channels.whatsapp.templates``); "notice" is the kind every channel knows."""
 
     chat_id: int
     reply: Reply
+    kind: str = "notice"

@@ -4,12 +4,11 @@
     ispbot desk retry [--chat N]    # dead jobs (all, or one chat's) back in line
 
 A turn that hands a chat over, relays the person's words or answers a staff member leaves desk jobs
-(open a conversation, post, close) that the running bot carries out after the turn, in order per chat.
-A desk that cannot be reached is tried again for as long as it takes; a job the desk refused for good
-(a wrong token, a deleted inbox or topic, a group the bot left: the error says which) is dead, and
-its chat goes on without it. Fix the cause first, then ``retry``: the running bot carries the jobs
-out on its next round, after what their chat did since. ``status`` never shows what a post says;
-the chat ids are personal data (this is the operator's own console).
+(open a conversation, post, close, a notice) that the running bot carries out after it, in order per
+chat, trying a desk that cannot be reached again for as long as it takes. A job the desk refused for
+good (a wrong token, a deleted inbox or topic: the error says which) is dead, and its chat goes on
+without it. Fix the cause, then ``retry``: the running bot carries the jobs out on its next round.
+``status`` never shows what a post says; chat ids are personal data (the operator's own console).
 
 The database is ``ISPBOT_DATABASE_URL`` (at this version's migrations); times are shown in the ISP's
 zone (``ISPBOT_ISP_TIMEZONE``). Exit codes: 0 done; 1 refused (a database behind its migrations);

@@ -44,6 +44,10 @@ class Desk(Protocol):
       bot (Chatwoot: ``pending``).
     - ``close(ref, chat, resolved)``: the chat is the bot's again (``resolved``: its ticket was
       finished). Telegram closes the topic; Chatwoot resolves, or returns it to ``pending``.
+    - ``notify(chat, text)``: a word to the staff about the person, whether or not the chat is handed
+      over (a cancel, a suspension, a deadline close to its end); private, never the person's to see.
+      Telegram: a message in the staff group's general topic; Chatwoot: a private note in the
+      person's conversation (made ``pending`` when it has none; its status is left as it is).
     ``chat`` (``DeskChat``) says whose conversation: chat id, the subscriber's channel and language,
     the name staff see, ticket, customer code, contract, attributes to show (tax id masked).
 
@@ -68,3 +72,5 @@ class Desk(Protocol):
     async def post(self, ref: str | None, chat: DeskChat, post: DeskPost) -> None: ...
 
     async def close(self, ref: str, chat: DeskChat, *, resolved: bool) -> None: ...
+
+    async def notify(self, chat: DeskChat, text: str) -> None: ...

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from flows.desk import CloseConversation, OpenConversation, PostMessage, read_job
+from flows.desk import CloseConversation, OpenConversation, PostMessage, StaffNotice, read_job
 
 from bot.desks.base import Desk, DeskRefused, DeskUnavailable
 from bot.logs import chat_ref
@@ -152,6 +152,8 @@ class DeskWorker:
                 if ref is None:
                     return  # never opened: nothing to close
                 await self.desk.close(ref, chat, resolved=resolved)
+            case StaffNotice(text=text):
+                await self.desk.notify(chat, text)
 
     async def _ref(self, job: DeskJobEntry) -> str | None:
         if job.handoff_id is None:

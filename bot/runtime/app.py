@@ -30,6 +30,7 @@ from flows.files import FileSource, FileUnavailable
 from flows.identity import target_key
 from flows.outages import OutageNotifier
 from flows.policy import Policy
+from flows.restarts import RestartChecks
 from flows.staff import staff_flows
 from flows.subscriber import subscriber_flows
 from flows.technician import technician_flows
@@ -167,8 +168,9 @@ class Runtime:
             asyncio.create_task(self.processor.run(stop), name="processor"),
             asyncio.create_task(self.housekeeping.run(stop), name="housekeeping"),
             asyncio.create_task(self.mirror.run(stop), name="mirror"),
+            asyncio.create_task(self.housekeeping.run_restarts(stop), name="restarts"),
         ]
-        graces = [1.0, 30.0, 5.0, 10.0]
+        graces = [1.0, 30.0, 5.0, 10.0, 5.0]
         if self.desk is not None:
             tasks.append(asyncio.create_task(self.desk.run(stop), name="desk"))
             graces.append(10.0)
@@ -333,7 +335,7 @@ def build_core(
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
     deadlines = DeadlineWatch(
         database, coordinator, engine.translations,
-        warn_before=timedelta(hours=settings.bot_settings.deadline_warn_hours),
+        warn_before=timedelta(hours=settings.bot_settings.deadline_warn_hours), desk=policy.staff_desk,
     )
     return App(
         settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False,
@@ -384,7 +386,7 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
     housekeeping = Housekeeping(database, settings.bot_settings, notifier=app.notifier, processor=processor,
-                                deadlines=app.deadlines, staff_chat=staff_chat)
+                                deadlines=app.deadlines, restarts=RestartChecks(engine))
     return Runtime(database, app.coordinator, telegram_settings, telegram, processor, heartbeat, housekeeping,
                    app.mirror, whatsapp=whatsapp, whatsapp_settings=whatsapp_settings, desk=desk, hooks=hooks,
                    chatwoot=chatwoot)

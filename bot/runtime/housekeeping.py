@@ -1,8 +1,9 @@
 """What the bot does on its own clock, beside the updates: outage notices and the handoff queue's
 "your place in the queue" every minute, the metrics gauges read from the database, the staff warned
-of contact deadlines close to their end every ten minutes (in the staff group; logged without one),
+of contact deadlines close to their end every ten minutes (through the staff desk; logged without one),
 and old inbox rows and contacts past their legal term pruned every hour. A failed round is logged
-and tried again a minute later.
+and tried again a minute later. Beside it, ``run_restarts`` looks at restarted connections every
+``restart_poll_seconds`` (``flows.restarts``) and sends what it tells the chats.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from datetime import timedelta
 
 from flows.deadlines import DeadlineWatch
 from flows.outages import OutageNotifier
-from flows.replies import Message, Notice
+from flows.restarts import RestartChecks
 
 from bot import metrics
 from bot.runtime.processor import Processor
 from bot.settings import BotSettings
-from bot.store import KEPT_YEARS, Contacts, Database, DeskJobs, Handoffs, utcnow
+from bot.store import KEPT_YEARS, Contacts, Database, DeskJobs, Handoffs, RestartWatches, utcnow
 from bot.store.channels import ChannelIds
 
 log = logging.getLogger(__name__)
@@ -29,19 +30,20 @@ PRUNE_EVERY = 3600.0
 DEADLINES_EVERY = 600.0
 KEEP_INBOX_FOR = 2  # days: Telegram never redelivers an update that old
 KEEP_UPDATE_IDS_FOR = 8  # days a WhatsApp wamid is remembered: Meta retries a webhook for up to 7
+KEEP_RESTART_WATCHES_FOR = 1  # days: a watch is answered within minutes
 
 
 class Housekeeping:
     def __init__(
         self, database: Database, settings: BotSettings, notifier: OutageNotifier, processor: Processor,
-        *, deadlines: DeadlineWatch | None = None, staff_chat: int | None = None,
+        *, deadlines: DeadlineWatch | None = None, restarts: RestartChecks | None = None,
     ) -> None:
         self.database = database
         self.settings = settings
         self.notifier = notifier
         self.processor = processor
         self.deadlines = deadlines
-        self.staff_chat = staff_chat
+        self.restarts = restarts
 
     async def tell_waiting(self) -> None:
         """Subscribers nobody in the staff answered yet hear their place in the queue (once)."""
@@ -64,16 +66,17 @@ class Housekeeping:
                 metrics.CONTACT_DEADLINES.labels(state).set(count)
 
     async def warn_deadlines(self) -> None:
-        """The staff group hears of each deadline close to its end, once."""
+        """The staff desk hears of each deadline close to its end, once (its jobs, written by the watch)."""
         if self.deadlines is None:
             return
         warnings = await self.deadlines.check()
-        if warnings and self.staff_chat is None:
-            log.warning("%d contact deadline(s) close to their end and no staff group to tell: "
-                        "see `ispbot contacts due`", len(warnings))
+        if not warnings:
             return
-        await self.processor.send_notices(Notice(self.staff_chat, Message(text)) for text in warnings
-                                          if self.staff_chat is not None)
+        if not self.deadlines.desk:
+            log.warning("%d contact deadline(s) close to their end and no staff desk to tell: "
+                        "see `ispbot contacts due`", len(warnings))
+        elif (wake := self.processor.engine.on_desk_jobs) is not None:
+            wake()
 
     async def prune(self) -> None:
         """Old inbox rows, and contacts past their legal term (``KEPT_YEARS``: kept that long, no longer)."""
@@ -81,6 +84,7 @@ class Housekeeping:
             await self.processor.inbox.prune(session, utcnow() - timedelta(days=KEEP_INBOX_FOR))
             await ChannelIds().prune_updates(session, utcnow() - timedelta(days=KEEP_UPDATE_IDS_FOR))
             await Contacts().purge(session, utcnow() - timedelta(days=365 * KEPT_YEARS + 1))
+            await RestartWatches().prune(session, utcnow() - timedelta(days=KEEP_RESTART_WATCHES_FOR))
 
     async def run(self, stop: asyncio.Event) -> None:
         """Outage notices, the queue and the gauges every minute; old inbox rows every hour."""
@@ -101,3 +105,16 @@ class Housekeeping:
                 log.error("housekeeping failed (%s); trying again in a minute", type(exc).__name__)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), NOTICE_EVERY)
+
+    async def run_restarts(self, stop: asyncio.Event) -> None:
+        """Restarted connections looked at every ``restart_poll_seconds``, the chats told what was seen."""
+        if self.restarts is None:
+            return
+        every = self.restarts.engine.policy.restart_poll_seconds
+        while not stop.is_set():
+            try:
+                await self.processor.send_notices(await self.restarts.check())
+            except Exception as exc:
+                log.error("looking at restarted connections failed (%s); trying again", type(exc).__name__)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), every)

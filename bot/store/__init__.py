@@ -25,6 +25,7 @@ from bot.store.invites import Invite, Invites, IssuedInvite
 from bot.store.link_attempts import LinkAttempts, LinkLock, Reservation
 from bot.store.links import Link, Links
 from bot.store.outbox import NewMessage, Outbox, OutboxEntry, OutboxStats
+from bot.store.restarts import RestartWatch, RestartWatches
 from bot.store.types import utcnow
 from bot.store.updates import ProcessedUpdates
 from bot.store.urls import DEFAULT_URL
@@ -75,6 +76,8 @@ __all__ = [
     "ProcessedUpdates",
     "Proof",
     "Reservation",
+    "RestartWatch",
+    "RestartWatches",
     "Role",
     "StaffHandoff",
     "StaleStateError",

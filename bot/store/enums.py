@@ -44,6 +44,7 @@ class DeskJobKind(StrEnum):
     OPEN = "open"
     POST = "post"
     CLOSE = "close"
+    NOTICE = "notice"  # a word to the staff about a person, outside any handed-over conversation
 
 
 class InboxState(StrEnum):

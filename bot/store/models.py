@@ -350,6 +350,32 @@ class DeskJobRow(Base):
     done_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
 
 
+# A restart watch not answered yet: where the restart sweep looks (``RestartWatches.claim``).
+RESTART_WAITING = "answered_at IS NULL"
+
+
+class RestartWatchRow(Base):
+    """A connection the bot dropped for a restart, waiting to be seen back (or not) and told so."""
+
+    __tablename__ = "restart_watches"
+    __table_args__ = (
+        Index("ix_restart_watches_next_look_at", "next_look_at",
+              sqlite_where=text(RESTART_WAITING), postgresql_where=text(RESTART_WAITING)),
+        Index("ix_restart_watches_chat_id", "chat_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    customer_code: Mapped[int] = mapped_column(Integer)
+    # {"sessions": the dropped sessions' ids, "contracts": their contracts}: a new session of one is "back".
+    dropped: Mapped[dict[str, Any]] = mapped_column(json_type())
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    give_up_at: Mapped[datetime] = mapped_column(UtcDateTime())  # not back by then: told so
+    next_look_at: Mapped[datetime] = mapped_column(UtcDateTime())  # the next look, or a claim's lease
+    attempts: Mapped[int] = mapped_column(Integer, default=0)  # how many times it was claimed
+    answered_at: Mapped[datetime | None] = mapped_column(UtcDateTime())  # the person told (once)
+
+
 # A contact's deadline still running: where the deadline sweep looks (``Contacts.due``).
 DEADLINE_OPEN = "due_at IS NOT NULL AND settled_at IS NULL"
 

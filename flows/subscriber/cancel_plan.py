@@ -8,8 +8,9 @@ cancel needs (``cancel_terms``), is asked once and handed to a person with the c
 - Right before ``contract_cancel`` the contract is read again; it sets a state (``ctx.write_state``):
   after a lost answer the contract is read back, one shown cancelled goes on as done, and when even
   that read fails the person is asked to let the bot check again (never a blind second cancel).
-- Done: a ticket on the cancellation topic records it for staff (its protocol is told), and a receipt
-  PDF (``papers``) is sent. The ISP's refusal (code 38) is said plainly.
+- Done: a ticket on the cancellation topic records it for staff (its protocol is told), the staff
+  desk hears of it (``ctx.tell_staff``), and a receipt PDF (``papers``) is sent. The ISP's refusal
+  (code 38) is said plainly.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ CANCELLED_OUTCOME, RETAINED = "cancelled", "retention_accepted"  # what the cont
 
 class CancelPlan(Flow):
     name = "cancel_plan"
+    commands = ("cancelarplano", "cancelplan", "cancelarplan")  # "cancelar" is the engine's: leave a question
     steps = Steps(
         begin=("sure", "contract", "reason", Switch("human"), TO_MENU),
         sure=(Switch("human"), TO_MENU),
@@ -217,13 +219,14 @@ class CancelPlan(Flow):
                 + (f" Concorrente: {competitor}." if competitor else "")
                 + (" Oferta de retenção apresentada e recusada." if offered else "")
                 + " Recibo enviado ao assinante em PDF.")
-        # Staff learn of it from that ticket only: no desk post yet (a cancel may have no desk conversation).
         ticket, number_told = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=number,
                                                   subject="Cancelamento pelo assinante (chat)", text=text)
         await ctx.record(self.name, CANCELLED_OUTCOME, ticket=ticket, reference=str(number_told or number))
         protocol: int | str | None = number_told
         if protocol is None and ctx.contact is not None:  # the ISP's ticket failed: the contact's protocol stands
             protocol = ctx.contact.protocol
+        ctx.tell_staff("cancel_plan.staff_notice", customer=ctx.customer, number=number, plan=plan, when=when,
+                       reason=reason, competitor=competitor, protocol=protocol)
         customer = await ctx.coordinator.customer(ctx.customer)
         variables = {
             "number": number, "plan": plan, "reason": reason, "competitor": competitor, "when": when,

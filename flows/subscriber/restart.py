@@ -1,13 +1,14 @@
 """Restart my connection: ``disconnect_online_customer`` drops the access session so the equipment
-dials in again, then the bot watches for the session to come back.
+dials in again; the bot looks for the session to come back after the turn, and tells the chat.
 
 - Offered by ``connection`` when the customer is online and no outage on record explains it (typed
   during one, the connection flow tells the outage) ; with no session (of the chat's contract)
   there is nothing to drop, and the router checklist is the answer.
-- After a "yes", each session is dropped; then the sessions are read every ``restart_poll_seconds``
-  until one of the contract with a new id shows, for at most ``restart_wait_seconds`` (the person
-  waits on one turn: a router takes well under a minute). Back: said with the new session's address;
-  not back: the ticket is offered. ``policy.sleep`` is how the turn waits (tests move a fake clock).
+- After a "yes", each session is dropped and a restart watch written with the turn; the answer comes
+  at once ("reconnecting, I'll tell you here"), and the chat is free. ``flows.restarts`` reads the
+  sessions every ``restart_poll_seconds`` until one of the contract with a new id shows, for at most
+  ``restart_wait_seconds``, and brings the outcome as a ``Told`` event to ``checked``: back (with the
+  new address), not back, or the ISP failing to say; the last two offer the ticket.
 - A session whose server the ISP names without a numeric code cannot be dropped: told, ticket offered.
 """
 
@@ -16,7 +17,9 @@ from __future__ import annotations
 from bot.isp.models import v2_results
 
 from flows.context import Context
+from flows.events import Told
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.restarts import BACK, UNKNOWN
 
 
 class Restart(Flow):
@@ -26,6 +29,7 @@ class Restart(Flow):
         begin=("sure", "next", Switch("connection"), TO_MENU),
         sure=("next", TO_MENU),
         next=(Switch("new_ticket"), Switch("connection"), TO_MENU),
+        checked=("next",),  # the outcome, brought later by ``flows.restarts`` (``Told``)
     )
 
     async def begin(self, ctx: Context) -> None:
@@ -75,29 +79,22 @@ class Restart(Flow):
         if not dropped:
             ctx.ask("next", "restart.cannot", _next_options(ticket=True))
             return
-        back = await self._watch(ctx, {s.session_id for s in dropped}, {s.contract_id for s in dropped})
-        await ctx.record(self.name, "connection_restarted")  # whether it came back is the next question's
-        if back is not None:
-            ctx.ask("next", "restart.back", _next_options(ticket=True), address=back.framed_ipv4_address or "")
-        else:
-            ctx.ask("next", "restart.not_back", _next_options(ticket=True),
-                    seconds=int(ctx.policy.restart_wait_seconds))
+        await ctx.watch_restart([s.session_id or "" for s in dropped], [s.contract_id for s in dropped])
+        await ctx.record(self.name, "connection_restarted")  # whether it came back is the watch's to tell
+        ctx.say("restart.reconnecting", seconds=int(ctx.policy.restart_wait_seconds))
+        ctx.to_menu()
 
-    async def _watch(
-        self, ctx: Context, old: set[str | None], contracts: set[int | None],
-    ) -> v2_results.OnlineSession | None:
-        """The first new session of these contracts, read every poll until the wait runs out; None."""
-        policy = ctx.policy
-        waited = 0.0
-        while waited < policy.restart_wait_seconds:
-            step = min(policy.restart_poll_seconds, policy.restart_wait_seconds - waited)
-            await policy.sleep(step)
-            waited += step
-            fresh = [s for s in await ctx.coordinator.sessions(ctx.customer)
-                     if s.session_id not in old and s.contract_id in contracts]
-            if fresh:
-                return fresh[0]
-        return None
+    async def checked(self, ctx: Context, event: StepEvent) -> None:
+        """What the watch saw (``flows.restarts``): back, not back, or the ISP could not say."""
+        if not isinstance(event, Told):
+            raise Unexpected("restart.pick_a_button")
+        seen = event.data
+        if seen.get("outcome") == BACK:
+            ctx.ask("next", "restart.back", _next_options(ticket=True), address=seen.get("address") or "")
+        elif seen.get("outcome") == UNKNOWN:
+            ctx.ask("next", "restart.check_failed", _next_options(ticket=True))
+        else:
+            ctx.ask("next", "restart.not_back", _next_options(ticket=True), seconds=int(seen.get("seconds") or 0))
 
 
 async def _sessions(ctx: Context) -> list[v2_results.OnlineSession]:

@@ -1,5 +1,6 @@
 """Suspending a contract for a while (``contract_suspend_temporary``), or calling off a scheduled
-suspension (``contract_suspend_temporary_cancel``), each recorded on a ticket whose protocol is told.
+suspension (``contract_suspend_temporary_cancel``), each recorded on a ticket whose protocol is told
+and told to the staff desk (``ctx.tell_staff``).
 
 - The contract (active or suspended ones, when several), then suspend or call off. A contract in
   effect suspended is told when it comes back; one not active cannot be suspended (said plainly).
@@ -224,6 +225,8 @@ class Suspend(Flow):
         ticket, protocol = await record_ticket(ctx, hints=HINTS, contract=int(number), subject=subject, text=text)
         outcome = "suspended" if key == "suspend.done" else "suspension_cancelled"  # flows.contacts' outcomes
         await ctx.record(self.name, outcome, ticket=ticket, reference=str(protocol) if protocol else None)
+        notice = "suspend.staff_notice" if key == "suspend.done" else "suspend.staff_notice_called_off"
+        ctx.tell_staff(notice, customer=ctx.customer, protocol=protocol, **terms)
         ctx.say(key, protocol=protocol, **terms)
         ctx.to_menu()
 

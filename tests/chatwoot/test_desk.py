@@ -213,3 +213,17 @@ async def test_an_agents_second_resolve_is_not_taken_for_the_desks_own(
     await chatwoot.resolve(int(ref))
     second = desk.read(as_payload(StatusChange(4242, int(ref), "resolved")))
     assert second is not None and isinstance(second.incoming and second.incoming.event, Resolved)
+
+
+async def test_a_notice_about_a_person_is_a_private_note_in_their_conversation_its_status_kept(
+    chatwoot: FakeChatwoot, desk: ChatwootDesk,
+) -> None:
+    await desk.notify(CHAT, "📣 <b>Cancelamento pelo chat</b>: contrato 2002")  # a chat with no conversation yet
+    conversation = chatwoot.conversation_of(identifier(CHAT))
+    assert conversation is not None and conversation.status == "pending"  # not in the agents' queue
+    assert chatwoot.contents(conversation.id, private=True) == ["📣 Cancelamento pelo chat: contrato 2002"]
+    assert chatwoot.contents(conversation.id, private=False) == []  # never the person's to see
+    ref = await desk.open(CHAT, "#7001 Maria Silva", "asked")
+    await desk.notify(CHAT, "⏰ Prazo perto do fim")
+    assert conversation.status == "open" and ref == str(conversation.id)  # a handed-over one stays with the staff
+    assert chatwoot.contents(conversation.id, private=True)[-1] == "⏰ Prazo perto do fim"

@@ -231,13 +231,10 @@ def make_desk(
     stock = StockCatalog.from_mapping(sandbox.stock_catalog())
     files = FakeFiles()
 
-    async def sleep(seconds: float) -> None:  # a turn that waits (a restart) waits on the sandbox's clock
-        clock.advance(seconds=seconds)
-
     app = build_core(
         Settings(isp_settings, BotSettings(_env_file=None)),  # type: ignore[call-arg]
         database, http_transport=http_transport or httpx.ASGITransport(app=sandbox.app), wall_clock=clock,
-        cache_clock=cache_clock, policy=policy or Policy(stock=stock, sleep=sleep), files=files,
+        cache_clock=cache_clock, policy=policy or Policy(stock=stock), files=files,
     )
     return Desk(sandbox, database, app.client, app.engine, cache_clock, clock, files=files)
 

@@ -202,3 +202,12 @@ async def test_at_the_menu_cancel_my_contract_is_a_cancel_not_the_contracts_butt
     await chat.command("menu")
     await chat.say("contratos")  # the label itself still is the button
     assert "Seus contratos" in chat.text
+
+
+async def test_the_menu_s_command_begins_the_cancel_and_cancelar_still_leaves_a_question(cancelling: Desk) -> None:
+    chat = await cancelling.linked_chat(MARIA)
+    await chat.command("cancelarplano")
+    assert "Qual é o motivo?" in chat.text
+    await chat.command("cancelar")
+    assert "Qual é o motivo?" not in chat.text
+    assert state(cancelling.sandbox, DEMO_IDENTITIES.contract) == "A"

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot.desks.worker import DeskWorker
 from bot.store import Contacts
 from flows.deadlines import DeadlineWatch
 
 from tests.flows.harness import Desk
 from tests.flows.test_contacts import protocol_in
 from tests.flows.test_new_ticket import quiet_customer, stored_ticket, tickets_of
+from tests.flows.test_staff_desk import RecordingDesk
 
 
 async def open_a_ticket(desk: Desk) -> tuple[str, int]:
@@ -58,3 +60,17 @@ async def test_a_complaint_whose_ticket_the_isp_closed_is_answered_without_a_war
     chat = await desk.linked_chat(quiet_customer(desk.sandbox))
     await chat.say("meus atendimentos")
     assert "reclamação: resposta até 17/03/2025 (respondida)" in chat.text
+
+
+async def test_with_a_staff_desk_the_warning_is_a_desk_notice_about_the_person_written_once(desk: Desk) -> None:
+    protocol, ticket = await open_a_ticket(desk)
+    desk.clock.advance(days=5, hours=12)
+    deadlines = DeadlineWatch(desk.database, desk.engine.coordinator, warn_before=timedelta(hours=48), desk=True)
+    assert len(await deadlines.check()) == 1
+    assert await DeadlineWatch(desk.database, desk.engine.coordinator, desk=True).check() == []  # once
+    fake = RecordingDesk()
+    await DeskWorker(desk.database, fake).round()
+    [(what, chat_id, customer, text)] = fake.calls
+    customer_code = quiet_customer(desk.sandbox)
+    assert what == "notify" and customer == customer_code and chat_id != 0
+    assert "Prazo perto do fim" in text and protocol in text and f"#{ticket}" in text

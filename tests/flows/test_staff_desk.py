@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -13,6 +14,8 @@ from typing import Any
 
 import httpx
 import pytest
+from bot.channels.telegram.desk import TelegramForumDesk
+from bot.channels.telegram.render import ApiCall
 from bot.cli import build_parser
 from bot.commands import desk as desk_cli
 from bot.commands import support
@@ -29,6 +32,7 @@ from flows.replies import Notice
 from sqlalchemy import select
 
 from tests.flows.harness import Desk, LoseAnswers, TestChat, make_desk
+from tests.flows.test_cancel_plan import policy as cancel_policy
 from tests.store.dbtools import ScratchDatabase
 
 CARLA = StaffMember("Carla", system_user="atendente.carla")  # an agent the desk vouches for
@@ -60,6 +64,10 @@ class RecordingDesk:
 
     async def close(self, ref: str, chat: DeskChat, *, resolved: bool) -> None:
         self.calls.append(("close", ref, resolved))
+
+    async def notify(self, chat: DeskChat, text: str) -> None:
+        self._maybe_fail("notify")
+        self.calls.append(("notify", chat.chat_id, chat.customer_code, plain_text(text)))
 
 
 class Clock:
@@ -326,3 +334,64 @@ async def test_a_refused_card_is_shown_without_its_text_and_carried_out_once_ret
     assert [call[2] for call in fake.calls if call[0] == "post"][-1] is PostKind.CARD  # late, but there
     assert await ispbot("desk", "status") == 0
     assert "0 dead" in capsys.readouterr().out
+
+
+@pytest.fixture
+async def cancelling(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock) -> AsyncIterator[Desk]:
+    desk = make_desk(sandbox, database, clock, replace(cancel_policy(sandbox), staff_desk=True))
+    yield desk
+    await desk.client.aclose()
+
+
+async def test_a_cancel_in_the_chat_reaches_the_desk_as_a_notice(cancelling: Desk) -> None:
+    desk = cancelling
+    chat = await desk.linked_chat()
+    fake = RecordingDesk()
+    await chat.say("quero cancelar meu plano")
+    await chat.tap("Preço")
+    await chat.tap("Prefiro não dizer")
+    await chat.tap("Sim, cancelar agora")
+    assert "Protocolo" in chat.text
+    assert fake.calls == [] and await jobs(desk) == [("notice", "pending")]  # written with the turn
+    await DeskWorker(desk.database, fake).round()
+    [(what, chat_id, customer, text)] = fake.calls
+    assert (what, chat_id, customer) == ("notify", chat.chat_id, D.customer)
+    assert "Cancelamento pelo chat" in text and f"cliente {D.customer} cancelou o contrato {D.contract}" in text
+    assert "Motivo: Preço" in text
+    assert await jobs(desk) == [("notice", "done")]
+
+
+async def test_without_a_desk_a_cancel_writes_no_desk_job(sandbox: Sandbox, database: ScratchDatabase,
+                                                          clock: FixedClock) -> None:
+    desk = make_desk(sandbox, database, clock, cancel_policy(sandbox))
+    try:
+        chat = await desk.linked_chat()
+        await chat.say("quero cancelar meu plano")
+        await chat.tap("Preço")
+        await chat.tap("Prefiro não dizer")
+        await chat.tap("Sim, cancelar agora")
+        assert "Protocolo" in chat.text and await jobs(desk) == []  # the cancel's ticket is the staff's record
+    finally:
+        await desk.client.aclose()
+
+
+async def test_the_forum_desk_posts_a_notice_in_the_staff_group_s_general_topic(cancelling: Desk) -> None:
+    sent: list[ApiCall] = []
+
+    async def submit(call: ApiCall) -> asyncio.Future[Any]:
+        sent.append(call)
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        done.set_result({"message_id": len(sent)})
+        return done
+
+    forum = TelegramForumDesk(submit, -1001234, cancelling.engine.translations)
+    chat = await cancelling.linked_chat()
+    await chat.say("quero cancelar meu plano")
+    await chat.tap("Preço")
+    await chat.tap("Prefiro não dizer")
+    await chat.tap("Sim, cancelar agora")
+    await DeskWorker(cancelling.database, forum).round()
+    [call] = sent
+    assert call.method == "sendMessage" and call.params["chat_id"] == -1001234
+    assert "message_thread_id" not in call.params  # nobody's topic: the group's general one
+    assert "Cancelamento pelo chat" in call.params["text"] and call.params["parse_mode"] == "HTML"

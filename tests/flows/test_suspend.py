@@ -5,14 +5,17 @@ The client refuses a start date already past everywhere, so these chats live on 
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timedelta
 
 import httpx
 import pytest
+from bot.desks.worker import DeskWorker
 from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
 from bot.sandbox.clock import ISP_ZONE
 
 from tests.flows.harness import Desk, LoseAnswers, TestChat, make_desk
+from tests.flows.test_staff_desk import RecordingDesk
 from tests.store.dbtools import ScratchDatabase
 
 MARIA = DEMO_IDENTITIES.customer
@@ -120,3 +123,20 @@ async def test_a_lost_call_off_answer_is_tried_again_and_its_refusal_means_it_la
         assert "foi desfeita" in chat.text and "Não há suspensão" not in chat.text
     finally:
         await desk.client.aclose()
+
+
+async def test_the_staff_desk_hears_of_a_suspension_and_of_its_calling_off(desk: Desk, clock: FixedClock) -> None:
+    desk.engine.policy = dataclasses.replace(desk.engine.policy, staff_desk=True)
+    chat = await desk.linked_chat(MARIA)
+    start = (clock.now + timedelta(days=7)).date()
+    await ask_for(chat, "30", start.strftime("%d/%m"))
+    await chat.tap("Sim, suspender")
+    await chat.say("suspender")
+    await chat.tap("Desfazer")
+    assert "foi desfeita" in chat.text
+    fake = RecordingDesk()
+    await DeskWorker(desk.database, fake).round()
+    [suspended, called_off] = fake.calls
+    assert suspended[:3] == ("notify", chat.chat_id, MARIA) and "Suspensão temporária pelo chat" in suspended[3]
+    assert f"contrato {DEMO_IDENTITIES.contract}, 30 dias a partir de {start:%d/%m/%Y}" in suspended[3]
+    assert called_off[:3] == ("notify", chat.chat_id, MARIA) and "Suspensão desfeita pelo chat" in called_off[3]

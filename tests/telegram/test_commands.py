@@ -54,3 +54,17 @@ def test_a_technicians_menu_lists_their_own_commands_not_the_subscribers() -> No
     names = [entry["command"] for entry in command_menu(technician_flows(), default_translations(), "pt_BR")]
     assert "os" in names and "menu" in names
     assert "boleto" not in names
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_subscriber_finds_their_rights_in_the_menu_short_and_the_everyday_ones_first(language: str) -> None:
+    names = [entry["command"] for entry in command_menu(subscriber_flows(), default_translations(), language)]
+    rights = {
+        "pt_BR": ("atendimentos", "meusdados", "cancelarplano"),
+        "en": ("contacts", "mydata", "cancelplan"),
+        "es": ("atenciones", "misdatos", "cancelarplan"),
+    }[language]
+    bills = {"pt_BR": "boleto", "en": "bills", "es": "factura"}[language]
+    assert all(name in names for name in rights)
+    assert all(names.index(bills) < names.index(name) for name in rights)
+    assert len(names) <= 15  # a menu to read at a glance, not every command the bot has

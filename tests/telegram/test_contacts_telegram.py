@@ -1,5 +1,6 @@
 """Contacts over Telegram: the protocol rides in the contact's first message (one message for the
-turn), and the staff group hears of a deadline close to its end, once (``bot.runtime.housekeeping``)."""
+turn), and the staff desk (the group's forum) hears of a deadline close to its end, once
+(``bot.runtime.housekeeping``)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ async def test_the_protocol_comes_in_the_first_message_and_staff_hear_of_a_deadl
                                     reference="2025031070003", deadline="request", due_at=now + timedelta(days=1))
         await bot.runtime.housekeeping.warn_deadlines()
         await bot.runtime.housekeeping.warn_deadlines()  # told once
-        await bot.channel.sender.drain()
-        warnings = [s.text or "" for s in bot.api.sent(tg.STAFF_GROUP_ID) if "Prazo perto do fim" in (s.text or "")]
-        assert len(warnings) == 1
+        await bot.desk_done()  # through the staff desk (the forum): its general topic
+        warnings = [s for s in bot.api.sent(tg.STAFF_GROUP_ID) if "Prazo perto do fim" in (s.text or "")]
+        assert len(warnings) == 1 and warnings[0].message_thread_id is None
+        warnings = [s.text or "" for s in warnings]
         assert found.group(1) in warnings[0] and "solicitação" in warnings[0]

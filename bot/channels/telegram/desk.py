@@ -83,6 +83,10 @@ class TelegramForumDesk:
     async def close(self, ref: str, chat: DeskChat, *, resolved: bool) -> None:
         await self._call(ApiCall("closeForumTopic", {"chat_id": self.staff_chat_id, "message_thread_id": int(ref)}))
 
+    async def notify(self, chat: DeskChat, text: str) -> None:
+        """In the group's general topic, where the staff see what is nobody's conversation yet."""
+        await self._call(ApiCall("sendMessage", {"chat_id": self.staff_chat_id, "text": text, "parse_mode": "HTML"}))
+
     def _send(self, thread: int, text: str) -> ApiCall:
         return ApiCall("sendMessage", {
             "chat_id": self.staff_chat_id, "message_thread_id": thread, "text": text, "parse_mode": "HTML",

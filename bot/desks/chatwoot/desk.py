@@ -2,10 +2,10 @@
 API-channel inbox, every message of the chat in it, in order. While the bot serves, the conversation
 is ``pending`` (the bot's, out of the agents' open list); a handoff makes it ``open``, assigns the
 settings' team and the card follows as a private note; ``close`` resolves it, or hands it back
-``pending``. The subscriber's words are incoming messages, the bot's outgoing ones, the card and the
-bot's word to the staff private notes. Chatwoot reopens a resolved conversation as ``open`` when an
-incoming message lands in it, so before a subscriber's words reach a conversation that is not
-pending the desk sets it back to ``pending`` first.
+``pending``. The subscriber's words are incoming messages, the bot's outgoing ones, the card, the
+bot's word to the staff and its notices about the person (``notify``) private notes. Chatwoot
+reopens a resolved conversation as ``open`` when an incoming message lands in it, so before a
+subscriber's words reach a conversation that is not pending the desk sets it back to ``pending``.
 
 What agents do comes back through the webhook (``intake``) and ``read`` turns it into the engine's
 staff events: a public reply (``StaffReply``), a command in a private note (``StaffCommand``), a
@@ -109,6 +109,11 @@ class ChatwootDesk:
                     self._forget(chat.chat_id)
                     await self._post(await self._bots(chat, post.kind), text, key, post.kind, again)
         self._unsure.pop(unsure, None)
+
+    async def notify(self, chat: DeskChat, text: str) -> None:
+        """A private note in the person's conversation (the one they have, or a new ``pending`` one),
+        its status left alone: news about a person belongs with their history, not in an agent's queue."""
+        await self.post(None, chat, DeskPost(PostKind.NOTE, text))
 
     async def close(self, ref: str, chat: DeskChat, *, resolved: bool) -> None:
         async with _carried():
