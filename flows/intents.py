@@ -2,9 +2,9 @@
 
 The words live in ``locales/intents/<language>.yaml`` (name → phrases), editable without Python. A
 name is a flow, small talk (``SMALL_TALK``), ``LEAVE`` ("cancelar" alone leaves any question), a need
-a flow answers (``NEEDS``: "moving" reaches ``human``), ``ORDINARY``: everyday words, never taken for
-a typo ("robo" is not "roto"), ``ELSEWHERE``: our words in another sense, leading nowhere when they
-fit best ("plano de saúde"), or ``SHORT``: short forms read as their words ("vc" is "você").
+(``NEEDS``: "moving" reaches ``human``), ``ORDINARY``: everyday words, never a typo ("robo" is not
+"roto"), ``ELSEWHERE``: our words in another sense, leading nowhere when they fit best and, found
+together, serving no flow ("senha do banco"), or ``SHORT``: short forms read as words ("vc" is "você").
 
 A phrase matches when its words appear in order, each the same word or a typo of it (case, accents
 and punctuation forgiven): one edit, two in words of eight letters or more, never the first letter,
@@ -130,18 +130,33 @@ class Intents:
                 while found := _together(phrase.words, words, removed):
                     talk = talk or phrase.name
                     removed.update(found)
+        # Our words in another sense ("bank password") serve no flow's phrase; the elsewhere phrase
+        # still competes, so "my bank password got blocked" leads nowhere rather than to "blocked".
+        aside = removed | self._elsewhere(language, own, exact, removed)
         for lang in self._order(language):
             words = own if lang == language else exact
             # The best phrase; between equals, the one whose words come together ("my health insurance
             # plan" is insurance, not "my plan"), then the one the text names first ("cancel my plan").
             best = max(
-                ((*_score(phrase.words, words, removed), phrase.name)
+                ((*_score(phrase.words, words, removed if phrase.name == ELSEWHERE else aside), phrase.name)
                  for phrase in self._candidates(lang, words, small_talk=False)),
                 default=(0.0, 0, 0, ""),
             )
             if best[0] > 0:
                 return talk if best[3] == ELSEWHERE else best[3]  # "plano de saúde" is no plan of ours
         return talk
+
+    def _elsewhere(self, language: str, own: list[tuple[str, float]], exact: list[tuple[str, float]],
+                   removed: set[int]) -> set[int]:
+        """Where our words are used in another sense: the words of every ``elsewhere`` phrase found
+        together ("bank password", "conta do restaurante"), which no flow's phrase may then use."""
+        aside: set[int] = set()
+        for lang in self._order(language):
+            words = own if lang == language else exact
+            for phrase in self._candidates(lang, words, small_talk=False):
+                if phrase.name == ELSEWHERE:
+                    aside.update(_together(phrase.words, words, removed))
+        return aside
 
     def leaves(self, language: str, text: str) -> bool:
         """Whether the whole text is a word that leaves the question ("cancelar", "voltar", "menu")."""
