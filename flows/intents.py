@@ -46,6 +46,7 @@ NEEDS = {
     "anyone_there": "greeting",  # the menu answers at once, by name
 }
 # Letters and digits make words; an emoji is a word of its own ("👍").
+_NUMBER_UNIT = re.compile(r"([0-9]+)([a-z]{2,})")
 _WORD = re.compile(r"[a-z0-9]+|[\u2600-\u27bf\U0001f300-\U0001faff]")
 
 
@@ -117,7 +118,7 @@ class Intents:
         set aside first, so "bom dia, estou sem internet" is about the connection and "obrigado pela
         ajuda" is thanks, not help."""
         short = self._short.get(language, {})
-        raw = [each for word in normalise(text) for each in short.get(word, (word,))]
+        raw = [part for word in normalise(text) for each in short.get(word, (word,)) for part in self._parts(each)]
         if not raw:
             return None
         own = [self.resolve(language, word) for word in raw]
@@ -145,6 +146,11 @@ class Intents:
             if best[0] > 0:
                 return talk if best[3] == ELSEWHERE else best[3]  # "plano de saúde" is no plan of ours
         return talk
+
+    def _parts(self, word: str) -> tuple[str, ...]:
+        """A number stuck to its unit ("5mbps", "300mega") as two words, unless a vocabulary knows it."""
+        joined = _NUMBER_UNIT.fullmatch(word)
+        return (joined[1], joined[2]) if joined and word not in self._meanings else (word,)
 
     def _elsewhere(self, language: str, own: list[tuple[str, float]], exact: list[tuple[str, float]],
                    removed: set[int]) -> set[int]:

@@ -72,6 +72,8 @@ def test_between_phrases_as_long_the_one_whose_words_come_together_wins(intents:
     ("en", "the traffic light signal is broken on my street", None),
     ("en", "terminate my contract", "cancel_plan"),
     ("en", "i got fired", None),  # not "fried"
+    ("en", "only getting 5mbps on a 200mb plan", "connection"),  # a number and its unit are two words
+    ("en", "forgot my bank password", None),  # "bank password" leaves "forgot my" to no flow
     ("es", "que podes hacer?", "help"),  # voseo
     ("es", "el internet esta lentisimo", "connection"),  # a superlative shares the stem
     ("es", "habilitame el servicio que pago mañana", "contracts"),  # a command with its pronoun
