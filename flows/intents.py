@@ -131,16 +131,17 @@ class Intents:
                 while found := _together(phrase.words, words, removed):
                     talk = talk or phrase.name
                     removed.update(found)
+        texts = {lang: own if lang == language else exact for lang in self._order(language)}
+        candidates = {lang: self._candidates(lang, words, small_talk=False) for lang, words in texts.items()}
         # Our words in another sense ("bank password") serve no flow's phrase; the elsewhere phrase
         # still competes, so "my bank password got blocked" leads nowhere rather than to "blocked".
-        aside = removed | self._elsewhere(language, own, exact, removed)
-        for lang in self._order(language):
-            words = own if lang == language else exact
+        aside = removed | _elsewhere(candidates, texts, removed)
+        for lang, words in texts.items():
             # The best phrase; between equals, the one whose words come together ("my health insurance
             # plan" is insurance, not "my plan"), then the one the text names first ("cancel my plan").
             best = max(
                 ((*_score(phrase.words, words, removed if phrase.name == ELSEWHERE else aside), phrase.name)
-                 for phrase in self._candidates(lang, words, small_talk=False)),
+                 for phrase in candidates[lang]),
                 default=(0.0, 0, 0, ""),
             )
             if best[0] > 0:
@@ -151,18 +152,6 @@ class Intents:
         """A number stuck to its unit ("5mbps", "300mega") as two words, unless a vocabulary knows it."""
         joined = _NUMBER_UNIT.fullmatch(word)
         return (joined[1], joined[2]) if joined and word not in self._meanings else (word,)
-
-    def _elsewhere(self, language: str, own: list[tuple[str, float]], exact: list[tuple[str, float]],
-                   removed: set[int]) -> set[int]:
-        """Where our words are used in another sense: the words of every ``elsewhere`` phrase found
-        together ("bank password", "conta do restaurante"), which no flow's phrase may then use."""
-        aside: set[int] = set()
-        for lang in self._order(language):
-            words = own if lang == language else exact
-            for phrase in self._candidates(lang, words, small_talk=False):
-                if phrase.name == ELSEWHERE:
-                    aside.update(_together(phrase.words, words, removed))
-        return aside
 
     def leaves(self, language: str, text: str) -> bool:
         """Whether the whole text is a word that leaves the question ("cancelar", "voltar", "menu")."""
@@ -252,6 +241,18 @@ class Intents:
 
     def _order(self, language: str) -> list[str]:
         return [lang for lang in [language, *sorted(set(self._phrases) - {language})] if lang in self._phrases]
+
+
+def _elsewhere(candidates: dict[str, list[_Phrase]], texts: dict[str, list[tuple[str, float]]],
+               removed: set[int]) -> set[int]:
+    """Where our words are used in another sense: the words of every ``elsewhere`` phrase found
+    together ("bank password", "conta do restaurante"), which no flow's phrase may then use."""
+    aside: set[int] = set()
+    for lang, phrases in candidates.items():
+        for phrase in phrases:
+            if phrase.name == ELSEWHERE:
+                aside.update(_together(phrase.words, texts[lang], removed))
+    return aside
 
 
 def _index(phrases: Iterable[_Phrase]) -> dict[str, list[_Phrase]]:
