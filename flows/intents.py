@@ -2,9 +2,9 @@
 
 The words live in ``locales/intents/<language>.yaml`` (name → phrases), editable without Python. A
 name is a flow, small talk (``SMALL_TALK``), ``LEAVE`` ("cancelar" alone leaves any question), a need
-a flow answers (``NEEDS``: "moving" reaches ``human``), ``ORDINARY``: everyday words, never taken for
-a typo ("robo" is not "roto"), ``ELSEWHERE``: our words in another sense, leading nowhere when they
-fit best ("plano de saúde"), or ``SHORT``: short forms read as their words ("vc" is "você").
+(``NEEDS``: "moving" reaches ``human``), ``ORDINARY``: everyday words, never a typo ("robo" is not
+"roto"), ``ELSEWHERE``: our words in another sense, leading nowhere when they fit best and, found
+together, serving no flow ("senha do banco"), or ``SHORT``: short forms read as words ("vc" is "você").
 
 A phrase matches when its words appear in order, each the same word or a typo of it (case, accents
 and punctuation forgiven): one edit, two in words of eight letters or more, never the first letter,
@@ -46,6 +46,7 @@ NEEDS = {
     "anyone_there": "greeting",  # the menu answers at once, by name
 }
 # Letters and digits make words; an emoji is a word of its own ("👍").
+_NUMBER_UNIT = re.compile(r"([0-9]+)([a-z]{2,})")
 _WORD = re.compile(r"[a-z0-9]+|[\u2600-\u27bf\U0001f300-\U0001faff]")
 
 
@@ -117,7 +118,7 @@ class Intents:
         set aside first, so "bom dia, estou sem internet" is about the connection and "obrigado pela
         ajuda" is thanks, not help."""
         short = self._short.get(language, {})
-        raw = [each for word in normalise(text) for each in short.get(word, (word,))]
+        raw = [part for word in normalise(text) for each in short.get(word, (word,)) for part in self._parts(each)]
         if not raw:
             return None
         own = [self.resolve(language, word) for word in raw]
@@ -130,18 +131,27 @@ class Intents:
                 while found := _together(phrase.words, words, removed):
                     talk = talk or phrase.name
                     removed.update(found)
-        for lang in self._order(language):
-            words = own if lang == language else exact
+        texts = {lang: own if lang == language else exact for lang in self._order(language)}
+        candidates = {lang: self._candidates(lang, words, small_talk=False) for lang, words in texts.items()}
+        # Our words in another sense ("bank password") serve no flow's phrase; the elsewhere phrase
+        # still competes, so "my bank password got blocked" leads nowhere rather than to "blocked".
+        aside = removed | _elsewhere(candidates, texts, removed)
+        for lang, words in texts.items():
             # The best phrase; between equals, the one whose words come together ("my health insurance
             # plan" is insurance, not "my plan"), then the one the text names first ("cancel my plan").
             best = max(
-                ((*_score(phrase.words, words, removed), phrase.name)
-                 for phrase in self._candidates(lang, words, small_talk=False)),
+                ((*_score(phrase.words, words, removed if phrase.name == ELSEWHERE else aside), phrase.name)
+                 for phrase in candidates[lang]),
                 default=(0.0, 0, 0, ""),
             )
             if best[0] > 0:
                 return talk if best[3] == ELSEWHERE else best[3]  # "plano de saúde" is no plan of ours
         return talk
+
+    def _parts(self, word: str) -> tuple[str, ...]:
+        """A number stuck to its unit ("5mbps", "300mega") as two words, unless a vocabulary knows it."""
+        joined = _NUMBER_UNIT.fullmatch(word)
+        return (joined[1], joined[2]) if joined and word not in self._meanings else (word,)
 
     def leaves(self, language: str, text: str) -> bool:
         """Whether the whole text is a word that leaves the question ("cancelar", "voltar", "menu")."""
@@ -231,6 +241,18 @@ class Intents:
 
     def _order(self, language: str) -> list[str]:
         return [lang for lang in [language, *sorted(set(self._phrases) - {language})] if lang in self._phrases]
+
+
+def _elsewhere(candidates: dict[str, list[_Phrase]], texts: dict[str, list[tuple[str, float]]],
+               removed: set[int]) -> set[int]:
+    """Where our words are used in another sense: the words of every ``elsewhere`` phrase found
+    together ("bank password", "conta do restaurante"), which no flow's phrase may then use."""
+    aside: set[int] = set()
+    for lang, phrases in candidates.items():
+        for phrase in phrases:
+            if phrase.name == ELSEWHERE:
+                aside.update(_together(phrase.words, texts[lang], removed))
+    return aside
 
 
 def _index(phrases: Iterable[_Phrase]) -> dict[str, list[_Phrase]]:

@@ -15,8 +15,9 @@ bills: ["conta", "minha conta", "valor da conta"]
 contracts: ["plano", "meu plano"]
 connection: ["sem sinal", "lenta"]
 help: ["o que voce faz"]
+wifi_password: ["esqueci a senha", "senha do wifi"]
 greeting: ["bom dia"]
-elsewhere: ["conta de luz", "plano de saude", "sinal fechou"]
+elsewhere: ["conta de luz", "plano de saude", "sinal fechou", "senha do banco"]
 short: ["vc voce", "q que"]
 words: ["saude"]
 """
@@ -39,6 +40,13 @@ def test_our_words_in_another_sense_lead_nowhere(intents: Intents) -> None:
     assert intents.match("pt_BR", "bom dia, o plano de saude aumentou") == "greeting"  # the kind word still counts
     assert intents.match("pt_BR", "qual o valor da conta?") == "bills"  # longer than "conta de luz"'s match
     assert intents.match("pt_BR", "meu plano") == "contracts"
+
+
+def test_the_words_of_a_phrase_of_elsewhere_serve_no_flow(intents: Intents) -> None:
+    # "esqueci a senha" is as long as "senha do banco", but its "senha" is the bank's
+    assert intents.match("pt_BR", "esqueci a senha do banco") is None
+    assert intents.match("pt_BR", "esqueci a senha do wifi") == "wifi_password"
+    assert intents.match("pt_BR", "esqueci a senha, a do banco nao") == "wifi_password"  # not together
 
 
 def test_a_word_of_ours_in_a_phrase_of_elsewhere_keeps_its_meaning_for_typos(intents: Intents) -> None:
@@ -64,6 +72,8 @@ def test_between_phrases_as_long_the_one_whose_words_come_together_wins(intents:
     ("en", "the traffic light signal is broken on my street", None),
     ("en", "terminate my contract", "cancel_plan"),
     ("en", "i got fired", None),  # not "fried"
+    ("en", "only getting 5mbps on a 200mb plan", "connection"),  # a number and its unit are two words
+    ("en", "forgot my bank password", None),  # "bank password" leaves "forgot my" to no flow
     ("es", "que podes hacer?", "help"),  # voseo
     ("es", "el internet esta lentisimo", "connection"),  # a superlative shares the stem
     ("es", "habilitame el servicio que pago mañana", "contracts"),  # a command with its pronoun
