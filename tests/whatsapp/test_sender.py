@@ -103,13 +103,13 @@ async def test_an_expired_token_is_said_plainly_and_the_answers_wait_for_a_new_o
 
 async def test_a_message_outside_the_24_hour_window_is_held_and_counted_never_sent() -> None:
     rig = Rig(FakeCloudApi(window=True))
-    held = metrics.WHATSAPP_HELD._value.get()
+    held = metrics.WHATSAPP_HELD.labels("answer")._value.get()
     await rig.send([text(1, "o técnico está a caminho")])
     await rig.close()
     assert rig.fake.sent == [] and rig.fake.errors == {131047: 1}
     ((call, reason),) = rig.dead
     assert call.chat_id == BASE + 1 and "outside the 24-hour window" in reason and "131047" in reason
-    assert metrics.WHATSAPP_HELD._value.get() == held + 1
+    assert metrics.WHATSAPP_HELD.labels("answer")._value.get() == held + 1
 
 
 async def test_a_refused_message_becomes_a_dead_letter_with_metas_reason() -> None:

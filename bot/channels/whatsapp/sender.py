@@ -6,8 +6,9 @@ holds no worker: a timer makes it ready again; replies go before notices. Meta's
 rest (``CloudApiError.meaning``): throttled (130429) and pair (131056) wait longer and send again, as
 do Meta's transient errors and an unreachable network, until ``horizon``; an expired or revoked token
 (190) is said in the log once a minute, and the requests wait for a new token as for the network;
-outside the 24-hour window (131047) the request is held (``on_held``: a template, or a dead letter
-counted); any other refusal becomes a dead letter with Meta's reason. Logs never carry a text.
+outside the 24-hour window (131047) the request goes as its notice's template (``on_held``) or is
+held (a dead letter, counted by kind: ``held``); any other refusal becomes a dead letter with Meta's
+reason. Logs never carry a text.
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ Sent = Callable[[WaCall, str], None]  # a message accepted, with its wamid
 HORIZON = 24 * 3600.0
 BACKOFF_CAP = 60.0
 TOKEN_LOG_EVERY = 60.0
+
+
+def held(call: WaCall, reason: str) -> str:
+    """Count a message outside the 24-hour window with no template for it (by its kind of notice;
+    ``answer`` for a turn's own) and say why it is held, for its dead letter."""
+    kind = call.notice or "answer"
+    metrics.WHATSAPP_HELD.labels(kind).inc()
+    return f"held: outside the 24-hour window and no template for {kind} ({reason})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,8 +332,7 @@ class WaSender:
         if meaning == "window" and self.on_held is not None and await self.on_held(item.call, exc.reason):
             return None
         if meaning == "window":
-            metrics.WHATSAPP_HELD.inc()
-            await self._dead(item, "outside the 24-hour window and no template for it: " + exc.reason)
+            await self._dead(item, held(item.call, exc.reason))
             return None
         log.error("WhatsApp refused a %s for chat %s: %s", item.call.method, chat_ref(item.call.chat_id), exc.reason)
         await self._dead(item, exc.reason)
