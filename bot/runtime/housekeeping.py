@@ -72,8 +72,9 @@ class Housekeeping:
             log.warning("%d contact deadline(s) close to their end and no staff group to tell: "
                         "see `ispbot contacts due`", len(warnings))
             return
-        await self.processor.send_notices(Notice(self.staff_chat, Message(text)) for text in warnings
-                                          if self.staff_chat is not None)
+        # The staff group is a Telegram group: this kind has no WhatsApp template.
+        await self.processor.send_notices(Notice(self.staff_chat, Message(text), "deadline_warning")
+                                          for text in warnings if self.staff_chat is not None)
 
     async def prune(self) -> None:
         """Old inbox rows, and contacts past their legal term (``KEPT_YEARS``: kept that long, no longer)."""
