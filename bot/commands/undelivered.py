@@ -4,24 +4,14 @@ by the operator.
     ispbot undelivered list             # dead letters: id, chat id, method, when, the error
     ispbot undelivered resend [--id N]  # send them (all, or one) through their channel now, oldest first
 
-The running bot retries an answer for as long as Telegram cannot be reached (refused connections,
-resets, DNS failures, timeouts) up to ``ISPBOT_TELEGRAM_RETRY_HOURS`` (24 by default); only then does
-it keep the answer here, as a dead letter. ``list`` never shows what the answer says; the chat ids
-are personal data (this is the operator's own console). ``resend`` forgets each letter Telegram took,
-and each Telegram refused for good (the person blocked the bot, the chat is gone: said on the line);
-it stops at the first network failure, keeping that letter and the rest.
-
-WhatsApp's (methods ``whatsapp.*``) are those Meta refused, said ``failed`` in a status, or that waited
-outside the 24-hour window with no template for their kind of notice (held). ``resend`` sends each
-again; outside the window a notice goes as its kind's template, and one with no template stays
-held (said on the line) until the person writes again. One whose content was not kept (a file's
-bytes; a ``failed`` status of a message sent before the bot restarted) cannot be sent again and is
-forgotten, said on the line.
-
-The database is ``ISPBOT_DATABASE_URL`` (at this version's migrations), Telegram ``ISPBOT_TELEGRAM_TOKEN``
-and ``ISPBOT_TELEGRAM_API_URL``, WhatsApp the ``ISPBOT_WHATSAPP_*`` settings. Exit codes: 0 done; 1
-refused (a database behind its migrations); 2 invalid configuration; 3 Telegram or WhatsApp could not
-be reached (or refused the token). Errors are one line on stderr.
+Telegram's are answers retried past ``ISPBOT_TELEGRAM_RETRY_HOURS`` or refused; WhatsApp's
+(``whatsapp.*``) those Meta refused, said ``failed``, or held outside the 24-hour window with no
+template (``bot.channels.whatsapp.undelivered`` sends them). ``list`` never shows what an answer says;
+chat ids are personal data (the operator's own console). ``resend`` forgets each letter taken, and
+each refused for good or not to be sent again (said on the line); it stops at the first network
+failure, keeping that letter and the rest. Settings: ``ISPBOT_DATABASE_URL`` (migrated), Telegram's
+and WhatsApp's. Exit codes: 0 done; 1 refused (a database behind its migrations); 2 invalid
+configuration; 3 Telegram or WhatsApp could not be reached. Errors are one line on stderr.
 """
 
 from __future__ import annotations
