@@ -181,3 +181,31 @@ async def test_after_24_hours_the_staff_answer_and_the_technician_on_the_way_go_
         assert bot.wa_api.errors == {131047: 2}  # each plain message refused once, then its template
         assert side.web is not None
         await side.web.aclose()
+
+
+async def test_a_staff_members_photo_at_the_telegram_desk_reaches_whatsapp_as_an_image(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_both(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        await staff_member(bot)
+        side = bot.whatsapp()
+        maria = side.chat(MARIA_WA_ID)
+        await maria.say("oi")
+        await maria.tap("CPF/CNPJ")
+        await maria.say(D.customer_cpf)
+        await maria.say("/atendente")
+        await bot.desk_done()
+        [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
+        photo = b"\xff\xd8\xff\xe0 the router's lights, photographed"
+        bot.api.add_file("PHOTO2", photo)  # the largest size, which the bot fetches
+        update = tg.photo_message(tg.STAFF_GROUP_ID, "Deixe assim", user_id=STAFF_USER)
+        update["message"].update(message_thread_id=topic["message_thread_id"], is_topic_message=True)
+        heard = len(bot.wa_api.to(MARIA_WA_ID))
+        await bot.handled(bot.api.push_update(update))
+        told = (await bot.wa_api.wait_for_sent(MARIA_WA_ID, heard + 2))[heard:]
+        assert "Deixe assim" in told[0].text
+        assert told[1].type == "image"
+        data, mime, _ = bot.wa_api.uploads[told[1].body["image"]["id"]]
+        assert data == photo and mime == "image/jpeg"
+        assert side.web is not None
+        await side.web.aclose()

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flows.events import Choice
+from flows.files import FileSource
 from flows.replies import Button, Message, Notice, Reply
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -55,8 +56,9 @@ class WhatsAppChannel:
 
     def __init__(
         self, settings: WhatsAppSettings, database: Database, *, api: CloudApi | None = None,
-        sender_limits: dict[str, Any] | None = None,
+        sender_limits: dict[str, Any] | None = None, staff_files: FileSource | None = None,
     ) -> None:
+        """``staff_files``: where the staff desk's files are fetched (Telegram's, for the forum desk)."""
         assert settings.whatsapp_token is not None and settings.whatsapp_phone_number_id is not None  # noqa: S101
         self.settings = settings
         self.database = database
@@ -66,8 +68,10 @@ class WhatsAppChannel:
         self.ids = ChannelIds()
         path = settings.whatsapp_templates
         self.templates = load_templates(path) if path is not None else {}
+        limit = settings.whatsapp_max_media_mb << 20
+        fetch = (lambda ref: staff_files.fetch(ref, limit=limit)) if staff_files is not None else None
         self.sender = WaSender(self.api, self._address, on_dead=self._keep_dead_letter, on_held=self._as_template,
-                               on_sent=self._sent, **{
+                               on_sent=self._sent, fetch=fetch, **{
             "rate": settings.whatsapp_rate, "workers": SEND_WORKERS, **(sender_limits or {}),
         })
         self.inbox: Inbox | None = None

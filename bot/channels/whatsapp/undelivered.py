@@ -40,7 +40,8 @@ async def resend(
         for letter in letters:
             call = WaCall.from_json(letter.params) if "kind" in letter.params else None
             if call is None or (call.kind == "upload" and "data" not in call.body):
-                say(f"dead letter {letter.id}: what it said was not kept; it cannot be sent again (forgotten)")
+                what = "its file" if call is not None else "what it said"
+                say(f"dead letter {letter.id}: {what} was not kept; it cannot be sent again (forgotten)")
                 forgotten.append(letter)
                 continue
             if call.kind == "read":  # a read receipt: nothing for the person
