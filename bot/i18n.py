@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Mapping
-from datetime import date, datetime
+from datetime import date, datetime, time
 from decimal import Decimal
 from functools import lru_cache
 from importlib.resources import files
@@ -82,6 +82,11 @@ class Translations:
         prefix = f"{topic}."
         return {key[len(prefix):]: text for key, text in self._sources[language].items() if key.startswith(prefix)}
 
+    def variables(self, key: str) -> set[str]:
+        """The variables the reference language's template ``key`` reads."""
+        tree = self._envs[DEFAULT_LANGUAGE].parse(self._sources[DEFAULT_LANGUAGE][key])
+        return set(meta.find_undeclared_variables(tree)) - {"channel"}
+
     def has(self, key: str) -> bool:
         return key in self._sources[DEFAULT_LANGUAGE]
 
@@ -110,6 +115,22 @@ class Translations:
         read_globals = {name.name for name in tree.find_all(nodes.Name) if name.name in environment.globals}
         reads = self._reads[(language, key)] = frozenset(meta.find_undeclared_variables(tree) | read_globals)
         return reads
+
+    def plain(self, language: str, value: Any) -> str:
+        """A variable as plain text in ``language``, as the templates' filters write it (a moment, a
+        day, a time of day, a decimal), for a message whose words are not ours (an approved template)."""
+        filters = self._envs[language if language in self._envs else DEFAULT_LANGUAGE].filters
+        if value is None:
+            return ""
+        if isinstance(value, datetime):
+            return str(filters["datetime"](value))
+        if isinstance(value, date):
+            return str(filters["date"](value))
+        if isinstance(value, time):
+            return str(filters["time"](value))
+        if isinstance(value, float | Decimal):
+            return str(filters["number"](value))
+        return str(value)  # a protocol or a count as written in the texts, without grouping
 
     def samples(self) -> dict[str, dict[str, Any]]:
         """The sample variables of every key that takes any (``locales/samples``)."""

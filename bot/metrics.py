@@ -44,7 +44,8 @@ WHATSAPP_ERRORS = Counter(
 )
 WHATSAPP_HELD = Counter(
     "ispbot_whatsapp_held_total",
-    "WhatsApp messages not sent: outside the 24-hour window with no template for them", registry=REGISTRY,
+    "WhatsApp messages held (dead letters): outside the 24-hour window with no template for their kind of notice",
+    ["kind"], registry=REGISTRY,
 )
 WHATSAPP_STATUSES = Counter(
     "ispbot_whatsapp_statuses_total", "Delivery statuses WhatsApp reported", ["status"], registry=REGISTRY,

@@ -60,6 +60,7 @@ from flows.replies import (
     RoleMenu,
     ToStaff,
     Upload,
+    notice,
 )
 from flows.steps import Option
 from flows.writes import WriteOnce, WriteState
@@ -255,17 +256,20 @@ class Context:
                                                  customer_code=UNIDENTIFIED if customer is None else customer)
         return new
 
-    async def notify_customer(self, customer: int, key: str, /, **variables: Any) -> int:
-        """Tell every chat linked to ``customer`` something, each in its own language; how many chats.
-
-        Sent with this turn's answer (and only if the turn is saved)."""
+    async def notify_customer(self, customer: int, kind: str, key: str, /, **variables: Any) -> int:
+        """Tell every chat linked to ``customer`` something (a notice of ``kind``: ``flows.replies.Notice``),
+        each in its own language; how many chats. Sent with this turn's answer (and only if the turn is saved)."""
         chats = await self._repos.links.chats_for_customer(self._session, customer)
         for chat_id in chats:
             state = await self._repos.states.load(self._session, chat_id)
             language = state.language or DEFAULT_LANGUAGE
-            text = self._translations.render(language, key, **variables)
-            self.notices.append(Notice(chat_id, Message(text)))
+            self.notices.append(notice(self._translations, chat_id, language, kind, key, **variables))
         return len(chats)
+
+    def tell(self, kind: str, key: str, /, **variables: Any) -> None:
+        """Say something to this chat as a notice of ``kind`` (a staff member's turn, not the person's)."""
+        self.notices.append(notice(self._translations, self.chat_id, self.language, kind, key,
+                                   **{"channel": self.channel_name, **variables}))
 
     # ---- the contact ----------------------------------------------------------------------------
     @property

@@ -35,6 +35,11 @@ class Attachment:
     chat_id: int
     message_id: int
     kind: str  # photo, document, location, contact, voice, ...
+    # A photo's or a document's file as that channel fetches it (Telegram's file_id), for a channel
+    # that cannot copy the message and sends the file instead (WhatsApp); its name and type.
+    file: str | None = None
+    name: str = ""
+    mime: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,7 @@ from flows.desk import (
     job_payload,
 )
 from flows.events import StaffEvent
-from flows.replies import Handoff, Message, Notice, Reply, ToStaff
+from flows.replies import Handoff, Message, Notice, Reply, ToStaff, notice
 
 STAFF_LANGUAGE = DEFAULT_LANGUAGE  # what the bot says to the staff, whatever the subscriber speaks
 SHOWN = ("tax_id",)  # what of a handoff's summary a desk may show beside the conversation
@@ -202,6 +202,6 @@ async def waiting_notices(
         if not await stores.handoffs.told_waiting(session, case.id, now):
             continue  # another process told them meanwhile
         language = (await stores.states.load(session, case.chat_id)).language or DEFAULT_LANGUAGE
-        text = translations.render(language, "human.waiting", ahead=ahead, minutes=minutes_each * (ahead + 1))
-        notices.append(Notice(case.chat_id, Message(text)))
+        notices.append(notice(translations, case.chat_id, language, "queue_position", "human.waiting", ahead=ahead,
+                              minutes=minutes_each * (ahead + 1)))
     return notices

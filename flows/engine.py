@@ -708,7 +708,9 @@ class Engine:
         except IspApiError as refused:
             work.note("staff.isp_refused", reason=refused.description or str(refused.code))
         wrote = await work.write_jobs()
-        notices = [Notice(handoff.chat_id, reply) for reply in ctx.replies] + ctx.notices
+        # What the staff member said (``ctx.tell``), then what came with it (a photo, a file).
+        notices = ctx.notices + [Notice(handoff.chat_id, reply, "staff_answer", language=ctx.language)
+                                 for reply in ctx.replies]
         answered = await within(session, [], notices) if within is not None else None
         await self.states.save(session, ctx.state, answered=answered)
         return wrote or took

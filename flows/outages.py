@@ -22,7 +22,7 @@ from bot.isp.models.v1_records import FailoverEvent, FailoverStatus
 from bot.store import ChatStates, Database, OutageWatches
 
 from flows.coordinator import IspCoordinator
-from flows.replies import Message, Notice
+from flows.replies import Notice, notice
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class OutageNotifier:
         async with self.database.transaction() as session:
             for chat_id in await self.watches.claim_watchers(session, event_id):
                 language = (await self.states.load(session, chat_id)).language or DEFAULT_LANGUAGE
-                text = self.translations.render(language, "outages.ended", up=event.UpTime)
-                notices.append(Notice(chat_id, Message(text)))
+                notices.append(notice(self.translations, chat_id, language, "outage_over", "outages.ended",
+                                      up=event.UpTime))
         log.info("failover event %s ended: %d chats told", event_id, len(notices))
         return notices

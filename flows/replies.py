@@ -6,7 +6,11 @@ tokens the engine keeps in the chat's state; a channel puts the token in the cal
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from bot.i18n import Translations
 
 from flows.desk import Attachment
 
@@ -96,10 +100,23 @@ Reply = Message | AskLocation | AskContact | Document | Upload | Handoff | ToSta
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A reply sent on the bot's own initiative (an outage ended, a technician is on the way). ``kind``
-    names what it is, for a channel that sends kinds differently (WhatsApp, outside its 24-hour window,
-    sends a template: ``bot.channels.whatsapp.templates``); "notice" is the kind every channel knows."""
+    """A reply sent on the bot's own initiative (an outage ended, a technician is on the way).
+
+    ``kind`` names which notice it is (``outage_over``, ``staff_answer``...: the keys of
+    ``locales/*/whatsapp_templates.yaml``), and ``values`` its text's variables as plain text in
+    ``language``: where a channel may send only approved templates (WhatsApp, after 24 hours) it
+    sends that kind's template with these values as its parameters."""
 
     chat_id: int
     reply: Reply
     kind: str = "notice"
+    values: Mapping[str, str] = field(default_factory=dict)
+    language: str | None = None
+
+
+def notice(
+    translations: Translations, chat_id: int, language: str, kind: str, key: str, /, **variables: Any,
+) -> Notice:
+    """The notice ``kind`` saying ``key`` to ``chat_id`` in ``language``, its variables kept for a template."""
+    values = {name: translations.plain(language, value) for name, value in variables.items()}
+    return Notice(chat_id, Message(translations.render(language, key, **variables)), kind, values, language)

@@ -1,18 +1,17 @@
-"""``ispbot undelivered``: answers the bot could not get to Telegram, seen and sent again by the operator.
+"""``ispbot undelivered``: answers the bot could not get to Telegram or WhatsApp, seen and sent again
+by the operator.
 
-    ispbot undelivered list             # dead letters: id, chat id, Bot API method, when, the error
-    ispbot undelivered resend [--id N]  # send them (all, or one) through the Bot API now, oldest first
+    ispbot undelivered list             # dead letters: id, chat id, method, when, the error
+    ispbot undelivered resend [--id N]  # send them (all, or one) through their channel now, oldest first
 
-The running bot retries an answer for as long as Telegram cannot be reached (refused connections,
-resets, DNS failures, timeouts) up to ``ISPBOT_TELEGRAM_RETRY_HOURS`` (24 by default); only then does
-it keep the answer here, as a dead letter. ``list`` never shows what the answer says; the chat ids
-are personal data (this is the operator's own console). ``resend`` forgets each letter Telegram took,
-and each Telegram refused for good (the person blocked the bot, the chat is gone: said on the line);
-it stops at the first network failure, keeping that letter and the rest.
-
-The database is ``ISPBOT_DATABASE_URL`` (at this version's migrations), Telegram ``ISPBOT_TELEGRAM_TOKEN``
-and ``ISPBOT_TELEGRAM_API_URL``. Exit codes: 0 done; 1 refused (a database behind its migrations);
-2 invalid configuration; 3 Telegram could not be reached. Errors are one line on stderr.
+Telegram's are answers retried past ``ISPBOT_TELEGRAM_RETRY_HOURS`` or refused; WhatsApp's
+(``whatsapp.*``) those Meta refused, said ``failed``, or held outside the 24-hour window with no
+template (``bot.channels.whatsapp.undelivered`` sends them). ``list`` never shows what an answer says;
+chat ids are personal data (the operator's own console). ``resend`` forgets each letter taken, and
+each refused for good or not to be sent again (said on the line); it stops at the first network
+failure, keeping that letter and the rest. Settings: ``ISPBOT_DATABASE_URL`` (migrated), Telegram's
+and WhatsApp's. Exit codes: 0 done; 1 refused (a database behind its migrations); 2 invalid
+configuration; 3 Telegram or WhatsApp could not be reached. Errors are one line on stderr.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from bot.commands.support import EXIT_UNREACHABLE, Refused, isp_zone, load, run_action, store, usage
+from bot.commands.support import EXIT_INVALID, EXIT_UNREACHABLE, Refused, isp_zone, load, run_action, store, usage
 
 if TYPE_CHECKING:
     from bot.channels.telegram.settings import TelegramSettings
@@ -31,13 +30,13 @@ PROG = "ispbot undelivered"
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "undelivered", help="answers Telegram could not be reached for (dead letters): list, resend",
+        "undelivered", help="answers Telegram or WhatsApp did not take (dead letters): list, resend",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     listing = actions.add_parser("list", help="dead letters: id, chat id, method, when, error (never the text)")
     listing.set_defaults(func=run, handler=_list)
-    resend = actions.add_parser("resend", help="send dead letters (all, or one) through the Bot API now")
+    resend = actions.add_parser("resend", help="send dead letters (all, or one) through their channel now")
     resend.add_argument("--id", type=int, default=None, help="only this dead letter")
     resend.set_defaults(func=run, handler=_resend)
     parser.set_defaults(func=usage(parser))
@@ -61,7 +60,7 @@ async def _list(_: argparse.Namespace) -> None:
     async with store() as database, database.session() as session:
         letters = await DeadLetters().all(session)
     if not letters:
-        print("No dead letters: every answer reached Telegram (or is still being retried).")
+        print("No dead letters: every answer reached Telegram or WhatsApp (or is still being retried).")
         return
     print(f"{len(letters)} dead letters (`{PROG} resend [--id N]` sends them); times in {zone.key}:")
     print(f"{'id':>8}  {'chat':>14}  {'method':<16}  {'kept':<16}  error")
@@ -71,30 +70,39 @@ async def _list(_: argparse.Namespace) -> None:
 
 
 async def _resend(args: argparse.Namespace) -> None:
-    from bot.channels.telegram.settings import TelegramSettings
     from bot.store.dead_letters import DeadLetters
 
-    settings = load(TelegramSettings)
     ids = None if args.id is None else [args.id]
     async with store() as database:
         async with database.session() as session:
             letters = await DeadLetters().all(session, ids)
-        # WhatsApp's are listed, not sent through the Bot API (``whatsapp.*``: most were refused by
-        # Meta for a reason a resend would meet again, such as the 24-hour window).
-        whatsapp = [letter for letter in letters if letter.method.startswith("whatsapp.")]
-        letters = [letter for letter in letters if letter not in whatsapp]
-        if whatsapp:
-            print(f"{len(whatsapp)} WhatsApp dead letters are not resent from here (see `{PROG} list`).")
         if not letters:
             print("No dead letter to send." if ids is None else f"No dead letter {args.id}.")
             return
-        done, refused, unreachable = await _send(settings, letters)
+        whatsapp = [letter for letter in letters if letter.method.startswith("whatsapp.")]
+        telegram = [letter for letter in letters if letter not in whatsapp]
+        done, refused, unreachable = await _send(load_telegram(), telegram) if telegram else ([], [], None)
+        if whatsapp and unreachable is None:
+            from bot.channels.whatsapp.settings import WhatsAppSettings
+            from bot.channels.whatsapp.undelivered import resend
+
+            settings = load(WhatsAppSettings)
+            if not settings.configured:
+                raise Refused(EXIT_INVALID, "WhatsApp dead letters wait: set ISPBOT_WHATSAPP_TOKEN and the rest")
+            sent, gone, unreachable = await resend(settings, database, whatsapp, print)
+            done, refused = [*done, *sent], [*refused, *gone]
         async with database.transaction() as session:
             await DeadLetters().remove(session, [letter.id for letter in [*done, *refused]])
     kept = len(letters) - len(done) - len(refused)
-    print(f"{len(done)} sent, {len(refused)} refused by Telegram (forgotten), {kept} kept.")
+    print(f"{len(done)} sent, {len(refused)} refused or not to be sent again (forgotten), {kept} kept.")
     if unreachable is not None:
-        raise Refused(EXIT_UNREACHABLE, f"Telegram could not be reached ({unreachable}): the rest are kept")
+        raise Refused(EXIT_UNREACHABLE, f"{unreachable}: the rest are kept")
+
+
+def load_telegram() -> TelegramSettings:
+    from bot.channels.telegram.settings import TelegramSettings
+
+    return load(TelegramSettings)
 
 
 async def _send(
@@ -118,7 +126,7 @@ async def _send(
         await bot.initialize()  # getMe: fails at once when Telegram is still unreachable
     except TelegramError as exc:
         await request.shutdown()
-        return done, refused, describe(exc)
+        return done, refused, f"Telegram could not be reached ({describe(exc)})"
     try:
         for letter in letters:
             params = letter.params
@@ -139,7 +147,7 @@ async def _send(
                     elif failure.meaning is Meaning.DONE:
                         done.append(letter)
                     else:
-                        return done, refused, failure.kind
+                        return done, refused, f"Telegram could not be reached ({failure.kind})"
                 else:
                     done.append(letter)
                 break

@@ -1,6 +1,6 @@
 """The WhatsApp side of ``ispbot doctor``: the token and the phone number id (the number's record:
-its verified name and quality), and the webhook's settings (the app secret and verify token set,
-where Meta must post).
+its verified name and quality), the webhook's settings (the app secret and verify token set,
+where Meta must post), and a template for each kind of notice (``ISPBOT_WHATSAPP_TEMPLATES``).
 
 A refused token is said plainly (expired or revoked: make a permanent one); the token, the app
 secret and the verify token are never printed.
@@ -12,7 +12,9 @@ import httpx
 
 from bot.channels.whatsapp.client import CloudApi, CloudApiError
 from bot.channels.whatsapp.settings import WhatsAppSettings
+from bot.channels.whatsapp.templates import kinds, load_templates, problems
 from bot.doctor.report import Finding, bounded, fail, ok, origin, warn
+from bot.i18n import default_translations
 
 WHATSAPP_FIX = "check ISPBOT_WHATSAPP_API_URL and the network"
 
@@ -30,7 +32,23 @@ async def whatsapp_findings(settings: WhatsAppSettings, seconds: float, listen: 
     return [*found, ok("whatsapp-webhook", (
         f"Meta posts to https://<your public address>/whatsapp/webhook, served on {listen}; posts are checked "
         "against ISPBOT_WHATSAPP_APP_SECRET and the registration against ISPBOT_WHATSAPP_VERIFY_TOKEN"
-    ))]
+    )), _templates(settings)]
+
+
+def _templates(settings: WhatsAppSettings) -> Finding:
+    """Each kind of notice with its approved template, for outside the 24-hour window."""
+    translations = default_translations()
+    path = settings.whatsapp_templates
+    if path is None:
+        return warn("whatsapp-templates", (
+            "ISPBOT_WHATSAPP_TEMPLATES is not set: every notice to someone who has not written for 24 hours is "
+            f"held ({', '.join(kinds(translations))}); submit the templates of the operator's guide and name them "
+            "as in ops/whatsapp-templates.yaml"
+        ))
+    found = problems(load_templates(path), translations)  # the settings read the file already
+    if found:
+        return warn("whatsapp-templates", f"{path}: " + "; ".join(found))
+    return ok("whatsapp-templates", f"{path}: a template for every kind of notice ({len(kinds(translations))})")
 
 
 async def _number(api: CloudApi, settings: WhatsAppSettings) -> list[Finding]:

@@ -281,7 +281,7 @@ async def build_app(
     )
     runtime = None
     if (telegram_settings is not None and bot is not None) or whatsapp_settings is not None:
-        runtime = _build_runtime(app, bot, sender_limits, api)
+        runtime = _build_runtime(app, bot, sender_limits, api, telegram_files)
     terminal = None
     if console is not None:
         processor = Processor(app.engine, database, console, inbox=Inbox(lease=LEASE, owner=str(uuid.uuid4())))
@@ -344,7 +344,7 @@ def build_core(
 
 
 def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | None, api: CloudApi | None,
-                   ) -> Runtime:
+                   telegram_files: FileSource | None = None) -> Runtime:
     database, engine, settings = app.database, app.engine, app.settings
     telegram_settings, whatsapp_settings = settings.telegram_settings, settings.whatsapp
     channels: list[Any] = []
@@ -356,7 +356,8 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
         channels.append(telegram)
     whatsapp = None
     if whatsapp_settings is not None:
-        whatsapp = WhatsAppChannel(whatsapp_settings, database, api=api)
+        # A staff member's photo at the Telegram desk reaches a WhatsApp subscriber as a file of its own.
+        whatsapp = WhatsAppChannel(whatsapp_settings, database, api=api, staff_files=telegram_files)
         channels.append(whatsapp)
     desk, chatwoot, chatwoot_desk = None, None, None
     chosen, chatwoot_settings = staff_desk(settings), settings.chatwoot_settings

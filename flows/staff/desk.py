@@ -38,8 +38,8 @@ async def on_desk(ctx: Context, desk: DeskWork, event: StaffEvent) -> None:
 
 
 async def _reply(ctx: Context, desk: DeskWork, said: StaffReply) -> None:
-    ctx.say("human.from_staff", name=desk.staff.name, text=said.text)
-    if said.attachment is not None:
+    ctx.tell("staff_answer", "human.from_staff", name=desk.staff.name, text=said.text)
+    if said.attachment is not None:  # after the words: the engine sends these replies after the notices
         ctx.replies.append(Copy(said.attachment))
     elif said.url is not None:
         ctx.replies.append(Document(said.url, ""))
@@ -128,7 +128,7 @@ async def _close(ctx: Context, desk: DeskWork, args: str) -> None:
         return
     survey = await ctx.coordinator.survey_link(desk.ticket_id)
     protocol = (ticket.Protocolo if ticket else None) or desk.ticket_id
-    ctx.say("human.closed", protocol=protocol, survey=survey or "")
+    ctx.tell("survey" if survey else "ticket_closed", "human.closed", protocol=protocol, survey=survey or "")
     await desk.mirror_system(plain_text(ctx.text("human.closed", protocol=protocol, survey=survey or "")))
     desk.note("staff.closed", ticket=desk.ticket_id, survey=bool(survey))
     await desk.hand_back(ctx.state, resolved=True)
@@ -142,7 +142,7 @@ async def _back_to_bot(ctx: Context, desk: DeskWork, *, told: bool, survey: bool
     """The chat is the bot's again, its ticket left as it is; ``told``: the staff hear it was done
     (a desk's own "resolve" needs no word); ``survey``: the person gets the ticket's survey, if any."""
     link = await ctx.coordinator.survey_link(desk.ticket_id) if survey and desk.identified else None
-    ctx.say("human.back_to_bot", survey=link or "")
+    ctx.tell("survey" if link else "back_to_bot", "human.back_to_bot", survey=link or "")
     if told:
         desk.note("staff.handed_back")
     await desk.hand_back(ctx.state, resolved=False)

@@ -179,7 +179,7 @@ class Appointment(Flow):
         ctx.say("technician_appointment.saved", number=ticket.Numero, day=when.date(), time=when.time(),
                 confirmed=status is v2_requests.AppointmentStatus.CONFIRMED)
         if ticket.CodigoCliente is not None:  # the subscriber hears of their visit's new time
-            await ctx.notify_customer(ticket.CodigoCliente, "technician_appointment.customer_visit",
+            await ctx.notify_customer(ticket.CodigoCliente, "visit_scheduled", "technician_appointment.customer_visit",
                                       protocol=ticket.Protocolo, day=when.date(), time=when.time())
         back_to_ticket(ctx)
 

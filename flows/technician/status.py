@@ -195,7 +195,7 @@ class Status(Flow):
         told = 0
         if target is service_orders.Move.ON_THE_WAY and ticket.CodigoCliente:
             told = await ctx.notify_customer(
-                ticket.CodigoCliente, "technician_status.customer_on_the_way",
+                ticket.CodigoCliente, "technician_on_the_way", "technician_status.customer_on_the_way",
                 protocol=ticket.Protocolo or ticket.Numero, subject=ticket.Assunto or ticket.Topico or "",
             )
         reason = ctx.data.get("reason") if target is service_orders.Move.ABORTED else None

@@ -2,7 +2,7 @@
 channel, a notice crossing from one channel to the other (a technician on Telegram moves the visit
 of a customer who writes on WhatsApp), each channel's answers on its own API, and the Telegram forum
 desk serving a WhatsApp subscriber (her turns write desk jobs; the staff's answers reach her as
-notices routed by her chat's channel)."""
+notices routed by her chat's channel; after 24 hours each as its own kind's template)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import httpx
 from bot.channels.telegram.settings import TelegramSettings
@@ -29,14 +31,18 @@ from tests.telegram.test_staff_handoff import STAFF_USER, in_topic, staff_member
 from tests.whatsapp.fake_cloud_api import FakeCloudApi
 from tests.whatsapp.harness import MARIA_WA_ID, RunningWhatsApp, wa_fast_pair, whatsapp_settings
 
+EXAMPLE = Path(__file__).resolve().parents[2] / "ops" / "whatsapp-templates.yaml"
+
 
 @dataclass
 class RunningBoth(RunningBot):
     wa_api: FakeCloudApi = field(default_factory=FakeCloudApi)
+    wa_overrides: dict[str, Any] = field(default_factory=dict)
 
     async def start(self) -> None:
         self.app = await build_app(
-            Settings(self.client.settings, BotSettings(), self.settings, whatsapp_settings(self.wa_api)),
+            Settings(self.client.settings, BotSettings(), self.settings,
+                     whatsapp_settings(self.wa_api, **self.wa_overrides)),
             database=self.database, client=self.client, wall_clock=self.sandbox.clock,
             sender_limits=self.sender_limits, whatsapp_transport=httpx.ASGITransport(app=self.wa_api.app),
         )
@@ -56,14 +62,16 @@ class RunningBoth(RunningBot):
 
 @contextlib.asynccontextmanager
 async def running_both(
-    database: Database, sandbox: Sandbox, *, staff_chat_id: int | None = None,
+    database: Database, sandbox: Sandbox, *, staff_chat_id: int | None = None, wa_api: FakeCloudApi | None = None,
+    **wa_overrides: Any,
 ) -> AsyncIterator[RunningBoth]:
     async with FakeBotApi(max_poll_timeout=0.25) as api:
         client = IspClient(IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0),
                            http_transport=httpx.ASGITransport(app=sandbox.app))
         settings = TelegramSettings(telegram_token=api.token, telegram_api_url=api.base_url, concurrency=8,
                                     staff_chat_id=staff_chat_id)
-        bot = RunningBoth(api, database, client, sandbox, settings, fast_sender_limits(), "polling")
+        bot = RunningBoth(api, database, client, sandbox, settings, fast_sender_limits(), "polling",
+                          wa_api=wa_api or FakeCloudApi(), wa_overrides=wa_overrides)
         await bot.start()
         try:
             yield bot
@@ -133,5 +141,71 @@ async def test_a_whatsapp_subscriber_reaches_the_staff_desk_and_its_answer_comes
         told = (await bot.wa_api.wait_for_sent(MARIA_WA_ID, heard + 1))[heard:]
         assert len(told) == 1 and "Olá! Vou verificar." in told[0].text and "*" in told[0].text  # name in bold
         assert all(sent.chat_id != (1 << 53) + 1 for sent in bot.api.outgoing())  # nothing to her on Telegram
+        assert side.web is not None
+        await side.web.aclose()
+
+
+async def test_after_24_hours_the_staff_answer_and_the_technician_on_the_way_go_as_their_own_templates(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_both(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID, wa_api=FakeCloudApi(window=True),
+                            whatsapp_templates=EXAMPLE) as bot:
+        await staff_member(bot)
+        side = bot.whatsapp()
+        maria = side.chat(MARIA_WA_ID)
+        await maria.say("oi")
+        await maria.tap("CPF/CNPJ")
+        await maria.say(D.customer_cpf)
+        await maria.say("/atendente")
+        await bot.desk_done()
+        [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
+        bot.wa_api.inbound_clear(MARIA_WA_ID)  # she last wrote more than a day ago
+
+        heard = len(bot.wa_api.to(MARIA_WA_ID))
+        await bot.handled(bot.api.push_update(tg.topic_message(topic["message_thread_id"], "Já resolvi.\nPode testar?",
+                                                               user_id=STAFF_USER)))
+        template = (await bot.wa_api.wait_for_sent(MARIA_WA_ID, heard + 1))[-1].body["template"]
+        assert template["name"] == "ispbot_staff_answer" and template["language"] == {"code": "pt_BR"}
+        name, said = (p["text"] for p in template["components"][0]["parameters"])
+        assert name and said == "Já resolvi. · Pode testar?"
+
+        tech = await joined_technician(bot, 5151)
+        await tech.say("/agenda")
+        await tech.tap("11/03")
+        await tech.say("/agenda")
+        await tech.tap("#70001")
+        await tech.tap("Status da OS")
+        await tech.tap("A caminho")
+        template = (await bot.wa_api.wait_for_sent(MARIA_WA_ID, heard + 2))[-1].body["template"]
+        assert template["name"] == "ispbot_technician_on_the_way"
+        assert bot.wa_api.errors == {131047: 2}  # each plain message refused once, then its template
+        assert side.web is not None
+        await side.web.aclose()
+
+
+async def test_a_staff_members_photo_at_the_telegram_desk_reaches_whatsapp_as_an_image(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_both(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        await staff_member(bot)
+        side = bot.whatsapp()
+        maria = side.chat(MARIA_WA_ID)
+        await maria.say("oi")
+        await maria.tap("CPF/CNPJ")
+        await maria.say(D.customer_cpf)
+        await maria.say("/atendente")
+        await bot.desk_done()
+        [topic] = bot.api.topics(tg.STAFF_GROUP_ID)
+        photo = b"\xff\xd8\xff\xe0 the router's lights, photographed"
+        bot.api.add_file("PHOTO2", photo)  # the largest size, which the bot fetches
+        update = tg.photo_message(tg.STAFF_GROUP_ID, "Deixe assim", user_id=STAFF_USER)
+        update["message"].update(message_thread_id=topic["message_thread_id"], is_topic_message=True)
+        heard = len(bot.wa_api.to(MARIA_WA_ID))
+        await bot.handled(bot.api.push_update(update))
+        told = (await bot.wa_api.wait_for_sent(MARIA_WA_ID, heard + 2))[heard:]
+        assert "Deixe assim" in told[0].text
+        assert told[1].type == "image"
+        data, mime, _ = bot.wa_api.uploads[told[1].body["image"]["id"]]
+        assert data == photo and mime == "image/jpeg"
         assert side.web is not None
         await side.web.aclose()

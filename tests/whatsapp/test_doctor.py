@@ -18,6 +18,7 @@ from tests.whatsapp.fake_cloud_api import FakeCloudApi
 from tests.whatsapp.harness import whatsapp_settings
 
 pytestmark = pytest.mark.asyncio
+EXAMPLE = Path(__file__).resolve().parents[2] / "ops" / "whatsapp-templates.yaml"
 
 
 async def findings(fake: FakeCloudApi, **overrides: str) -> list[Finding]:
@@ -26,21 +27,21 @@ async def findings(fake: FakeCloudApi, **overrides: str) -> list[Finding]:
 
 
 async def test_an_accepted_token_and_number_are_named() -> None:
-    number, webhook = await findings(FakeCloudApi())
+    number, webhook, _ = await findings(FakeCloudApi())
     assert number.status is Status.OK and "Provedor Teste" in number.text and "+55 11 4000-0000" in number.text
     assert webhook.status is Status.OK and "/whatsapp/webhook" in webhook.text and "0.0.0.0:8080" in webhook.text
     assert wa.TOKEN not in number.text + webhook.text and wa.APP_SECRET not in webhook.text
 
 
 async def test_an_expired_token_is_said_plainly() -> None:
-    number, _ = await findings(FakeCloudApi(expired=True))
+    number, _, _ = await findings(FakeCloudApi(expired=True))
     assert number.status is Status.FAIL
     assert "token refused by WhatsApp (code 190: expired or revoked)" in number.text
     assert "ISPBOT_WHATSAPP_TOKEN" in number.text and "permanent" in number.text
 
 
 async def test_a_wrong_phone_number_id_is_named() -> None:
-    number, _ = await findings(FakeCloudApi(), whatsapp_phone_number_id="999")
+    number, _, _ = await findings(FakeCloudApi(), whatsapp_phone_number_id="999")
     assert number.status is Status.FAIL and "ISPBOT_WHATSAPP_PHONE_NUMBER_ID" in number.text
 
 
@@ -71,3 +72,20 @@ async def test_whatsapp_alone_is_a_bot_and_half_of_its_settings_are_named(
     found = await diagnose(1.0)
     assert not [f for f in found if f.check in ("telegram", "whatsapp") and f.status is Status.FAIL]
     assert checked == ["127.0.0.1:8080"]
+
+
+async def test_the_kinds_of_notice_without_a_template_are_named(tmp_path: Path) -> None:
+    _, _, unset = await findings(FakeCloudApi())
+    assert unset.status is Status.WARN and "ISPBOT_WHATSAPP_TEMPLATES is not set" in unset.text
+    assert "outage_over" in unset.text and "staff_answer" in unset.text
+    _, _, complete = await findings(FakeCloudApi(), whatsapp_templates=str(EXAMPLE))
+    assert complete.status is Status.OK and "a template for every kind of notice" in complete.text
+    partial = tmp_path / "templates.yaml"
+    partial.write_text(
+        "outage_over: {name: fim_da_falha, languages: {pt_BR: pt_BR}, parameters: [up]}\n"
+        "outage: {name: falha, languages: {pt_BR: pt_BR}}\n"
+        "survey: {name: pesquisa, languages: {pt_BR: pt_BR}, parameters: [link]}\n", encoding="utf-8")
+    _, _, lacking = await findings(FakeCloudApi(), whatsapp_templates=str(partial))
+    assert lacking.status is Status.WARN
+    assert "no template for staff_answer" in lacking.text and "no template for outage_over" not in lacking.text
+    assert "outage is no kind of notice" in lacking.text and "survey.parameters: link" in lacking.text

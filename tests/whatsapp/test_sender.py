@@ -1,6 +1,7 @@
 """The WhatsApp sender against the fake Cloud API: the number's throughput and each person's pace
 kept, Meta's throttles waited out and sent again, an expired token said plainly, a message outside
-the 24-hour window held and counted, never sent against the rule."""
+the 24-hour window held and counted, never sent against the rule, a file another channel holds
+fetched only when sent."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot import metrics
 from bot.channels.whatsapp.client import CloudApi
 from bot.channels.whatsapp.render import WaCall
 from bot.channels.whatsapp.sender import Pace, WaSender
+from flows.files import FileUnavailable
 
 from tests.whatsapp import fake_cloud_api as wa
 from tests.whatsapp.fake_cloud_api import FakeCloudApi
@@ -103,13 +105,13 @@ async def test_an_expired_token_is_said_plainly_and_the_answers_wait_for_a_new_o
 
 async def test_a_message_outside_the_24_hour_window_is_held_and_counted_never_sent() -> None:
     rig = Rig(FakeCloudApi(window=True))
-    held = metrics.WHATSAPP_HELD._value.get()
+    held = metrics.WHATSAPP_HELD.labels("answer")._value.get()
     await rig.send([text(1, "o técnico está a caminho")])
     await rig.close()
     assert rig.fake.sent == [] and rig.fake.errors == {131047: 1}
     ((call, reason),) = rig.dead
     assert call.chat_id == BASE + 1 and "outside the 24-hour window" in reason and "131047" in reason
-    assert metrics.WHATSAPP_HELD._value.get() == held + 1
+    assert metrics.WHATSAPP_HELD.labels("answer")._value.get() == held + 1
 
 
 async def test_a_refused_message_becomes_a_dead_letter_with_metas_reason() -> None:
@@ -142,3 +144,22 @@ async def test_an_unreachable_network_is_tried_again() -> None:
     await rig.send([text(1)])
     await rig.close()
     assert len(fake.sent) == 1 and rig.dead == [] and rig.sender.errors == {"network": 2}
+
+
+async def test_a_file_another_channel_holds_is_fetched_when_sent_and_one_gone_becomes_a_dead_letter() -> None:
+    files = {"PHOTO2": b"\xff\xd8 a photo"}
+
+    async def fetch(ref: str) -> bytes:
+        if ref not in files:
+            raise FileUnavailable("gone")
+        return files[ref]
+
+    rig = Rig(FakeCloudApi(), fetch=fetch)
+    held = [WaCall(BASE + n, "upload", {"type": "image", "ref": ref, "filename": "photo.jpg", "mime": "image/jpeg"},
+                   f"55119000{n:05d}") for n, ref in ((1, "PHOTO2"), (2, "PHOTO9"))]
+    await rig.send(held)
+    await rig.close()
+    (sent,) = rig.fake.sent
+    assert sent.type == "image" and rig.fake.uploads[sent.body["image"]["id"]][0] == files["PHOTO2"]
+    ((call, reason),) = rig.dead
+    assert call.chat_id == BASE + 2 and "could not be fetched" in reason

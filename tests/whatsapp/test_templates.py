@@ -1,27 +1,46 @@
-"""Outside the 24-hour window WhatsApp takes only approved templates: a notice Meta refuses with
-131047 goes again as the operator's template; without one it is held and counted, never sent."""
+"""Outside the 24-hour window WhatsApp takes only approved templates: each kind of notice goes as its
+own template (its name, the person's language, its values in the file's order) when Meta refuses the
+plain message with 131047, at once or in a ``failed`` status; a kind with no template is held (a
+dead letter) and counted by kind, never sent against the rule. The operator's guide lists every
+kind's bodies and the example file names a template for each."""
 
 from __future__ import annotations
 
+from datetime import date, datetime, time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bot import metrics
-from bot.channels.whatsapp.templates import load_templates
+from bot.channels.whatsapp.templates import guide_section, kinds, load_templates, problems
+from bot.i18n import default_translations
 from bot.sandbox import Sandbox
 from bot.store import Database
 from bot.store.channels import WHATSAPP, ChannelIds
 from bot.store.dead_letters import DeadLetters
-from flows.replies import Message, Notice
+from flows.replies import Notice, notice
 
+from tests.whatsapp import fake_cloud_api as wa
 from tests.whatsapp.fake_cloud_api import FakeCloudApi
 from tests.whatsapp.harness import MARIA_WA_ID, RunningWhatsApp, running_whatsapp
 
-TEMPLATES = """\
-notice:
-  name: aviso_atendimento
-  languages: {pt_BR: pt_BR, en: en_US, es: es}
-"""
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "ops" / "whatsapp-templates.yaml"
+SURVEY = "https://pesquisa.provedor.example.com.br/q/abc"
+# Each kind as the flows send it: the text's key and its variables.
+SENT_AS: dict[str, tuple[str, dict[str, Any]]] = {
+    "outage_over": ("outages.ended", {"up": datetime(2026, 11, 27, 14, 30)}),
+    "technician_on_the_way": ("technician_status.customer_on_the_way", {"protocol": 2026112770001,
+                                                                        "subject": "Sem conexão"}),
+    "visit_scheduled": ("technician_appointment.customer_visit", {"protocol": 2026112770001,
+                                                                  "day": date(2026, 11, 28), "time": time(14, 0)}),
+    "visit_done": ("technician_work.visit_done", {"number": 70001, "protocol": 2026112770001, "survey": ""}),
+    "staff_answer": ("human.from_staff", {"name": "Carla", "text": "Olá!\nJá vejo seu caso."}),
+    "ticket_closed": ("human.closed", {"protocol": 2026112770001, "survey": ""}),
+    "survey": ("human.closed", {"protocol": 2026112770001, "survey": SURVEY}),
+    "back_to_bot": ("human.back_to_bot", {"survey": ""}),
+    "queue_position": ("human.waiting", {"ahead": 2, "minutes": 10}),
+}
 
 
 async def _chat_id(bot: RunningWhatsApp, wa_id: str) -> int:
@@ -29,45 +48,91 @@ async def _chat_id(bot: RunningWhatsApp, wa_id: str) -> int:
         return (await ChannelIds().chat_ids(session, WHATSAPP, [wa_id], bot.sandbox.clock()))[wa_id]
 
 
-async def test_a_notice_outside_the_window_goes_as_the_template(
-    database: Database, sandbox: Sandbox, tmp_path: Path,
+def _notice(chat_id: int, kind: str, language: str = "en") -> Notice:
+    key, variables = SENT_AS[kind]
+    return notice(default_translations(), chat_id, language, kind, key, **variables)
+
+
+def test_every_kind_is_in_the_example_file_the_guide_and_these_tests() -> None:
+    translations = default_translations()
+    example = load_templates(EXAMPLE)
+    assert set(kinds(translations)) == set(SENT_AS) == set(example)
+    assert problems(example, translations) == []
+    guide = (ROOT / "docs" / "operator-guide.md").read_text(encoding="utf-8")
+    assert guide_section(translations, example) in guide, (
+        "the operator's guide's template bodies differ from locales/*/whatsapp_templates.yaml: paste "
+        "bot.channels.whatsapp.templates.guide_section(...) there")
+
+
+async def test_each_kind_goes_as_its_own_template_in_the_persons_language(
+    database: Database, sandbox: Sandbox,
 ) -> None:
-    path = tmp_path / "templates.yaml"
-    path.write_text(TEMPLATES, encoding="utf-8")
-    async with running_whatsapp(database, sandbox, api=FakeCloudApi(window=True), whatsapp_templates=path) as bot:
+    example = load_templates(EXAMPLE)
+    async with running_whatsapp(database, sandbox, api=FakeCloudApi(window=True), whatsapp_templates=EXAMPLE) as bot:
         await bot.chat(MARIA_WA_ID).say("oi")  # answered: she wrote, the window is open
         bot.api.inbound_clear(MARIA_WA_ID)  # a day later
         chat_id = await _chat_id(bot, MARIA_WA_ID)
-        notice = Notice(chat_id, Message("✅ A conexão voltou.\nObrigado pela paciência."))
-        await bot.runtime.processor.send_notices([notice])
-        sent = await bot.api.wait_for_sent(MARIA_WA_ID, 2)
-        template = sent[-1].body["template"]
-        assert template["name"] == "aviso_atendimento" and template["language"] == {"code": "pt_BR"}
-        (parameter,) = template["components"][0]["parameters"]
-        assert parameter["text"] == "✅ A conexão voltou. · Obrigado pela paciência."
-        assert bot.api.errors == {131047: 1}
+        for count, kind in enumerate(SENT_AS, start=2):
+            sent = _notice(chat_id, kind)
+            await bot.runtime.processor.send_notices([sent])
+            template = (await bot.api.wait_for_sent(MARIA_WA_ID, count))[-1].body["template"]
+            assert template["name"] == example[kind].name and template["language"] == {"code": "en"}
+            parameters = [p["text"] for p in template.get("components", [{"parameters": []}])[0]["parameters"]]
+            assert parameters == [sent.values[name].replace("\n", " · ") for name in example[kind].parameters], kind
+        assert bot.api.errors == {131047: len(SENT_AS)}
+    by_kind = {kind: [p["text"] for c in s.body["template"].get("components", []) for p in c["parameters"]]
+               for kind, s in zip(SENT_AS, bot.api.to(MARIA_WA_ID)[1:], strict=True)}
+    assert by_kind["staff_answer"] == ["Carla", "Olá! · Já vejo seu caso."]  # one line, as Meta requires
+    assert by_kind["technician_on_the_way"] == ["2026112770001", "Sem conexão"]
+    assert by_kind["survey"] == [SURVEY] and by_kind["back_to_bot"] == []
+    assert by_kind["visit_scheduled"][:2] == ["2026112770001", "11/28/2026"] and "2:00" in by_kind["visit_scheduled"][2]
+    assert "11/27/2026" in by_kind["outage_over"][0] and "2:30" in by_kind["outage_over"][0]
 
 
-async def test_without_a_template_the_notice_is_held_and_counted(database: Database, sandbox: Sandbox) -> None:
-    held = metrics.WHATSAPP_HELD._value.get()
-    async with running_whatsapp(database, sandbox, api=FakeCloudApi(window=True)) as bot:
+async def test_a_kind_without_a_template_is_held_and_counted_by_kind(
+    database: Database, sandbox: Sandbox, tmp_path: Path,
+) -> None:
+    path = tmp_path / "templates.yaml"
+    path.write_text("staff_answer: {name: resposta, languages: {pt_BR: pt_BR}, parameters: [name, text]}\n",
+                    encoding="utf-8")
+    held = metrics.WHATSAPP_HELD.labels("outage_over")._value.get()
+    async with running_whatsapp(database, sandbox, api=FakeCloudApi(window=True), whatsapp_templates=path) as bot:
         await bot.chat(MARIA_WA_ID).say("oi")
         bot.api.inbound_clear(MARIA_WA_ID)
         chat_id = await _chat_id(bot, MARIA_WA_ID)
-        await bot.runtime.processor.send_notices([Notice(chat_id, Message("A conexão voltou."))])
+        await bot.runtime.processor.send_notices([_notice(chat_id, "outage_over", "pt_BR")])
         await bot.channel.drain(5)
         assert len(bot.api.to(MARIA_WA_ID)) == 1  # only the answer while the window was open
         async with database.session() as session:
             (letter,) = await DeadLetters().all(session)
-        assert "outside the 24-hour window" in letter.error and letter.chat_id == chat_id
-    assert metrics.WHATSAPP_HELD._value.get() == held + 1
+        assert "no template for outage_over" in letter.error and letter.chat_id == chat_id
+        assert letter.params["notice"] == "outage_over" and "conexão" in letter.params["body"]["text"]["body"]
+    assert metrics.WHATSAPP_HELD.labels("outage_over")._value.get() == held + 1
+
+
+async def test_a_failed_status_outside_the_window_sends_the_kinds_template(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    """Meta may take the message and say only in its status that the window had closed (131047)."""
+    async with running_whatsapp(database, sandbox, whatsapp_templates=EXAMPLE) as bot:
+        await bot.chat(MARIA_WA_ID).say("oi")
+        chat_id = await _chat_id(bot, MARIA_WA_ID)
+        await bot.runtime.processor.send_notices([_notice(chat_id, "staff_answer", "pt_BR")])
+        plain = (await bot.api.wait_for_sent(MARIA_WA_ID, 2))[-1]
+        assert plain.type == "text" and "Carla" in plain.text
+        await bot.post(wa.post(statuses=[wa.status(plain.wamid, MARIA_WA_ID, "failed", code=131047,
+                                                   title="Re-engagement message")]))
+        template = (await bot.api.wait_for_sent(MARIA_WA_ID, 3))[-1].body["template"]
+        assert template["name"] == "ispbot_staff_answer" and template["language"] == {"code": "pt_BR"}
+        async with database.session() as session:
+            assert await DeadLetters().all(session) == []
 
 
 @pytest.mark.parametrize(("text", "problem"), [
-    ("notice: {languages: {pt_BR: pt_BR}}", "notice.name"),
-    ("notice: {name: Aviso Geral, languages: {pt_BR: pt_BR}}", "notice.name"),
-    ("notice: {name: aviso}", "notice.languages"),
-    ("outage: {name: aviso, languages: {pt_BR: pt_BR}}", "no 'notice' template"),
+    ("outage_over: {languages: {pt_BR: pt_BR}}", "outage_over.name"),
+    ("outage_over: {name: Aviso Geral, languages: {pt_BR: pt_BR}}", "outage_over.name"),
+    ("outage_over: {name: aviso}", "outage_over.languages"),
+    ("outage_over: {name: aviso, languages: {pt_BR: pt_BR}, parameters: up}", "outage_over.parameters"),
     ("[1, 2", "cannot read"),
 ])
 def test_a_wrong_templates_file_is_named(tmp_path: Path, text: str, problem: str) -> None:

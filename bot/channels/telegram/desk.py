@@ -129,6 +129,8 @@ def staff_event(incoming: Incoming, thread_id: int | None) -> StaffEvent | None:
         kind = event.kind if isinstance(event, Media) else type(event).__name__.lower()
         held = None
         if incoming.message_id is not None:
-            held = Attachment("telegram", incoming.chat_id, incoming.message_id, kind)
+            file = event.file if isinstance(event, Media) else None
+            held = Attachment("telegram", incoming.chat_id, incoming.message_id, kind, *(
+                (file.ref, file.name, file.mime) if file is not None else ()))
         return StaffReply(ref, staff, describe(event), kind, held)
     return None

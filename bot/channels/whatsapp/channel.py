@@ -14,22 +14,25 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from flows.events import Choice
+from flows.files import FileSource
 from flows.replies import Button, Message, Notice, Reply
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
 from bot.channels.base import Read
 from bot.channels.whatsapp import updates
-from bot.channels.whatsapp.client import CloudApi
+from bot.channels.whatsapp.client import WINDOW_CODES, CloudApi
 from bot.channels.whatsapp.render import MORE, WaCall, options_message, render, render_turn
-from bot.channels.whatsapp.sender import WaSender
+from bot.channels.whatsapp.sender import WaSender, held
 from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.channels.whatsapp.templates import load_templates
 from bot.i18n import pick_language
@@ -53,8 +56,9 @@ class WhatsAppChannel:
 
     def __init__(
         self, settings: WhatsAppSettings, database: Database, *, api: CloudApi | None = None,
-        sender_limits: dict[str, Any] | None = None,
+        sender_limits: dict[str, Any] | None = None, staff_files: FileSource | None = None,
     ) -> None:
+        """``staff_files``: where the staff desk's files are fetched (Telegram's, for the forum desk)."""
         assert settings.whatsapp_token is not None and settings.whatsapp_phone_number_id is not None  # noqa: S101
         self.settings = settings
         self.database = database
@@ -64,7 +68,10 @@ class WhatsAppChannel:
         self.ids = ChannelIds()
         path = settings.whatsapp_templates
         self.templates = load_templates(path) if path is not None else {}
-        self.sender = WaSender(self.api, self._address, on_dead=self._keep_dead_letter, on_held=self._as_template, **{
+        limit = settings.whatsapp_max_media_mb << 20
+        fetch = (lambda ref: staff_files.fetch(ref, limit=limit)) if staff_files is not None else None
+        self.sender = WaSender(self.api, self._address, on_dead=self._keep_dead_letter, on_held=self._as_template,
+                               on_sent=self._sent, fetch=fetch, **{
             "rate": settings.whatsapp_rate, "workers": SEND_WORKERS, **(sender_limits or {}),
         })
         self.inbox: Inbox | None = None
@@ -72,6 +79,8 @@ class WhatsAppChannel:
         # chat id: (wa_id or user id), and chat id: (text, options, language) of a list with pages.
         self._addresses: OrderedDict[int, str] = OrderedDict()
         self._pages: OrderedDict[int, tuple[str, list[Button], str]] = OrderedDict()
+        # wamid: what was sent (its JSON, without a file's bytes), for a ``failed`` status that comes later.
+        self._sent_calls: OrderedDict[str, str] = OrderedDict()
         self._side_tasks: set[asyncio.Task[Any]] = set()  # pages of long lists on their way
 
     def connect(self, inbox: Inbox, on_stored: Callable[[], None]) -> None:
@@ -89,6 +98,7 @@ class WhatsAppChannel:
         now = utcnow()
         messages = [item for item in items if "message" in item.payload]
         statuses = [item for item in items if "status" in item.payload]
+        templates: list[WaCall] = []  # failed outside the window: their templates go once this is kept
         async with self.database.transaction() as session:
             senders = {item.sender for item in items if item.sender is not None}
             chats = await self.ids.chat_ids(session, WHATSAPP, senders, now)
@@ -101,7 +111,9 @@ class WhatsAppChannel:
             aside = await self.inbox.over_backlog(session, batch, CHAT_BACKLOG)
             stored = await self.inbox.store_many(session, batch, now, set_aside=aside, reason=DROPPED, channel=WHATSAPP)
             for item in statuses:
-                await self._status(session, item, chats.get(item.sender) if item.sender else None)
+                await self._status(session, item, chats.get(item.sender) if item.sender else None, templates)
+        if templates:
+            await self.sender.submit_all(templates, notice=True)
         for result in ("new", "duplicate"):
             count = len(stored) if result == "new" else len(messages) - len(stored)
             if count:
@@ -110,7 +122,9 @@ class WhatsAppChannel:
             self._on_stored()
         return len(stored)
 
-    async def _status(self, session: AsyncSession, item: updates.Posted, chat_id: int | None) -> None:
+    async def _status(
+        self, session: AsyncSession, item: updates.Posted, chat_id: int | None, templates: list[WaCall],
+    ) -> None:
         status = item.payload["status"]
         name = str(status.get("status", "?"))[:16]
         metrics.WHATSAPP_STATUSES.labels(name).inc()
@@ -124,7 +138,17 @@ class WhatsAppChannel:
         await self.ids.record_status(session, WHATSAPP, str(status["id"]), chat_id=chat_id, status=name, at=at,
                                      error=reason)
         if name == "failed" and chat_id is not None:
-            await DeadLetters().add(session, chat_id, "whatsapp.failed", {"wamid": status["id"]},
+            # Meta may take a message and only then say it was outside the window (131047): its
+            # notice's template goes instead, or it is held; any other failure keeps what was sent.
+            sent = self._sent_calls.pop(str(status["id"]), None)
+            call = WaCall.from_json(json.loads(sent)) if sent is not None else None
+            if call is not None and first.get("code") in WINDOW_CODES:
+                if (template := self._template_of(call)) is not None:
+                    templates.append(template)
+                    return
+                reason = held(call, reason or "failed")
+            method, params = (call.method, call.as_json()) if call is not None else ("whatsapp.failed", {})
+            await DeadLetters().add(session, chat_id, method, {**params, "wamid": status["id"]},
                                     error=reason or "failed", now=utcnow())
             log.warning("WhatsApp could not deliver a message to chat %s: %s", chat_ref(chat_id), reason)
 
@@ -173,8 +197,14 @@ class WhatsAppChannel:
         return [*receipt, *(WaCall(chat_id, "message", body, to) for body in bodies[-1:])]
 
     def render_notice(self, notice: Notice) -> list[WaCall]:
+        """The notice's messages, the first carrying its kind's template (for outside the 24-hour
+        window) when the operator named one; the others go or are held as they are."""
         to = self._addresses.get(notice.chat_id)
-        return render(notice.reply, notice.chat_id, to, pick_language(updates.language_of(to)))
+        language = notice.language or pick_language(updates.language_of(to))
+        found = self.templates.get(notice.kind)
+        template = found.message(language, notice.values) if found is not None else None
+        return [replace(call, notice=notice.kind, template=template if index == 0 else None)
+                for index, call in enumerate(render(notice.reply, notice.chat_id, to, language))]
 
     def decode(self, kept: dict[str, Any]) -> WaCall:
         return WaCall.from_json(kept)
@@ -203,7 +233,7 @@ class WhatsAppChannel:
                     self._pages.pop(chat_id, None)
 
     @staticmethod
-    def _remember(memory: OrderedDict[int, Any], key: int, value: Any) -> None:
+    def _remember(memory: OrderedDict[Any, Any], key: Any, value: Any) -> None:
         memory[key] = value
         memory.move_to_end(key)
         if len(memory) > REMEMBERED:
@@ -220,25 +250,29 @@ class WhatsAppChannel:
         return found
 
     async def _as_template(self, call: WaCall, reason: str) -> bool:
-        """A message refused as outside the 24-hour window, sent again as the notice template (True);
+        """A message refused as outside the 24-hour window, sent again as its notice's template (True);
         False without one (the sender holds it and counts it)."""
-        template = self.templates.get("notice")
-        text = _words(call)
-        if template is None or not text or call.body.get("type") == "template":
+        template = self._template_of(call)
+        if template is None:
             return False
-        to = call.to or await self._address(call.chat_id)
-        language = pick_language(updates.language_of(to))
-        await self.sender.submit_all([WaCall(call.chat_id, "message", template.message(language, text), to)],
-                                     notice=True)
-        log.info("WhatsApp: a message to chat %s outside the 24-hour window goes as the template %s",
-                 chat_ref(call.chat_id), template.name)
+        await self.sender.submit_all([template], notice=True)
         return True
+
+    @staticmethod
+    def _template_of(call: WaCall) -> WaCall | None:
+        """The template to send for ``call`` outside the window, if its kind of notice has one."""
+        if call.template is None or call.body.get("type") == "template":
+            return None
+        log.info("WhatsApp: a %s notice to chat %s outside the 24-hour window goes as its template",
+                 call.notice, chat_ref(call.chat_id))
+        return WaCall(call.chat_id, "message", call.template, call.to, call.notice)
+
+    def _sent(self, call: WaCall, wamid: str) -> None:
+        self._remember(self._sent_calls, wamid, json.dumps(_without_bytes(call), separators=(",", ":")))
 
     async def _keep_dead_letter(self, call: WaCall, error: str) -> None:
         """Keep an undeliverable request for ``ispbot undelivered`` (without a media's bytes)."""
-        params = call.as_json()
-        if call.kind == "upload":
-            params = {**params, "body": {k: v for k, v in call.body.items() if k != "data"}}
+        params = _without_bytes(call)
         for attempt in itertools.count():
             try:
                 async with self.database.transaction() as session:
@@ -261,12 +295,10 @@ class WhatsAppChannel:
         await self.api.aclose()
 
 
-def _words(call: WaCall) -> str:
-    """What a message says (its text, the body of its options, a caption), for a template."""
-    body = call.body
-    kind = str(body.get("type", ""))
-    if kind == "text":
-        return str(body["text"]["body"])
-    if kind == "interactive":
-        return str(body["interactive"].get("body", {}).get("text", ""))
-    return str(body.get("caption") or (body.get(kind) or {}).get("caption") or "")
+def _without_bytes(call: WaCall) -> dict[str, Any]:
+    """A request as kept after it left (a dead letter, a message waiting for its status): a file's
+    bytes are not kept, and ``ispbot undelivered resend`` says so."""
+    params = call.as_json()
+    if call.kind == "upload":
+        params = {**params, "body": {k: v for k, v in call.body.items() if k != "data"}}
+    return params

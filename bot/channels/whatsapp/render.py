@@ -21,7 +21,19 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from flows.replies import AskContact, AskLocation, Button, Document, Handoff, Message, Reply, RoleMenu, ToStaff, Upload
+from flows.replies import (
+    AskContact,
+    AskLocation,
+    Button,
+    Copy,
+    Document,
+    Handoff,
+    Message,
+    Reply,
+    RoleMenu,
+    ToStaff,
+    Upload,
+)
 
 MAX_TEXT = 4096
 MAX_BODY = 1024  # an interactive message's body
@@ -44,7 +56,8 @@ COPY = "copy"  # WaCall.kind of such a message before it is sent: a text message
 @dataclass(frozen=True, slots=True)
 class WaCall:
     """One request: ``kind`` "message" (``body`` is the message object, without its recipient),
-    "upload" (``body`` holds the media's bytes in base 64; sent as a message once uploaded) or "read"
+    "upload" (``body`` holds the media's bytes in base 64, or the ``ref`` of a file another channel
+    holds; sent as a message once uploaded) or "read"
     (``body`` names the message read). ``to``: the recipient's wa_id or user id when known; else
     the sender looks the chat up."""
 
@@ -52,13 +65,20 @@ class WaCall:
     kind: str
     body: dict[str, Any] = field(default_factory=dict)
     to: str | None = None
+    notice: str | None = None  # the kind of notice it shows (None: an answer in the person's turn)
+    template: dict[str, Any] | None = None  # what goes instead outside the 24-hour window: the kind's template
 
     def as_json(self) -> dict[str, Any]:
-        return {"chat_id": self.chat_id, "kind": self.kind, "body": self.body, "to": self.to}
+        kept = {"chat_id": self.chat_id, "kind": self.kind, "body": self.body, "to": self.to}
+        if self.notice is not None:
+            kept.update(notice=self.notice, template=self.template)
+        return kept
 
     @classmethod
     def from_json(cls, kept: dict[str, Any]) -> WaCall:
-        return cls(int(kept["chat_id"]), str(kept["kind"]), dict(kept["body"]), kept.get("to"))
+        template = kept.get("template")
+        return cls(int(kept["chat_id"]), str(kept["kind"]), dict(kept["body"]), kept.get("to"), kept.get("notice"),
+                   dict(template) if isinstance(template, dict) else None)
 
     @property
     def method(self) -> str:
@@ -243,9 +263,19 @@ def render(reply: Reply, chat_id: int, to: str | None, language: str) -> list[Wa
         elif caption:
             media["caption"] = caption
         return [*calls, WaCall(chat_id, "upload", media, to)]
-    if isinstance(reply, Handoff | ToStaff | RoleMenu):
-        return []
+    if isinstance(reply, Copy) and reply.attachment.file is not None and reply.attachment.kind in _SENT_AS:
+        # A staff member's photo or document held by Telegram: fetched there and uploaded when sent.
+        held = reply.attachment
+        kind = _SENT_AS[held.kind]
+        name = held.name or ("photo.jpg" if kind == "image" else "document")
+        return [WaCall(chat_id, "upload", {"type": kind, "ref": held.file, "filename": name,
+                                           "mime": held.mime or _mime(name, kind)}, to)]
+    if isinstance(reply, Copy | Handoff | ToStaff | RoleMenu):
+        return []  # not for the person; another medium of the staff's went as its description
     raise TypeError(f"not a reply: {type(reply).__name__}")
+
+
+_SENT_AS = {"photo": "image", "document": "document"}  # a staff member's medium: the message type
 
 
 def _mime(filename: str, kind: str) -> str:

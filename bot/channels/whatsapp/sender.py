@@ -6,8 +6,9 @@ holds no worker: a timer makes it ready again; replies go before notices. Meta's
 rest (``CloudApiError.meaning``): throttled (130429) and pair (131056) wait longer and send again, as
 do Meta's transient errors and an unreachable network, until ``horizon``; an expired or revoked token
 (190) is said in the log once a minute, and the requests wait for a new token as for the network;
-outside the 24-hour window (131047) the request is held (``on_held``: a template, or a dead letter
-counted); any other refusal becomes a dead letter with Meta's reason. Logs never carry a text.
+outside the 24-hour window (131047) the request goes as its notice's template (``on_held``) or is
+held (a dead letter, counted by kind: ``held``); any other refusal becomes a dead letter with Meta's
+reason. Logs never carry a text.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from flows.files import FileTooLarge, FileUnavailable
 
 from bot import metrics
 from bot.channels.whatsapp.client import CloudApi, CloudApiError
@@ -35,10 +37,19 @@ Resolve = Callable[[int], Awaitable[str | None]]
 DeadLetter = Callable[[WaCall, str], Awaitable[None]]
 Held = Callable[[WaCall, str], Awaitable[bool]]  # True: sent otherwise (a template)
 Sent = Callable[[WaCall, str], None]  # a message accepted, with its wamid
+Fetch = Callable[[str], Awaitable[bytes]]  # a file another channel holds, by its reference
 
 HORIZON = 24 * 3600.0
 BACKOFF_CAP = 60.0
 TOKEN_LOG_EVERY = 60.0
+
+
+def held(call: WaCall, reason: str) -> str:
+    """Count a message outside the 24-hour window with no template for it (by its kind of notice;
+    ``answer`` for a turn's own) and say why it is held, for its dead letter."""
+    kind = call.notice or "answer"
+    metrics.WHATSAPP_HELD.labels(kind).inc()
+    return f"held: outside the 24-hour window and no template for {kind} ({reason})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,17 +127,19 @@ class _Chat:
 class WaSender:
     def __init__(
         self, api: CloudApi, resolve: Resolve, *, on_dead: DeadLetter, on_held: Held | None = None,
-        on_sent: Sent | None = None, rate: int = 80, pair: Pace = PAIR,
+        on_sent: Sent | None = None, fetch: Fetch | None = None, rate: int = 80, pair: Pace = PAIR,
         workers: int = 32,
         horizon: float = HORIZON, clock: Callable[[], float] = time.monotonic, backoff: float = 1.0,
     ) -> None:
         """``backoff``: seconds before the first try again after a throttle or a network failure
-        (doubling, at most a minute; six times as long after a per-person refusal)."""
+        (doubling, at most a minute; six times as long after a per-person refusal). ``fetch``: the
+        bytes of a file another channel holds (an upload by ``ref``: a staff member's photo)."""
         self.api = api
         self.resolve = resolve
         self.on_dead = on_dead
         self.on_held = on_held
         self.on_sent = on_sent
+        self.fetch = fetch
         self.overall = Window(rate, 1.0)
         self.backoff = backoff
         self.pair = pair
@@ -273,6 +286,9 @@ class WaSender:
             wamid = await self.api.send(to, body)
         except CloudApiError as exc:
             return await self._refused(item, exc)
+        except (FileUnavailable, FileTooLarge) as exc:
+            await self._dead(item, f"the file could not be fetched from where it is kept ({type(exc).__name__})")
+            return None
         except (httpx.TransportError, OSError) as exc:
             return await self._unreachable(item, type(exc).__name__)
         except Exception as exc:  # a bug, or an answer of a shape never seen: this request only
@@ -288,7 +304,13 @@ class WaSender:
     async def _uploaded(self, call: WaCall) -> dict[str, Any]:
         media = call.body
         kind = str(media["type"])
-        media_id = await self.api.upload(base64.b64decode(media["data"]), str(media["mime"]), str(media["filename"]))
+        if "data" in media:
+            data = base64.b64decode(media["data"])
+        elif self.fetch is not None:  # held by another channel (``ref``): fetched only now
+            data = await self.fetch(str(media["ref"]))
+        else:
+            raise FileUnavailable("no channel here holds the file")
+        media_id = await self.api.upload(data, str(media["mime"]), str(media["filename"]))
         content: dict[str, Any] = {"id": media_id}
         if media.get("caption"):
             content["caption"] = media["caption"]
@@ -323,8 +345,7 @@ class WaSender:
         if meaning == "window" and self.on_held is not None and await self.on_held(item.call, exc.reason):
             return None
         if meaning == "window":
-            metrics.WHATSAPP_HELD.inc()
-            await self._dead(item, "outside the 24-hour window and no template for it: " + exc.reason)
+            await self._dead(item, held(item.call, exc.reason))
             return None
         log.error("WhatsApp refused a %s for chat %s: %s", item.call.method, chat_ref(item.call.chat_id), exc.reason)
         await self._dead(item, exc.reason)

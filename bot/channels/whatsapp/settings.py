@@ -46,7 +46,9 @@ class WhatsAppSettings(BaseSettings):
         default=16, ge=1, le=100, description="WhatsApp: the largest receipt (image or document) fetched, in MB",
     )
     whatsapp_templates: Path | None = Field(
-        default=None, description="WhatsApp: YAML naming the approved template of each notice, for outside 24 hours",
+        default=None,
+        description="WhatsApp: YAML naming each kind of notice's approved template, for outside 24 hours "
+                    "(example: ops/whatsapp-templates.yaml)",
     )
 
     @property

@@ -1,0 +1,89 @@
+"""``ispbot undelivered`` lists and sends again WhatsApp's dead letters, as Telegram's: a message
+Meta said ``failed`` for, and a notice held outside the 24-hour window. Sent again outside the window
+a notice goes as its kind's template; one with no template stays held, said so, until the person
+writes again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bot.cli import build_parser
+from bot.commands import support
+from bot.commands import undelivered as undelivered_cli
+from bot.i18n import default_translations
+from bot.sandbox import Sandbox
+from bot.store.channels import WHATSAPP, ChannelIds
+from bot.store.dead_letters import DeadLetters
+from flows.replies import notice
+
+from tests.store.dbtools import ScratchDatabase
+from tests.whatsapp import fake_cloud_api as wa
+from tests.whatsapp.fake_cloud_api import FakeCloudApi
+from tests.whatsapp.harness import MARIA_WA_ID, running_whatsapp
+
+TEMPLATES = "staff_answer: {name: resposta_equipe, languages: {pt_BR: pt_BR}, parameters: [name, text]}\n"
+
+
+@pytest.fixture
+def on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database: ScratchDatabase) -> ScratchDatabase:
+    """``ispbot undelivered`` on the test's scratch database (its own schema on PostgreSQL)."""
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    monkeypatch.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
+    monkeypatch.setattr(support, "open_database", lambda _url: database.reopen())
+    return database
+
+
+async def ispbot(*argv: str) -> int:
+    return await undelivered_cli.execute(build_parser().parse_args(list(argv)))
+
+
+async def test_whatsapp_dead_letters_are_listed_and_sent_again_as_templates_or_kept_held(
+    on: ScratchDatabase, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    templates = tmp_path / "templates.yaml"
+    templates.write_text(TEMPLATES, encoding="utf-8")
+    api = FakeCloudApi(window=True)
+    async with api.serving() as url, running_whatsapp(on, sandbox, api=api, whatsapp_templates=templates) as bot:
+        for name, value in (("TOKEN", api.token), ("PHONE_NUMBER_ID", api.phone_number_id),
+                            ("APP_SECRET", api.app_secret), ("VERIFY_TOKEN", wa.VERIFY_TOKEN),
+                            ("API_URL", url), ("API_VERSION", wa.VERSION), ("TEMPLATES", str(templates))):
+            monkeypatch.setenv(f"ISPBOT_WHATSAPP_{name}", value)
+        await bot.chat(MARIA_WA_ID).say("oi")
+        async with on.transaction() as session:
+            chat_id = (await ChannelIds().chat_ids(session, WHATSAPP, [MARIA_WA_ID], sandbox.clock()))[MARIA_WA_ID]
+        texts = default_translations()
+        answer = notice(texts, chat_id, "pt_BR", "staff_answer", "human.from_staff", name="Carla", text="Já vejo.")
+        await bot.runtime.processor.send_notices([answer])  # taken, then said failed (Meta's own trouble)
+        plain = (await api.wait_for_sent(MARIA_WA_ID, 2))[-1]
+        await bot.post(wa.post(statuses=[wa.status(plain.wamid, MARIA_WA_ID, "failed", code=131026,
+                                                   title="Message undeliverable")]))
+        api.inbound_clear(MARIA_WA_ID)  # a day later the outage ends: no template for it, held
+        over = notice(texts, chat_id, "pt_BR", "outage_over", "outages.ended", up=None)
+        await bot.runtime.processor.send_notices([over])
+        await bot.channel.drain(5)
+        async with on.session() as session:
+            failed, held = await DeadLetters().all(session)
+        assert failed.method == held.method == "whatsapp.text"
+        assert "131026" in failed.error and "no template for outage_over" in held.error
+
+        assert await ispbot("undelivered", "list") == 0
+        listed = capsys.readouterr().out
+        assert "2 dead letters" in listed and str(chat_id) in listed and "Já vejo" not in listed
+
+        assert await ispbot("undelivered", "resend") == 0  # the window still closed
+        said = capsys.readouterr().out
+        assert f"dead letter {failed.id}: outside the 24-hour window: sent as the staff_answer template" in said
+        assert f"dead letter {held.id}: outside the 24-hour window and no template for outage_over: kept" in said
+        assert "1 sent" in said and "1 kept" in said
+        template = api.to(MARIA_WA_ID)[-1].body["template"]
+        parameters = [p["text"] for p in template["components"][0]["parameters"]]
+        assert template["name"] == "resposta_equipe" and parameters == ["Carla", "Já vejo."]
+
+        api.inbound(MARIA_WA_ID)  # she wrote again: the window is open
+        assert await ispbot("undelivered", "resend", "--id", str(held.id)) == 0
+        assert "1 sent" in capsys.readouterr().out
+        assert "falha na rede" in api.to(MARIA_WA_ID)[-1].text
+        assert await ispbot("undelivered", "list") == 0
+        assert "No dead letters" in capsys.readouterr().out
