@@ -64,7 +64,7 @@ async def test_the_numbers_throughput_is_kept_without_a_single_130429() -> None:
 
 
 async def test_each_persons_pace_is_kept_and_holds_back_nobody_else() -> None:
-    rig = Rig(FakeCloudApi(pair_limit=(3, 0.5)), pair=Pace(burst=2, every=0.25))
+    rig = Rig(FakeCloudApi(pair_limit=(3, 0.25)), pair=Pace(burst=2, every=0.25))
     await rig.send([text(1, f"m{n}") for n in range(4)] + [text(2)])
     await rig.close()
     assert rig.fake.errors == {}
