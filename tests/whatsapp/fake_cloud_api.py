@@ -9,11 +9,10 @@ media's URL (both with the token), and ``GET /{version}/{phone-number-id}``; err
 limits Meta checks (3 buttons of 20 characters, 10 list rows of 24 and 72, bodies of 1,024 and
 4,096) and refuses what breaks them with code 131009, as Meta does, so a rendering bug fails a test.
 
-``api.fail_next(code)`` injects an error; ``throughput`` (messages a second, 130429 past it),
-``pair_limit`` (per recipient, 131056) and ``window`` (131047 without a message from the person in
-the last 24 hours) enforce Meta's rules when set (``throughput=80, pair_limit=META_PAIR_LIMIT``:
-Meta's documented defaults; the throughput counts what the bot sends, not what people write).
-``post(...)`` builders and ``sign`` make the webhook's bodies and their ``X-Hub-Signature-256``.
+``fail_next(code)`` injects an error; ``throughput`` (sends a second, 130429 past it), ``pair_limit``
+(per recipient, 131056; Meta's: ``META_PAIR_LIMIT``) and ``window`` (131047 without a message from
+the person in the last 24 hours) enforce Meta's rules when set. ``post(...)`` builders and ``sign``
+make the webhook's bodies and their ``X-Hub-Signature-256``.
 """
 
 from __future__ import annotations
