@@ -69,6 +69,36 @@ def test_telegram_surge(database: str) -> None:
 
 
 @pytest.mark.parametrize("database", DATABASES)
+def test_whatsapp_surge(database: str) -> None:
+    """Everybody answered once, under Meta's limits as the fake keeps them; the 130429s counted."""
+    [line] = run("whatsapp_surge", "--subscribers", "15", "--rate", "80", "--connections", "4", "--within", "120",
+                 database=database)
+    assert line["figure"] == "whatsapp_surge" and line["posts_refused"] == 0
+    assert line["answered"] == line["outage_answers"] == 15
+    assert line["errors_130429"] == line["errors"].get("130429", 0)  # type: ignore[union-attr]
+    assert line["errors_131056"] == line["errors"].get("131056", 0)  # type: ignore[union-attr]
+    assert {"last_answer_seconds", "throughput_bound_seconds", "ratio_to_bound", "first_answer_seconds",
+            "intake_per_second"} <= set(line)
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_whatsapp_intake(database: str) -> None:
+    """The webhook's intake, one and several messages a post with Meta's repeats among them, beside
+    Telegram's polling: every message kept once, and the ratios of the rates."""
+    telegram, one, several, ratios = run(
+        "whatsapp_intake", "--messages", "60", "--per-post", "6", "--connections", "4", "--within", "120",
+        database=database,
+    )
+    assert [telegram["channel"], one["channel"], several["channel"]] == ["telegram", "whatsapp", "whatsapp"]
+    for line in (telegram, one, several):
+        assert line["figure"] == "intake" and line["stored"] == 60 and line["messages_per_second"] > 0  # type: ignore[operator]
+    assert (one["posts"], one["posts_again"], several["posts"], several["posts_again"]) == (66, 6, 11, 1)
+    assert one["refused"] == several["refused"] == 0
+    assert ratios["figure"] == "intake_ratios"
+    assert {"whatsapp_1_per_post_vs_telegram", "whatsapp_6_per_post_vs_telegram"} <= set(ratios)
+
+
+@pytest.mark.parametrize("database", DATABASES)
 def test_mirror(database: str) -> None:
     throughput, drain = run(
         "mirror_drain", "--entries", "150", "--backlog", "30", "--outage-seconds", "0", "--within", "120",

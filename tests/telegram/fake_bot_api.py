@@ -566,10 +566,10 @@ class FakeBotApi:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._until_updates(), min(timeout, self.max_poll_timeout))
             self._confirm(offset)
-        batch = state.updates
-        if isinstance(allowed, list) and allowed:
-            batch = [u for u in batch if any(kind in u for kind in allowed)]
-        return [dict(u) for u in batch[:limit]]
+        batch: Any = state.updates
+        if isinstance(allowed, list) and allowed:  # looked at only as far as the batch goes
+            batch = (u for u in batch if any(kind in u for kind in allowed))
+        return [dict(u) for u in itertools.islice(batch, limit)]
 
     async def _until_updates(self) -> None:
         while not self._state.updates:

@@ -9,10 +9,10 @@ media's URL (both with the token), and ``GET /{version}/{phone-number-id}``; err
 limits Meta checks (3 buttons of 20 characters, 10 list rows of 24 and 72, bodies of 1,024 and
 4,096) and refuses what breaks them with code 131009, as Meta does, so a rendering bug fails a test.
 
-``api.fail_next(code)`` injects an error; ``throughput`` (messages a second, 130429 past it),
-``pair_limit`` (per recipient, 131056) and ``window`` (131047 without a message from the person in
-the last 24 hours) enforce Meta's rules when set. ``post(...)`` builders and ``sign`` make the
-webhook's bodies and their ``X-Hub-Signature-256``.
+``fail_next(code)`` injects an error; ``throughput`` (sends a second, 130429 past it), ``pair_limit``
+(per recipient, 131056; Meta's: ``META_PAIR_LIMIT``) and ``window`` (131047 without a message from
+the person in the last 24 hours) enforce Meta's rules when set. ``post(...)`` builders and ``sign``
+make the webhook's bodies and their ``X-Hub-Signature-256``.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ APP_SECRET = "fake-app-secret-0123456789abcdef"
 VERIFY_TOKEN = "fake-verify-token-42"
 VERSION = "v23.0"
 BASE_URL = "http://graph.fake"
+# Meta's pair rate limit as its throughput page and error 131056 describe it: one message every
+# 6 seconds to the same person, bursts of up to 45 borrowed against that pace.
+META_PAIR_LIMIT = (45, 6.0)
 
 
 @dataclass
@@ -100,8 +103,10 @@ class FakeCloudApi:
     token: str = TOKEN
     phone_number_id: str = PHONE_NUMBER_ID
     app_secret: str = APP_SECRET
-    throughput: int | None = None  # messages a second; more: 130429
-    pair_limit: tuple[int, float] | None = None  # (messages, seconds) to one person; more: 131056
+    throughput: int | None = None  # messages in any second; more: 130429
+    # (burst, seconds) to one person: up to ``burst`` at once, borrowed against one message every so
+    # many seconds (a bucket); past it: 131056
+    pair_limit: tuple[int, float] | None = None
     window: bool = False  # 131047 for free-form messages to someone who has not written in 24 hours
     sent: list[Sent] = field(default_factory=list)
     read: list[str] = field(default_factory=list)  # wamids marked read
@@ -112,7 +117,7 @@ class FakeCloudApi:
     base_url: str = BASE_URL  # where it is reached (``serving`` sets the loopback address)
     _failures: list[_Failure] = field(default_factory=list)
     _recent: deque[float] = field(default_factory=deque)
-    _pairs: dict[str, deque[float]] = field(default_factory=dict)
+    _pairs: dict[str, tuple[float, float]] = field(default_factory=dict)  # person: (allowance left, when)
     _last_inbound: dict[str, float] = field(default_factory=dict)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _changed: asyncio.Event | None = None
@@ -261,19 +266,19 @@ class FakeCloudApi:
                 self._recent.popleft()
             if len(self._recent) >= self.throughput:
                 return self._error(130429, "Rate limit hit")
-        if self.pair_limit is not None:
-            count, period = self.pair_limit
-            times = self._pairs.setdefault(to, deque())
-            while times and times[0] <= now - period:
-                times.popleft()
-            if len(times) >= count:
-                return self._error(131056, "(Business Account, Consumer Account) pair rate limit hit")
-            times.append(now)
         if self.window and body.get("type") != "template":
             last = self._last_inbound.get(to)
             if last is None or now - last > 24 * 3600:
                 return self._error(131047, "Re-engagement message",
                                    details="Message failed to send because more than 24 hours have passed")
+        if self.pair_limit is not None:
+            burst, every = self.pair_limit
+            left, since = self._pairs.get(to, (float(burst), now))
+            left = min(float(burst), left + (now - since) / every)
+            if left < 1:
+                self._pairs[to] = (left, now)
+                return self._error(131056, "(Business Account, Consumer Account) pair rate limit hit")
+            self._pairs[to] = (left - 1, now)
         return None
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from bot import metrics
-from bot.channels.whatsapp.client import CloudApi
+from bot.channels.whatsapp.client import CloudApi, CloudApiError
 from bot.channels.whatsapp.render import WaCall
 from bot.channels.whatsapp.sender import Pace, WaSender
 from flows.files import FileUnavailable
@@ -66,7 +66,7 @@ async def test_the_numbers_throughput_is_kept_without_a_single_130429() -> None:
 
 
 async def test_each_persons_pace_is_kept_and_holds_back_nobody_else() -> None:
-    rig = Rig(FakeCloudApi(pair_limit=(3, 0.5)), pair=Pace(burst=2, every=0.25))
+    rig = Rig(FakeCloudApi(pair_limit=(3, 0.25)), pair=Pace(burst=2, every=0.25))
     await rig.send([text(1, f"m{n}") for n in range(4)] + [text(2)])
     await rig.close()
     assert rig.fake.errors == {}
@@ -75,6 +75,22 @@ async def test_each_persons_pace_is_kept_and_holds_back_nobody_else() -> None:
     other = next(s for s in rig.fake.sent if s.to == "5511900000002")
     assert other.at < to_one[2].at  # not queued behind the paced person
     assert to_one[3].at - to_one[0].at >= 0.45
+
+
+async def test_the_fake_refuses_as_meta_documents_past_a_burst_of_45_to_one_person() -> None:
+    """The benchmarks' fake keeps Meta's pair limit: 45 at once to one person, then 131056 until the
+    pace (one every 6 seconds) has paid the burst back; another person is not held back by it."""
+    fake = FakeCloudApi(throughput=80, pair_limit=wa.META_PAIR_LIMIT)
+    api = CloudApi(f"{wa.BASE_URL}/{wa.VERSION}", fake.token, fake.phone_number_id,
+                   transport=httpx.ASGITransport(app=fake.app))
+    body = {"type": "text", "text": {"body": "sem internet"}}
+    for _ in range(45):
+        await api.send("5511900000001", body)
+    with pytest.raises(CloudApiError) as refused:
+        await api.send("5511900000001", body)
+    await api.send("5511900000002", body)
+    await api.aclose()
+    assert refused.value.code == 131056 and fake.errors == {131056: 1} and len(fake.sent) == 46
 
 
 @pytest.mark.parametrize("code", [130429, 131056, 131000])

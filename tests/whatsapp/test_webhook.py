@@ -61,6 +61,25 @@ async def test_a_message_posted_again_is_answered_once(database: Database, sandb
         assert await _count(database, InboxRow) == 1
 
 
+async def test_posts_arriving_together_are_each_kept_once_and_each_answered_once(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    """In a surge the posts that wait while others are stored go in together; a message Meta posts
+    again among them still counts once, and a post for another number stores nothing."""
+    async with running_whatsapp(database, sandbox) as bot:
+        bot.runtime.processor.wake = lambda: None  # type: ignore[method-assign]  # nothing processes them yet
+        messages = [wa.text(f"55119{n:08d}", "sem internet") for n in range(30)]
+        bodies = [wa.post(message) for message in messages]
+        bodies += [wa.post(messages[3]), wa.post(*messages[5:8]), wa.post(wa.text(MARIA_WA_ID, "oi"),
+                                                                           phone_number_id="999999999")]
+        answers = await asyncio.gather(*(bot.post(body) for body in bodies))
+        assert [answer.status_code for answer in answers] == [200] * len(bodies)
+        assert await _count(database, InboxRow) == 30
+        async with database.session() as session:
+            rows = (await session.execute(select(InboxRow))).scalars().all()
+        assert sorted(row.payload["message"]["id"] for row in rows) == sorted(m["id"] for m in messages)
+
+
 async def test_a_post_is_stored_before_it_is_acknowledged(database: Database, sandbox: Sandbox) -> None:
     async with running_whatsapp(database, sandbox) as bot:
         bot.runtime.processor.wake = lambda: None  # type: ignore[method-assign]  # nothing processes it yet

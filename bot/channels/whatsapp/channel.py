@@ -49,6 +49,7 @@ CHAT_BACKLOG = 20  # messages one person may have waiting; beyond, set aside
 DROPPED = "set aside: its chat had too many updates waiting"
 REMEMBERED = 20_000  # chats whose address and last long list this process keeps in memory
 DEAD_LETTER_TRIES = 12
+POSTS_AT_ONCE = 100  # webhook posts stored in one transaction at most (as a getUpdates batch on Telegram)
 
 
 class WhatsAppChannel:
@@ -82,6 +83,8 @@ class WhatsAppChannel:
         # wamid: what was sent (its JSON, without a file's bytes), for a ``failed`` status that comes later.
         self._sent_calls: OrderedDict[str, str] = OrderedDict()
         self._side_tasks: set[asyncio.Task[Any]] = set()  # pages of long lists on their way
+        self._posted: list[tuple[dict[str, Any], asyncio.Future[int]]] = []  # webhook posts not stored yet
+        self._storing: asyncio.Task[None] | None = None
 
     def connect(self, inbox: Inbox, on_stored: Callable[[], None]) -> None:
         self.inbox = inbox
@@ -89,38 +92,82 @@ class WhatsAppChannel:
 
     # ---- the webhook ---------------------------------------------------------------------------
     async def store_posted(self, body: dict[str, Any]) -> int:
-        """A webhook post, kept before it is acknowledged: its new messages into the inbox (one
-        transaction), its statuses recorded; how many messages were new. Raises if the database is down."""
+        """A webhook post, kept before it is acknowledged: its new messages into the inbox, its
+        statuses recorded; how many messages were new. Raises if the database is down.
+
+        Posts that arrive while others are being stored wait and go together in the next transaction
+        (at most ``POSTS_AT_ONCE``): in a surge, one commit a post kept SQLite's single writer busy
+        with the intake, and the answers waited behind it. A batch that fails is stored post by post,
+        so one post's trouble is that post's 503 only."""
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._posted.append((body, future))
+        if self._storing is None or self._storing.done():
+            self._storing = asyncio.create_task(self._store_waiting(), name="whatsapp-webhook-store")
+        return await future
+
+    async def _store_waiting(self) -> None:
+        batch: list[tuple[dict[str, Any], asyncio.Future[int]]] = []
+        try:
+            while self._posted:
+                batch = self._posted[:POSTS_AT_ONCE]
+                del self._posted[:POSTS_AT_ONCE]
+                try:
+                    counts = await self._store([body for body, _ in batch])
+                except Exception as exc:
+                    if len(batch) == 1:
+                        _settle(batch[0][1], exc)
+                        continue
+                    for body, future in batch:
+                        try:
+                            _settle(future, (await self._store([body]))[0])
+                        except Exception as alone:
+                            _settle(future, alone)
+                    continue
+                for (_, future), count in zip(batch, counts, strict=True):
+                    _settle(future, count)
+        finally:  # stopped midway: the posts not stored are refused (Meta posts them again)
+            for _, future in [*batch, *self._posted]:
+                _settle(future, RuntimeError("the bot stopped before the post was stored"))
+
+    async def _store(self, bodies: list[dict[str, Any]]) -> list[int]:
+        """Posts in one transaction: how many new messages each had."""
         assert self.inbox is not None  # noqa: S101 - connected by the composition root
-        items = updates.posted(body, self.settings.whatsapp_phone_number_id)
+        number = self.settings.whatsapp_phone_number_id
+        items = sorted(((n, item) for n, body in enumerate(bodies) for item in updates.posted(body, number)),
+                       key=lambda pair: pair[1].timestamp)  # as if Meta had sent them in one post
+        counts = [0] * len(bodies)
         if not items:
-            return 0
+            return counts
         now = utcnow()
-        messages = [item for item in items if "message" in item.payload]
-        statuses = [item for item in items if "status" in item.payload]
+        messages = [(n, item) for n, item in items if "message" in item.payload]
+        statuses = [item for _, item in items if "status" in item.payload]
         templates: list[WaCall] = []  # failed outside the window: their templates go once this is kept
         async with self.database.transaction() as session:
-            senders = {item.sender for item in items if item.sender is not None}
+            senders = {item.sender for _, item in items if item.sender is not None}
             chats = await self.ids.chat_ids(session, WHATSAPP, senders, now)
-            fresh = await self.ids.new_updates(session, WHATSAPP, [item.key for item in messages], now)
-            batch = []
-            for item in messages:
-                if item.key in fresh and item.sender is not None:
+            fresh = await self.ids.new_updates(session, WHATSAPP, [item.key for _, item in messages], now)
+            batch, owners = [], {}
+            for n, item in messages:
+                update_id = fresh.pop(item.key, None)  # popped: a wamid twice in the batch is kept once
+                if update_id is not None and item.sender is not None:
                     chat_id = chats[item.sender]
-                    batch.append((fresh[item.key], chat_id, {**item.payload, "chat_id": chat_id}))
+                    batch.append((update_id, chat_id, {**item.payload, "chat_id": chat_id}))
+                    owners[update_id] = n
             aside = await self.inbox.over_backlog(session, batch, CHAT_BACKLOG)
             stored = await self.inbox.store_many(session, batch, now, set_aside=aside, reason=DROPPED, channel=WHATSAPP)
             for item in statuses:
                 await self._status(session, item, chats.get(item.sender) if item.sender else None, templates)
         if templates:
             await self.sender.submit_all(templates, notice=True)
+        for update_id in stored:
+            counts[owners[update_id]] += 1
         for result in ("new", "duplicate"):
             count = len(stored) if result == "new" else len(messages) - len(stored)
             if count:
                 metrics.INBOX_RECEIVED.labels("whatsapp", result).inc(count)
         if stored and self._on_stored is not None:
             self._on_stored()
-        return len(stored)
+        return counts
 
     async def _status(
         self, session: AsyncSession, item: updates.Posted, chat_id: int | None, templates: list[WaCall],
@@ -302,3 +349,24 @@ def _without_bytes(call: WaCall) -> dict[str, Any]:
     if call.kind == "upload":
         params = {**params, "body": {k: v for k, v in call.body.items() if k != "data"}}
     return params
+
+
+def _settle(future: asyncio.Future[int], outcome: int | Exception) -> None:
+    """A waiting post's answer (its request may have gone already: nothing to tell then)."""
+    if future.done():
+        return
+    if isinstance(outcome, Exception):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
+
+
+def _words(call: WaCall) -> str:
+    """What a message says (its text, the body of its options, a caption), for a template."""
+    body = call.body
+    kind = str(body.get("type", ""))
+    if kind == "text":
+        return str(body["text"]["body"])
+    if kind == "interactive":
+        return str(body["interactive"].get("body", {}).get("text", ""))
+    return str(body.get("caption") or (body.get(kind) or {}).get("caption") or "")
