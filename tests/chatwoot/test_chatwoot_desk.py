@@ -61,20 +61,22 @@ async def agent(bot: RunningBot, chatwoot: FakeChatwoot, conversation_id: int, t
     await bot.desk_done()
 
 
-async def handed_over(bot: RunningBot, chatwoot: FakeChatwoot) -> tuple[TelegramChat, Conversation]:
+async def maria_says(bot: RunningBot, chatwoot: FakeChatwoot, text: str) -> tuple[TelegramChat, Conversation]:
+    """Maria, linked, says ``text``; her conversation once the desk caught up."""
     maria = await bot.maria(MARIA)
-    await maria.say("/atendente")
+    await maria.say(text)
     await bot.desk_done()
     return maria, conversation(chatwoot)
+
+
+async def handed_over(bot: RunningBot, chatwoot: FakeChatwoot) -> tuple[TelegramChat, Conversation]:
+    return await maria_says(bot, chatwoot, "/atendente")
 
 
 async def test_the_bot_serves_in_a_pending_conversation_without_secrets(
     bot: RunningBot, chatwoot: FakeChatwoot,
 ) -> None:
-    maria = await bot.maria(MARIA)
-    await maria.say("/menu")
-    await bot.desk_done()
-    talk = conversation(chatwoot)
+    _, talk = await maria_says(bot, chatwoot, "/menu")
     assert talk.status == "pending"
     said = chatwoot.contents(talk.id)
     assert said and "Como posso ajudar" in said[-1]
@@ -147,10 +149,7 @@ async def test_a_failing_then_slow_chatwoot_loses_and_repeats_nothing(bot: Runni
 async def test_an_agent_who_answers_a_chat_the_bot_serves_takes_it_over(
     bot: RunningBot, chatwoot: FakeChatwoot,
 ) -> None:
-    maria = await bot.maria(MARIA)
-    await maria.say("/menu")
-    await bot.desk_done()
-    talk = conversation(chatwoot)
+    maria, talk = await maria_says(bot, chatwoot, "/menu")
     assert talk.status == "pending"
     heard = len(bot.api.sent(MARIA))
     await agent(bot, chatwoot, talk.id, "Oi Maria, vi que a sua conexão caiu agora há pouco. Posso ajudar?")
@@ -173,10 +172,7 @@ async def test_an_agent_who_answers_a_chat_the_bot_serves_takes_it_over(
 async def test_a_take_over_the_isp_cannot_ticket_tells_the_agent_and_changes_nothing_for_the_person(
     bot: RunningBot, chatwoot: FakeChatwoot, sandbox: Sandbox,
 ) -> None:
-    maria = await bot.maria(MARIA)
-    await maria.say("/menu")
-    await bot.desk_done()
-    talk = conversation(chatwoot)
+    maria, talk = await maria_says(bot, chatwoot, "/menu")
     heard = len(bot.api.sent(MARIA))
     sandbox.faults.go_down()
     await agent(bot, chatwoot, talk.id, "Oi Maria, posso ajudar?")

@@ -9,7 +9,6 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,7 +17,6 @@ from bot.channels.telegram.desk import TelegramForumDesk
 from bot.channels.telegram.render import ApiCall
 from bot.cli import build_parser
 from bot.commands import desk as desk_cli
-from bot.commands import support
 from bot.desks.base import DeskRefused, DeskUnavailable
 from bot.desks.worker import DeskWorker
 from bot.i18n import plain_text
@@ -294,15 +292,6 @@ async def test_a_desk_slow_to_answer_keeps_its_jobs_from_a_second_worker(staffed
 
 
 # ---- ispbot desk: jobs refused for good, shown and put back in line ----------------------------------
-@pytest.fixture
-def on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database: ScratchDatabase) -> ScratchDatabase:
-    """``ispbot desk`` on the test's scratch database (its own schema on PostgreSQL)."""
-    monkeypatch.chdir(tmp_path)  # no .env of the developer's
-    monkeypatch.delenv("ISPBOT_ISP_TIMEZONE", raising=False)
-    monkeypatch.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
-    monkeypatch.setattr(support, "open_database", lambda _url: database.reopen())
-    return database
-
 
 async def ispbot(*argv: str) -> int:
     return await desk_cli.execute(build_parser().parse_args(list(argv)))

@@ -20,15 +20,6 @@ from tests.store.dbtools import ScratchDatabase
 MARIA = DEMO_IDENTITIES.customer
 
 
-@pytest.fixture
-def on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database: ScratchDatabase) -> ScratchDatabase:
-    """``ispbot mirror`` on the test's scratch database (its own schema on PostgreSQL)."""
-    monkeypatch.chdir(tmp_path)  # no .env of the developer's
-    monkeypatch.delenv("ISPBOT_ISP_TIMEZONE", raising=False)
-    monkeypatch.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
-    monkeypatch.setattr(support, "open_database", lambda _url: database.reopen())
-    return database
-
 
 async def ispbot(*argv: str) -> int:
     return await mirror_cli.execute(build_parser().parse_args(list(argv)))

@@ -6,12 +6,10 @@ undelivered past the horizon (``ISPBOT_TELEGRAM_RETRY_HOURS``) becomes a dead le
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
 from bot.cli import build_parser
-from bot.commands import support
 from bot.commands import undelivered as undelivered_cli
 from bot.sandbox import Sandbox
 from bot.store.dead_letters import DeadLetters
@@ -54,14 +52,6 @@ async def test_every_answer_is_delivered_once_after_telegram_refused_connections
         async with database.session() as session:
             assert await DeadLetters().all(session) == []
 
-
-@pytest.fixture
-def on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database: ScratchDatabase) -> ScratchDatabase:
-    """``ispbot undelivered`` on the test's scratch database (its own schema on PostgreSQL)."""
-    monkeypatch.chdir(tmp_path)  # no .env of the developer's
-    monkeypatch.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
-    monkeypatch.setattr(support, "open_database", lambda _url: database.reopen())
-    return database
 
 
 async def ispbot(*argv: str) -> int:

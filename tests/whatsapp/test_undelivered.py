@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from bot.cli import build_parser
-from bot.commands import support
 from bot.commands import undelivered as undelivered_cli
 from bot.i18n import default_translations
 from bot.sandbox import Sandbox
@@ -24,14 +23,6 @@ from tests.whatsapp.harness import MARIA_WA_ID, running_whatsapp
 
 TEMPLATES = "staff_answer: {name: resposta_equipe, languages: {pt_BR: pt_BR}, parameters: [name, text]}\n"
 
-
-@pytest.fixture
-def on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database: ScratchDatabase) -> ScratchDatabase:
-    """``ispbot undelivered`` on the test's scratch database (its own schema on PostgreSQL)."""
-    monkeypatch.chdir(tmp_path)  # no .env of the developer's
-    monkeypatch.setenv("ISPBOT_DATABASE_URL", database.url.render_as_string(hide_password=False))
-    monkeypatch.setattr(support, "open_database", lambda _url: database.reopen())
-    return database
 
 
 async def ispbot(*argv: str) -> int:
