@@ -29,6 +29,7 @@ from typing import TextIO
 import httpx
 from flows.events import Command, Start, Text
 from flows.identity import normalise_tax_id
+from flows.restarts import RestartChecks
 
 from bot.channels.console import ConsoleChannel, ConsoleChat, Identity, Screen
 from bot.isp import IspSettings
@@ -246,14 +247,17 @@ class Demo:
         for row in self.sandbox.store.rows("failover"):
             if row.get("Status") == "O":
                 row.update(Status="C", UpTime=now.strftime("%Y-%m-%d %H:%M:%S"), Solution="Resolvido (demo)")
+        self.app.coordinator.forget_outages()  # as the bot does when it sees an outage end: not said again
         self.screen.write(self.note("demo.outages_ended"))
 
     async def notices(self) -> str:
-        """What the bot tells the demo's chats on its own (an outage one of them watched has ended),
-        sent through the processor as housekeeping sends it; what that showed."""
+        """What the bot tells the demo's chats on its own (an outage one of them watched has ended, a
+        restarted connection is back), sent through the processor as housekeeping sends them; what
+        that showed."""
         self.screen.take()
         ours = (SUBSCRIBER_CHAT, TECHNICIAN_CHAT)
-        await self.terminal.processor.send_notices([n for n in await self.app.notifier.check() if n.chat_id in ours])
+        told = [*await self.app.notifier.check(), *await RestartChecks(self.app.engine).check()]
+        await self.terminal.processor.send_notices([n for n in told if n.chat_id in ours])
         return self.screen.take()
 
     def introduction(self) -> str:

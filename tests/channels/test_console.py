@@ -436,3 +436,19 @@ async def test_in_spanish_what_another_chat_is_told_is_marked_in_spanish(tmp_pat
         assert back is not None and "de vuelta en el chat del abonado" in back
     finally:
         await demo.close()
+
+
+async def test_a_restarted_connection_is_told_back_between_lines_as_the_bot_would_on_telegram(demo: Demo) -> None:
+    await demo.chat.send(Start())
+    await link_by_tax_id(demo, D.customer_cpf)
+    await demo.say("/endoutage")  # Maria's area has an outage in the seed: a restart would not help
+    demo.sandbox.settings.redial_seconds = 1.0  # the router dials in again at once, not after 20 s
+    await demo.say("reiniciar minha conexão")
+    shown = await press(demo.chat, "Sim, reiniciar")
+    assert "te aviso aqui" in shown and "já voltou" not in shown  # answered at once; the check comes later
+    told = ""
+    async with asyncio.timeout(30):
+        while "já voltou" not in told:
+            await asyncio.sleep(0.5)
+            told += await demo.notices()
+    assert "Reiniciei a sua conexão" in told
