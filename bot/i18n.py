@@ -55,6 +55,7 @@ def pick_language(code: str | None) -> str:
 
 
 CONSTANT_READS = frozenset({"channel"})  # a template reading no more is kept rendered, per channel name
+_GLOBAL = object()  # no channel given: the environment's own (not the same as a channel of None)
 
 
 class Translations:
@@ -96,7 +97,7 @@ class Translations:
         if reads is None:
             reads = self._compile(language, key)
         if reads <= CONSTANT_READS:
-            channel = variables.get("channel")
+            channel = variables.get("channel", _GLOBAL)
             constant = self._constant.get((language, key, channel))
             if constant is None:
                 constant = _tidy(self._compiled[(language, key)].render(**variables))
