@@ -10,8 +10,9 @@ that send events and record the replies, as a person would see them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
@@ -228,15 +229,32 @@ def make_desk(
     (``http_transport``: another way to it, one that loses answers, say)."""
     isp_settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
     cache_clock = FakeMonotonic()
-    stock = StockCatalog.from_mapping(sandbox.stock_catalog())
     files = FakeFiles()
 
     app = build_core(
         Settings(isp_settings, BotSettings(_env_file=None)),  # type: ignore[call-arg]
         database, http_transport=http_transport or httpx.ASGITransport(app=sandbox.app), wall_clock=clock,
-        cache_clock=cache_clock, policy=policy or Policy(stock=stock), files=files,
+        cache_clock=cache_clock, policy=policy or sandbox_policy(sandbox), files=files,
     )
     return Desk(sandbox, database, app.client, app.engine, cache_clock, clock, files=files)
+
+
+@contextlib.asynccontextmanager
+async def losing_answers(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, operation: str,
+) -> AsyncIterator[Desk]:
+    """A desk whose first answer to ``operation`` is lost on its way back (``LoseAnswers``)."""
+    desk = make_desk(sandbox, database, clock,
+                     http_transport=LoseAnswers(httpx.ASGITransport(app=sandbox.app), operation))
+    try:
+        yield desk
+    finally:
+        await desk.client.aclose()
+
+
+def sandbox_policy(sandbox: Sandbox, **changes: Any) -> Policy:
+    """The policy ``make_desk`` runs with by default (the sandbox's stock), with ``changes``."""
+    return replace(Policy(stock=StockCatalog.from_mapping(sandbox.stock_catalog())), **changes)
 
 
 def pdf_text(data: bytes) -> str:

@@ -12,9 +12,8 @@ import pytest
 from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
 from flows.policy import CancelTerms, Policy
 from flows.replies import Upload
-from flows.stock import StockCatalog
 
-from tests.flows.harness import Desk, LoseAnswers, make_desk, pdf_text
+from tests.flows.harness import Desk, LoseAnswers, make_desk, pdf_text, sandbox_policy
 from tests.store.dbtools import ScratchDatabase
 
 MARIA = DEMO_IDENTITIES.customer
@@ -23,9 +22,7 @@ TERMS = CancelTerms(reversal_reason=DEMO_IDENTITIES.cancel_reversal_reason,
 
 
 def policy(sandbox: Sandbox, **changes: object) -> Policy:
-    base = Policy(stock=StockCatalog.from_mapping(sandbox.stock_catalog()), cancel_terms=TERMS,
-                  company=DEMO_IDENTITIES.isp_name)
-    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+    return sandbox_policy(sandbox, **{"cancel_terms": TERMS, "company": DEMO_IDENTITIES.isp_name, **changes})
 
 
 @pytest.fixture

@@ -3,14 +3,11 @@ topic with the 30-day deadline recorded, and the person is told their rights in 
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import timedelta
 
 from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
-from flows.policy import Policy
-from flows.stock import StockCatalog
 
-from tests.flows.harness import Desk, make_desk
+from tests.flows.harness import Desk, make_desk, sandbox_policy
 from tests.store.dbtools import ScratchDatabase
 
 MARIA = DEMO_IDENTITIES.customer
@@ -44,9 +41,7 @@ async def test_a_charge_is_contested_from_the_bill_card(desk: Desk, clock: Fixed
 async def test_in_words_the_bill_is_asked_and_the_operator_topic_used(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
 ) -> None:
-    policy = dataclasses.replace(Policy(stock=StockCatalog.from_mapping(sandbox.stock_catalog())),
-                                 contest_topic="Negociação")
-    desk = make_desk(sandbox, database, clock, policy)
+    desk = make_desk(sandbox, database, clock, sandbox_policy(sandbox, contest_topic="Negociação"))
     try:
         chat = await desk.linked_chat(MARIA)
         await chat.say("quero contestar uma cobrança indevida")

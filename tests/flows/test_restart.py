@@ -12,10 +12,8 @@ import pytest
 from bot.i18n import plain_text
 from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
 from bot.store import RestartWatches
-from flows.policy import Policy
 from flows.replies import Notice
 from flows.restarts import RestartChecks
-from flows.stock import StockCatalog
 
 from tests.flows.harness import Desk, TestChat, make_desk
 from tests.flows.test_connection import customers, on_host
@@ -31,8 +29,7 @@ def online_without_outage(sandbox: Sandbox) -> int:
 
 @pytest.fixture
 async def restarting(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock) -> AsyncIterator[Desk]:
-    policy = Policy(stock=StockCatalog.from_mapping(sandbox.stock_catalog()))
-    desk = make_desk(sandbox, database, clock, policy)
+    desk = make_desk(sandbox, database, clock)
     yield desk
     await desk.client.aclose()
 
@@ -142,8 +139,7 @@ async def test_two_workers_that_both_claimed_a_watch_tell_it_once(restarting: De
 async def test_a_watch_outlives_the_process_that_wrote_it(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
 ) -> None:
-    policy = Policy(stock=StockCatalog.from_mapping(sandbox.stock_catalog()))
-    first = make_desk(sandbox, database, clock, policy)
+    first = make_desk(sandbox, database, clock)
     chat = await first.linked_chat(online_without_outage(sandbox))
     await chat.say("reiniciar")
     await chat.tap("Sim, reiniciar")
@@ -151,7 +147,7 @@ async def test_a_watch_outlives_the_process_that_wrote_it(
     async with database.transaction() as session:  # it claimed the watch, then died before telling
         assert len(await RestartWatches().claim(session, clock.now, timedelta(seconds=30), 10)) == 1
     await first.client.aclose()
-    second = make_desk(sandbox, database, clock, policy)  # the bot started again
+    second = make_desk(sandbox, database, clock)  # the bot started again
     try:
         assert await look(second) == []  # the dead worker's lease still holds it
         clock.advance(seconds=30)

@@ -4,15 +4,12 @@ still open, and one without paid bills get no statement."""
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import date, timedelta
 
 from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
-from flows.policy import Policy
 from flows.replies import Upload
-from flows.stock import StockCatalog
 
-from tests.flows.harness import Desk, make_desk, pdf_text
+from tests.flows.harness import Desk, make_desk, pdf_text, sandbox_policy
 from tests.store.dbtools import ScratchDatabase
 
 MARIA = DEMO_IDENTITIES.customer
@@ -40,9 +37,8 @@ async def test_the_last_year_s_paid_bills_are_listed(desk: Desk, clock: FixedClo
 async def test_the_statement_pdf_names_every_paid_bill_of_the_year(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
 ) -> None:
-    policy = dataclasses.replace(Policy(stock=StockCatalog.from_mapping(sandbox.stock_catalog())),
-                                 company="Fibra Sandbox Telecom Ltda, CNPJ 11.444.777/1234-56")
-    desk = make_desk(sandbox, database, clock, policy)
+    company = "Fibra Sandbox Telecom Ltda, CNPJ 11.444.777/1234-56"
+    desk = make_desk(sandbox, database, clock, sandbox_policy(sandbox, company=company))
     try:
         chat = await desk.linked_chat(MARIA)
         await chat.say("preciso da declaração anual de quitação")

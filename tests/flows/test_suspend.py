@@ -8,13 +8,12 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime, timedelta
 
-import httpx
 import pytest
 from bot.desks.worker import DeskWorker
 from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
 from bot.sandbox.clock import ISP_ZONE
 
-from tests.flows.harness import Desk, LoseAnswers, TestChat, make_desk
+from tests.flows.harness import Desk, TestChat, losing_answers
 from tests.flows.test_staff_desk import RecordingDesk
 from tests.store.dbtools import ScratchDatabase
 
@@ -86,9 +85,7 @@ async def test_a_contract_not_active_is_told_plainly(desk: Desk) -> None:
 async def test_a_lost_answer_is_tried_again_without_a_second_suspension(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
 ) -> None:
-    desk = make_desk(sandbox, database, clock, http_transport=LoseAnswers(
-        httpx.ASGITransport(app=sandbox.app), "contract_suspend_temporary"))
-    try:
+    async with losing_answers(sandbox, database, clock, "contract_suspend_temporary") as desk:
         chat = await desk.linked_chat(MARIA)
         await ask_for(chat, "30", (clock.now + timedelta(days=3)).strftime("%d/%m"))
         await chat.tap("Sim, suspender")
@@ -96,8 +93,6 @@ async def test_a_lost_answer_is_tried_again_without_a_second_suspension(
         await chat.tap("Tentar de novo")
         assert "Pronto" in chat.text
         assert len(suspensions(sandbox, "scheduled")) == 1
-    finally:
-        await desk.client.aclose()
 
 
 async def test_the_contract_card_leads_to_suspending_it(desk: Desk) -> None:
@@ -110,9 +105,7 @@ async def test_the_contract_card_leads_to_suspending_it(desk: Desk) -> None:
 async def test_a_lost_call_off_answer_is_tried_again_and_its_refusal_means_it_landed(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
 ) -> None:
-    desk = make_desk(sandbox, database, clock, http_transport=LoseAnswers(
-        httpx.ASGITransport(app=sandbox.app), "contract_suspend_temporary_cancel"))
-    try:
+    async with losing_answers(sandbox, database, clock, "contract_suspend_temporary_cancel") as desk:
         chat = await desk.linked_chat(MARIA)
         await ask_for(chat, "30", (clock.now + timedelta(days=3)).strftime("%d/%m"))
         await chat.tap("Sim, suspender")
@@ -121,8 +114,6 @@ async def test_a_lost_call_off_answer_is_tried_again_and_its_refusal_means_it_la
         assert "Tentar de novo" in chat.text and suspensions(sandbox, "cancelled")
         await chat.tap("Tentar de novo")
         assert "foi desfeita" in chat.text and "Não há suspensão" not in chat.text
-    finally:
-        await desk.client.aclose()
 
 
 async def test_the_staff_desk_hears_of_a_suspension_and_of_its_calling_off(desk: Desk, clock: FixedClock) -> None:
