@@ -54,8 +54,15 @@ def pick_language(code: str | None) -> str:
     return {"pt": "pt_BR", "en": "en", "es": "es"}.get(base, DEFAULT_LANGUAGE)
 
 
-CONSTANT_READS = frozenset({"channel"})  # a template reading no more is kept rendered, per channel name
-_GLOBAL = object()  # no channel given: the environment's own (not the same as a channel of None)
+_GLOBAL = object()  # a variable not given: the environment's own (not the same as one given as None)
+_VARIES = object()  # a value that makes the text not worth keeping
+
+
+def _kept_value(name: str, value: object) -> object:
+    """What a kept text is kept by: the channel's name, a flag, or nothing given; else ``_VARIES``."""
+    if value is _GLOBAL or value is None or value is True or value is False:
+        return value
+    return value if name == "channel" and type(value) is str else _VARIES
 
 
 class Translations:
@@ -70,10 +77,11 @@ class Translations:
             )
         self._envs = {lang: _environment(lang) for lang in LANGUAGES}
         self._compiled: dict[tuple[str, str], Template] = {}
-        # What each template reads: most read no variable, or only the channel's name ("este Telegram"),
-        # so their text is kept once per channel name rather than rendered at every answer.
-        self._reads: dict[tuple[str, str], frozenset[str]] = {}
-        self._constant: dict[tuple[str, str, object], str] = {}
+        # What each template reads, in a fixed order. Most read no variable, or only the channel's name
+        # ("este Telegram") and yes-or-no flags (``linked``, ``human``): their text is kept once per
+        # channel name and flags rather than rendered at every answer, a few texts per template.
+        self._reads: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._kept: dict[tuple[object, ...], str] = {}
 
     def keys(self, language: str) -> set[str]:
         return set(self._sources[language])
@@ -96,16 +104,15 @@ class Translations:
         reads = self._reads.get((language, key))
         if reads is None:
             reads = self._compile(language, key)
-        if reads <= CONSTANT_READS:
-            channel = variables.get("channel", _GLOBAL)
-            constant = self._constant.get((language, key, channel))
-            if constant is None:
-                constant = _tidy(self._compiled[(language, key)].render(**variables))
-                self._constant[(language, key, channel)] = constant
-            return constant
+        kept = (language, key, *(_kept_value(name, variables.get(name, _GLOBAL)) for name in reads))
+        if _VARIES not in kept:
+            text = self._kept.get(kept)
+            if text is None:
+                text = self._kept[kept] = _tidy(self._compiled[(language, key)].render(**variables))
+            return text
         return _tidy(self._compiled[(language, key)].render(**variables))
 
-    def _compile(self, language: str, key: str) -> frozenset[str]:
+    def _compile(self, language: str, key: str) -> tuple[str, ...]:
         source = self._sources[language].get(key)
         if source is None:
             raise KeyError(f"no template {key!r} in locales/{language}")
@@ -114,7 +121,7 @@ class Translations:
         tree = environment.parse(source)
         # A global (``channel``) counts as a variable: a caller may pass its own.
         read_globals = {name.name for name in tree.find_all(nodes.Name) if name.name in environment.globals}
-        reads = self._reads[(language, key)] = frozenset(meta.find_undeclared_variables(tree) | read_globals)
+        reads = self._reads[(language, key)] = tuple(sorted(meta.find_undeclared_variables(tree) | read_globals))
         return reads
 
     def plain(self, language: str, value: Any) -> str:

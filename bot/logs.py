@@ -24,6 +24,8 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from bot.jsontext import dumps
+
 LogFormat = Literal["auto", "json", "text"]
 
 # At least every shape ``TelegramSettings`` accepts as a token (scrubbing a look-alike costs nothing).
@@ -142,7 +144,7 @@ class JsonFormatter(logging.Formatter):
             entry["exc"] = record.exc_text
         if record.stack_info:
             entry["stack"] = record.stack_info
-        return json.dumps(entry, ensure_ascii=False, default=str)
+        return dumps(entry, default=str)
 
 
 class TextFormatter(logging.Formatter):

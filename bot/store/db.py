@@ -12,6 +12,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from bot.jsontext import loads
 from bot.store.inline_sqlite import inline_creator
 from bot.store.types import storable_json
 from bot.store.urls import DEFAULT_URL, async_url, is_memory_sqlite
@@ -59,7 +60,8 @@ class Database:
         self.url = async_url(url)
         # Every JSON column's value is written by ``storable_json`` (NUL and lone surrogates replaced).
         options: dict[str, Any] = {
-            "echo": echo, "connect_args": dict(connect_args or {}), "json_serializer": storable_json,
+            "echo": echo, "connect_args": dict(connect_args or {}),
+            "json_serializer": storable_json, "json_deserializer": loads,
         }
         if is_memory_sqlite(self.url):
             # Each connection to ":memory:" would be a new empty database: share a single one.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -11,6 +10,8 @@ from sqlalchemy import JSON, DateTime
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator, TypeEngine
+
+from bot.jsontext import dumps
 
 
 def utcnow() -> datetime:
@@ -58,7 +59,6 @@ def json_type(*, none_as_null: bool = False) -> TypeEngine[Any]:
 _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 # In JSON written without ASCII escapes, a NUL is the escape ``\u0000`` and a lone surrogate is itself.
 _UNSTORABLE_IN_JSON = re.compile(r"\\u0000|[\ud800-\udfff]")
-_json_text = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def storable_json(value: Any) -> str:
@@ -70,10 +70,10 @@ def storable_json(value: Any) -> str:
     fail again and again. SQLite would take them; they are replaced there too, so both behave alike.
     The text is written once and searched once; the value is walked only when one is there.
     """
-    text = _json_text(value)
+    text = dumps(value)
     if _UNSTORABLE_IN_JSON.search(text) is None:
         return text
-    return _json_text(_walk(value))
+    return dumps(_walk(value))
 
 
 def _walk(value: Any) -> Any:

@@ -29,7 +29,7 @@ OURS = {*SOURCES, "tests"}  # bench drives the tests' fakes
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Ground: nothing of ours below them (``GROUND`` says what each may import of the others).
-    ("bot.heap", "bot.logs", "bot.languages", "bot.i18n", "bot.store", "bot.isp", "bot.sandbox"),
+    ("bot.heap", "bot.jsontext", "bot.logs", "bot.languages", "bot.i18n", "bot.store", "bot.isp", "bot.sandbox"),
     ("bot.metrics",),  # counts the ISP client's calls
     ("flows",),  # the engine, the context and what every role's flows share
     ("flows.subscriber", "flows.technician", "flows.staff"),
@@ -48,7 +48,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # Within the ground, what each package may import of ours besides itself: the client and the
 # sandbox nothing (each is checked against the other, so neither may lean on it), the store nothing.
 GROUND: dict[str, tuple[str, ...]] = {
-    "bot.heap": (), "bot.logs": (), "bot.languages": (), "bot.i18n": ("bot.languages",), "bot.store": (),
+    "bot.heap": (), "bot.jsontext": (), "bot.logs": ("bot.jsontext",), "bot.languages": (),
+    "bot.i18n": ("bot.languages",), "bot.store": ("bot.jsontext",),
     "bot.isp": (), "bot.sandbox": (),
 }
 
@@ -63,6 +64,7 @@ CHANNEL_LIBRARIES = frozenset({"telegram", "aiohttp", "httpx", "aiogram"})
 THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot": frozenset(),  # the root package's __init__.py
     "bot.heap": frozenset(),
+    "bot.jsontext": frozenset({"orjson"}),
     "bot.logs": frozenset(),
     "bot.i18n": frozenset({"babel", "jinja2", "yaml"}),
     "bot.store": frozenset({"aiosqlite", "alembic", "asyncpg", "sqlalchemy"}),

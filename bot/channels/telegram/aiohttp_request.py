@@ -25,6 +25,8 @@ from telegram._utils.types import JSONDict, ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from bot.jsontext import loads, utf8
+
 JSON = "application/json"
 _ANSWER = b'{"ok":true,'  # how the Bot API begins every answer
 NOT_THE_BOT_API = "an answer that is not the Bot API's JSON (a page or a truncated body)"
@@ -104,7 +106,7 @@ class AiohttpRequest(BaseRequest):
     def parse_json_payload(payload: bytes) -> JSONDict:
         """The body as a JSON object, or ``UnreadableAnswer`` (python-telegram-bot's own logs a traceback)."""
         try:
-            answer = json.loads(payload)
+            answer = loads(payload)
         except ValueError:  # UnicodeDecodeError included
             raise UnreadableAnswer(NOT_THE_BOT_API) from None
         if not isinstance(answer, dict) or (answer.get("ok") is True and "result" not in answer):
@@ -114,7 +116,7 @@ class AiohttpRequest(BaseRequest):
 
 def _json_object(payload: bytes) -> dict[str, Any] | None:
     try:
-        decoded = json.loads(payload)
+        decoded = loads(payload)
     except ValueError:
         return None
     return decoded if isinstance(decoded, dict) else None
@@ -143,10 +145,9 @@ def _body(request_data: RequestData | None) -> Any:
         # Not python-telegram-bot's form fields: percent-encoding every character of a message in
         # Python (``urlencode``) cost more than the rest of building the request, and aiohttp's
         # FormData builds a multipart writer, boundary and all, for each call. ``parameters`` are
-        # already JSON values (a keyboard as an object, not a string of JSON). ASCII with escapes:
-        # a little larger, faster to make, and a lone surrogate cannot fail the encoding.
-        body = json.dumps(request_data.parameters, separators=(",", ":"))
-        return aiohttp.payload.BytesPayload(body.encode("ascii"), content_type=JSON)
+        # already JSON values (a keyboard as an object, not a string of JSON). A lone surrogate is
+        # written escaped (``bot.jsontext.utf8``), so it cannot fail the encoding.
+        return aiohttp.payload.BytesPayload(utf8(request_data.parameters), content_type=JSON)
     form = aiohttp.FormData()
     for name, value in request_data.json_parameters.items():
         form.add_field(name, value)
