@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.commands.support import EXIT_INVALID, EXIT_REFUSED, Refused, isp_zone, run_action, store, usage
+from bot.commands.support import EXIT_INVALID, EXIT_REFUSED, Refused, isp_zone, runs_actions, store, usage
 
 if TYPE_CHECKING:  # what the actions use is imported where they run: building the parser stays light
     from datetime import datetime
@@ -62,10 +62,7 @@ def register(subparsers: Any) -> None:
     settle.set_defaults(func=run, handler=_settle)
 
 
-def run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    return asyncio.run(run_action(PROG, args))
+run = runs_actions(PROG)
 
 
 def _protocol(text: str) -> str:

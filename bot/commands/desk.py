@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.commands.support import isp_zone, run_action, store, usage
+from bot.commands.support import isp_zone, runs_actions, store, usage
 
 PROG = "ispbot desk"
 
@@ -39,15 +39,7 @@ def register(subparsers: Any) -> None:
     desk.set_defaults(func=usage(desk))
 
 
-def run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    return asyncio.run(execute(args))
-
-
-async def execute(args: argparse.Namespace) -> int:
-    """The action ``args`` names; its exit code."""
-    return await run_action(PROG, args)
+run = runs_actions(PROG)
 
 
 async def _status(_: argparse.Namespace) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.commands.support import EXIT_INVALID, EXIT_REFUSED, Refused, isp_zone, load, run_action, store
+from bot.commands.support import EXIT_INVALID, EXIT_REFUSED, Refused, isp_zone, load, runs_actions, store
 
 DESCRIPTION = """\
 ``ispbot locks``: see and clear the locks that too many failed link attempts put on linking.
@@ -50,10 +50,7 @@ def register(subparsers: Any) -> None:
     clear.set_defaults(func=run, handler=_clear)
 
 
-def run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    return asyncio.run(run_action(PROG, args))
+run = runs_actions(PROG)
 
 
 async def _list(_: argparse.Namespace) -> None:

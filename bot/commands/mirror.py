@@ -21,7 +21,7 @@ import argparse
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from bot.commands.support import isp_zone, run_action, store, usage
+from bot.commands.support import isp_zone, runs_actions, store, usage
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -45,15 +45,7 @@ def register(subparsers: Any) -> None:
     mirror.set_defaults(func=usage(mirror))
 
 
-def run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    return asyncio.run(execute(args))
-
-
-async def execute(args: argparse.Namespace) -> int:
-    """The action ``args`` names; its exit code."""
-    return await run_action(PROG, args)
+run = runs_actions(PROG)
 
 
 def _shown(moment: datetime, zone: ZoneInfo) -> str:

@@ -149,6 +149,17 @@ def usage(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int
     return show
 
 
+def runs_actions(prog: str) -> Callable[[argparse.Namespace], int]:
+    """The ``func`` of a command group's actions: runs the one ``args`` names (``run_action``)."""
+
+    def run(args: argparse.Namespace) -> int:
+        import asyncio
+
+        return asyncio.run(run_action(prog, args))
+
+    return run
+
+
 async def run_action(prog: str, args: argparse.Namespace) -> int:
     """Run the action ``args`` names (its ``handler``); its exit code, a refusal printed as one line."""
     handler: Callable[[argparse.Namespace], Awaitable[None]] = args.handler

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from bot.commands.support import EXIT_INVALID, EXIT_UNREACHABLE, Refused, isp_zone, load, run_action, store, usage
+from bot.commands.support import EXIT_INVALID, EXIT_UNREACHABLE, Refused, isp_zone, load, runs_actions, store, usage
 
 if TYPE_CHECKING:
     from bot.channels.telegram.settings import TelegramSettings
@@ -42,15 +42,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=usage(parser))
 
 
-def run(args: argparse.Namespace) -> int:
-    import asyncio
-
-    return asyncio.run(execute(args))
-
-
-async def execute(args: argparse.Namespace) -> int:
-    """The action ``args`` names; its exit code."""
-    return await run_action(PROG, args)
+run = runs_actions(PROG)
 
 
 async def _list(_: argparse.Namespace) -> None:

@@ -44,7 +44,7 @@ async def desk(
 
 async def ispbot(*argv: str) -> int:
     args = build_parser().parse_args(list(argv))
-    return await locks_cli.run_action(locks_cli.PROG, args)
+    return await support.run_action(locks_cli.PROG, args)
 
 
 async def fail_five_times(chat: Chat, *, by_login: bool) -> None:

@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
 
-import httpx
 import pytest
 from bot.i18n import LANGUAGES, default_translations
 from bot.isp import F
@@ -15,7 +14,7 @@ from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
 from bot.store import ChatStates
 from flows.policy import Policy
 
-from tests.flows.harness import Desk, LoseAnswers, make_desk
+from tests.flows.harness import Desk, losing_answers, make_desk
 from tests.store.dbtools import ScratchDatabase
 
 JOAO = DEMO_IDENTITIES.blocked_customer
@@ -148,9 +147,7 @@ async def test_isp_down_at_confirmation_keeps_the_question_and_unblocks_once_whe
 async def test_an_unblock_whose_answer_was_lost_is_read_back_and_goes_on_as_done(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
 ) -> None:
-    desk = make_desk(sandbox, database, clock, http_transport=LoseAnswers(
-        httpx.ASGITransport(app=sandbox.app), "contract_unblock"))
-    try:
+    async with losing_answers(sandbox, database, clock, "contract_unblock") as desk:
         chat = await _ask_unblock(desk)
         await chat.tap("Sim, desbloquear")
         assert "Pronto! Pedimos o desbloqueio do contrato 5002" in chat.text
@@ -158,8 +155,6 @@ async def test_an_unblock_whose_answer_was_lost_is_read_back_and_goes_on_as_done
         assert len(_bot_tickets(desk, JOAO)) == 1  # noted for the staff, and recorded against the policy:
         await chat.command("contratos")
         assert "Desbloqueio em confiança" not in " ".join(chat.buttons)  # active now
-    finally:
-        await desk.client.aclose()
 
 
 async def test_an_unblock_cut_before_it_landed_is_told_and_asked_again(desk: Desk) -> None:

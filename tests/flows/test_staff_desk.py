@@ -17,6 +17,7 @@ from bot.channels.telegram.desk import TelegramForumDesk
 from bot.channels.telegram.render import ApiCall
 from bot.cli import build_parser
 from bot.commands import desk as desk_cli
+from bot.commands.support import run_action
 from bot.desks.base import DeskRefused, DeskUnavailable
 from bot.desks.worker import DeskWorker
 from bot.i18n import plain_text
@@ -29,7 +30,7 @@ from flows.events import Incoming, Resolved, StaffCommand, StaffEvent, StaffRepl
 from flows.replies import Notice
 from sqlalchemy import select
 
-from tests.flows.harness import Desk, LoseAnswers, TestChat, make_desk
+from tests.flows.harness import Desk, LoseAnswers, TestChat, losing_answers, make_desk
 from tests.flows.test_cancel_plan import policy as cancel_policy
 from tests.store.dbtools import ScratchDatabase
 
@@ -240,9 +241,7 @@ async def test_a_closing_whose_answer_was_lost_is_read_back_and_told_as_done(
 async def test_a_note_whose_answer_was_lost_is_reported_as_maybe_done_not_sent_again(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
 ) -> None:
-    desk = make_desk(sandbox, database, clock,
-                     http_transport=LoseAnswers(httpx.ASGITransport(app=sandbox.app), "ticket_occurrence_insert"))
-    try:
+    async with losing_answers(sandbox, database, clock, "ticket_occurrence_insert") as desk:
         desk.engine.policy = replace(desk.engine.policy, staff_desk=True)
         _, ref = await asked_for_a_person(desk)
         fake = RecordingDesk()
@@ -250,8 +249,6 @@ async def test_a_note_whose_answer_was_lost_is_reported_as_maybe_done_not_sent_a
         await DeskWorker(desk.database, fake).round()
         assert "pode ter sido feito" in fake.calls[-1][3]
         assert sandbox.call_count("ticket_occurrence_insert") == 1
-    finally:
-        await desk.client.aclose()
 
 
 async def test_a_desk_that_follows_every_chat_gets_the_whole_conversation(staffed: Desk) -> None:
@@ -294,7 +291,7 @@ async def test_a_desk_slow_to_answer_keeps_its_jobs_from_a_second_worker(staffed
 # ---- ispbot desk: jobs refused for good, shown and put back in line ----------------------------------
 
 async def ispbot(*argv: str) -> int:
-    return await desk_cli.execute(build_parser().parse_args(list(argv)))
+    return await run_action(desk_cli.PROG, build_parser().parse_args(list(argv)))
 
 
 async def test_a_refused_card_is_shown_without_its_text_and_carried_out_once_retried(

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import FixedClock, Sandbox
 
-from tests.flows.harness import Desk, LoseAnswers, TestChat, make_desk
+from tests.flows.harness import Desk, TestChat, losing_answers
 from tests.store.dbtools import ScratchDatabase
 
 
@@ -115,9 +114,7 @@ async def test_a_ticket_without_an_appointment_gets_one(desk: Desk) -> None:
 async def test_an_appointment_whose_answer_was_lost_is_read_back_and_told_as_saved(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
 ) -> None:
-    desk = make_desk(sandbox, database, clock, http_transport=LoseAnswers(
-        httpx.ASGITransport(app=sandbox.app), "ticket_appointment_update"))
-    try:
+    async with losing_answers(sandbox, database, clock, "ticket_appointment_update") as desk:
         maria = await desk.linked_chat()
         chat = await appointment_of_70001(desk)
         await chat.tap("Remarcar")
@@ -127,8 +124,6 @@ async def test_an_appointment_whose_answer_was_lost_is_read_back_and_told_as_sav
         assert "agendado para 11/03/2025 às 10:30, a confirmar" in chat.text
         assert desk.sandbox.call_count("ticket_appointment_update") == 1
         assert len(desk.notices_for(maria.chat_id)) == 1
-    finally:
-        await desk.client.aclose()
 
 
 async def test_an_appointment_cut_before_it_landed_is_told_and_asked_again(desk: Desk) -> None:

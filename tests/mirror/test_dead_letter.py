@@ -22,7 +22,7 @@ MARIA = DEMO_IDENTITIES.customer
 
 
 async def ispbot(*argv: str) -> int:
-    return await mirror_cli.execute(build_parser().parse_args(list(argv)))
+    return await support.run_action(mirror_cli.PROG, build_parser().parse_args(list(argv)))
 
 
 async def test_a_ticket_the_isp_lost_ends_dead_is_shown_and_retried(

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from bot.cli import build_parser
 from bot.commands import undelivered as undelivered_cli
+from bot.commands.support import run_action
 from bot.sandbox import Sandbox
 from bot.store.dead_letters import DeadLetters
 
@@ -55,7 +56,7 @@ async def test_every_answer_is_delivered_once_after_telegram_refused_connections
 
 
 async def ispbot(*argv: str) -> int:
-    return await undelivered_cli.execute(build_parser().parse_args(list(argv)))
+    return await run_action(undelivered_cli.PROG, build_parser().parse_args(list(argv)))
 
 
 async def test_past_the_horizon_answers_are_dead_letters_listed_and_sent_again(

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from bot.cli import build_parser
 from bot.commands import undelivered as undelivered_cli
+from bot.commands.support import run_action
 from bot.i18n import default_translations
 from bot.sandbox import Sandbox
 from bot.store.channels import WHATSAPP, ChannelIds
@@ -26,7 +27,7 @@ TEMPLATES = "staff_answer: {name: resposta_equipe, languages: {pt_BR: pt_BR}, pa
 
 
 async def ispbot(*argv: str) -> int:
-    return await undelivered_cli.execute(build_parser().parse_args(list(argv)))
+    return await run_action(undelivered_cli.PROG, build_parser().parse_args(list(argv)))
 
 
 async def test_whatsapp_dead_letters_are_listed_and_sent_again_as_templates_or_kept_held(
