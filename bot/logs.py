@@ -202,6 +202,10 @@ def configure(level: int | str = logging.INFO, fmt: LogFormat = "auto", *, secre
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # Neither format shows a record's thread, process or source line: not looking them up for every
+    # record is what logging's own documentation advises ("Optimization"), and each update logs one.
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
+    logging._srcfile = None  # the documented switch off for the source line
     numeric = root.level
     for name in QUIET:
         logging.getLogger(name).setLevel(max(numeric, logging.WARNING))

@@ -58,7 +58,7 @@ def json_type(*, none_as_null: bool = False) -> TypeEngine[Any]:
 
 _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 # In JSON written without ASCII escapes, a NUL is the escape ``\u0000`` and a lone surrogate is itself.
-_UNSTORABLE_IN_JSON = re.compile(r"\\u0000|[\ud800-\udfff]")
+_NUL_IN_JSON = "\\u0000"
 
 
 def storable_json(value: Any) -> str:
@@ -68,12 +68,21 @@ def storable_json(value: Any) -> str:
     PostgreSQL's JSONB refuses both, and a person's text may hold them (a client's odd bytes, a
     terminal decoding with surrogateescape): one such message must not make a turn or an update
     fail again and again. SQLite would take them; they are replaced there too, so both behave alike.
-    The text is written once and searched once; the value is walked only when one is there.
+    The text is written once and checked once (a lone surrogate is what UTF-8 cannot encode: the
+    encoder finds it far sooner than a search would); the value is walked only when one is there.
     """
     text = dumps(value)
-    if _UNSTORABLE_IN_JSON.search(text) is None:
+    if _NUL_IN_JSON not in text and _encodable(text):
         return text
     return dumps(_walk(value))
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _walk(value: Any) -> Any:
