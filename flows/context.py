@@ -11,6 +11,7 @@ never imports the storage layer. What a contact came to is recorded with ``recor
 
 from __future__ import annotations
 
+import base64
 import secrets
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -74,6 +75,7 @@ CHOICES = "choices"
 MISSES = "misses"
 RECENT = "recent"  # the person's last few messages, in words: the staff's card shows them
 RECENT_KEPT = 5
+TOKEN_BYTES = 6  # a button's token: 8 characters, so callback data stays far under Telegram's 64 bytes
 # When this chat last recorded a failed link attempt (ISO time), or None once its failures were
 # counted and there were none: a chat that never failed is not counted again on every turn. Only the
 # chat's own turns record its failures (``record_link_attempt``, in the transaction that saves this),
@@ -185,8 +187,10 @@ class Context:
         """Ask a question and wait in ``step`` for the answer (a button of ``options``, or text)."""
         choices: dict[str, Any] = {}
         buttons: list[Button] = []
-        for option in options or []:
-            token = secrets.token_urlsafe(6)  # 8 characters: callback data stays far under 64 bytes
+        offered = list(options or [])
+        randomness = secrets.token_bytes(TOKEN_BYTES * len(offered))  # one system call for them all
+        for index, option in enumerate(offered):
+            token = _token(randomness[index * TOKEN_BYTES : (index + 1) * TOKEN_BYTES])
             choices[token] = [option.value, self._label(option)]
             buttons.append(Button(choices[token][1], token))
         rows = tuple(tuple(buttons[i : i + columns]) for i in range(0, len(buttons), columns))
@@ -529,3 +533,8 @@ def prompt_reply(prompt: dict[str, Any] | None) -> Reply | None:
         return AskContact(prompt["text"], prompt["button"])
     rows = tuple(tuple(Button(label, token) for label, token in row) for row in prompt.get("buttons", []))
     return Message(prompt["text"], rows)
+
+
+def _token(randomness: bytes) -> str:
+    """A button's token from its random bytes, as ``secrets.token_urlsafe`` writes them."""
+    return base64.urlsafe_b64encode(randomness).rstrip(b"=").decode("ascii")

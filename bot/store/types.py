@@ -32,9 +32,10 @@ class UtcDateTime(TypeDecorator[datetime]):
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError(f"naive datetime {value!r}: pass a timezone-aware datetime")
-        value = value.astimezone(UTC)
+        if value.tzinfo is not UTC:  # most values are made in UTC already (``utcnow``)
+            if value.tzinfo is None or value.utcoffset() is None:
+                raise ValueError(f"naive datetime {value!r}: pass a timezone-aware datetime")
+            value = value.astimezone(UTC)
         if dialect.name == "sqlite":
             return value.replace(tzinfo=None)
         return value
