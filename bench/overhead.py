@@ -2,6 +2,7 @@
 (a process of its own) that holds the same burst of updates, in the same run.
 
     python -m bench.overhead [--updates 5000] [--chats 500] [--postgresql URL] [--only fast|steady|realistic]
+                             [--contenders a,b] [--rounds N]
 
 Three settings: ``fast`` (the Bot API and the sandbox ISP answer at once, all updates waiting at the
 start), ``steady`` (the same, but the updates arrive steadily at the rate the issue's target asks for:
@@ -11,7 +12,9 @@ ISP after 50 ms). ``contenders`` says who runs: echo bots, a typical stateful bo
 each in its own process, so its peak resident memory is its own. ``measure`` says which figures each
 prints (one JSON line per contender and setting); then one line per setting with the ratios the
 issue's targets speak of, and the whole bot's machine bound against aiogram's rate (below 1: out of
-this machine's reach). Every run is bounded (``--within`` seconds per contender) and talks to
+this machine's reach). ``--rounds`` repeats the contenders, every other round in reverse order, and
+ends with the median of each ratio (rates on a virtual machine move between runs minutes apart, and
+a machine that slows down over a run would otherwise weigh on whoever runs last). Every run is bounded (``--within`` seconds per contender) and talks to
 127.0.0.1 only.
 """
 
@@ -25,6 +28,7 @@ import resource
 import selectors
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -251,6 +255,9 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY,
                         help="the whole bot's ISPBOT_CONCURRENCY")
     parser.add_argument("--within", type=float, default=240.0, help="seconds at most per contender")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run the contenders this many times, every other round in reverse order; with "
+                             "more than one, the median of each ratio is printed last")
     parser.add_argument("--steady-rate", type=float, default=100.0,
                         help="updates a second in the steady setting when the echo bot was not measured first")
     args = parser.parse_args()
@@ -259,33 +266,52 @@ def main() -> int:
     for name, setting in SETTINGS.items():
         if args.only not in (None, name):
             continue
-        rates: dict[str, float] = {}
-        bounds: dict[str, float] = {}  # the most the machine's cores could carry at each one's cost
         rate = target_rate if setting.steady else None
-        for contender in contenders(args.postgresql, setting.isp_latency, args.concurrency):
-            if (wanted and contender.name not in wanted) or (setting.steady and not contender.whole_bot):
-                continue
-            result = measure(contender, args.updates, args.chats, setting.api_latency, args.within, rate=rate)
-            if isinstance(measured := result.get("updates_per_second"), float):
-                rates[contender.name] = measured
-            if isinstance(bound := result.get("machine_bound_updates_per_second"), float):
-                bounds[contender.name] = bound
-            emit(figure("overhead", setting=name, updates=args.updates, chats=args.chats,
-                        api_latency_ms=setting.api_latency * 1000, isp_latency_ms=setting.isp_latency * 1000,
-                        **({"offered_updates_per_second": rate} if rate else {}), **result))
-        if name == "fast" and "ptb_echo" in rates:
-            target_rate = round(rates["ptb_echo"] / 2, 1)  # the issue's target: half the echo bot's rate
-        if not setting.steady:
-            emit(figure("overhead_ratios", setting=name, **{
-                f"{bot}_vs_{echo}": round(rates[bot] / rates[echo], 2)
-                for bot in ("ispbot_sqlite", "ispbot_postgresql") for echo in PEERS
-                if bot in rates and echo in rates
-            }, **{
-                # Below 1, no number of bot processes on this machine could reach the echo bot's rate.
-                f"{bot}_machine_bound_vs_aiogram_echo": round(bounds[bot] / rates["aiogram_echo"], 2)
-                for bot in ("ispbot_sqlite", "ispbot_postgresql") if bot in bounds and "aiogram_echo" in rates
+        chosen = [
+            contender for contender in contenders(args.postgresql, setting.isp_latency, args.concurrency)
+            if not ((wanted and contender.name not in wanted) or (setting.steady and not contender.whole_bot))
+        ]
+        rounds: list[dict[str, float]] = []
+        for number in range(args.rounds):
+            # Every other round in the reverse order: a machine that slows down (or speeds up) over a
+            # run then weighs on every contender alike.
+            rates: dict[str, float] = {}
+            bounds: dict[str, float] = {}  # the most the machine's cores could carry at each one's cost
+            for contender in chosen if number % 2 == 0 else chosen[::-1]:
+                result = measure(contender, args.updates, args.chats, setting.api_latency, args.within, rate=rate)
+                if isinstance(measured := result.get("updates_per_second"), float):
+                    rates[contender.name] = measured
+                if isinstance(bound := result.get("machine_bound_updates_per_second"), float):
+                    bounds[contender.name] = bound
+                emit(figure("overhead", setting=name, updates=args.updates, chats=args.chats,
+                            api_latency_ms=setting.api_latency * 1000, isp_latency_ms=setting.isp_latency * 1000,
+                            **({"round": number + 1} if args.rounds > 1 else {}),
+                            **({"offered_updates_per_second": rate} if rate else {}), **result))
+            if name == "fast" and "ptb_echo" in rates and number == 0:
+                target_rate = round(rates["ptb_echo"] / 2, 1)  # the issue's target: half the echo bot's rate
+            if not setting.steady:
+                ratios = _ratios(rates, bounds)
+                rounds.append(ratios)
+                emit(figure("overhead_ratios", setting=name, **({"round": number + 1} if args.rounds > 1 else {}),
+                            **ratios))
+        if len(rounds) > 1:
+            emit(figure("overhead_ratios_median", setting=name, rounds=len(rounds), **{
+                key: round(statistics.median(each[key] for each in rounds if key in each), 2)
+                for key in rounds[0]
             }))
     return 0
+
+
+def _ratios(rates: dict[str, float], bounds: dict[str, float]) -> dict[str, float]:
+    return {
+        f"{bot}_vs_{echo}": round(rates[bot] / rates[echo], 2)
+        for bot in ("ispbot_sqlite", "ispbot_postgresql") for echo in PEERS
+        if bot in rates and echo in rates
+    } | {
+        # Below 1, no number of bot processes on this machine could reach the echo bot's rate.
+        f"{bot}_machine_bound_vs_aiogram_echo": round(bounds[bot] / rates["aiogram_echo"], 2)
+        for bot in ("ispbot_sqlite", "ispbot_postgresql") if bot in bounds and "aiogram_echo" in rates
+    }
 
 
 if __name__ == "__main__":

@@ -180,3 +180,17 @@ def test_cli_help() -> None:
         assert line["figure"] == "cli_help" and line["runs"] == 1
         assert 0 < line["fastest_ms"] <= line["median_ms"] <= line["slowest_ms"]  # type: ignore[operator]
         assert line["python_ms"] > 0 and line["bound_ms"] == 300  # type: ignore[operator]
+
+
+def test_overhead_rounds_alternate_the_order_and_end_with_the_median_ratios() -> None:
+    lines = run(
+        "overhead", "--updates", "20", "--chats", "4", "--only", "fast", "--contenders", "ptb_echo,ispbot_sqlite",
+        "--rounds", "2", "--postgresql", "", database=None,
+    )
+    order = [(line["round"], line.get("contender", line["figure"])) for line in lines if "round" in line]
+    assert order == [(1, "ptb_echo"), (1, "ispbot_sqlite"), (1, "overhead_ratios"),
+                     (2, "ispbot_sqlite"), (2, "ptb_echo"), (2, "overhead_ratios")]
+    ratios = [line["ispbot_sqlite_vs_ptb_echo"] for line in lines if line["figure"] == "overhead_ratios"]
+    median = lines[-1]
+    assert median["figure"] == "overhead_ratios_median" and median["rounds"] == 2
+    assert median["ispbot_sqlite_vs_ptb_echo"] == round(sum(ratios) / 2, 2)  # type: ignore[arg-type]
