@@ -14,8 +14,8 @@ prints (one JSON line per contender and setting); then one line per setting with
 issue's targets speak of, and the whole bot's machine bound against aiogram's rate (below 1: out of
 this machine's reach). ``--rounds`` repeats the contenders, every other round in reverse order, and
 ends with the median of each ratio (rates on a virtual machine move between runs minutes apart, and
-a machine that slows down over a run would otherwise weigh on whoever runs last). Every run is bounded (``--within`` seconds per contender) and talks to
-127.0.0.1 only.
+a machine that slows down over a run would otherwise weigh on whoever runs last). Every run is
+bounded (``--within`` seconds per contender) and talks to 127.0.0.1 only.
 """
 
 from __future__ import annotations
