@@ -1,21 +1,17 @@
 """Benchmark 1, overhead: the whole bot against bare echo bots, each polling the same fake Bot API
 (a process of its own) that holds the same burst of updates, in the same run.
 
-    python -m bench.overhead [--updates 5000] [--chats 500] [--postgresql URL] [--only fast|steady|realistic]
-                             [--contenders a,b] [--rounds N]
+    python -m bench.overhead [--updates 5000] [--postgresql URL] [--only fast|steady|realistic] [--rounds N]
 
 Three settings: ``fast`` (the Bot API and the sandbox ISP answer at once, all updates waiting at the
-start), ``steady`` (the same, but the updates arrive steadily at the rate the issue's target asks for:
-half the sequential echo bot's rate measured in ``fast``, or ``--steady-rate``; the whole bot only, for
-its latency at that rate) and ``realistic`` (the Bot API answers each call after 20 ms, the sandbox
-ISP after 50 ms). ``contenders`` says who runs: echo bots, a typical stateful bot and the whole bot,
-each in its own process, so its peak resident memory is its own. ``measure`` says which figures each
-prints (one JSON line per contender and setting); then one line per setting with the ratios the
-issue's targets speak of, and the whole bot's machine bound against aiogram's rate (below 1: out of
-this machine's reach). ``--rounds`` repeats the contenders, every other round in reverse order, and
-ends with the median of each ratio (rates on a virtual machine move between runs minutes apart, and
-a machine that slows down over a run would otherwise weigh on whoever runs last). Every run is
-bounded (``--within`` seconds per contender) and talks to 127.0.0.1 only.
+start), ``steady`` (the updates arrive steadily at half the sequential echo bot's rate measured in
+``fast``, or ``--steady-rate``; the whole bot only, for its latency) and ``realistic`` (the Bot API
+answers each call after 20 ms, the sandbox ISP after 50 ms). ``contenders`` says who runs, each in its
+own process; ``measure`` which figures each prints (one JSON line per contender and setting); then a
+line per setting with the ratios, and the whole bot's machine bound against aiogram's rate (below 1:
+out of this machine's reach). ``--rounds`` runs them again, every other round in reverse order (a
+machine slowing over a run would weigh on whoever runs last), then prints each ratio's median. Every
+run is bounded (``--within`` seconds per contender) and talks to 127.0.0.1 only.
 """
 
 from __future__ import annotations
