@@ -1,11 +1,11 @@
 """JSON text on the paths every update takes (a chat's stored state, the Bot API's bodies, the log line).
 
-orjson writes and reads it several times faster than the standard library, for the same values. Where
-the two would differ, the standard library decides, as before: what orjson refuses (a lone surrogate,
-an integer beyond 64 bits, a datetime, a str or int subclass, a text that is not UTF-8, ``NaN``) is
-handed to ``json``, which writes it, reads it or raises exactly as it did. Text written either way
-reads back to the same values. One difference is left: orjson writes a plain ``Enum`` by its value,
-where ``json`` refuses it.
+orjson writes and reads it several times faster than the standard library, for the same values. What
+orjson refuses (a lone surrogate, an integer beyond 64 bits, a datetime, a str or int subclass; to read:
+a text that is not UTF-8, ``NaN``) is handed to ``json``, which writes it, reads it or raises exactly
+as it did. Two differences are left, on values the bot never stores: orjson writes a plain ``Enum`` by
+its value, where ``json`` refuses it, and a float that is not a number (``nan``, ``inf``) as ``null``,
+where ``json`` writes ``NaN``, which is not JSON (PostgreSQL refuses it).
 """
 
 from __future__ import annotations
