@@ -18,7 +18,9 @@ Every filter is built with ``F``: no text a person typed ever reaches a ``Filtro
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -39,17 +41,37 @@ SURGE_TTL = 20.0  # outages, NAS status: what everybody asks during an outage
 CUSTOMER_TTL = 30.0  # a customer's contracts, bills, tickets, online status
 
 
+# What the task (a turn, and the tasks it starts) awaits before each ISP call: ``before_calls``.
+_before_call: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar("before_isp_call", default=None)
+
+
+async def _await_before_call() -> None:
+    if (hook := _before_call.get()) is not None:
+        await hook()
+
+
 class IspCoordinator:
     def __init__(
         self, client: IspClient, *, zone: ZoneInfo, clock: Clock = time.monotonic,
         wall_clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.client = client
+        client.before_call = _await_before_call
         self.zone = zone
         self._wall_clock = wall_clock
         self._reference: TtlCache[Any] = TtlCache(REFERENCE_TTL, clock=clock)
         self._surge: TtlCache[Any] = TtlCache(SURGE_TTL, clock=clock)
         self._customer: TtlCache[Any] = TtlCache(CUSTOMER_TTL, maxsize=4096, clock=clock)
+
+    @contextmanager
+    def before_calls(self, hook: Callable[[], Awaitable[None]]) -> Iterator[None]:
+        """Await ``hook`` before each ISP call this task (and the tasks it starts) makes meanwhile,
+        cached answers aside: the engine holds a turn's chat there (``ChatStates.hold``)."""
+        token = _before_call.set(hook)
+        try:
+            yield
+        finally:
+            _before_call.reset(token)
 
     def now(self) -> datetime:
         """The ISP's wall clock time: every date sent to the ISP is in its own zone."""

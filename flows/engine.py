@@ -247,35 +247,38 @@ class Engine:
 
     async def _run_turn(self, incoming: Incoming, within: Within | None, reservations: list[int]) -> Turn:
         async with self.database.transaction() as session:
-            state, link = await self.states.load_locked(session, incoming.chat_id)
-            _follow_link(state, link)
-            if state.language is None and incoming.client_language:
-                # Kept, so that what other chats' turns send this one (notices) is in its language too.
-                state.language = pick_language(incoming.client_language)
-            said = _said(state, incoming.event)
-            if _worth_recalling(link, incoming.event):
-                state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
-            opened = await self._contact(session, state, link, incoming.event)
-            before = state.snapshot()
-            ctx = self._context(state, link, session, incoming, reservations)
-            try:
-                await self._route(ctx, incoming.event)
-                state.data[MISSES] = 0
-            except Unexpected as miss:
-                if LINK_FAILED in state.data:  # a failure the step recorded stays recorded
-                    before.data[LINK_FAILED] = state.data[LINK_FAILED]
-                ctx = self._context(before, link, session, incoming, reservations)
-                if _is_live_update(incoming.event):
-                    # A live location keeps sending positions; where no step wants one, stay quiet.
-                    await _record(session, within, [])
-                    return Turn.at([], ctx.state)
-                await self._misunderstood(ctx, miss, incoming.event)
-            self._announce(ctx, opened)
-            await self._mirror(session, ctx, said, ctx.replies)
-            await self._tie(session, ctx)
-            desk_jobs = await self._desk_jobs(session, ctx, incoming, said)
-            answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
-            await self.states.save(session, ctx.state, answered=answered)
+            state, link = await self.states.load_for_turn(session, incoming.chat_id)
+            hold = _Hold(self.states, session, state.chat_id, state.version)
+            with self.coordinator.before_calls(hold):
+                _follow_link(state, link)
+                if state.language is None and incoming.client_language:
+                    # Kept, so that what other chats' turns send this one (notices) is in its language too.
+                    state.language = pick_language(incoming.client_language)
+                said = _said(state, incoming.event)
+                if _worth_recalling(link, incoming.event):
+                    state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
+                opened = await self._contact(session, state, link, incoming.event)
+                before = state.snapshot()
+                ctx = self._context(state, link, session, incoming, reservations)
+                try:
+                    await self._route(ctx, incoming.event)
+                    state.data[MISSES] = 0
+                except Unexpected as miss:
+                    if LINK_FAILED in state.data:  # a failure the step recorded stays recorded
+                        before.data[LINK_FAILED] = state.data[LINK_FAILED]
+                    ctx = self._context(before, link, session, incoming, reservations)
+                    if _is_live_update(incoming.event):
+                        # A live location keeps sending positions; where no step wants one, stay quiet.
+                        await _record(session, within, [])
+                        return Turn.at([], ctx.state)
+                    await self._misunderstood(ctx, miss, incoming.event)
+                self._announce(ctx, opened)
+                await self._mirror(session, ctx, said, ctx.replies)
+                await self._tie(session, ctx)
+                desk_jobs = await self._desk_jobs(session, ctx, incoming, said)
+                answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
+                ctx.state.version = hold.version
+                await self.states.save(session, ctx.state, answered=answered)
         if desk_jobs:
             self._desk_jobs_written()
         return Turn.at(ctx.replies, ctx.state)
@@ -777,6 +780,32 @@ class Engine:
         messages = [entry(said, Origin.CUSTOMER)] if said else []  # the bot's own news: no words of the person
         messages += [entry(text, Origin.SYSTEM) for text in map(_reply_text, replies) if text]
         await self.outbox.enqueue(session, messages)
+
+
+class _Hold:
+    """A turn's chat, held (``ChatStates.hold``) before the turn's first ISP call: what the ISP is
+    asked to do for a chat is asked by one turn at a time across processes, and never by a turn that
+    would then lose its save and run again. A turn that calls nobody is not held: its save's version
+    check is enough, and it runs again if another saved first."""
+
+    def __init__(self, states: ChatStates, session: AsyncSession, chat_id: int, version: int) -> None:
+        self._states = states
+        self._session = session
+        self._chat_id = chat_id
+        self.version = version  # the one to save over: 1 once a chat never saved got its row here
+        self._held: asyncio.Future[None] | None = None
+
+    async def __call__(self) -> None:
+        if self._held is None:  # calls made at once (gathered) wait for the one hold
+            self._held = asyncio.get_running_loop().create_future()
+            try:
+                self.version = await self._states.hold(self._session, self._chat_id, self.version)
+            except BaseException as error:
+                self._held.set_exception(error)
+                self._held.exception()  # retrieved: the caller raises it
+                raise
+            self._held.set_result(None)
+        await self._held
 
 
 async def _record(session: AsyncSession, within: Within | None, replies: list[Reply]) -> None:

@@ -11,7 +11,8 @@ envelope and parses the typed result.
 
 ``observer``, when set, hears of every operation that ended: its name, ``"ok"`` or the error's class
 name, and its seconds (None when the open circuit refused it before any request): the bot counts
-calls with it (``bot.metrics``) and this package imports nothing of the bot.
+calls with it (``bot.metrics``) and this package imports nothing of the bot. ``before_call``, when
+set, is awaited before each operation is sent (the engine holds the chat there).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -55,6 +56,7 @@ class IspClient(V1Methods, V2Methods, FinanceMethods):
         self._flight = SingleFlight()
         self._clock = clock
         self.observer: Observer | None = None
+        self.before_call: Callable[[], Awaitable[None]] | None = None
 
     async def __aenter__(self) -> IspClient:
         return self
@@ -68,6 +70,8 @@ class IspClient(V1Methods, V2Methods, FinanceMethods):
 
     async def call(self, op: Operation[Req, Res], request: Req) -> Res:
         payload = op.encode(request, self._encode_context)
+        if self.before_call is not None:
+            await self.before_call()
         if op.kind is Kind.QUERY:
             key: Hashable = (op.name, json.dumps(payload, sort_keys=True, default=str))
             return await self._flight.run(key, lambda: self._send(op, payload))

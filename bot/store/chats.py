@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Row, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.store.driver import Direct
+from bot.store.driver import Direct, begun
 from bot.store.enums import Role
 from bot.store.errors import StaleStateError, UpdateTakenError
 from bot.store.inbox import ANSWER, Answered
@@ -82,14 +82,22 @@ _SAVE = update(_chats).where(
 # each touched, so a stale state and an update taken meanwhile are told apart as when run one by one.
 _saved = _SAVE.returning(_chats.c.chat_id).cte("saved")
 _answered = ANSWER.returning(ANSWER.table.c.update_id).cte("answered")
-_SAVE_AND_ANSWER = select(
-    select(func.count()).select_from(_saved).scalar_subquery().label("saved"),
-    select(func.count()).select_from(_answered).scalar_subquery().label("answered"),
-)
+_saved_rows = select(func.count()).select_from(_saved).scalar_subquery()
+_answered_rows = select(func.count()).select_from(_answered).scalar_subquery()
+_SAVE_AND_ANSWER = select(_saved_rows.label("saved"), _answered_rows.label("answered"))
+# The same, run on its own (no transaction open): all or nothing. When either touched no row, the
+# division by zero fails the statement whole, so neither is written; the counting statement, in a
+# transaction, then says which it was.
+_SAVE_AND_ANSWER_WHOLE = select((_saved_rows // (_saved_rows * _answered_rows)).label("saved"))
+_DIVISION_BY_ZERO = "22012"
+_HOLD = select(_chats.c.version).where(_chats.c.chat_id == bindparam("b_chat_id")).with_for_update()
 # What a turn runs on the driver itself (``bot.store.driver``).
 _TURN_LOAD = {True: Direct(_LOAD_LINKED_LOCKED), False: Direct(_LOAD_LINKED)}
+_TURN_LOAD_ALONE = Direct(_LOAD_LINKED, alone=True)
+_TURN_HOLD = Direct(_HOLD)
 _TURN_SAVE = Direct(_SAVE)
 _TURN_SAVE_AND_ANSWER = Direct(_SAVE_AND_ANSWER)
+_TURN_SAVE_AND_ANSWER_WHOLE = Direct(_SAVE_AND_ANSWER_WHOLE, alone=True)
 
 
 class ChatStates:
@@ -117,6 +125,8 @@ class ChatStates:
             values = {"b_chat_id": state.chat_id, "b_version": state.version, "version": state.version + 1}
             values.update(_columns(state, now))
             if answered is not None and dialect_name(session) == "postgresql":
+                if not await begun(session) and await _saved_whole(session, {**values, **answered.values}):
+                    return replace(state, version=state.version + 1)
                 [counts] = await _TURN_SAVE_AND_ANSWER.rows(session, {**values, **answered.values})
                 if counts.saved != 1:
                     raise StaleStateError(state.chat_id, state.version)
@@ -152,6 +162,52 @@ class ChatStates:
         if row is None:  # a chat never saved (SQLite): linked only if an invite tool linked it first
             return ChatState(chat_id=chat_id), await Links().active(session, chat_id)
         return _from_row(row), link_in(row)
+
+
+    async def load_for_turn(self, session: AsyncSession, chat_id: int) -> tuple[ChatState, Link | None]:
+        """``load`` and the chat's active link (one statement), for a turn that holds the chat only
+        once it needs to (``hold``): before its first ISP call. PostgreSQL: read on its own, outside
+        a transaction, so that a turn which only answers (most do) costs two statements, this read and
+        its save, instead of four (BEGIN, the locked read, the save, COMMIT); what another process
+        saved meanwhile is caught by the save's version check, and the turn runs again. SQLite: as
+        ``load_locked``.
+        """
+        if dialect_name(session) != "postgresql":
+            return await self.load_locked(session, chat_id)
+        row = _one_or_none(await _TURN_LOAD_ALONE.rows(session, {"b_chat_id": chat_id}))
+        if row is None:  # a chat never saved: linked only if an invite tool linked it first
+            return ChatState(chat_id=chat_id), await Links().active(session, chat_id)
+        return _from_row(row), link_in(row)
+
+    async def hold(self, session: AsyncSession, chat_id: int, version: int) -> int:
+        """Hold the chat against other bot processes until the transaction ends, if it is still at
+        ``version`` (StaleStateError otherwise); the version to save over. PostgreSQL only (SQLite
+        lets one writer in at a time): a chat never saved gets its default row first, as version 1.
+        """
+        if dialect_name(session) != "postgresql":
+            return version
+        if version == 0:
+            now = utcnow()
+            default = ChatState(chat_id=chat_id)
+            await insert_ignore(
+                session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(default, now)},
+            )
+            version = 1
+        row = _one_or_none(await _TURN_HOLD.rows(session, {"b_chat_id": chat_id}))
+        if row is None or row.version != version:
+            raise StaleStateError(chat_id, version)
+        return version
+
+
+async def _saved_whole(session: AsyncSession, values: dict[str, Any]) -> bool:
+    """The save and the answer on their own, both or neither: False when either touched no row."""
+    try:
+        await _TURN_SAVE_AND_ANSWER_WHOLE.rows(session, values)
+    except Exception as error:
+        if getattr(error, "sqlstate", None) != _DIVISION_BY_ZERO:
+            raise
+        return False
+    return True
 
 
 def _one_or_none(rows: list[Any]) -> Any:

@@ -8,8 +8,10 @@ same statement would through SQLAlchemy; only the plumbing between is skipped (`
 
 The transaction stays the session's. SQLite: the write gate (``bot.store.write_gate``) is taken before
 the first write, as for any write, and pysqlite begins the transaction there. asyncpg: the transaction
-SQLAlchemy begins at its first statement is begun here if it was not yet. Errors are the driver's,
-translated as SQLAlchemy's adapter translates them.
+SQLAlchemy begins at its first statement is begun here if it was not yet, except for a statement made
+with ``alone=True``, which runs on its own when no transaction is open (a round trip less for BEGIN and
+one for COMMIT; see ``ChatStates.load_for_turn``). Errors are the driver's, translated as SQLAlchemy's
+adapter translates them.
 """
 
 from __future__ import annotations
@@ -39,10 +41,12 @@ class _Compiled:
 
 
 class Direct:
-    """``Direct(statement)``: a Core statement without expanding (``IN``) or literal-execute parameters."""
+    """``Direct(statement)``: a Core statement without expanding (``IN``) or literal-execute parameters.
+    ``alone``: on PostgreSQL, outside a transaction when none is open yet (one statement is atomic)."""
 
-    def __init__(self, statement: ClauseElement) -> None:
+    def __init__(self, statement: ClauseElement, *, alone: bool = False) -> None:
         self.statement = statement
+        self.alone = alone
         self._compiled: dict[tuple[str, frozenset[str]], _Compiled] = {}
 
     async def rows(self, session: AsyncSession, parameters: dict[str, Any]) -> list[Any]:
@@ -70,7 +74,7 @@ class Direct:
         if dialect.name == "sqlite":
             records, count = await _sqlite(bind, raw, compiled, values)
         else:
-            records, count = await _asyncpg(raw, compiled, values, want_rows)
+            records, count = await _asyncpg(raw, compiled, values, want_rows, begin=not self.alone)
         if not want_rows or compiled.row is None:
             return [], count
         return [
@@ -107,6 +111,14 @@ class Direct:
         )
 
 
+async def begun(session: AsyncSession) -> bool:
+    """Whether the session's transaction has begun on the server: always on SQLite, where it is the
+    driver's; on asyncpg once a statement other than an ``alone`` one ran."""
+    if session.get_bind().dialect.name != "postgresql":
+        return True
+    return bool((await _raw_connection(session)).dbapi_connection._transaction is not None)
+
+
 async def _raw_connection(session: AsyncSession) -> Any:
     """The pooled DBAPI connection (SQLAlchemy's adapter over the driver) of the session's transaction."""
     sync_connection = (await core_connection(session)).sync_connection
@@ -130,10 +142,12 @@ async def _sqlite(bind: Any, raw: Any, compiled: _Compiled, values: list[Any]) -
         cursor.close()
 
 
-async def _asyncpg(raw: Any, compiled: _Compiled, values: list[Any], want_rows: bool) -> tuple[list[Any], int]:
+async def _asyncpg(
+    raw: Any, compiled: _Compiled, values: list[Any], want_rows: bool, *, begin: bool,
+) -> tuple[list[Any], int]:
     adapted = raw.dbapi_connection
     async with adapted._execute_mutex:
-        if adapted._transaction is None:
+        if adapted._transaction is None and begin:
             await adapted._start_transaction()
         try:
             if want_rows and compiled.row is not None:

@@ -7,13 +7,16 @@ import asyncio
 import logging
 from dataclasses import replace
 
+import httpx
 import pytest
-from bot.sandbox import DEMO_IDENTITIES
-from bot.store import ChatStates, Origin, Outbox, Role
+from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
+from bot.store import ChatState, ChatStates, Link, Origin, Outbox, Role
 from flows.events import Choice, Incoming, Location, Text
 from flows.policy import Policy
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.flows.harness import Desk, make_desk
+from tests.store.dbtools import ScratchDatabase
 
 
 async def test_menu_greets_the_linked_customer_by_name_with_a_button_per_flow(desk: Desk) -> None:
@@ -170,3 +173,78 @@ async def test_a_handoff_on_a_conversation_whose_ticket_was_closed_gets_a_new_ti
     await chat.command("atendente")
     [handoff] = chat.handoffs
     assert handoff.ticket is not None and handoff.ticket != int(closed["Numero"])
+
+
+class _Gate(httpx.AsyncBaseTransport):
+    """Passes each ISP call on while ``open``; ``reached`` once a call waits at it."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.open = asyncio.Event()
+        self.open.set()
+        self.reached = asyncio.Event()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if not self.open.is_set():
+            self.reached.set()
+            await self.open.wait()
+        return await self.inner.handle_async_request(request)
+
+
+async def test_a_turn_asking_the_isp_holds_its_chat_against_other_processes_until_it_ends(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    """A turn reads its chat without a lock and holds it at its first ISP call: another process's turn
+    of the same chat (here its locked read) waits for it, and then sees where it left the chat."""
+    gate = _Gate(httpx.ASGITransport(app=sandbox.app))
+    desk = make_desk(sandbox, database, clock, http_transport=gate)
+    try:
+        chat = await desk.linked_chat()
+        gate.open.clear()
+        asking = asyncio.create_task(chat.command("boleto"))  # the bills: the ISP is asked
+        await gate.reached.wait()
+
+        async def other_process() -> str | None:
+            async with database.transaction() as session:
+                return (await ChatStates().load_locked(session, chat.chat_id))[0].flow
+
+        other = asyncio.create_task(other_process())
+        await asyncio.sleep(0.3)
+        if database.dialect == "postgresql":
+            assert not other.done()  # held: SQLite lets one writer in at a time instead
+        gate.open.set()
+        await asking
+        flow = await other
+        assert "R$" in chat.text
+        if database.dialect == "postgresql":
+            assert flow == "bills"
+    finally:
+        await desk.client.aclose()
+
+
+async def test_a_turn_that_only_answers_runs_again_when_another_process_saved_its_chat_meanwhile(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Such a turn is not held (two statements on PostgreSQL): the save's version check catches the
+    other save, and the turn runs again on what it saved (here: English chosen meanwhile)."""
+    chat = await desk.linked_chat()
+    await chat.command("ajuda")
+    in_portuguese = chat.text
+    states = desk.engine.states
+    load = states.load_for_turn
+    raced: list[int] = []
+
+    async def load_then_another_process_saves(session: AsyncSession, chat_id: int) -> tuple[ChatState, Link | None]:
+        loaded = await load(session, chat_id)
+        if not raced:
+            raced.append(chat_id)
+            async with desk.database.transaction() as other:
+                await states.save(other, replace(await states.load(other, chat_id), language="en"))
+        return loaded
+
+    monkeypatch.setattr(states, "load_for_turn", load_then_another_process_saves)
+    await chat.command("ajuda")
+    assert raced == [chat.chat_id]
+    assert chat.text != in_portuguese  # answered once, in the language saved meanwhile
+    async with desk.database.session() as session:
+        assert (await states.load(session, chat.chat_id)).language == "en"

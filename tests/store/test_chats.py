@@ -8,6 +8,7 @@ from bot.store import ChatState, ChatStates, Inbox, InboxState, Links, Proof, Ro
 from bot.store.models import ChatRow, InboxRow
 from sqlalchemy import select
 from sqlalchemy.exc import StatementError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.store.dbtools import ScratchDatabase
 
@@ -110,12 +111,24 @@ async def test_a_turn_saves_its_chat_and_marks_its_update_answered_together(data
     assert row.state == InboxState.DONE.value and row.answer == [call]
 
 
-async def test_an_update_answered_elsewhere_undoes_the_save_with_it(database: ScratchDatabase) -> None:
+# A turn that wrote nothing else saves on its own, outside a transaction (PostgreSQL): both ways are
+# all or nothing.
+ALONE_OR_IN_A_TRANSACTION = pytest.mark.parametrize("alone", [True, False], ids=["alone", "in-a-transaction"])
+
+
+async def _begin_unless(alone: bool, session: AsyncSession, chat_id: int) -> None:
+    if not alone:
+        await chats.load(session, chat_id)  # a statement before the save: the transaction has begun
+
+
+@ALONE_OR_IN_A_TRANSACTION
+async def test_an_update_answered_elsewhere_undoes_the_save_with_it(database: ScratchDatabase, alone: bool) -> None:
     state = await saved_chat_and_pending_update(database, 12, 502)
     async with database.transaction() as session:
         assert await Inbox().answer(session, 502, [])  # another process's lease, say
     with pytest.raises(UpdateTakenError) as caught:
         async with database.transaction() as session:
+            await _begin_unless(alone, session, 12)
             state.step = "asked"
             await chats.save(session, state, answered=Inbox().answered(502, [{"method": "sendMessage"}]))
     assert caught.value.update_id == 502
@@ -124,14 +137,16 @@ async def test_an_update_answered_elsewhere_undoes_the_save_with_it(database: Sc
     assert (await inbox_row(database, 502)).answer is None
 
 
+@ALONE_OR_IN_A_TRANSACTION
 async def test_a_stale_state_is_told_apart_from_a_taken_update_and_leaves_the_update_pending(
-    database: ScratchDatabase,
+    database: ScratchDatabase, alone: bool,
 ) -> None:
     state = await saved_chat_and_pending_update(database, 13, 503)
     async with database.transaction() as session:
         await chats.save(session, await chats.load(session, 13))  # another turn saved it meanwhile
     with pytest.raises(StaleStateError):
         async with database.transaction() as session:
+            await _begin_unless(alone, session, 13)
             await chats.save(session, state, answered=Inbox().answered(503, []))
     assert (await inbox_row(database, 503)).state == InboxState.PENDING.value
 
@@ -210,6 +225,61 @@ async def test_lock_serialises_a_chat_on_postgresql(database: ScratchDatabase) -
     await tasks
     if database.dialect == "postgresql":
         assert order == ["first saved", "second locked"]
+
+
+async def test_a_turn_reads_its_chat_without_holding_it_and_holds_it_when_asked(database: ScratchDatabase) -> None:
+    """``load_for_turn`` takes no lock (a turn that only answers is not held); ``hold`` takes it, as
+    ``load_locked`` would, but only while the chat is as that turn read it."""
+    async with database.transaction() as session:
+        await chats.save(session, ChatState(chat_id=21, flow="menu"))
+    held = asyncio.Event()
+    release = asyncio.Event()
+
+    async def turn() -> None:
+        async with database.transaction() as session:
+            state, _ = await chats.load_for_turn(session, 21)
+            async with database.transaction() as other:  # another process locks it at once: not held
+                assert (await chats.load_locked(other, 21))[0].version == 1
+            assert await chats.hold(session, 21, state.version) == 1
+            held.set()
+            await release.wait()
+            state.step = "held"
+            await chats.save(session, state)
+
+    async def other_process() -> str | None:
+        await held.wait()
+        async with database.transaction() as session:
+            return (await chats.load_locked(session, 21))[0].step
+
+    both = asyncio.gather(turn(), other_process())
+    await asyncio.sleep(0.3)
+    release.set()
+    _, seen = await both
+    if database.dialect == "postgresql":
+        assert seen == "held"  # it waited for the held turn to end
+
+
+async def test_holding_a_chat_saved_since_it_was_read_is_a_stale_state(database: ScratchDatabase) -> None:
+    async with database.transaction() as session:
+        await chats.save(session, ChatState(chat_id=22, flow="menu"))
+    async with database.transaction() as session:
+        state, _ = await chats.load_for_turn(session, 22)
+        async with database.transaction() as other:
+            await chats.save(other, await chats.load(other, 22))
+        if database.dialect == "postgresql":
+            with pytest.raises(StaleStateError):
+                await chats.hold(session, 22, state.version)
+
+
+async def test_holding_a_chat_never_saved_gives_it_its_first_row(database: ScratchDatabase) -> None:
+    async with database.transaction() as session:
+        state, link = await chats.load_for_turn(session, 23)
+        assert (state.version, link) == (0, None)
+        version = await chats.hold(session, 23, 0)
+        state.flow, state.version = "menu", version
+        await chats.save(session, state)
+    async with database.session() as session:
+        assert (await chats.load(session, 23)).flow == "menu"
 
 
 async def test_a_nul_or_a_lone_surrogate_in_what_a_person_typed_is_kept_as_a_replacement_character(
