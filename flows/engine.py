@@ -1,10 +1,10 @@
 """The conversation engine: one event in, the chat's replies out, its state saved in between.
 
-Each event runs in one database transaction: lock the chat (a row lock on PostgreSQL; SQLite's one
-writer and the optimistic version check elsewhere), load its state and link, route the event
+Each event runs in one database transaction: load the chat's state and link, route the event
 (``/start``, ``/cancelar``, the role's commands and the ``leave`` words work everywhere but at a
 verbatim step; a button resolves from the chat's own state only), run the step and any flow it
-switched to, save the state (the contact too: ``flows.contacts``) and queue the messages for ``chat_messages``.
+switched to, save the state if its version is unchanged (else run again; from its first ISP call a
+turn holds the chat, ``_Hold``) and queue the messages for ``chat_messages`` (contacts: ``flows.contacts``).
 
 Every question is answered here, not in each flow (``Takes`` in ``flows.steps``): a typed option
 chooses it (``flows.answers``); a clear request for another flow, or a file the step cannot read,
@@ -793,19 +793,18 @@ class _Hold:
         self._session = session
         self._chat_id = chat_id
         self.version = version  # the one to save over: 1 once a chat never saved got its row here
-        self._held: asyncio.Future[None] | None = None
+        self._held = False
+        self._holding: asyncio.Lock | None = None
 
     async def __call__(self) -> None:
-        if self._held is None:  # calls made at once (gathered) wait for the one hold
-            self._held = asyncio.get_running_loop().create_future()
-            try:
+        if self._held:
+            return
+        if self._holding is None:
+            self._holding = asyncio.Lock()
+        async with self._holding:  # calls made at once (gathered) wait for the one hold
+            if not self._held:
                 self.version = await self._states.hold(self._session, self._chat_id, self.version)
-            except BaseException as error:
-                self._held.set_exception(error)
-                self._held.exception()  # retrieved: the caller raises it
-                raise
-            self._held.set_result(None)
-        await self._held
+                self._held = True
 
 
 async def _record(session: AsyncSession, within: Within | None, replies: list[Reply]) -> None:
