@@ -163,7 +163,6 @@ class ChatStates:
             return ChatState(chat_id=chat_id), await Links().active(session, chat_id)
         return _from_row(row), link_in(row)
 
-
     async def load_for_turn(self, session: AsyncSession, chat_id: int) -> tuple[ChatState, Link | None]:
         """``load`` and the chat's active link (one statement), for a turn that holds the chat only
         once it needs to (``hold``): before its first ISP call. PostgreSQL: read on its own, outside
