@@ -152,16 +152,10 @@ class ChatStates:
         statement = _TURN_LOAD[locking]
         row = _one_or_none(await statement.rows(session, {"b_chat_id": chat_id}))
         if row is None and locking:  # a new chat: its default row first
-            now = utcnow()
-            default = ChatState(chat_id=chat_id)
-            await insert_ignore(
-                session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(default, now)},
-            )
+            await _insert_default(session, chat_id)
             row = _one_or_none(await statement.rows(session, {"b_chat_id": chat_id}))
             assert row is not None  # noqa: S101 - inserted (or there already) in this transaction
-        if row is None:  # a chat never saved (SQLite): linked only if an invite tool linked it first
-            return ChatState(chat_id=chat_id), await Links().active(session, chat_id)
-        return _from_row(row), link_in(row)
+        return await _state_and_link(session, chat_id, row)
 
     async def load_for_turn(self, session: AsyncSession, chat_id: int) -> tuple[ChatState, Link | None]:
         """``load`` and the chat's active link (one statement), for a turn that holds the chat only
@@ -174,9 +168,7 @@ class ChatStates:
         if dialect_name(session) != "postgresql":
             return await self.load_locked(session, chat_id)
         row = _one_or_none(await _TURN_LOAD_ALONE.rows(session, {"b_chat_id": chat_id}))
-        if row is None:  # a chat never saved: linked only if an invite tool linked it first
-            return ChatState(chat_id=chat_id), await Links().active(session, chat_id)
-        return _from_row(row), link_in(row)
+        return await _state_and_link(session, chat_id, row)
 
     async def hold(self, session: AsyncSession, chat_id: int, version: int) -> int:
         """Hold the chat against other bot processes until the transaction ends, if it is still at
@@ -186,16 +178,26 @@ class ChatStates:
         if dialect_name(session) != "postgresql":
             return version
         if version == 0:
-            now = utcnow()
-            default = ChatState(chat_id=chat_id)
-            await insert_ignore(
-                session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(default, now)},
-            )
+            await _insert_default(session, chat_id)
             version = 1
         row = _one_or_none(await _TURN_HOLD.rows(session, {"b_chat_id": chat_id}))
         if row is None or row.version != version:
             raise StaleStateError(chat_id, version)
         return version
+
+
+async def _insert_default(session: AsyncSession, chat_id: int) -> None:
+    """A chat never saved gets its default row, as version 1, to be locked (there is none otherwise)."""
+    now = utcnow()
+    await insert_ignore(
+        session, ChatRow, {"chat_id": chat_id, "version": 1, "created_at": now, **_columns(ChatState(chat_id), now)},
+    )
+
+
+async def _state_and_link(session: AsyncSession, chat_id: int, row: Any) -> tuple[ChatState, Link | None]:
+    if row is None:  # a chat never saved: linked only if an invite tool linked it first
+        return ChatState(chat_id=chat_id), await Links().active(session, chat_id)
+    return _from_row(row), link_in(row)
 
 
 async def _saved_whole(session: AsyncSession, values: dict[str, Any]) -> bool:
