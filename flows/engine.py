@@ -502,7 +502,7 @@ class Engine:
         """Whether words that only hold a menu button's label among others plainly ask for another flow."""
         if _typed_choice(ctx, text, numbers=False, strict=True) is not None:
             return False  # the label itself, or its start: the button
-        name = default_intents().match(ctx.language, text)
+        name = default_intents().plainly(ctx.language, text)
         chosen = ctx.state.data.get(CHOICES, {}).get(typed.token, [None])[0]
         return name is not None and name not in SMALL_TALK and name != chosen
 
@@ -510,7 +510,7 @@ class Engine:
         """The flow a typed text plainly asks for instead of answering the question, if it may leave it."""
         if flow.name == MENU or MENU not in role.flows:
             return None  # the menu reads requests itself; a role without one has nowhere to go
-        name = default_intents().match(ctx.language, text)
+        name = default_intents().plainly(ctx.language, text)
         if name is None or name == flow.name or name not in role.flows:
             return None
         if not all(takes.lets_go(name) for takes in flow.steps.takes(ctx.state.step or "")):
@@ -606,7 +606,7 @@ class Engine:
     async def _misunderstood(self, ctx: Context, miss: Unexpected, event: Event) -> None:
         role = self.flows[ctx.state.role]
         again = prompt_reply(ctx.state.data.get(PROMPT))
-        talk = default_intents().match(ctx.language, event.text) if isinstance(event, Text) else None
+        talk = default_intents().plainly(ctx.language, event.text) if isinstance(event, Text) else None
         if talk in SMALL_TALK and again is not None:
             # "bom dia" at a question: a kind word back and the question again, not "I didn't get that".
             ctx.say(f"common.small_talk_{talk}")

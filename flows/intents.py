@@ -22,11 +22,13 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 
 import yaml
 from bot.i18n import locales_dir
+
+from flows.naive_bayes import NaiveBayes
 
 TYPO = 5  # words shorter than this must match exactly
 LONG = 8  # words this long forgive two typos
@@ -35,6 +37,14 @@ ORDINARY = "words"
 ELSEWHERE = "elsewhere"
 SHORT = "short"
 SMALL_TALK = frozenset({"greeting", "thanks", "ok"})
+NONE = "none"  # an example's label when no flow fits
+# What the model learns from the phrases of these names: a word that leaves a question, sent at the menu,
+# is the menu; everyday words and our words in another sense lead nowhere.
+TAUGHT_AS = {LEAVE: "menu", ORDINARY: NONE, ELSEWHERE: NONE}
+EXAMPLES = "examples"  # the folder, beside the vocabularies, of phrasings labelled with where they lead
+SMOOTHING = 0.05  # the naive Bayes model's; chosen, with the next, on the examples of one writer held out
+PHRASE_WEIGHT = 1.5  # what the best vocabulary phrase adds to the model's probability, times its share
+SURE = 0.7  # below this, the best reading is not sure enough: "not understood" beats a wrong flow
 # Needs that have no flow of their own, and the flow (or small talk) that answers them.
 NEEDS = {
     "moving": "human",  # a change of address: staff schedule it
@@ -77,6 +87,7 @@ class Intents:
         self._leaving: dict[str, set[tuple[str, ...]]] = {}
         self._short: dict[str, dict[str, tuple[str, ...]]] = {}  # language → short form → its words
         meanings: dict[str, set[str]] = {}  # word → where the phrases it is in lead, in any language
+        named: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # language → its phrases, with their names
         self._vocabulary: dict[str, set[str]] = {}  # language → words a typo may land on
         for path in sorted(directory.glob("*.yaml")):
             with path.open(encoding="utf-8") as handle:
@@ -86,6 +97,7 @@ class Intents:
                 words[0]: tuple(words[1:]) for words in map(normalise, table.pop(SHORT, [])) if len(words) > 1
             }
             phrases = [(name, tuple(normalise(phrase))) for name, phrases in table.items() for phrase in phrases]
+            named[language] = phrases
             self._phrases[language] = [
                 _Phrase(destination(name), words, name in SMALL_TALK, rank)
                 for rank, (name, words) in enumerate(phrases) if name not in (LEAVE, ORDINARY) and words
@@ -111,17 +123,52 @@ class Intents:
             language: _index(phrases) for language, phrases in self._phrases.items()
         }
         self._resolved: dict[tuple[str, str], tuple[str, float]] = {}
+        # Every language's phrases teach each language's model (a Portuguese speaker types "boleto" in
+        # English too); the examples are the language's own.
+        taught = [(words, TAUGHT_AS.get(name, destination(name)))
+                  for phrases in named.values() for name, words in phrases]
+        self._models = {
+            language: NaiveBayes(
+                ((_features(self._read(language, words)), label)
+                 for words, label in [*taught, *_examples(directory / EXAMPLES / f"{language}.yaml")]),
+                smoothing=SMOOTHING,
+            )
+            for language in self._phrases
+        }
 
     def match(self, language: str, text: str) -> str | None:
-        """The flow (or small talk) the text names, or None. The person's language first, then the
-        others (a Portuguese speaker whose phone is in English still types "boleto"). Small talk is
-        set aside first, so "bom dia, estou sem internet" is about the connection and "obrigado pela
-        ajuda" is thanks, not help."""
-        short = self._short.get(language, {})
-        raw = [part for word in normalise(text) for each in short.get(word, (word,)) for part in self._parts(each)]
+        """The flow (or small talk) the text asks for, or None: the model's reading of its words,
+        where the best vocabulary phrase adds its share of the text ("já paguei" alone is the
+        phrase's). For free text at the menu; a question's answer is read ``plainly``."""
+        raw = self._read(language, normalise(text))
         if not raw:
             return None
         own = [self.resolve(language, word) for word in raw]
+        phrase, covered = self._phrase(language, raw, own)
+        model = self._models.get(language)
+        likely = model.probabilities(_features(word for word, _ in own)) if model else {}
+        if phrase is not None:
+            likely[phrase] = likely.get(phrase, 0.0) + PHRASE_WEIGHT * covered / len(raw)
+        best = max(likely, key=likely.__getitem__, default=NONE)
+        return None if best == NONE or likely[best] < SURE else best
+
+    def plainly(self, language: str, text: str) -> str | None:
+        """What a vocabulary phrase in the text names, or None, without the model's guess: where the
+        text is most likely an answer to a question (a description, a login, a date), only a plain
+        request leaves the question ("quero falar com um atendente")."""
+        raw = self._read(language, normalise(text))
+        return self._phrase(language, raw, [self.resolve(language, word) for word in raw])[0] if raw else None
+
+    def _read(self, language: str, words: Iterable[str]) -> list[str]:
+        """The words as matched: short forms spelled out, a number apart from its unit."""
+        short = self._short.get(language, {})
+        return [part for word in words for each in short.get(word, (word,)) for part in self._parts(each)]
+
+    def _phrase(self, language: str, raw: list[str], own: list[tuple[str, float]]) -> tuple[str | None, int]:
+        """The best vocabulary phrase's name (or small talk's, or None) and how many of the text's
+        words it and the small talk cover. The person's language first, then the others (another
+        language's words only as written). Small talk is set aside first, so "bom dia, estou sem
+        internet" is about the connection and "obrigado pela ajuda" is thanks, not help."""
         exact = [(word, 1.0) for word in raw]
         removed: set[int] = set()
         talk: str | None = None
@@ -140,13 +187,14 @@ class Intents:
             # The best phrase; between equals, the one whose words come together ("my health insurance
             # plan" is insurance, not "my plan"), then the one the text names first ("cancel my plan").
             best = max(
-                ((*_score(phrase.words, words, removed if phrase.name == ELSEWHERE else aside), phrase.name)
+                ((*_score(phrase.words, words, removed if phrase.name == ELSEWHERE else aside), phrase)
                  for phrase in candidates[lang]),
-                default=(0.0, 0, 0, ""),
+                default=None, key=lambda scored: (*scored[:3], scored[3].name),
             )
-            if best[0] > 0:
-                return talk if best[3] == ELSEWHERE else best[3]  # "plano de saúde" is no plan of ours
-        return talk
+            if best is not None and best[0] > 0:
+                winner = best[3]  # "plano de saúde" is no plan of ours
+                return (talk if winner.name == ELSEWHERE else winner.name), len(winner.words) + len(removed)
+        return talk, len(removed)
 
     def _parts(self, word: str) -> tuple[str, ...]:
         """A number stuck to its unit ("5mbps", "300mega") as two words, unless a vocabulary knows it."""
@@ -253,6 +301,23 @@ def _elsewhere(candidates: dict[str, list[_Phrase]], texts: dict[str, list[tuple
             if phrase.name == ELSEWHERE:
                 aside.update(_together(phrase.words, texts[lang], removed))
     return aside
+
+
+def _features(words: Iterable[str]) -> list[str]:
+    """What the model reads of a text: its words, each pair of neighbours, and the stems of the
+    longer words ("cancelamento" and "cancelar" share one)."""
+    words = list(words)
+    return [*words, *(f"{a} {b}" for a, b in pairwise(words)),
+            *(f"{_stem(word)}-" for word in words if len(word) >= TYPO)]
+
+
+def _examples(path: Path) -> list[tuple[tuple[str, ...], str]]:
+    """The phrasings of an examples table (``"text": where it leads``), as words; none when absent."""
+    if not path.is_file():
+        return []
+    with path.open(encoding="utf-8") as handle:
+        table: dict[str, str] = yaml.safe_load(handle) or {}
+    return [(tuple(normalise(text)), label) for text, label in table.items()]
 
 
 def _index(phrases: Iterable[_Phrase]) -> dict[str, list[_Phrase]]:

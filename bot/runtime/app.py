@@ -28,6 +28,7 @@ from flows.deadlines import DeadlineWatch
 from flows.engine import Engine, RoleFlows
 from flows.files import FileSource, FileUnavailable
 from flows.identity import target_key
+from flows.intents import default_intents
 from flows.outages import OutageNotifier
 from flows.policy import Policy
 from flows.restarts import RestartChecks
@@ -279,6 +280,7 @@ async def build_app(
     app = build_core(
         settings, database, client=client, http_transport=http_transport, wall_clock=wall_clock, files=files,
     )
+    default_intents()  # its models are trained now (a second), not when the first person writes
     runtime = None
     if (telegram_settings is not None and bot is not None) or whatsapp_settings is not None:
         runtime = _build_runtime(app, bot, sender_limits, api, telegram_files)

@@ -74,7 +74,7 @@ class Bills(Flow):
         if isinstance(event, Media) and (file := receipt_of(event)) is not None:  # which bill: asked there
             ctx.switch("paid", receipt=kept(file))
             return
-        if isinstance(event, Text) and default_intents().match(ctx.language, event.text) == "paid":
+        if isinstance(event, Text) and default_intents().plainly(ctx.language, event.text) == "paid":
             ctx.switch("paid")  # "já paguei" at the list: which bill is asked there
             return
         if isinstance(event, Text) and (wanted := _way_named(ctx, event.text)):
@@ -199,7 +199,7 @@ def _typed(ctx: Context, text: str) -> StepEvent:
     found = _named(text, [(value, label) for value, label in ctx.state.data.get(CHOICES, {}).values()])
     if found is not None:
         return Chosen(found, text)
-    if default_intents().match(ctx.language, text) == "paid":
+    if default_intents().plainly(ctx.language, text) == "paid":
         return Chosen(PAID, text)
     return Text(text)
 

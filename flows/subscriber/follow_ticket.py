@@ -40,7 +40,7 @@ class FollowTicket(Flow):
         match event:
             case Chosen(value=flow):
                 ctx.switch(flow)
-            case Text(text=text) if (talk := default_intents().match(ctx.language, text) or "") in SMALL_TALK_REPLIES:
+            case Text(text=text) if (talk := default_intents().plainly(ctx.language, text) or "") in SMALL_TALK_REPLIES:
                 ctx.say(SMALL_TALK_REPLIES[talk])
             case _ if not await self._still_open(ctx):
                 ctx.set_current_ticket(None)  # nothing of this turn goes to a closed ticket

@@ -241,7 +241,7 @@ class Link(Flow):
             case Chosen(value="human" | "sales" as flow, typed=typed):
                 ctx.switch(flow, **({"asked": typed.strip()[:ASKED_KEPT]} if typed else {}))
                 return True
-            case Text(text=text) if (flow := ELSEWHERE.get(default_intents().match(ctx.language, text) or "")):
+            case Text(text=text) if (flow := ELSEWHERE.get(default_intents().plainly(ctx.language, text) or "")):
                 ctx.switch(flow, asked=text.strip()[:ASKED_KEPT])
                 return True
         return False

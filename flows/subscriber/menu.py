@@ -61,6 +61,9 @@ class Menu(Flow):
             case Chosen(value=flow):
                 ctx.switch(flow, **_carried(ctx, flow))
             case Text(text=text) if (name := default_intents().match(ctx.language, text)) is not None:
+                if name == "link":  # identifying oneself, already identified: the menu greets by name
+                    ctx.to_menu()
+                    return
                 if name not in SMALL_TALK:
                     ctx.switch(name, **_carried(ctx, name))
                     return

@@ -216,7 +216,7 @@ def _about(name: str, words: tuple[str, ...]) -> bool:
 
 def _a_description(ctx: Context, text: str) -> bool:
     """Whether typed text reads as a problem told (two words at least), not a greeting or a stray word."""
-    if default_intents().match(ctx.language, text) in SMALL_TALK:
+    if default_intents().plainly(ctx.language, text) in SMALL_TALK:
         return False
     return len([w for w in normalise(text) if w.isalnum()]) >= 2
 

@@ -148,6 +148,17 @@ async def test_everyday_ways_to_ask_for_the_bill_reach_the_bills(desk: Desk, tex
     assert "boleto" in chat.text.casefold() or "fatura" in chat.text.casefold()
 
 
+@pytest.mark.parametrize(("language", "text"), [
+    ("pt-br", "quero me identificar"), ("en", "link my account"), ("es", "quiero vincular mi cuenta"),
+])
+async def test_asking_to_identify_oneself_when_identified_is_greeted_by_name(
+        desk: Desk, language: str, text: str) -> None:
+    chat = await desk.linked_chat(language=language)
+    await chat.say(text)
+    assert understood(chat.text)
+    assert DEMO_IDENTITIES.customer_name.split()[0] in chat.text and MENU[language] in chat.text and chat.buttons
+
+
 async def test_sentido_is_not_lentidao(desk: Desk) -> None:
     chat = await desk.linked_chat()
     await chat.say("sentido")

@@ -1,7 +1,8 @@
 """Understanding of phrasings the vocabulary was never tuned on: ``tests/flows/heldout/<language>.yaml``
 (see docs/intents.md). Those tables are only measured: a phrase that misses here is never copied into
-a vocabulary; tuning uses ``tests/flows/phrases/``. Before a change of the vocabulary a new round of
-phrasings is written, and its first measure recorded in docs/intents.md.
+a vocabulary nor into the examples the model learns from (``locales/intents/examples/``). Before a
+change of either, or of the reading, a new round is written, and its first measure recorded in
+docs/intents.md.
 
 ``pytest tests/flows/test_heldout.py -s`` prints, per language and round, how many were understood, how many
 not understood (no flow where one was meant) and how many reached a wrong flow, without naming them.
@@ -35,12 +36,14 @@ def held_out(language: str) -> dict[str, str]:
     return {text: wanted for each in rounds(language) for text, wanted in each.items()}
 
 
-def measure(language: str, phrases: dict[str, str] | None = None) -> tuple[int, int, int, int]:
+def measure(language: str, phrases: dict[str, str] | None = None, *,
+            plainly: bool = False) -> tuple[int, int, int, int]:
     """Phrases, understood, not understood (None where a flow was meant), wrong (another flow or
-    small talk, or one where none was meant)."""
+    small talk, or one where none was meant): by the menu's reading, or ``plainly`` (a question's)."""
     intents = default_intents()
+    read = intents.plainly if plainly else intents.match
     phrases = held_out(language) if phrases is None else phrases
-    got = {text: intents.match(language, text) or NONE for text in phrases}
+    got = {text: read(language, text) or NONE for text in phrases}
     understood = sum(got[text] == wanted for text, wanted in phrases.items())
     unmatched = sum(got[text] == NONE != wanted for text, wanted in phrases.items())
     return len(phrases), understood, unmatched, len(phrases) - understood - unmatched
@@ -57,7 +60,7 @@ def test_the_held_out_table_is_large_and_names_only_real_destinations(language: 
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_no_held_out_phrasing_is_in_the_phrase_tables_or_an_earlier_round(language: str) -> None:
+def test_no_held_out_phrasing_is_in_the_examples_or_an_earlier_round(language: str) -> None:
     seen = {tuple(normalise(text)) for text in table(language)}
     for phrases in rounds(language):
         assert [text for text in phrases if tuple(normalise(text)) in seen] == []
@@ -74,15 +77,15 @@ def test_held_out_phrasings_are_measured(language: str) -> None:
         assert understood + unmatched + wrong == total
 
 FLOOR = 0.95  # issue 32: understanding of phrasings never tuned on, per language
-# Rounds 2 to 4, written once the vocabulary was done, measured 72-88 %: the bar is not met on all
-# rounds (docs/intents.md). Kept visible rather than dropped; strict=False so the
-# test passes as XPASS, and can lose its mark, once a later vocabulary reaches it.
-NOT_MET = pytest.mark.xfail(reason="issue 32's 95 % is not met on rounds 2 to 4 (docs/intents.md)", strict=False)
+# All rounds together are not at 95 % (docs/intents.md). Kept visible rather than dropped; strict=False
+# so the test passes as XPASS, and can lose its mark, once the reading reaches it.
+NOT_MET = pytest.mark.xfail(reason="issue 32's 95 % is not met on all rounds (docs/intents.md)", strict=False)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_first_round_is_understood(language: str) -> None:
-    total, understood, _, _ = measure(language, rounds(language)[0])
+def test_the_vocabularys_phrases_alone_understand_the_first_round(language: str) -> None:
+    # Round 1's writer then wrote the vocabulary: a check that its phrases (a question's reading) stay.
+    total, understood, _, _ = measure(language, rounds(language)[0], plainly=True)
     assert understood / total >= FLOOR, f"{language}: {understood}/{total} held-out phrases understood"
 
 

@@ -1,0 +1,46 @@
+"""Multinomial naive Bayes over sets of features, trained in a blink at load time.
+
+Each class's features are counted once per example and smoothed (``smoothing`` added to every
+count); classes weigh the same before the features are read (no prior: a need that is written
+rarely is not for that less likely). Only what was seen is stored: a class's unseen log-probability
+is one number, and each feature keeps the classes it was seen in, so reading a text costs what its
+known features touch. Features never seen say nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+
+
+class NaiveBayes:
+    def __init__(self, examples: Iterable[tuple[Iterable[str], str]], smoothing: float) -> None:
+        counts: dict[str, Counter[int]] = {}
+        totals: Counter[int] = Counter()
+        index: dict[str, int] = {}
+        for features, label in examples:
+            number = index.setdefault(label, len(index))
+            for feature in set(features):
+                counts.setdefault(feature, Counter())[number] += 1
+                totals[number] += 1
+        self.classes = list(index)
+        spread = smoothing * len(counts)
+        self._unseen = [math.log(smoothing / (totals[number] + spread)) for number in range(len(index))]
+        # log P(feature | class) - log P(unseen | class), for the classes the feature was seen in.
+        self._seen = {feature: tuple((number, math.log1p(count / smoothing)) for number, count in seen.items())
+                      for feature, seen in counts.items()}
+
+    def probabilities(self, features: Iterable[str]) -> dict[str, float]:
+        """Each class's probability given the features (empty: none of them was ever seen)."""
+        known = [self._seen[feature] for feature in set(features) if feature in self._seen]
+        if not known:
+            return {}
+        scores = [len(known) * unseen for unseen in self._unseen]
+        for seen in known:
+            for number, weight in seen:
+                scores[number] += weight
+        top = max(scores)
+        exponentials = [math.exp(score - top) for score in scores]
+        total = sum(exponentials)
+        return {label: each / total for label, each in zip(self.classes, exponentials, strict=True)}
