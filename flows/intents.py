@@ -1,18 +1,17 @@
-"""Free text understood where it plainly names something ("segunda via", "caiu", "obrigado").
+"""Free text understood: at the menu by a model that learns from examples, at a question only where
+a phrase plainly names something ("quero falar com um atendente"). See docs/intents.md.
 
-The words live in ``locales/intents/<language>.yaml`` (name → phrases), editable without Python. A
-name is a flow, small talk (``SMALL_TALK``), ``LEAVE`` ("cancelar" alone leaves any question), a need
-(``NEEDS``: "moving" reaches ``human``), ``ORDINARY``: everyday words, never a typo ("robo" is not
-"roto"), ``ELSEWHERE``: our words in another sense, leading nowhere when they fit best and, found
-together, serving no flow ("senha do banco"), or ``SHORT``: short forms read as words ("vc" is "você").
+The vocabulary is ``locales/intents/<language>.yaml`` (name → phrases): a flow, small talk, ``LEAVE``
+("cancelar" alone leaves any question), a need (``NEEDS``: "moving" reaches ``human``), ``ORDINARY``
+(everyday words, never a typo: "robo" is not "roto"), ``ELSEWHERE`` (our words in another sense:
+"senha do banco" serves no flow) or ``SHORT`` ("vc" is "você"). The examples are whole phrasings,
+each with where it leads, in ``examples/<language>.yaml``; both train a naive Bayes model per language.
 
-A phrase matches when its words appear in order, each the same word or a typo of it (case, accents
-and punctuation forgiven): one edit, two in words of eight letters or more, never the first letter,
-only in a word of five letters or more that no vocabulary knows, and only where every vocabulary word
-that close means the same ("slow" is English, never the Portuguese "show"). A held-down letter is
-read as the word ("caiuuu"); an unknown word sharing the stem of words of one meaning lands on them.
-The most words win, then words together. Small talk counts only when no flow fits. Phrases are
-indexed by their words and typos by their deletions, each word's answer kept: a lookup, not a scan.
+A phrase matches when its words appear in order, each the same word or a typo of it: one edit, two
+in words of eight letters or more, never the first letter, only in a word of five letters or more
+that no vocabulary knows, and only where every vocabulary word that close means the same ("slow" is
+English, never the Portuguese "show"). The most words win, then words together. At the menu the
+best phrase adds its share of the text to the model's probabilities, and the best wins when sure.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
 from pathlib import Path
+from typing import Any
 
 import yaml
 from bot.i18n import locales_dir
@@ -38,6 +38,7 @@ ELSEWHERE = "elsewhere"
 SHORT = "short"
 SMALL_TALK = frozenset({"greeting", "thanks", "ok"})
 NONE = "none"  # an example's label when no flow fits
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where PyYAML has it: faster
 # What the model learns from the phrases of these names: a word that leaves a question, sent at the menu,
 # is the menu; everyday words and our words in another sense lead nowhere.
 TAUGHT_AS = {LEAVE: "menu", ORDINARY: NONE, ELSEWHERE: NONE}
@@ -90,8 +91,7 @@ class Intents:
         named: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # language → its phrases, with their names
         self._vocabulary: dict[str, set[str]] = {}  # language → words a typo may land on
         for path in sorted(directory.glob("*.yaml")):
-            with path.open(encoding="utf-8") as handle:
-                table: dict[str, list[str]] = yaml.safe_load(handle) or {}
+            table: dict[str, list[str]] = _table(path)
             language = path.stem
             self._short[language] = {
                 words[0]: tuple(words[1:]) for words in map(normalise, table.pop(SHORT, [])) if len(words) > 1
@@ -313,11 +313,13 @@ def _features(words: Iterable[str]) -> list[str]:
 
 def _examples(path: Path) -> list[tuple[tuple[str, ...], str]]:
     """The phrasings of an examples table (``"text": where it leads``), as words; none when absent."""
-    if not path.is_file():
-        return []
-    with path.open(encoding="utf-8") as handle:
-        table: dict[str, str] = yaml.safe_load(handle) or {}
+    table: dict[str, str] = _table(path) if path.is_file() else {}
     return [(tuple(normalise(text)), label) for text, label in table.items()]
+
+
+def _table(path: Path) -> Any:
+    with path.open(encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=_LOADER) or {}  # noqa: S506 - a safe loader, libyaml's or Python's
 
 
 def _index(phrases: Iterable[_Phrase]) -> dict[str, list[_Phrase]]:

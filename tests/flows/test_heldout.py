@@ -77,8 +77,9 @@ def test_held_out_phrasings_are_measured(language: str) -> None:
         assert understood + unmatched + wrong == total
 
 FLOOR = 0.95  # issue 32: understanding of phrasings never tuned on, per language
-# All rounds together are not at 95 % (docs/intents.md). Kept visible rather than dropped; strict=False
-# so the test passes as XPASS, and can lose its mark, once the reading reaches it.
+# All rounds together are not at 95 %: the early ones, terse and written by the vocabulary's author or
+# before the model, stay lower (docs/intents.md). Kept visible rather than dropped; strict=False so the
+# test passes as XPASS, and can lose its mark, once the reading reaches it.
 NOT_MET = pytest.mark.xfail(reason="issue 32's 95 % is not met on all rounds (docs/intents.md)", strict=False)
 
 
@@ -86,6 +87,13 @@ NOT_MET = pytest.mark.xfail(reason="issue 32's 95 % is not met on all rounds (do
 def test_the_vocabularys_phrases_alone_understand_the_first_round(language: str) -> None:
     # Round 1's writer then wrote the vocabulary: a check that its phrases (a question's reading) stay.
     total, understood, _, _ = measure(language, rounds(language)[0], plainly=True)
+    assert understood / total >= FLOOR, f"{language}: {understood}/{total} held-out phrases understood"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_latest_round_is_understood(language: str) -> None:
+    # The newest round, written before the last change of the vocabulary, the examples or the reading.
+    total, understood, _, _ = measure(language, rounds(language)[-1])
     assert understood / total >= FLOOR, f"{language}: {understood}/{total} held-out phrases understood"
 
 
