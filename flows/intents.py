@@ -157,7 +157,8 @@ class Intents:
         text is most likely an answer to a question (a description, a login, a date), only a plain
         request leaves the question ("quero falar com um atendente")."""
         raw = self._read(language, normalise(text))
-        return self._phrase(language, raw, [self.resolve(language, word) for word in raw])[0] if raw else None
+        name = self._phrase(language, raw, [self.resolve(language, word) for word in raw])[0] if raw else None
+        return None if name == NONE else name
 
     def _read(self, language: str, words: Iterable[str]) -> list[str]:
         """The words as matched: short forms spelled out, a number apart from its unit."""
@@ -165,10 +166,11 @@ class Intents:
         return [part for word in words for each in short.get(word, (word,)) for part in self._parts(each)]
 
     def _phrase(self, language: str, raw: list[str], own: list[tuple[str, float]]) -> tuple[str | None, int]:
-        """The best vocabulary phrase's name (or small talk's, or None) and how many of the text's
-        words it and the small talk cover. The person's language first, then the others (another
-        language's words only as written). Small talk is set aside first, so "bom dia, estou sem
-        internet" is about the connection and "obrigado pela ajuda" is thanks, not help."""
+        """The best vocabulary phrase's name (small talk's, ``NONE`` for our words in another sense, or
+        None) and how many of the text's words it and the small talk cover. The person's language
+        first, then the others (another language's words only as written). Small talk is set aside
+        first, so "bom dia, estou sem internet" is about the connection and "obrigado pela ajuda" is
+        thanks, not help."""
         exact = [(word, 1.0) for word in raw]
         removed: set[int] = set()
         talk: str | None = None
@@ -192,8 +194,9 @@ class Intents:
                 default=None, key=lambda scored: (*scored[:3], scored[3].name),
             )
             if best is not None and best[0] > 0:
-                winner = best[3]  # "plano de saúde" is no plan of ours
-                return (talk if winner.name == ELSEWHERE else winner.name), len(winner.words) + len(removed)
+                winner = best[3]  # "plano de saúde" is no plan of ours: none, unless small talk
+                name = talk or NONE if winner.name == ELSEWHERE else winner.name
+                return name, len(winner.words) + len(removed)
         return talk, len(removed)
 
     def _parts(self, word: str) -> tuple[str, ...]:

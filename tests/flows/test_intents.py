@@ -9,6 +9,7 @@ from pathlib import Path
 import flows.intents as intents_module
 import pytest
 from flows.intents import Intents, default_intents
+from flows.naive_bayes import NaiveBayes
 
 VOCABULARY = """
 bills: ["conta", "minha conta", "valor da conta"]
@@ -100,3 +101,46 @@ def test_a_long_unbroken_string_is_never_looked_up_as_a_typo(monkeypatch: pytest
     assert intents.resolve("pt_BR", word) == (word, 1.0)
     assert intents.match("pt_BR", f"boleto {word}") == "bills"
     assert word not in looked_up
+
+
+EXAMPLES = """
+"minha net ta uma carroca": connection
+"a net ta uma carroca de novo": connection
+"carroca total hoje": connection
+"quero ver quanto ta a conta": bills
+"a conta veio": bills
+"conta do mes": bills
+"o plano de saude aumentou": none
+"meu cachorro fugiu": none
+"""
+
+
+@pytest.fixture
+def taught(tmp_path: Path) -> Intents:
+    (tmp_path / "pt_BR.yaml").write_text(VOCABULARY, encoding="utf-8")
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "pt_BR.yaml").write_text(EXAMPLES, encoding="utf-8")
+    return Intents(tmp_path)
+
+
+def test_the_menu_learns_from_examples_what_no_phrase_says(taught: Intents) -> None:
+    assert taught.match("pt_BR", "que carroca essa net") == "connection"
+    assert taught.plainly("pt_BR", "que carroca essa net") is None  # a question's answer: no phrase, no guess
+
+
+def test_a_text_that_is_a_phrase_is_the_phrases_whatever_the_examples_lean_to(taught: Intents) -> None:
+    # "conta" leans to the bills in the examples; "o que voce faz" and "sem sinal" are phrases of their own
+    assert taught.match("pt_BR", "o que vc faz") == "help"
+    assert taught.match("pt_BR", "sem sinal na conta") == "connection"
+
+
+def test_words_the_model_never_saw_are_not_understood(taught: Intents) -> None:
+    assert taught.match("pt_BR", "xyzzy plugh") is None
+
+
+def test_a_model_unsure_between_destinations_answers_nothing() -> None:
+    model = NaiveBayes([(["conta", "luz"], "bills"), (["conta", "net"], "connection")], smoothing=0.05)
+    even = model.probabilities(["conta"])
+    assert even == pytest.approx({"bills": 0.5, "connection": 0.5})
+    assert model.probabilities(["net"])["connection"] > intents_module.SURE
+    assert model.probabilities(["nunca", "vistas"]) == {}
