@@ -22,23 +22,15 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 import yaml
 from bot.i18n import LANGUAGES, locales_dir
 from flows.intents import ELSEWHERE, LEAVE, NONE, ORDINARY, SHORT, Intents, destination, normalise
+from tests.flows.test_heldout import held_out
 from tests.flows.test_heldout import rounds as held_out_rounds
+from tests.flows.test_phrases import table as examples
 
 from bench.report import emit, figure
-
-HELD_OUT = Path(__file__).resolve().parents[1] / "tests" / "flows" / "heldout"
-EXAMPLES = locales_dir() / "intents" / "examples"
-
-
-def table(folder: Path, language: str) -> dict[str, str]:
-    with (folder / f"{language}.yaml").open(encoding="utf-8") as handle:
-        loaded: dict[str, str] = yaml.safe_load(handle)
-    return loaded
 
 
 def cost(intents: Intents, language: str, texts: list[str], rounds: int) -> dict[str, float]:
@@ -97,7 +89,7 @@ def char_ngrams(language: str) -> CharNgrams:
         vocabulary: dict[str, list[str]] = yaml.safe_load(path.read_text(encoding="utf-8"))
         examples += [(phrase, destination(name)) for name, phrases in vocabulary.items()
                      if name not in (LEAVE, ORDINARY, ELSEWHERE, SHORT) for phrase in phrases]
-    tuning = table(EXAMPLES, language)
+    tuning = examples(language)
     examples += [(text, wanted) for text, wanted in tuning.items() if wanted != NONE]
     model = CharNgrams(examples)
     without = CharNgrams([example for example in examples if example[0] not in tuning])
@@ -118,7 +110,7 @@ def main() -> int:
     intents = Intents()
     load = time.perf_counter() - start
     for language in LANGUAGES:
-        texts = [*table(EXAMPLES, language), *table(HELD_OUT, language)]
+        texts = [*examples(language), *held_out(language)]
         emit(figure("intent_matching", language=language, messages=len(texts), load_s=round(load, 2),
                     **cost(intents, language, texts, args.rounds)))
     if args.compare:
