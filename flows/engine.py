@@ -21,9 +21,9 @@ import asyncio
 import logging
 import traceback
 import weakref
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from bot.i18n import DEFAULT_LANGUAGE, Translations, default_translations, pick_language, plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
@@ -51,7 +51,8 @@ from bot.store import (
 from bot.store.channels import channel_of_chat
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from flows.answers import typed_option
+from flows import values
+from flows.answers import read_choice, typed_option
 from flows.contacts import CONTACT, NOT_SUBJECTS, ContactRef, quiet_since
 from flows.context import (
     CHOICES,
@@ -97,7 +98,20 @@ from flows.flow import Flow
 from flows.intents import SMALL_TALK, default_intents
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, ToStaff, Upload
-from flows.steps import BEGIN, FILES, MENU_FLOWS, TO_MENU, WORDS, Chosen, StepEvent, Switch, Target, Unexpected
+from flows.steps import (
+    BEGIN,
+    FILES,
+    MENU_FLOWS,
+    TO_MENU,
+    VALUES,
+    WORDS,
+    Answer,
+    Chosen,
+    StepEvent,
+    Switch,
+    Target,
+    Unexpected,
+)
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +122,8 @@ HUMAN = "human"
 CANCEL = ("cancelar", "cancel")  # the commands that leave any question, in every language
 SAVE_ATTEMPTS = 3
 MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversation
+# The values a request may carry for the questions that follow it (``Engine._prefill``).
+REQUEST_VALUES = frozenset({values.DATE_PAST, values.DATE_AHEAD, values.PERIOD, values.YEAR, values.TAX_ID})
 
 # Runs inside a turn's transaction with the turn's replies and its notices to other chats: a channel
 # records there that the update was handled (and what answers it), so the step and that record commit
@@ -404,18 +420,53 @@ class Engine:
             case Told():
                 return  # news for a flow the chat's role no longer has (it took another): nothing to say
             case _:
-                await self._step(ctx, role, event)
+                request = await self._step(ctx, role, event)
+                await self._follow(ctx, request)
+                return
         await self._follow(ctx)
 
-    async def _follow(self, ctx: Context) -> None:
-        """Begin the flows the turn switched to, in turn; the menu if it ended without a question."""
+    async def _follow(self, ctx: Context, request: str | None = None) -> None:
+        """Begin the flows the turn switched to, in turn; the menu if it ended without a question.
+        ``request``: the words that asked for them, whose values answer their questions (``_prefill``)."""
+        used: set[str] = set()
         for _ in range(MAX_SWITCHES):
             if ctx.next_flow is None:
                 break
             target, data, ctx.next_flow, ctx.next_data = ctx.next_flow, ctx.next_data, None, {}
             await self._begin(ctx, target, data)
+            if request is not None:
+                await self._prefill(ctx, request, used)
         if ctx.state.flow is None or ctx.state.step is None:
             await self._begin(ctx, MENU)  # a flow that ended without a question leaves the menu ready
+
+    async def _prefill(self, ctx: Context, request: str, used: set[str]) -> None:
+        """A request that carries its values ("suspender por três meses") answers the questions that
+        take them, each kind once, and their prompts are not shown; a value the step refuses (too
+        short a suspension) is said, with the question. Only kinds a request can carry: never a yes
+        ("quero cancelar" confirms nothing), a count or a login."""
+        role = self.flows[ctx.state.role]
+        for _ in range(MAX_SWITCHES):
+            flow = role.flows.get(ctx.state.flow or "")
+            origin = ctx.state.step
+            if flow is None or origin is None or ctx.next_flow is not None:
+                return
+            answer = self._answer(ctx, flow, origin, request, only=REQUEST_VALUES - used)
+            if answer is None:
+                return
+            used.add(answer.kind)
+            before, said = ctx.state.snapshot(), len(ctx.replies)
+            asked = prompt_reply(before.data.get(PROMPT))
+            try:
+                await getattr(flow, origin)(ctx, answer)
+            except Unexpected as miss:
+                ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
+                del ctx.replies[said:]
+                if miss.hint and said and ctx.replies[said - 1] == asked:
+                    ctx.replies.insert(said - 1, Message(ctx.text(miss.hint, **miss.variables)))
+                return
+            if said and ctx.replies[said - 1] == asked:
+                del ctx.replies[said - 1]  # answered already: the question need not be shown
+            self._check_move(role, flow, origin, ctx)
 
     async def _leave(self, ctx: Context, role: RoleFlows) -> None:
         """Back to the menu; said to cancel what was under way, if anything was."""
@@ -429,32 +480,47 @@ class Engine:
         flow = role.flows.get(ctx.state.flow or "")
         return flow is None or ctx.state.step not in flow.verbatim_steps
 
-    async def _step(self, ctx: Context, role: RoleFlows, event: Event) -> None:
+    async def _step(self, ctx: Context, role: RoleFlows, event: Event) -> str | None:
+        """Run the chat's step with the event; the text, when it was read as a request (at the menu,
+        or leaving a question for it), whose values may answer the questions that follow."""
         flow = role.flows.get(ctx.state.flow or "")
         step = getattr(flow, ctx.state.step or "", None) if flow is not None else None
         if flow is None or step is None:
             if isinstance(event, Choice):
                 raise Unexpected("common.button_expired")
             await self._begin(ctx, MENU)  # a new chat: the greeting (or the menu) is the answer
-            return
+            return None
         origin = ctx.state.step or ""
+        request = event.text if isinstance(event, Text) and flow.name == MENU else None
         if isinstance(event, Text) and self._free(ctx, role):
+            numbered = _typed_choice(ctx, event.text, numbers=True, strict=False)
+            if (answer := self._answer(ctx, flow, origin, event.text)) is not None:
+                # Words that say the value the question takes are its answer, whatever else they resemble
+                # ("dia 2" at a start date is the 2nd, not the second button).
+                await self._step_or_number(ctx, role, flow, answer, numbered)
+                return None
             words = any(t.what == WORDS.what for t in flow.steps.takes(origin))
-            typed = _typed_choice(ctx, event.text, numbers=False, strict=words)
+            # A subscriber's option may be pointed at ("o primeiro", "o de outubro", "o de 102,30"), but
+            # not at the menu nor by a request ("segunda via do boleto" is no second button); a
+            # technician's steps read their own days ("sexta" is a Friday there, not the sixth).
+            pointed = (flow.name != MENU and not words and ctx.state.role is Role.SUBSCRIBER
+                       and not self._asks_elsewhere(ctx, flow, event.text))
+            typed = _typed_choice(ctx, event.text, numbers=False, strict=words, pointed=pointed,
+                                  today=self.coordinator.now().date())
             if typed is not None and flow.name == MENU and self._asks_another(ctx, event.text, typed):
                 typed = None  # the menu's intents read it: "quero cancelar meu contrato" is no "Contratos"
             if typed is not None:
                 event = typed
             elif self._request(ctx, role, flow, event.text) and await self._hand_over(ctx, role, flow, event):
-                return
-            elif (numbered := _typed_choice(ctx, event.text, numbers=True, strict=False)) is not None:
+                return event.text
+            elif numbered is not None:
                 # A number may be the answer itself (a quantity, an id): the step reads it first.
                 await self._step_or_number(ctx, role, flow, event, numbered)
-                return
+                return None
         if not self._may_hand_over_file(ctx, role, flow, event):
             await step(ctx, self._resolve(ctx, event))
             self._check_move(role, flow, origin, ctx)
-            return
+            return request
         before, said = ctx.state.snapshot(), len(ctx.replies)
         try:
             await step(ctx, event)
@@ -465,8 +531,23 @@ class Engine:
             del ctx.replies[said:]
             if not await self._hand_over(ctx, role, flow, event):
                 raise
-            return
+            return None
         self._check_move(role, flow, origin, ctx)
+        return None
+
+    def _answer(self, ctx: Context, flow: Flow, step: str, text: str,
+                only: Collection[str] = VALUES) -> Answer | None:
+        """The value ``text`` plainly says for the question of ``step``, of a kind it takes (``flows.values``).
+        Not a clear request for another flow ("quero falar com um atendente" is no yes)."""
+        kinds = [kind for kind in flow.steps.kinds(step) if kind in only]
+        if not kinds or self._asks_elsewhere(ctx, flow, text):
+            return None
+        today = self.coordinator.now().date()
+        for kind in kinds:
+            value = values.read(kind, text, ctx.language, today)
+            if value is not None:
+                return Answer(value, text, kind)
+        return None
 
     async def _told(self, ctx: Context, role: RoleFlows, flow: Flow, event: Told) -> None:
         """The bot's own news for a step (``Told``): where the chat rests, or is in that flow still, the
@@ -486,17 +567,26 @@ class Engine:
         ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
         ctx.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.replies[said:]]
 
-    async def _step_or_number(self, ctx: Context, role: RoleFlows, flow: Flow, event: Text, numbered: Choice) -> None:
-        """The step reads a typed number; what it cannot use chooses the option shown with that number."""
+    async def _step_or_number(self, ctx: Context, role: RoleFlows, flow: Flow, event: Text | Answer,
+                              numbered: Choice | None) -> None:
+        """The step reads typed words (a number, a value); what it cannot use chooses the option shown
+        with that number, if the words are one."""
         origin, before, said = ctx.state.step or "", ctx.state.snapshot(), len(ctx.replies)
         step = getattr(flow, origin)
         try:
             await step(ctx, event)
         except Unexpected:
+            if numbered is None:
+                raise
             ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
             del ctx.replies[said:]
             await step(ctx, self._resolve(ctx, numbered))
         self._check_move(role, flow, origin, ctx)
+
+    def _asks_elsewhere(self, ctx: Context, flow: Flow, text: str) -> bool:
+        """Whether ``text`` plainly asks for a flow other than ``flow`` (small talk asks for none)."""
+        name = default_intents().plainly(ctx.language, text)
+        return name is not None and name not in SMALL_TALK and name != flow.name
 
     def _asks_another(self, ctx: Context, text: str, typed: Choice) -> bool:
         """Whether words that only hold a menu button's label among others plainly ask for another flow."""
@@ -830,12 +920,16 @@ def _worth_recalling(link: Link | None, event: Event) -> bool:
     return not isinstance(event, Choice | Start | Told) and not _is_live_update(event)
 
 
-def _typed_choice(ctx: Context, text: str, *, numbers: bool, strict: bool) -> Choice | None:
+def _typed_choice(ctx: Context, text: str, *, numbers: bool, strict: bool, pointed: bool = False,
+                  today: date | None = None) -> Choice | None:
     """The button of the question waiting that a typed text names (by its number: ``numbers``; only
-    plainly: ``strict``), as if it had been pressed."""
+    plainly: ``strict``; or points at, ``pointed``: ``flows.answers.read_choice``), as if pressed."""
     buttons = [token for row in (ctx.state.data.get(PROMPT) or {}).get("buttons", []) for _, token in row]
     labels = [label for row in (ctx.state.data.get(PROMPT) or {}).get("buttons", []) for label, _ in row]
-    index = typed_option(text, labels, numbers=numbers, strict=strict)
+    if pointed and labels:
+        index = read_choice(text, labels, ctx.language, today)
+    else:
+        index = typed_option(text, labels, numbers=numbers, strict=strict)
     return Choice(buttons[index], typed=text) if index is not None else None
 
 

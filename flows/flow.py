@@ -24,11 +24,21 @@ from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar
 
 from flows.steps import (
+    AMOUNT,
     BEGIN,
+    COUNT,
+    DATE_AHEAD,
+    DATE_PAST,
     FILES,
+    LOGIN,
     MENU_FLOWS,
+    PERIOD,
+    TAX_ID,
     TO_MENU,
     WORDS,
+    YEAR,
+    YES_NO,
+    Answer,
     Chosen,
     Option,
     StepEvent,
@@ -42,7 +52,8 @@ if TYPE_CHECKING:
     from flows.context import Context
 
 __all__ = [
-    "FILES", "MENU_FLOWS", "TO_MENU", "WORDS", "Chosen", "Flow", "Option", "StepEvent", "Steps", "Switch", "Takes",
+    "AMOUNT", "COUNT", "DATE_AHEAD", "DATE_PAST", "FILES", "LOGIN", "MENU_FLOWS", "PERIOD", "TAX_ID", "TO_MENU",
+    "WORDS", "YEAR", "YES_NO", "Answer", "Chosen", "Flow", "Option", "StepEvent", "Steps", "Switch", "Takes",
     "Unexpected", "check_steps", "discover",
 ]
 

@@ -5,13 +5,14 @@ its steps (``Steps``): each step with where it can lead, in the spirit of python
     steps = Steps(
         begin=("choose", TO_MENU),                  # entering the flow: ask "choose", or the menu
         choose=("act", Switch("paid"), TO_MENU),    # a step of this flow, another flow, the menu
-        describe=(WORDS, "confirm"),                # what the question takes besides its buttons
+        describe=(WORDS, "confirm"),                # what the question takes: words, or a value
     )
 
 A plain name is a step of the same flow (a method, waited in through ``ctx.ask``/``ctx.wait``);
 ``Switch(name)`` is ``ctx.switch(name)``; ``MENU_FLOWS`` is any flow of the role's menu; ``Takes``
-(``WORDS``, ``FILES``) is drawn beside its step. Ending without a question leads to the menu. The
-engine checks every move against the table and ``flows.diagrams`` draws it (``make diagrams``).
+(``WORDS``, ``FILES``, a kind of value: ``PERIOD``...) is drawn beside its step. Ending without a
+question leads to the menu. The engine checks every move against the table and ``flows.diagrams``
+draws it (``make diagrams``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from flows import values
 from flows.events import Event
 
 BEGIN = "begin"  # the entry of every flow: its ``begin`` method
@@ -46,7 +48,17 @@ class Chosen:
     typed: str | None = None
 
 
-StepEvent = Event | Chosen
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Typed words read as the value the question takes (``Takes`` of a kind of ``flows.values``):
+    "umas 6 semanas" at a ``PERIOD`` question is ``Answer(42, ...)``; a yes or no is True or False."""
+
+    value: Any
+    text: str
+    kind: str
+
+
+StepEvent = Event | Chosen | Answer
 
 
 class Unexpected(Exception):
@@ -64,8 +76,10 @@ class Takes:
 
     Every question takes its options typed (names, typos, the number a text channel shows), and a
     clear request for another flow leaves it. A step that takes typed ``words`` as its answer (a
-    description, a note) keeps them unless they ask for a flow of ``only`` (None: any) that is not
-    among ``but``; ``files``: a photo or document is this step's to read."""
+    description, a reason) keeps them, whatever they resemble, unless they ask for a flow of ``only``
+    (None: any) that is not among ``but``; ``files``: a photo or document is this step's to read; a
+    kind of value (``flows.values``: a date, a period, yes or no...): words that say one are the
+    answer (``Answer``), before any request they may also resemble."""
 
     what: str
     only: frozenset[str] | None = None
@@ -76,9 +90,21 @@ class Takes:
         return (self.only is None or request in self.only) and request not in self.but
 
 
-# A person or a cancellation is never a detail of something else: they leave even a question of words.
-WORDS = Takes("words", only=frozenset({"human", "cancel_plan"}))
+# An open question keeps the person's words: only a person asked for leaves it (and the leave words,
+# "esquece", "menu", which the engine reads before any step).
+WORDS = Takes("words", only=frozenset({"human"}))
 FILES = Takes("files")
+# The kinds of value a question may take, each read by its reader in ``flows.values``.
+DATE_PAST = Takes(values.DATE_PAST)  # a day before today or today ("ontem", "sexta passada")
+DATE_AHEAD = Takes(values.DATE_AHEAD)  # today or a day ahead ("segunda que vem", "dia 5")
+PERIOD = Takes(values.PERIOD)  # a length in days ("umas 6 semanas", "até o fim de fevereiro")
+YEAR = Takes(values.YEAR)  # "ano passado", "o de 23"
+AMOUNT = Takes(values.AMOUNT)  # reais ("R$ 1.234,56", "cento e dois e trinta")
+YES_NO = Takes(values.YES_NO)  # True or False ("sim, pode", "agora não")
+COUNT = Takes(values.COUNT)  # a whole number ("meia dúzia", "nenhum": 0)
+TAX_ID = Takes(values.TAX_ID)  # a CPF or CNPJ inside a sentence, check digits held
+LOGIN = Takes(values.LOGIN)  # a PPPoE login inside a sentence
+VALUES = frozenset(values.READERS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +157,10 @@ class Steps(Mapping[str, tuple[Entry, ...]]):
     def takes(self, step: str) -> tuple[Takes, ...]:
         """What the question of ``step`` takes besides its buttons (``Takes``)."""
         return tuple(t for t in self._table.get(step, ()) if isinstance(t, Takes))
+
+    def kinds(self, step: str) -> tuple[str, ...]:
+        """The kinds of value the question of ``step`` takes (``flows.values``), in the order declared."""
+        return tuple(t.what for t in self.takes(step) if t.what in VALUES)
 
     def switches(self) -> set[str]:
         """The flows any step can switch to (``MENU_FLOWS`` left as it is)."""

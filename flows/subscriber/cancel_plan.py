@@ -2,7 +2,9 @@
 11.034/2022), or, when the operator turns that off (``self_cancel``) or has not set the ISP ids a
 cancel needs (``cancel_terms``), is asked once and handed to a person with the cancellation topic.
 
-- The contract (when several can be cancelled: states E, I, A, B, S), the reason from the ISP's list,
+- The contract (when several can be cancelled: states E, I, A, B, S), the reason from the ISP's list
+  (a reason typed in the person's words is kept for the ticket, whatever it mentions, and the
+  closest of the list is asked for),
   optionally the competitor ("I'd rather not say" first), the operator's one retention offer if any
   (declined in one tap; taking it opens a ticket for staff), then what happens next and a last "yes".
 - Right before ``contract_cancel`` the contract is read again; it sets a state (``ctx.write_state``):
@@ -20,7 +22,8 @@ from bot.isp import IspApiError
 from bot.isp.errors import ErrorName
 
 from flows.context import Context
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.events import Text
+from flows.flow import TO_MENU, WORDS, YES_NO, Answer, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.papers import paper
 from flows.subscriber.rights import ask_contract, contracts_in, fresh_contract, record_ticket, status
 from flows.writes import WriteState
@@ -28,6 +31,7 @@ from flows.writes import WriteState
 CANCEL_HINT = "cancel"  # the administrative topic of cancellations ("Cancelamento"), where there is one
 CANCELLABLE = ("E", "I", "A", "B", "S")  # contract_cancel's states (second document, 3.1)
 CANCELLED = "C"
+REASON_KEPT = 500  # characters of a reason typed in the person's words, kept for the ticket
 CANCELLED_OUTCOME, RETAINED = "cancelled", "retention_accepted"  # what the contact came to (flows.contacts)
 
 
@@ -36,12 +40,12 @@ class CancelPlan(Flow):
     commands = ("cancelarplano", "cancelplan", "cancelarplan")  # "cancelar" is the engine's: leave a question
     steps = Steps(
         begin=("sure", "contract", "reason", Switch("human"), TO_MENU),
-        sure=(Switch("human"), TO_MENU),
+        sure=(YES_NO, Switch("human"), TO_MENU),
         contract=("reason", Switch("human"), TO_MENU),
-        reason=("competitor", "retain", "confirm", TO_MENU),
+        reason=(WORDS, "reason", "competitor", "retain", "confirm", TO_MENU),
         competitor=("retain", "confirm", TO_MENU),
         retain=("confirm", TO_MENU),
-        confirm=("unsure", "confirm", TO_MENU),
+        confirm=(YES_NO, "unsure", "confirm", TO_MENU),
         unsure=("unsure", "confirm", TO_MENU),
     )
 
@@ -65,10 +69,10 @@ class CancelPlan(Flow):
 
     async def sure(self, ctx: Context, event: StepEvent) -> None:
         match event:
-            case Chosen(value=True):
+            case Chosen(value=True) | Answer(value=True):
                 ctx.say("human.cancel_plan")
                 ctx.switch("human", topic_hints=[CANCEL_HINT])
-            case Chosen(value=False):
+            case Chosen(value=False) | Answer(value=False):
                 ctx.say("cancel_plan.kept")
                 ctx.to_menu()
             case _:
@@ -86,6 +90,12 @@ class CancelPlan(Flow):
         await self._ask_reason(ctx)
 
     async def reason(self, ctx: Context, event: StepEvent) -> None:
+        if isinstance(event, Text) and event.text.strip():
+            # The reason in the person's own words ("a internet cai toda hora") is kept for the ticket;
+            # the ISP's list still needs one of its reasons.
+            ctx.data["reason_words"] = event.text.strip()[:REASON_KEPT]
+            await self._ask_reason(ctx, noted=True)
+            return
         if not isinstance(event, Chosen):
             raise Unexpected("cancel_plan.pick_a_reason")
         ctx.data["reason"] = {"id": event.value, "name": event.label}
@@ -121,9 +131,9 @@ class CancelPlan(Flow):
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
         match event:
-            case Chosen(value="cancel"):
+            case Chosen(value="cancel") | Answer(value=True):
                 await self._cancel(ctx)
-            case Chosen(value="keep"):
+            case Chosen(value="keep") | Answer(value=False):
                 ctx.say("cancel_plan.kept")
                 ctx.to_menu()
             case _:
@@ -141,14 +151,15 @@ class CancelPlan(Flow):
                 raise Unexpected("cancel_plan.pick_a_button")
 
     # ---- the steps' questions ----------------------------------------------------------------------
-    async def _ask_reason(self, ctx: Context) -> None:
+    async def _ask_reason(self, ctx: Context, *, noted: bool = False) -> None:
         reasons = [r for r in await ctx.coordinator.cancel_reasons() if r.id and r.Nome]
         if not reasons:  # contract_cancel needs one: without the ISP's list a person takes it
             ctx.say("cancel_plan.no_reasons")
             ctx.switch("human", topic_hints=[CANCEL_HINT])
             return
         options = [Option(r.id, text=r.Nome) for r in reasons]
-        ctx.ask("reason", "cancel_plan.reason", options, number=ctx.data["contract"], plan=ctx.data["plan"])
+        ctx.ask("reason", "cancel_plan.reason_noted" if noted else "cancel_plan.reason", options,
+                number=ctx.data["contract"], plan=ctx.data["plan"])
 
     def _retain_or_confirm(self, ctx: Context) -> None:
         offer = ctx.policy.retention_offer
@@ -214,8 +225,10 @@ class CancelPlan(Flow):
         reason = ctx.data["reason"]["name"]
         competitor = (ctx.data.get("competitor") or {}).get("name")
         offered = bool(ctx.policy.retention_offer)
+        words = ctx.data.get("reason_words")
         text = (f"Contrato {number} ({plan or 'sem plano'}) cancelado pelo próprio assinante no chat em "
                 f"{when:%d/%m/%Y %H:%M}, sem atendente (Decreto 11.034/2022). Motivo: {reason}."
+                + (f" Nas palavras do assinante: “{words}”." if words else "")
                 + (f" Concorrente: {competitor}." if competitor else "")
                 + (" Oferta de retenção apresentada e recusada." if offered else "")
                 + " Recibo enviado ao assinante em PDF.")

@@ -29,7 +29,7 @@ from markupsafe import Markup
 
 from flows.contacts import UNBLOCKED
 from flows.context import Context
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import TO_MENU, YES_NO, Answer, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.standing import overdue_total
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ class Contracts(Flow):
         begin=("choose", "act", "confirm", "refused", TO_MENU),
         choose=("act", TO_MENU),
         act=("choose", "confirm", "refused", Switch("suspend"), Switch("cancel_plan"), TO_MENU),
-        confirm=("refused", TO_MENU),
+        confirm=(YES_NO, "refused", TO_MENU),
         refused=(Switch("bills"), TO_MENU),
     )
 
@@ -108,9 +108,9 @@ class Contracts(Flow):
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
         match event:
-            case Chosen(value="yes"):
+            case Chosen(value="yes") | Answer(value=True):
                 await self._unblock(ctx, int(ctx.data["contract"]))
-            case Chosen(value="no"):
+            case Chosen(value="no") | Answer(value=False):
                 ctx.say("contracts.unblock_dropped")
                 ctx.to_menu()
             case _:

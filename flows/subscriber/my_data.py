@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from flows.contacts import DATA_DELETED
 from flows.context import KEPT_YEARS, Context
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
+from flows.flow import TO_MENU, YES_NO, Answer, Chosen, Flow, Option, StepEvent, Steps, Unexpected
 
 
 class MyData(Flow):
     name = "my_data"
     requires_link = False  # someone not linked holds little, but may ask as well
     commands = ("meusdados", "dados", "privacidade", "mydata", "privacy", "misdatos", "privacidad")
-    steps = Steps(begin=("confirm",), confirm=(TO_MENU,))
+    steps = Steps(begin=("confirm",), confirm=(YES_NO, TO_MENU))
 
     async def begin(self, ctx: Context) -> None:
         link = ctx.link
@@ -39,12 +39,12 @@ class MyData(Flow):
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
         match event:
-            case Chosen(value=True):
+            case Chosen(value=True) | Answer(value=True):
                 await ctx.record(self.name, DATA_DELETED)
                 await ctx.forget_chat()
                 ctx.say("my_data.deleted", years=KEPT_YEARS)
                 ctx.to_menu()  # an unlinked chat goes on to linking: its greeting follows
-            case Chosen(value=False):
+            case Chosen(value=False) | Answer(value=False):
                 ctx.say("my_data.kept")
                 ctx.to_menu()
             case _:

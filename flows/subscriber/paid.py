@@ -3,7 +3,8 @@ It begins from a bill's card (the bill known, and the receipt if sent there), fr
 ("paguei") or from a photo or PDF sent at the menu or the bill list: only what is missing is asked.
 
 - The bills are those of ``get_unpaid_document``, oldest first; one open bill is taken without
-  asking. The date is today, yesterday or typed, not in the future nor over ``OLDEST_DAYS`` ago.
+  asking. The date is today, yesterday or said ("anteontem", "sexta passada", "agora há pouco"; also
+  in the request, "paguei ontem"), not in the future nor over ``OLDEST_DAYS`` ago.
 - A receipt is a photo or a PDF (or an image file) of at most ``policy.receipt_max_bytes``, fetched
   only once the person confirmed, sent to the ISP and dropped: never logged, never stored.
 - No ``ctx.write_once``: the ISP refuses a second notice for a bill (code 21), told plainly.
@@ -27,15 +28,27 @@ from bot.isp.models.v1_records import ContractStatus, Ticket
 
 from flows.contacts import PAYMENT_NOTICED, Deadline
 from flows.context import Context
-from flows.events import FileRef, Media, Text
+from flows.events import FileRef, Media
 from flows.files import FileTooLarge, FileUnavailable
-from flows.flow import FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import (
+    DATE_PAST,
+    FILES,
+    TO_MENU,
+    YES_NO,
+    Answer,
+    Chosen,
+    Flow,
+    Option,
+    StepEvent,
+    Steps,
+    Switch,
+    Unexpected,
+)
 
 OLDEST_DAYS = 90
 RECEIPT_TYPES = ("application/pdf", "image/")
 RECEIPT_SUFFIXES = (".pdf", ".jpg", ".jpeg", ".png")
 _NOTICE = re.compile(r"pagamento|payment|pago", re.IGNORECASE)  # the subject of a notice's ticket
-_DATE = re.compile(r"(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{2}|\d{4}))?")
 
 
 def receipt_of(event: Media) -> FileRef | None:
@@ -53,9 +66,9 @@ class Paid(Flow):
     steps = Steps(
         begin=("bill", "when", TO_MENU),
         bill=(FILES, "bill", "when", TO_MENU),
-        when=(FILES, "receipt", "confirm"),
+        when=(DATE_PAST, FILES, "receipt", "confirm"),
         receipt=(FILES, "confirm", TO_MENU),
-        confirm=(FILES, "confirm", "receipt", "after", TO_MENU),
+        confirm=(YES_NO, FILES, "confirm", "receipt", "after", TO_MENU),
         after=(Switch("contracts"), TO_MENU),
     )
 
@@ -101,11 +114,7 @@ class Paid(Flow):
         match event:
             case Chosen(value=str(day)):
                 paid_on = date.fromisoformat(day)
-            case Text(text=text):
-                typed = _typed_date(text, today)
-                if typed is None:
-                    raise Unexpected("paid.date_not_understood")
-                paid_on = typed
+            case Answer(value=date() as paid_on):
                 if paid_on > today or paid_on < today - timedelta(days=OLDEST_DAYS):
                     raise Unexpected("paid.date_out_of_range", days=OLDEST_DAYS)
             case Media() if (file := receipt_of(event)) is not None:  # the receipt before the date
@@ -137,9 +146,9 @@ class Paid(Flow):
             case Media() if (file := receipt_of(event)) is not None:  # another receipt: this one, then
                 self._keep(ctx, file)
                 self._ask_confirm(ctx)
-            case Chosen(value="yes"):
+            case Chosen(value="yes") | Answer(value=True):
                 await self._send(ctx)
-            case Chosen(value="no"):
+            case Chosen(value="no") | Answer(value=False):
                 ctx.say("paid.dropped")
                 ctx.to_menu()
             case _:
@@ -258,21 +267,6 @@ async def _earlier_notice(ctx: Context, bill: dict[str, Any]) -> Ticket | None:
     names = re.compile(rf"(?<!\d){re.escape(number)}(?!\d)")
     found = [t for t in tickets if t.Assunto and names.search(t.Assunto) and _NOTICE.search(t.Assunto)]
     return max(found, key=lambda t: t.Numero or 0, default=None)
-
-
-def _typed_date(text: str, today: date) -> date | None:
-    match = _DATE.search(text)
-    if match is None:
-        return None
-    day, month, year = int(match.group(1)), int(match.group(2)), match.group(3)
-    full_year = today.year if year is None else int(year) + (2000 if len(year) == 2 else 0)
-    try:
-        typed = date(full_year, month, day)
-    except ValueError:
-        return None
-    if year is None and typed > today:  # "28/12" typed in January is last year's
-        typed = typed.replace(year=typed.year - 1)
-    return typed
 
 
 def _display(bill: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from bot.isp.models import v2_results
 
 from flows.context import Context
 from flows.events import Told
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import TO_MENU, YES_NO, Answer, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.restarts import BACK, UNKNOWN
 
 
@@ -27,7 +27,7 @@ class Restart(Flow):
     commands = ("reiniciar", "restart", "reconectar")
     steps = Steps(
         begin=("sure", "next", Switch("connection"), TO_MENU),
-        sure=("next", TO_MENU),
+        sure=(YES_NO, "next", TO_MENU),
         next=(Switch("new_ticket"), Switch("connection"), TO_MENU),
         checked=("next",),  # the outcome, brought later by ``flows.restarts`` (``Told``)
     )
@@ -45,9 +45,9 @@ class Restart(Flow):
 
     async def sure(self, ctx: Context, event: StepEvent) -> None:
         match event:
-            case Chosen(value="yes"):
+            case Chosen(value="yes") | Answer(value=True):
                 await self._restart(ctx)
-            case Chosen(value="no"):
+            case Chosen(value="no") | Answer(value=False):
                 ctx.say("restart.kept")
                 ctx.to_menu()
             case _:

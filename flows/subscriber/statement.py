@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -19,13 +18,11 @@ from bot.i18n import plain_text
 from bot.isp.models import v1_records
 
 from flows.context import Context
-from flows.events import Text
-from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import TO_MENU, YEAR, Answer, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.papers import paper
 
 YEARS_BACK = 5  # the years a statement may be asked for: the ISP's records of older ones may be gone
 MAX_LISTED = 12
-_YEAR = re.compile(r"\b(19|20)\d{2}\b")
 
 
 class PaidBills(Flow):
@@ -54,7 +51,7 @@ class PaidBills(Flow):
 class Statement(Flow):
     name = "statement"
     commands = ("quitacao", "statement", "declaracion")
-    steps = Steps(begin=("year",), year=(WORDS, "year", Switch("bills"), TO_MENU))
+    steps = Steps(begin=("year",), year=(YEAR, "year", Switch("bills"), TO_MENU))
 
     async def begin(self, ctx: Context) -> None:
         last = ctx.coordinator.now().year - 1
@@ -70,10 +67,8 @@ class Statement(Flow):
             case Chosen(value="menu"):
                 ctx.to_menu()
                 return
-            case Chosen(value=int(year)):
+            case Chosen(value=int(year)) | Answer(value=int(year)):
                 pass
-            case Text(text=text) if (found := _YEAR.search(text)) is not None:
-                year = int(found[0])
             case _:
                 raise Unexpected("statement.year_hint")
         if year >= now.year:

@@ -5,7 +5,8 @@ and told to the staff desk (``ctx.tell_staff``).
 - The contract (active or suspended ones, when several), then suspend or call off. A contract in
   effect suspended is told when it comes back; one not active cannot be suspended (said plainly).
 - The days between the operator's ``suspend_min_days`` and ``suspend_max_days`` and a start from today
-  up to ``suspend_start_within_days`` ahead: buttons, or typed ("45", "15/04").
+  up to ``suspend_start_within_days`` ahead: buttons, or said as people say them ("umas 6 semanas",
+  "segunda que vem": ``flows.values``), also in the request itself ("suspender por três meses").
 - The ISP's refusals in plain words: one already scheduled (20; calling it off is offered), none to
   call off (12), a contract not active (read fresh before the write; the ISP's 10 too).
 - A lost answer is never a second suspension: the ISP refuses a second one (20), and a second
@@ -15,7 +16,6 @@ and told to the staff desk (``ctx.tell_staff``).
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -23,15 +23,13 @@ from bot.isp import IspApiError
 from bot.isp.errors import ErrorName
 
 from flows.context import Context
-from flows.events import Text
-from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Unexpected
+from flows.flow import DATE_AHEAD, PERIOD, TO_MENU, YES_NO, Answer, Chosen, Flow, Option, StepEvent, Steps, Unexpected
 from flows.subscriber.rights import ask_contract, contracts_in, fresh_contract, record_ticket, status
 from flows.writes import WriteGuarded
 
 ACTIVE, SUSPENDED = "A", "S"
 HINTS = ("suspens", "cancel")  # the administrative topic suspensions are recorded on
 SUSPEND, CALL_OFF = "suspend", "call_off"
-_DAY_MONTH = re.compile(r"^\s*(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{2,4}))?\s*$")
 
 
 class Suspend(Flow):
@@ -40,10 +38,10 @@ class Suspend(Flow):
     steps = Steps(
         begin=("contract", "what", TO_MENU),
         contract=("what", TO_MENU),
-        what=("days", "unsure", TO_MENU),
-        days=(WORDS, "start", TO_MENU),
-        start=(WORDS, "confirm", TO_MENU),
-        confirm=("what", "unsure", TO_MENU),
+        what=(PERIOD, "days", "start", "unsure", TO_MENU),
+        days=(PERIOD, "start", TO_MENU),
+        start=(DATE_AHEAD, "confirm", TO_MENU),
+        confirm=(YES_NO, "what", "unsure", TO_MENU),
         unsure=("what", "unsure", TO_MENU),
     )
 
@@ -77,6 +75,8 @@ class Suspend(Flow):
                 choices = sorted({low, *(d for d in (30, 60, 90, 120) if low < d < high), high})
                 options = [Option(d, key="suspend.days_button", vars={"days": d}) for d in choices]
                 ctx.ask("days", "suspend.days", options, columns=2, low=low, high=high)
+            case Answer(value=int()):  # a length said already ("suspender por três meses"): suspending
+                await self.days(ctx, event)
             case Chosen(value="call_off"):
                 await self._call_off(ctx)
             case Chosen(value="menu"):
@@ -87,14 +87,13 @@ class Suspend(Flow):
     async def days(self, ctx: Context, event: StepEvent) -> None:
         low, high = ctx.policy.suspend_min_days, ctx.policy.suspend_max_days
         match event:
-            case Chosen(value=int(days)):
+            case Chosen(value=int(days)) | Answer(value=int(days)):
                 pass
-            case Text(text=text) if text.strip().isdigit():
-                days = int(text.strip())
             case _:
                 raise Unexpected("suspend.days_hint", low=low, high=high)
         if not low <= days <= high:
-            raise Unexpected("suspend.days_hint", low=low, high=high)
+            raise Unexpected("suspend.days_too_short" if days < low else "suspend.days_too_long",
+                             days=days, low=low, high=high)
         ctx.data["days"] = days
         today = ctx.coordinator.now().date()
         within = ctx.policy.suspend_start_within_days
@@ -109,21 +108,21 @@ class Suspend(Flow):
         match event:
             case Chosen(value=str(day)):
                 start = date.fromisoformat(day)
-            case Text(text=text) if (typed := _typed_date(text, today)) is not None:
-                start = typed
+            case Answer(value=date() as start):
+                pass
             case _:
                 raise Unexpected("suspend.start_hint", last=last)
         if not today <= start <= last:
-            raise Unexpected("suspend.start_hint", last=last)
+            raise Unexpected("suspend.start_out_of_range", day=start, today=today, last=last)
         ctx.data["start"] = start.isoformat()
         options = [Option("yes", key="suspend.button_confirm"), Option("no", key="suspend.button_drop")]
         ctx.ask("confirm", "suspend.terms", options, **self._terms(ctx))
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
         match event:
-            case Chosen(value="yes"):
+            case Chosen(value="yes") | Answer(value=True):
                 await self._suspend(ctx)
-            case Chosen(value="no"):
+            case Chosen(value="no") | Answer(value=False):
                 ctx.say("suspend.dropped")
                 ctx.to_menu()
             case _:
@@ -230,17 +229,3 @@ class Suspend(Flow):
         ctx.say(key, protocol=protocol, **terms)
         ctx.to_menu()
 
-
-def _typed_date(text: str, today: date) -> date | None:
-    """A day typed as dd/mm or dd/mm/yyyy: dd/mm is the next such day from today."""
-    found = _DAY_MONTH.match(text)
-    if found is None:
-        return None
-    day, month, year = int(found[1]), int(found[2]), found[3]
-    try:
-        if year is not None:
-            return date(int(year) + (2000 if len(year) == 2 else 0), month, day)
-        typed = date(today.year, month, day)
-        return typed if typed >= today else date(today.year + 1, month, day)
-    except ValueError:
-        return None

@@ -9,7 +9,7 @@ read there: a tax id typed right away links, instead of being swallowed by a wai
 from __future__ import annotations
 
 from flows.context import Context
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
+from flows.flow import TO_MENU, YES_NO, Answer, Chosen, Flow, Option, StepEvent, Steps, Unexpected
 
 
 class Unlink(Flow):
@@ -18,7 +18,7 @@ class Unlink(Flow):
     commands = ("unlink", "desvincular")
     # A chat still saved in the old wait after the goodbye ("unlinked") is greeted by the engine, as
     # any chat whose step no longer exists.
-    steps = Steps(begin=("confirm", TO_MENU), confirm=(TO_MENU,))
+    steps = Steps(begin=("confirm", TO_MENU), confirm=(YES_NO, TO_MENU))
 
     async def begin(self, ctx: Context) -> None:
         if ctx.link is None:
@@ -30,11 +30,11 @@ class Unlink(Flow):
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
         match event:
-            case Chosen(value=True):
+            case Chosen(value=True) | Answer(value=True):
                 await ctx.unlink()
                 ctx.say("unlink.done")
                 ctx.to_menu()  # the engine sends an unlinked chat on to linking: its greeting follows
-            case Chosen(value=False):
+            case Chosen(value=False) | Answer(value=False):
                 ctx.say("unlink.kept")
                 ctx.to_menu()
             case _:

@@ -72,7 +72,7 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot.sandbox": frozenset({"fpdf", "segno", "starlette", "uvicorn", "yaml"}),
     "bot.metrics": frozenset({"prometheus_client"}),
     "bot.languages": frozenset(),
-    "flows": frozenset({"sqlalchemy", "yaml"}),
+    "flows": frozenset({"sqlalchemy", "yaml", "babel", "text_to_num"}),
     "flows.subscriber": frozenset({"fpdf", "markupsafe", "segno"}),
     "flows.technician": frozenset({"babel"}),
     "flows.staff": frozenset(),

@@ -106,9 +106,16 @@ async def test_isp_down_when_a_bill_is_chosen_keeps_the_list_for_the_next_tap(de
 async def test_text_at_the_list_is_answered_and_the_list_asked_again(desk: Desk) -> None:
     chat = await desk.linked_chat()
     await chat.command("boleto")
-    await chat.say("quero o de março")
+    await chat.say("quero o de dezembro")  # no bill of December: the list again, nothing guessed
     assert "Toque no botão do boleto" in chat.text
     assert len(chat.buttons) == 2
+
+
+async def test_a_bill_is_pointed_at_by_its_month(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.command("boleto")
+    await chat.say("quero o de março")
+    assert "Boleto de R$\xa099,90, vencimento 28/03/2025" in chat.text
 
 
 async def test_english_speaker_gets_the_list_in_english(desk: Desk) -> None:

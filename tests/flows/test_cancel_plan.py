@@ -208,3 +208,18 @@ async def test_the_menu_s_command_begins_the_cancel_and_cancelar_still_leaves_a_
     await chat.command("cancelar")
     assert "Qual é o motivo?" not in chat.text
     assert state(cancelling.sandbox, DEMO_IDENTITIES.contract) == "A"
+
+
+async def test_a_reason_in_the_persons_words_stays_in_the_cancellation(cancelling: Desk) -> None:
+    # Issue 44: "a internet cai toda hora" at the reason is the reason, not a request for the connection flow.
+    chat = await cancelling.linked_chat(MARIA)
+    await chat.say("quero cancelar meu plano")
+    await chat.say("a internet cai toda hora e ninguém resolve")
+    assert "Anotei o seu motivo" in chat.text and "Qualidade do serviço" in chat.buttons
+    await chat.tap("Qualidade do serviço")
+    await chat.tap("Prefiro não dizer")
+    await chat.tap("Não, quero cancelar")
+    await chat.say("sim, pode cancelar")  # a yes in words at the last question
+    assert state(cancelling.sandbox, DEMO_IDENTITIES.contract) == "C"
+    _, note = last_ticket(cancelling.sandbox, MARIA)
+    assert "Motivo: Qualidade do serviço" in note and "a internet cai toda hora e ninguém resolve" in note

@@ -62,12 +62,14 @@ async def test_days_and_dates_out_of_bounds_are_answered(desk: Desk, clock: Fixe
     await chat.say("suspender")
     await chat.tap("Suspender por um tempo")
     await chat.say("500")
-    assert "de 30 a 120" in chat.text
+    assert "500 dias passa do limite: a suspensão mais longa é de 120 dias" in chat.text
+    await chat.say("duas semanas")  # said in the person's terms, answered in days with the range
+    assert "14 dias é pouco: a suspensão mais curta é de 30 dias" in chat.text
     await chat.say("45")
     await chat.say("ontem")
-    assert "dia/mês" in chat.text
+    assert f"{clock.now - timedelta(days=1):%d/%m/%Y} já passou" in chat.text
     await chat.say((clock.now + timedelta(days=90)).strftime("%d/%m/%Y"))
-    assert "dia/mês" in chat.text
+    assert "é longe demais" in chat.text
     await chat.tap("Hoje")
     await chat.tap("Sim, suspender")
     contract = desk.sandbox.store.find("contracts", Numero=DEMO_IDENTITIES.contract)

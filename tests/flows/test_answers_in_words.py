@@ -1,0 +1,78 @@
+"""Answers in people's words, read once in the engine (``flows.values``, ``Takes`` of a kind): a
+value said as people say it at a question, a request that carries its values, an open question that
+keeps the words, yes and no with words around them, an option pointed at."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from bot.sandbox import DEMO_IDENTITIES, FixedClock
+from bot.sandbox.clock import ISP_ZONE
+from flows.replies import Upload
+
+from tests.flows.harness import Desk, TestChat
+
+MARIA = DEMO_IDENTITIES.customer
+
+
+def uploads(chat: TestChat) -> list[str]:
+    return [reply.filename for reply in chat.replies if isinstance(reply, Upload)]
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(datetime.now(ISP_ZONE).replace(hour=10, minute=0, second=0, microsecond=0))
+
+
+async def test_a_request_with_its_length_asks_only_for_the_start(desk: Desk, clock: FixedClock) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("quero suspender minha internet por três meses")
+    assert "A partir de quando?" in chat.text and "Por quanto tempo" not in chat.text
+    await chat.say("segunda que vem")
+    monday = clock.now.date() + timedelta(days=(7 - clock.now.weekday()) or 7)
+    assert "suspenso por 90 dias" in chat.text and f"{monday:%d/%m/%Y}" in chat.text
+    await chat.say("sim, pode")
+    assert "Protocolo" in chat.text
+    (scheduled,) = desk.sandbox.store.where("suspensions", contract_id=DEMO_IDENTITIES.contract, status="scheduled")
+    assert scheduled["duration"] == 90 and scheduled["start_date"] == monday.isoformat()
+
+
+async def test_a_length_in_weeks_is_answered_with_the_range_in_days(desk: Desk, clock: FixedClock) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("suspender por duas semanas")
+    assert "14 dias é pouco: a suspensão mais curta é de 30 dias" in chat.text
+    await chat.tap("Suspender por um tempo")
+    await chat.say("umas 6 semanas")
+    await chat.say("amanhã")
+    assert "suspenso por 42 dias" in chat.text
+    await chat.say("agora não")
+    assert "nada foi alterado" in chat.text
+
+
+async def test_the_yearly_statement_takes_a_year_said_relative_to_today(desk: Desk, clock: FixedClock) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("declaração de quitação")
+    await chat.say("ano retrasado")
+    year = clock.now.year - 2
+    assert f"quitacao-{year}.pdf" in uploads(chat) or str(year) in chat.text
+
+
+async def test_a_year_in_the_request_is_not_asked_again(desk: Desk, clock: FixedClock) -> None:
+    chat = await desk.linked_chat(MARIA)
+    year = clock.now.year - 1
+    await chat.say(f"preciso da declaração de quitação de {year}")
+    assert "De qual ano" not in chat.text
+    assert f"quitacao-{year}.pdf" in uploads(chat) or str(year) in chat.text
+
+
+async def test_bad_answers_get_the_question_again_without_a_trace(desk: Desk, clock: FixedClock) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("suspender")
+    await chat.tap("Suspender por um tempo")
+    for odd in ("🧱" * 4096, "\x00\x07\x1b[31m"):
+        await chat.say(odd)
+        assert "Não entendi por quanto tempo" in chat.text and "Por quanto tempo?" in chat.text
+        assert "60 dias" in chat.buttons and "algo deu errado" not in chat.text
+    await chat.say("x" * 10_000 + " 45 dias")  # what is read is capped: the length is not seen
+    assert "Não entendi por quanto tempo" in chat.text or "atendente" in chat.text
