@@ -179,3 +179,45 @@ async def test_a_file_another_channel_holds_is_fetched_when_sent_and_one_gone_be
     assert sent.type == "image" and rig.fake.uploads[sent.body["image"]["id"]][0] == files["PHOTO2"]
     ((call, reason),) = rig.dead
     assert call.chat_id == BASE + 2 and "could not be fetched" in reason
+
+
+class Gate(httpx.AsyncBaseTransport):
+    """The fake Cloud API behind a gate: each request waits until the test opens it."""
+
+    def __init__(self, fake: FakeCloudApi) -> None:
+        self.inner = httpx.ASGITransport(app=fake.app)
+        self.open = asyncio.Event()
+        self.arrived = asyncio.Event()  # a request waits at the gate
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.arrived.set()
+        await self.open.wait()
+        return await self.inner.handle_async_request(request)
+
+
+def receipt(n: int, wamid: str) -> WaCall:
+    return WaCall(BASE + n, "read", {"message_id": wamid})
+
+
+@pytest.mark.parametrize("first", ["read", "message"])
+async def test_a_chats_next_answer_queued_while_one_is_on_its_way_goes_once_after_it(first: str) -> None:
+    """A person's messages handled back to back: the second turn's answer is queued while the first's
+    request is still on its way. Each request goes once, in order, and every one is settled."""
+    fake = FakeCloudApi()
+    gate = Gate(fake)
+    rig = Rig(fake)
+    rig.api = CloudApi(f"{wa.BASE_URL}/{wa.VERSION}", fake.token, fake.phone_number_id, transport=gate)
+    rig.sender.api = rig.api
+    turn = [receipt(1, "wamid.IN1"), text(1, "primeira")]
+    futures = await rig.sender.submit_all(turn if first == "read" else turn[1:])
+    await asyncio.wait_for(gate.arrived.wait(), 5)  # the first request is on its way
+    futures += await rig.sender.submit_all([receipt(1, "wamid.IN2"), text(1, "segunda")])
+    for _ in range(20):
+        await asyncio.sleep(0)
+    gate.open.set()
+    await asyncio.wait_for(asyncio.gather(*futures), 5)
+    await rig.sender.drain(1)
+    await rig.close()
+    assert [s.text for s in fake.to("5511900000001")] == ["primeira", "segunda"]
+    assert fake.read == (["wamid.IN1", "wamid.IN2"] if first == "read" else ["wamid.IN2"])
+    assert rig.sender._pending == 0

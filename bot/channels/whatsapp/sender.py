@@ -2,13 +2,14 @@
 
 Two buckets: the number's throughput (``rate`` messages a second, 80 by default) and, per person,
 Meta's pair limit (a burst, then one message every few seconds). A chat waiting for its own bucket
-holds no worker: a timer makes it ready again; replies go before notices. Meta's answers decide the
-rest (``CloudApiError.meaning``): throttled (130429) and pair (131056) wait longer and send again, as
-do Meta's transient errors and an unreachable network, until ``horizon``; an expired or revoked token
-(190) is said in the log once a minute, and the requests wait for a new token as for the network;
-outside the 24-hour window (131047) the request goes as its notice's template (``on_held``) or is
-held (a dead letter, counted by kind: ``held``); any other refusal becomes a dead letter with Meta's
-reason. Logs never carry a text.
+holds no worker: a timer makes it ready again; replies go before notices. A chat is ready, timed or
+in one worker's hands until its queue is empty: what a later turn queues meanwhile waits behind.
+Meta's answers decide the rest (``CloudApiError.meaning``): throttled (130429) and pair (131056)
+wait longer and send again, as do Meta's transient errors and an unreachable network, until
+``horizon``; an expired or revoked token (190) is said in the log once a minute, and the requests
+wait for a new token as for the network; outside the 24-hour window (131047) the request goes as its
+notice's template (``on_held``) or is held (a dead letter, counted by kind: ``held``); any other
+refusal becomes a dead letter with Meta's reason. Logs never carry a text.
 """
 
 from __future__ import annotations
@@ -121,6 +122,8 @@ class _Item:
 class _Chat:
     items: deque[_Item] = field(default_factory=deque)
     bucket: Bucket | None = None
+    # Ready, waiting for a timer, or in a worker's hands: until the worker lets it go, a submit only
+    # queues behind (a second worker would send the same head again and drop the one after it).
     scheduled: bool = False
 
 
@@ -182,11 +185,17 @@ class WaSender:
         await asyncio.gather(*self._workers, return_exceptions=True)
 
     # ---- the queue ---------------------------------------------------------------------------
-    def _schedule(self, chat_id: int, after: float = 0.0) -> None:
+    def _schedule(self, chat_id: int) -> None:
+        """A chat with new requests: ready now, unless it is in hand already (queued, timed or being sent)."""
         chat = self._chats.get(chat_id)
         if chat is None or chat.scheduled or not chat.items:
             return
         chat.scheduled = True
+        self._ready_now(chat_id)
+
+    def _again(self, chat_id: int, after: float = 0.0) -> None:
+        """The worker holding the chat hands it back: ready again now or ``after`` seconds from now,
+        still in hand meanwhile."""
         if after > 0:
             asyncio.get_running_loop().call_later(after, self._ready_now, chat_id)
         else:
@@ -213,8 +222,8 @@ class WaSender:
         while True:
             chat_id = await self._next()
             chat = self._chats[chat_id]
-            chat.scheduled = False
             if not chat.items:
+                chat.scheduled = False
                 continue
             item = chat.items[0]
             if item.call.kind == "read":  # a receipt is no message: neither limit counts it
@@ -222,17 +231,19 @@ class WaSender:
             else:
                 wait = self._pace(chat)
                 if wait > 0:
-                    self._schedule(chat_id, wait)
+                    self._again(chat_id, wait)
                     continue
                 retry_after = await self._message(chat, item)
             if retry_after is not None:
-                self._schedule(chat_id, retry_after)
+                self._again(chat_id, retry_after)
                 continue
             chat.items.popleft()
             self._finish(item)
             if chat.items:
-                self._schedule(chat_id)
-            elif len(self._chats) > 10_000:
+                self._again(chat_id)
+                continue
+            chat.scheduled = False
+            if len(self._chats) > 10_000:
                 self._chats.pop(chat_id, None)
 
     def _pace(self, chat: _Chat) -> float:
