@@ -1,6 +1,7 @@
 """Nothing lost or doubled when a person's messages queue up, on SQLite and PostgreSQL: quick
-messages from many people, a backlog after a Graph API outage, a flood in one post. Every message
-gets its answer once and one read receipt, and no update is left pending or with an answer unsent.
+messages from many people, a backlog after a Graph API outage or behind a captive portal's page, a
+flood in one post. Every message gets its answer once and one read receipt, and no update is left
+pending or with an answer unsent.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections import Counter
 
 from bot.sandbox import Sandbox
 from bot.store import Database, InboxState
+from bot.store.dead_letters import DeadLetters
 from bot.store.models import InboxRow
 from sqlalchemy import func, select
 
@@ -90,3 +92,23 @@ async def test_a_flood_in_one_post_is_answered_up_to_the_backlog(database: Datab
         assert (pending, held) == (0, 0)
         assert _answers(bot, [person]) == {person: 20}  # the rest set aside (CHAT_BACKLOG)
         assert len(bot.api.read) == len(set(bot.api.read)) == 20
+
+
+async def test_answers_wait_behind_a_portals_page_and_go_once_the_graph_api_answers(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    people = [f"55117{n:08d}" for n in range(5)]
+    async with running_whatsapp(database, sandbox, api=FakeCloudApi(latency=LATENCY)) as bot:
+        bot.channel.sender.backoff = 0.05
+        bot.api.portal = True  # a captive portal in the way since the bot started
+        messages = [wa.text(person, f"oi {n}") for n in range(2) for person in people]
+        for message in messages:
+            assert (await bot.post(wa.post(message))).status_code == 200
+        await asyncio.sleep(1.0)  # every request answered with the portal's page meanwhile
+        assert bot.api.sent == []
+        bot.api.portal = False
+        pending, held, _ = await _settled(bot, len(messages))
+        assert (pending, held) == (0, 0)
+        assert _answers(bot, people) == dict.fromkeys(people, 2)
+        async with database.session() as session:
+            assert await DeadLetters().all(session) == []
