@@ -64,6 +64,11 @@ class UnreadableAnswer(httpx.TransportError):
         super().__init__(f"{reason or 'status'} ({status}), {what}")
 
 
+def describe(exc: httpx.TransportError) -> str:
+    """A transport failure for a log line: what answered instead of the Graph API, or the failure's kind."""
+    return f"it answered {exc}" if isinstance(exc, UnreadableAnswer) else type(exc).__name__
+
+
 class MediaTooLarge(Exception):
     pass
 

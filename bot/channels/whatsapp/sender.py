@@ -30,7 +30,7 @@ import httpx
 from flows.files import FileTooLarge, FileUnavailable
 
 from bot import metrics
-from bot.channels.whatsapp.client import CloudApi, CloudApiError, UnreadableAnswer
+from bot.channels.whatsapp.client import CloudApi, CloudApiError, describe
 from bot.channels.whatsapp.render import WaCall
 from bot.logs import chat_ref
 
@@ -304,10 +304,10 @@ class WaSender:
         except (FileUnavailable, FileTooLarge) as exc:
             await self._dead(item, f"the file could not be fetched from where it is kept ({type(exc).__name__})")
             return None
-        except UnreadableAnswer as exc:
-            return await self._unreachable(item, f"it answered {exc}")
-        except (httpx.TransportError, OSError) as exc:
-            return await self._unreachable(item, f"{type(exc).__name__}")
+        except httpx.TransportError as exc:
+            return await self._unreachable(item, describe(exc))
+        except OSError as exc:
+            return await self._unreachable(item, type(exc).__name__)
         except Exception as exc:  # a bug, or an answer of a shape never seen: this request only
             log.exception("WhatsApp: a %s for chat %s failed (%s)", call.method, chat_ref(call.chat_id),
                           type(exc).__name__)

@@ -18,7 +18,7 @@ from datetime import timedelta
 
 import httpx
 
-from bot.channels.whatsapp.client import CloudApi, CloudApiError
+from bot.channels.whatsapp.client import CloudApi, CloudApiError, describe
 from bot.channels.whatsapp.render import WaCall
 from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.store import Database, Inbox, utcnow
@@ -61,7 +61,9 @@ async def resend(
             window = wrote is not None and wrote > utcnow() - WINDOW
             try:
                 outcome = await _send(api, call, to, letter.id, say, window=window)
-            except (httpx.TransportError, OSError) as exc:
+            except httpx.TransportError as exc:
+                return done, forgotten, f"WhatsApp could not be reached ({describe(exc)})"
+            except OSError as exc:
                 return done, forgotten, f"WhatsApp could not be reached ({type(exc).__name__})"
             except CloudApiError as exc:  # the token, or throttled past its tries
                 return done, forgotten, f"WhatsApp refused the request ({exc.reason})"
