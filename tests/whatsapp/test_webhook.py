@@ -4,6 +4,7 @@ one answer per ``wamid`` however often Meta posts it, and the statuses of what t
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import httpx
 import pytest
@@ -159,3 +160,28 @@ async def test_ids_longer_than_their_columns_are_answered_200_and_kept_or_droppe
         assert await _count(database, InboxRow) == 1
         dropped = [r.getMessage() for r in caplog.records if "was dropped" in r.getMessage()]
         assert len(dropped) == 4 and "5" * 20 not in caplog.text  # one line a post, without the id
+
+
+async def test_posts_refused_while_the_database_is_down_are_logged_once_for_the_outage(
+    database: Database, sandbox: Sandbox, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Meta retries every post it had no 200 for: during an outage each is refused (503, kept by Meta)
+    and the log says so once, then once more when a post is stored again."""
+    async with running_whatsapp(database, sandbox) as bot:
+        caplog.set_level(logging.INFO, logger="bot.web")
+        stored = bot.channel._store
+
+        async def down(bodies: list[dict[str, object]]) -> list[int]:
+            raise ConnectionRefusedError("the database is down")
+
+        monkeypatch.setattr(bot.channel, "_store", down)
+        messages = [wa.text(MARIA_WA_ID, f"oi {n}") for n in range(10)]
+        for message in messages:
+            assert (await bot.post(wa.post(message))).status_code == 503
+        monkeypatch.setattr(bot.channel, "_store", stored)
+        assert (await bot.post(wa.post(messages[0]))).status_code == 200
+        await bot.handled(messages[0]["id"])
+        lines = [(r.levelno, r.getMessage()) for r in caplog.records
+                 if r.name == "bot.web" and r.levelno >= logging.INFO]
+        assert [level for level, _ in lines] == [logging.ERROR, logging.INFO], lines
+        assert "ConnectionRefusedError" in lines[0][1] and "10 posts refused" in lines[1][1]
