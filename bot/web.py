@@ -22,6 +22,7 @@ import contextlib
 import hmac
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,32 @@ MAX_UPDATE_BYTES = 1 << 20  # an update is a few kilobytes; anything near this i
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
 SIGNATURE_HEADER = "X-Hub-Signature-256"
 WHATSAPP_PATH = "/whatsapp/webhook"
+
+
+class _Streak:
+    """Posts a webhook could not store, said once: an ERROR line at the first, one INFO line when one
+    is stored again (with how many failed meanwhile), DEBUG between. A database outage fails every
+    post the other side retries meanwhile; a line each buried the log (180 for 20 s)."""
+
+    def __init__(self, name: str, again: str) -> None:
+        self.name, self.again = name, again  # "whatsapp webhook", "Meta will send it again"
+        self.since: float | None = None
+        self.failed_posts = 0
+
+    def failed(self, exc: Exception) -> None:
+        self.failed_posts += 1
+        if self.since is None:
+            self.since = time.monotonic()
+            log.error("%s: could not store a post (%s); %s (one line until one is stored again)", self.name,
+                      type(exc).__name__, self.again)
+        else:
+            log.debug("%s: could not store a post (%s)", self.name, type(exc).__name__)
+
+    def stored(self) -> None:
+        if self.since is not None:
+            log.info("%s: storing again, after %d posts refused in %.0f s", self.name, self.failed_posts,
+                     time.monotonic() - self.since)
+            self.since, self.failed_posts = None, 0
 
 
 @dataclass(frozen=True)
@@ -140,6 +167,7 @@ def _status(report: dict[str, str]) -> int:
 
 def _webhook(store_update: StoreUpdate, secret: str) -> Any:
     expected = secret.encode()
+    streak = _Streak("webhook", "Telegram will send it again")
 
     async def receive(request: Request) -> Response:
         given = request.headers.get(SECRET_HEADER, "").encode()
@@ -155,14 +183,17 @@ def _webhook(store_update: StoreUpdate, secret: str) -> Any:
         try:
             await store_update(update)
         except Exception as exc:
-            log.error("webhook: could not store an update (%s); Telegram will send it again", type(exc).__name__)
+            streak.failed(exc)
             return PlainTextResponse("try again", status_code=503)
+        streak.stored()
         return PlainTextResponse("ok")
 
     return receive
 
 
 def _hook(hook: Hook) -> Any:
+    streak = _Streak(f"{hook.name} webhook", "it will be posted again")
+
     async def receive(request: Request) -> Response:
         body = await _body(request)
         if isinstance(body, Response):
@@ -178,8 +209,9 @@ def _hook(hook: Hook) -> Any:
         try:
             await hook.store(payload, request.headers)
         except Exception as exc:
-            log.error("%s webhook: could not store it (%s); it will be posted again", hook.name, type(exc).__name__)
+            streak.failed(exc)
             return PlainTextResponse("try again", status_code=503)
+        streak.stored()
         return PlainTextResponse("ok")
 
     return receive
@@ -191,6 +223,7 @@ def _whatsapp_webhook(hook: WhatsAppHook) -> Any:
     stored) unless ``X-Hub-Signature-256`` is the app secret's HMAC-SHA256 of the raw body; stored
     (the WhatsApp channel's ``store_posted``) before the 200, 503 when it could not be."""
     secret, verify = hook.app_secret.encode(), hook.verify_token.encode()
+    streak = _Streak("whatsapp webhook", "Meta will send it again")
 
     async def receive(request: Request) -> Response:
         if request.method == "GET":  # Meta checks the address when the webhook is registered
@@ -214,8 +247,9 @@ def _whatsapp_webhook(hook: WhatsAppHook) -> Any:
         try:
             await hook.store(posted)
         except Exception as exc:
-            log.error("whatsapp webhook: could not store a post (%s); Meta will send it again", type(exc).__name__)
+            streak.failed(exc)
             return PlainTextResponse("try again", status_code=503)
+        streak.stored()
         return PlainTextResponse("ok")
 
     return receive

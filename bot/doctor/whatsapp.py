@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import httpx
 
-from bot.channels.whatsapp.client import CloudApi, CloudApiError
+from bot.channels.whatsapp.client import CloudApi, CloudApiError, describe
 from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.channels.whatsapp.templates import kinds, load_templates, problems
 from bot.doctor.report import Finding, bounded, fail, ok, origin, warn
@@ -66,7 +66,7 @@ async def _number(api: CloudApi, settings: WhatsAppSettings) -> list[Finding]:
             "from the app's WhatsApp > API setup page"
         ))]
     except httpx.TransportError as exc:
-        return [fail("whatsapp", f"{where} could not be reached ({type(exc).__name__}): {WHATSAPP_FIX}")]
+        return [fail("whatsapp", f"{where} could not be reached ({describe(exc)}): {WHATSAPP_FIX}")]
     name = record.get("verified_name") or "(no verified name)"
     quality = str(record.get("quality_rating") or "UNKNOWN")
     line = f"token and number accepted: {name} ({record.get('display_phone_number', '?')}) at {where}"

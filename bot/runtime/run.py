@@ -24,7 +24,7 @@ from bot import logs
 from bot.channels.telegram.failures import cannot_start
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
-from bot.channels.whatsapp.client import CloudApiError
+from bot.channels.whatsapp.client import CloudApiError, describe
 from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.heap import freeze_startup_objects
@@ -125,7 +125,7 @@ def main(settings: RunSettings) -> int:
         return 1
     except httpx.TransportError as exc:
         log.error("could not reach WhatsApp's Graph API (%s): check ISPBOT_WHATSAPP_API_URL and the network",
-                  type(exc).__name__)
+                  describe(exc))
         return 1
     return 0
 

@@ -270,6 +270,15 @@ class Inbox:
         )).one_or_none()
         return None if row is None else (InboxState(row.state), row.last_error)
 
+    async def last_received(self, session: AsyncSession, chat_id: int, *, channel: str) -> datetime | None:
+        """When the chat's person last wrote on ``channel`` (kept as long as inbox rows are; None: not
+        since), whatever became of the update: WhatsApp's 24-hour window opens with it."""
+        statement = select(func.max(InboxRow.received_at)).where(
+            InboxRow.chat_id == chat_id, InboxRow.channel == channel,
+        )
+        found: datetime | None = (await session.execute(statement)).scalar_one()
+        return found
+
     async def pending_count(self, session: AsyncSession) -> int:
         return int((await core_execute(session, _PENDING)).scalar_one())
 

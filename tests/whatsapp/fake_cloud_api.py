@@ -9,10 +9,11 @@ media's URL (both with the token), and ``GET /{version}/{phone-number-id}``; err
 limits Meta checks (3 buttons of 20 characters, 10 list rows of 24 and 72, bodies of 1,024 and
 4,096) and refuses what breaks them with code 131009, as Meta does, so a rendering bug fails a test.
 
-``fail_next(code)`` injects an error; ``throughput`` (sends a second, 130429 past it), ``pair_limit``
-(per recipient, 131056; Meta's: ``META_PAIR_LIMIT``) and ``window`` (131047 without a message from
-the person in the last 24 hours) enforce Meta's rules when set. ``post(...)`` builders and ``sign``
-make the webhook's bodies and their ``X-Hub-Signature-256``.
+``fail_next(code)`` injects an error; ``latency`` slows every answer to a send; ``portal`` answers
+every request with a page (a proxy's or captive portal's, status 200); ``throughput`` (sends
+a second, 130429 past it), ``pair_limit`` (per recipient, 131056; Meta's: ``META_PAIR_LIMIT``) and
+``window`` (131047 without a message from the person in the last 24 hours) enforce Meta's rules when
+set. ``post(...)`` builders and ``sign`` make the webhook's bodies and their ``X-Hub-Signature-256``.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 TOKEN = "EAAFakeWhatsAppTokenForTheTestsOnly0123456789"
@@ -114,6 +115,8 @@ class FakeCloudApi:
     media: dict[str, tuple[bytes, str]] = field(default_factory=dict)  # media people sent: id: (bytes, mime)
     errors: dict[int, int] = field(default_factory=dict)  # code: times answered
     expired: bool = False  # the token expired: 190 to everything
+    latency: float = 0.0  # seconds each answer takes, as over the internet (a turn may end meanwhile)
+    portal: bool = False  # a captive portal or a proxy in the way: every request answered with its page, 200
     base_url: str = BASE_URL  # where it is reached (``serving`` sets the loopback address)
     _failures: list[_Failure] = field(default_factory=list)
     _recent: deque[float] = field(default_factory=deque)
@@ -190,6 +193,8 @@ class FakeCloudApi:
         return JSONResponse({"error": error}, status_code=status)
 
     def _authorized(self, request: Request) -> Response | None:
+        if self.portal:
+            return HTMLResponse("<html><body><h1>Welcome</h1><p>Accept the terms to go on.</p></body></html>")
         if self.expired or request.headers.get("authorization") != f"Bearer {self.token}":
             return self._error(190, "Error validating access token: Session has expired", 401)
         return None
@@ -228,6 +233,8 @@ class FakeCloudApi:
         return JSONResponse({"id": media_id})
 
     async def _messages(self, request: Request) -> Response:
+        if self.latency:
+            await asyncio.sleep(self.latency)
         if (refused := self._authorized(request)) is not None:
             return refused
         if request.path_params["node"] != self.phone_number_id:

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from bot import metrics
-from bot.channels.whatsapp.client import CloudApi, CloudApiError
+from bot.channels.whatsapp.client import CloudApi, CloudApiError, UnreadableAnswer
 from bot.channels.whatsapp.render import WaCall
 from bot.channels.whatsapp.sender import Pace, WaSender
 from flows.files import FileUnavailable
@@ -179,3 +179,99 @@ async def test_a_file_another_channel_holds_is_fetched_when_sent_and_one_gone_be
     assert sent.type == "image" and rig.fake.uploads[sent.body["image"]["id"]][0] == files["PHOTO2"]
     ((call, reason),) = rig.dead
     assert call.chat_id == BASE + 2 and "could not be fetched" in reason
+
+
+class Gate(httpx.AsyncBaseTransport):
+    """The fake Cloud API behind a gate: each request waits until the test opens it."""
+
+    def __init__(self, fake: FakeCloudApi) -> None:
+        self.inner = httpx.ASGITransport(app=fake.app)
+        self.open = asyncio.Event()
+        self.arrived = asyncio.Event()  # a request waits at the gate
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.arrived.set()
+        await self.open.wait()
+        return await self.inner.handle_async_request(request)
+
+
+def receipt(n: int, wamid: str) -> WaCall:
+    return WaCall(BASE + n, "read", {"message_id": wamid})
+
+
+@pytest.mark.parametrize("first", ["read", "message"])
+async def test_a_chats_next_answer_queued_while_one_is_on_its_way_goes_once_after_it(first: str) -> None:
+    """A person's messages handled back to back: the second turn's answer is queued while the first's
+    request is still on its way. Each request goes once, in order, and every one is settled."""
+    fake = FakeCloudApi()
+    gate = Gate(fake)
+    rig = Rig(fake)
+    rig.api = CloudApi(f"{wa.BASE_URL}/{wa.VERSION}", fake.token, fake.phone_number_id, transport=gate)
+    rig.sender.api = rig.api
+    turn = [receipt(1, "wamid.IN1"), text(1, "primeira")]
+    futures = await rig.sender.submit_all(turn if first == "read" else turn[1:])
+    await asyncio.wait_for(gate.arrived.wait(), 5)  # the first request is on its way
+    futures += await rig.sender.submit_all([receipt(1, "wamid.IN2"), text(1, "segunda")])
+    for _ in range(20):
+        await asyncio.sleep(0)
+    gate.open.set()
+    await asyncio.wait_for(asyncio.gather(*futures), 5)
+    await rig.sender.drain(1)
+    await rig.close()
+    assert [s.text for s in fake.to("5511900000001")] == ["primeira", "segunda"]
+    assert fake.read == (["wamid.IN1", "wamid.IN2"] if first == "read" else ["wamid.IN2"])
+    assert rig.sender._pending == 0
+
+
+async def test_a_portals_page_instead_of_the_graph_api_is_waited_out_never_a_dead_letter(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A captive portal or a proxy answering 200 with its page: nothing says Meta saw the request, so
+    the answers wait and go once the Graph API answers again, with one WARNING line for the streak."""
+    rig = Rig(FakeCloudApi(portal=True))
+    caplog.set_level(logging.INFO, logger="bot.channels.whatsapp.sender")
+    futures = await rig.sender.submit_all([receipt(1, "wamid.IN1"), text(1), text(2), text(3)])
+    await asyncio.sleep(0.5)
+    assert rig.fake.sent == [] and rig.dead == [] and not any(future.done() for future in futures)
+    rig.fake.portal = False
+    await asyncio.wait_for(asyncio.gather(*futures), 10)
+    await rig.close()
+    assert len(rig.fake.sent) == 3 and rig.fake.read == ["wamid.IN1"] and rig.dead == []
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "not the Graph API's JSON" in warnings[0] and "(200)" in warnings[0], warnings
+    assert "<html" not in caplog.text
+    assert any("took a request again" in r.getMessage() for r in caplog.records if r.levelno == logging.INFO)
+
+
+@pytest.mark.parametrize(("status", "body", "content_type"), [
+    (200, b"<html><body>Accept the terms</body></html>", "text/html"),  # a captive portal
+    (200, b'{"messaging_product": "whatsapp", "messa', "application/json"),  # a body cut short
+    (200, b'["whatsapp"]', "application/json"),  # JSON, not an object
+    (200, b"{}", "application/json"),  # names no message sent
+    (502, b"<html>Bad Gateway</html>", "text/html"),  # a proxy's
+    (404, b"<html>Not Found</html>", "text/html"),  # a proxy's, in front of the wrong place
+    (403, b'{"detail": "forbidden"}', "application/json"),  # a proxy's JSON, not Meta's error
+])
+async def test_an_answer_not_in_the_graph_apis_json_is_a_transport_failure(
+    status: int, body: bytes, content_type: str,
+) -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, content=body, headers={"Content-Type": content_type})
+
+    api = CloudApi(f"{wa.BASE_URL}/{wa.VERSION}", wa.TOKEN, wa.PHONE_NUMBER_ID, transport=httpx.MockTransport(answer))
+    with pytest.raises(UnreadableAnswer) as unreadable:
+        await api.send("5511900000001", {"type": "text", "text": {"body": "oi"}})
+    await api.aclose()
+    assert isinstance(unreadable.value, httpx.TransportError) and f"({status})" in str(unreadable.value)
+    assert "<html" not in str(unreadable.value)
+
+
+async def test_metas_own_error_stays_metas_refusal_whatever_its_status() -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"error": {"message": "Message undeliverable", "code": 131026}})
+
+    api = CloudApi(f"{wa.BASE_URL}/{wa.VERSION}", wa.TOKEN, wa.PHONE_NUMBER_ID, transport=httpx.MockTransport(answer))
+    with pytest.raises(CloudApiError) as refused:
+        await api.send("5511900000001", {"type": "text", "text": {"body": "oi"}})
+    await api.aclose()
+    assert refused.value.meaning == "refused" and refused.value.reason == "code 131026: Message undeliverable"

@@ -5,22 +5,27 @@ writes again."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
+import httpx
 import pytest
+from bot.channels.whatsapp.render import WaCall
+from bot.channels.whatsapp.undelivered import resend
 from bot.cli import build_parser
 from bot.commands import undelivered as undelivered_cli
 from bot.commands.support import run_action
 from bot.i18n import default_translations
 from bot.sandbox import Sandbox
-from bot.store.channels import WHATSAPP, ChannelIds
+from bot.store import Inbox, utcnow
+from bot.store.channels import UPDATE_BASE, WHATSAPP, ChannelIds
 from bot.store.dead_letters import DeadLetters
 from flows.replies import notice
 
 from tests.store.dbtools import ScratchDatabase
 from tests.whatsapp import fake_cloud_api as wa
 from tests.whatsapp.fake_cloud_api import FakeCloudApi
-from tests.whatsapp.harness import MARIA_WA_ID, running_whatsapp
+from tests.whatsapp.harness import MARIA_WA_ID, running_whatsapp, whatsapp_settings
 
 TEMPLATES = "staff_answer: {name: resposta_equipe, languages: {pt_BR: pt_BR}, parameters: [name, text]}\n"
 
@@ -79,3 +84,39 @@ async def test_whatsapp_dead_letters_are_listed_and_sent_again_as_templates_or_k
         assert "falha na rede" in api.to(MARIA_WA_ID)[-1].text
         assert await ispbot("undelivered", "list") == 0
         assert "No dead letters" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("template", [True, False])
+async def test_a_letter_failed_outside_the_window_is_not_sent_plain_until_the_person_writes(
+    database: ScratchDatabase, tmp_path: Path, template: bool,
+) -> None:
+    """Meta takes a plain message outside the window and only later says ``failed`` (131047): the
+    resend reads the window itself, from when the person last wrote, and sends the notice's template
+    or keeps the letter until the person writes again."""
+    api = FakeCloudApi()  # takes every message, as Meta does before its ``failed`` status
+    settings = whatsapp_settings(api)
+    now = utcnow()
+    async with database.transaction() as session:
+        chat_id = (await ChannelIds().chat_ids(session, WHATSAPP, [MARIA_WA_ID], now))[MARIA_WA_ID]
+        await Inbox().store(session, UPDATE_BASE + 1, chat_id, {"type": "text"}, now - timedelta(hours=30),
+                            channel=WHATSAPP)  # she last wrote 30 hours ago
+        kept = {"type": "template", "template": {"name": "resposta_equipe", "language": {"code": "pt_BR"}}}
+        call = WaCall(chat_id, "message", {"type": "text", "text": {"body": "Já vejo."}}, MARIA_WA_ID, "staff_answer",
+                      kept if template else None)
+        await DeadLetters().add(session, chat_id, call.method, {**call.as_json(), "wamid": "wamid.OUT1"},
+                                error="code 131047: Re-engagement message", now=now)
+    said: list[str] = []
+    transport = httpx.ASGITransport(app=api.app)
+    async with database.session() as session:
+        letters = await DeadLetters().all(session)
+    sent, forgotten, stopped = await resend(settings, database, letters, said.append, transport=transport)
+    assert stopped is None and forgotten == []
+    if template:
+        assert [s.type for s in api.sent] == ["template"] and sent == letters
+        assert "sent as the staff_answer template" in said[0]
+        return
+    assert api.sent == [] and sent == [] and "kept until the person writes again" in said[0]
+    async with database.transaction() as session:  # she writes: the window is open again
+        await Inbox().store(session, UPDATE_BASE + 2, chat_id, {"type": "text"}, utcnow(), channel=WHATSAPP)
+    sent, _, _ = await resend(settings, database, letters, said.append, transport=transport)
+    assert sent == letters and [s.text for s in api.sent] == ["Já vejo."]

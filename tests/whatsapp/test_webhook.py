@@ -4,6 +4,7 @@ one answer per ``wamid`` however often Meta posts it, and the statuses of what t
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import httpx
 import pytest
@@ -134,3 +135,53 @@ async def test_another_numbers_messages_are_not_this_bots(database: Database, sa
         body = wa.post(wa.text(MARIA_WA_ID, "oi"), phone_number_id="999999999")
         assert (await bot.post(body)).status_code == 200
         assert await _count(database, InboxRow) == 0
+
+
+async def test_ids_longer_than_their_columns_are_answered_200_and_kept_or_dropped_on_purpose(
+    database: Database, sandbox: Sandbox, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """PostgreSQL refuses a value longer than its column: a post carrying one must not be answered
+    503 for as long as Meta retries it. A long message id is kept by its digest (answered once
+    however often it comes); a sender id too long to keep, and a status of a message id the bot could
+    not have sent, are dropped with one line each."""
+    async with running_whatsapp(database, sandbox) as bot:
+        long_id = wa.text(MARIA_WA_ID, "oi", wamid="wamid." + "A" * 300)
+        long_sender = wa.text("5" * 300, "oi")
+        long_status = wa.status("wamid." + "B" * 300, MARIA_WA_ID, "delivered")
+        for _ in range(2):  # and again, as Meta posts what it is not sure was taken
+            for body in (wa.post(long_id), wa.post(long_sender), wa.post(statuses=[long_status])):
+                assert (await bot.post(body)).status_code == 200
+        async with asyncio.timeout(10):
+            await bot.api.wait_for_sent(MARIA_WA_ID, 1)
+        await bot.channel.drain(5)
+        await asyncio.sleep(0.2)
+        assert len(bot.api.to(MARIA_WA_ID)) == 1  # answered once
+        assert bot.api.to("5" * 300) == []
+        assert await _count(database, InboxRow) == 1
+        dropped = [r.getMessage() for r in caplog.records if "was dropped" in r.getMessage()]
+        assert len(dropped) == 4 and "5" * 20 not in caplog.text  # one line a post, without the id
+
+
+async def test_posts_refused_while_the_database_is_down_are_logged_once_for_the_outage(
+    database: Database, sandbox: Sandbox, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Meta retries every post it had no 200 for: during an outage each is refused (503, kept by Meta)
+    and the log says so once, then once more when a post is stored again."""
+    async with running_whatsapp(database, sandbox) as bot:
+        caplog.set_level(logging.INFO, logger="bot.web")
+        stored = bot.channel._store
+
+        async def down(bodies: list[dict[str, object]]) -> list[int]:
+            raise ConnectionRefusedError("the database is down")
+
+        monkeypatch.setattr(bot.channel, "_store", down)
+        messages = [wa.text(MARIA_WA_ID, f"oi {n}") for n in range(10)]
+        for message in messages:
+            assert (await bot.post(wa.post(message))).status_code == 503
+        monkeypatch.setattr(bot.channel, "_store", stored)
+        assert (await bot.post(wa.post(messages[0]))).status_code == 200
+        await bot.handled(messages[0]["id"])
+        lines = [(r.levelno, r.getMessage()) for r in caplog.records
+                 if r.name == "bot.web" and r.levelno >= logging.INFO]
+        assert [level for level, _ in lines] == [logging.ERROR, logging.INFO], lines
+        assert "ConnectionRefusedError" in lines[0][1] and "10 posts refused" in lines[1][1]

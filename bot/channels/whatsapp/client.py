@@ -2,7 +2,11 @@
 
 Errors come back as ``CloudApiError`` with Meta's ``code`` (190 token, 130429 throughput, 131056 per
 recipient, 131047 outside the 24-hour window...) and what it means for the sender (``meaning``).
-The token travels in the ``Authorization`` header only, never in a URL or a log line.
+Only an answer in the Graph API's JSON is Meta's: a page with status 200 (a proxy, a captive portal),
+a truncated body, a proxy's 4xx or 5xx, or a success that names no message is ``UnreadableAnswer``,
+an ``httpx.TransportError``, so it is tried again as an unreachable network is, never taken as Meta's
+refusal of the message. The token travels in the ``Authorization`` header only, never in a URL or a
+log line.
 """
 
 from __future__ import annotations
@@ -50,6 +54,21 @@ class CloudApiError(Exception):
         return f"code {self.code}: {self.message}"[:200]
 
 
+NOT_THE_GRAPH_API = "not the Graph API's JSON (a proxy's or portal's page, or a truncated body)"
+
+
+class UnreadableAnswer(httpx.TransportError):
+    """An answer that is not the Graph API's: nothing says Meta saw the request, let alone refused it."""
+
+    def __init__(self, status: int, reason: str, what: str = NOT_THE_GRAPH_API) -> None:
+        super().__init__(f"{reason or 'status'} ({status}), {what}")
+
+
+def describe(exc: httpx.TransportError) -> str:
+    """A transport failure for a log line: what answered instead of the Graph API, or the failure's kind."""
+    return f"it answered {exc}" if isinstance(exc, UnreadableAnswer) else type(exc).__name__
+
+
 class MediaTooLarge(Exception):
     pass
 
@@ -76,7 +95,7 @@ class CloudApi:
         answer = await self._json("POST", f"{self.root}/{self.phone_number_id}/messages", json=request)
         messages = answer.get("messages")
         if not isinstance(messages, list) or not messages or not isinstance(messages[0], dict):
-            raise CloudApiError(200, None, "the answer names no message sent")
+            raise UnreadableAnswer(200, "OK", "an answer that names no message sent")
         return str(messages[0].get("id", ""))
 
     async def mark_read(self, wamid: str) -> None:
@@ -119,10 +138,12 @@ class CloudApi:
         response = await self._http.request(method, url, **kwargs)
         try:
             answer = response.json()
-        except ValueError:
+        except ValueError:  # a page, or a body cut short (httpx's stream errors are TransportErrors already)
             answer = None
-        if response.status_code >= 400 or not isinstance(answer, dict) or "error" in answer:
-            found = answer.get("error") if isinstance(answer, dict) else None
+        found = answer.get("error") if isinstance(answer, dict) else None
+        if not isinstance(answer, dict) or (response.status_code >= 400 and not isinstance(found, dict)):
+            raise UnreadableAnswer(response.status_code, response.reason_phrase)
+        if response.status_code >= 400 or "error" in answer:
             error: dict[str, Any] = found if isinstance(found, dict) else {}
             extra = error.get("error_data")
             data: dict[str, Any] = extra if isinstance(extra, dict) else {}

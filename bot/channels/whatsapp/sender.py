@@ -2,13 +2,16 @@
 
 Two buckets: the number's throughput (``rate`` messages a second, 80 by default) and, per person,
 Meta's pair limit (a burst, then one message every few seconds). A chat waiting for its own bucket
-holds no worker: a timer makes it ready again; replies go before notices. Meta's answers decide the
-rest (``CloudApiError.meaning``): throttled (130429) and pair (131056) wait longer and send again, as
-do Meta's transient errors and an unreachable network, until ``horizon``; an expired or revoked token
-(190) is said in the log once a minute, and the requests wait for a new token as for the network;
-outside the 24-hour window (131047) the request goes as its notice's template (``on_held``) or is
-held (a dead letter, counted by kind: ``held``); any other refusal becomes a dead letter with Meta's
-reason. Logs never carry a text.
+holds no worker: a timer makes it ready again; replies go before notices. A chat is ready, timed or
+in one worker's hands until its queue is empty: what a later turn queues meanwhile waits behind.
+Meta's answers decide the rest (``CloudApiError.meaning``): throttled (130429) and pair (131056)
+wait longer and send again, as do Meta's transient errors, an unreachable network and an answer that
+is not the Graph API's (``UnreadableAnswer``: a proxy's or portal's page), until ``horizon``, with
+one WARNING line when such failures begin and one INFO line when a request goes through again; an
+expired or revoked token (190) is said in the log once a minute, and the requests wait for a new
+token as for the network; outside the 24-hour window (131047) the request goes as its notice's
+template (``on_held``) or is held (a dead letter, counted by kind: ``held``); any other refusal
+becomes a dead letter with Meta's reason. Logs never carry a text.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import httpx
 from flows.files import FileTooLarge, FileUnavailable
 
 from bot import metrics
-from bot.channels.whatsapp.client import CloudApi, CloudApiError
+from bot.channels.whatsapp.client import CloudApi, CloudApiError, describe
 from bot.channels.whatsapp.render import WaCall
 from bot.logs import chat_ref
 
@@ -121,6 +124,8 @@ class _Item:
 class _Chat:
     items: deque[_Item] = field(default_factory=deque)
     bucket: Bucket | None = None
+    # Ready, waiting for a timer, or in a worker's hands: until the worker lets it go, a submit only
+    # queues behind (a second worker would send the same head again and drop the one after it).
     scheduled: bool = False
 
 
@@ -154,6 +159,7 @@ class WaSender:
         self._idle = asyncio.Event()
         self._idle.set()
         self._token_logged = float("-inf")
+        self._failing_since: float | None = None  # since when Meta or the network fail (a streak)
         self.sent_count = 0
         self.errors: dict[str, int] = {}
 
@@ -182,11 +188,17 @@ class WaSender:
         await asyncio.gather(*self._workers, return_exceptions=True)
 
     # ---- the queue ---------------------------------------------------------------------------
-    def _schedule(self, chat_id: int, after: float = 0.0) -> None:
+    def _schedule(self, chat_id: int) -> None:
+        """A chat with new requests: ready now, unless it is in hand already (queued, timed or being sent)."""
         chat = self._chats.get(chat_id)
         if chat is None or chat.scheduled or not chat.items:
             return
         chat.scheduled = True
+        self._ready_now(chat_id)
+
+    def _again(self, chat_id: int, after: float = 0.0) -> None:
+        """The worker holding the chat hands it back: ready again now or ``after`` seconds from now,
+        still in hand meanwhile."""
         if after > 0:
             asyncio.get_running_loop().call_later(after, self._ready_now, chat_id)
         else:
@@ -213,8 +225,8 @@ class WaSender:
         while True:
             chat_id = await self._next()
             chat = self._chats[chat_id]
-            chat.scheduled = False
             if not chat.items:
+                chat.scheduled = False
                 continue
             item = chat.items[0]
             if item.call.kind == "read":  # a receipt is no message: neither limit counts it
@@ -222,17 +234,19 @@ class WaSender:
             else:
                 wait = self._pace(chat)
                 if wait > 0:
-                    self._schedule(chat_id, wait)
+                    self._again(chat_id, wait)
                     continue
                 retry_after = await self._message(chat, item)
             if retry_after is not None:
-                self._schedule(chat_id, retry_after)
+                self._again(chat_id, retry_after)
                 continue
             chat.items.popleft()
             self._finish(item)
             if chat.items:
-                self._schedule(chat_id)
-            elif len(self._chats) > 10_000:
+                self._again(chat_id)
+                continue
+            chat.scheduled = False
+            if len(self._chats) > 10_000:
                 self._chats.pop(chat_id, None)
 
     def _pace(self, chat: _Chat) -> float:
@@ -275,6 +289,7 @@ class WaSender:
             if call.kind == "read":
                 with contextlib.suppress(CloudApiError):  # a receipt too old to mark: nothing lost
                     await self.api.mark_read(str(call.body["message_id"]))
+                self._went_through()
                 return None
             to = call.to or await self.resolve(call.chat_id)
             if to is None:
@@ -289,7 +304,9 @@ class WaSender:
         except (FileUnavailable, FileTooLarge) as exc:
             await self._dead(item, f"the file could not be fetched from where it is kept ({type(exc).__name__})")
             return None
-        except (httpx.TransportError, OSError) as exc:
+        except httpx.TransportError as exc:
+            return await self._unreachable(item, describe(exc))
+        except OSError as exc:
             return await self._unreachable(item, type(exc).__name__)
         except Exception as exc:  # a bug, or an answer of a shape never seen: this request only
             log.exception("WhatsApp: a %s for chat %s failed (%s)", call.method, chat_ref(call.chat_id),
@@ -297,6 +314,7 @@ class WaSender:
             await self._dead(item, f"failed: {type(exc).__name__}")
             return None
         self.sent_count += 1
+        self._went_through()
         if self.on_sent is not None:
             self.on_sent(call, wamid)
         return None
@@ -323,9 +341,12 @@ class WaSender:
         self.errors[meaning] = self.errors.get(meaning, 0) + 1
         metrics.WHATSAPP_ERRORS.labels(meaning).inc()
         item.failures += 1
-        if meaning in ("throttled", "pair", "transient"):
+        if meaning == "transient":
+            self._failing(f"WhatsApp failed (code {exc.code}, status {exc.status})")
+        elif meaning in ("throttled", "pair"):
             log.warning("WhatsApp: %s (code %s) for chat %s; sending again later", meaning, exc.code,
                         chat_ref(item.call.chat_id))
+        if meaning in ("throttled", "pair", "transient"):
             base = self.backoff * (6.0 if meaning == "pair" else 1.0)
             if not self._past_horizon(item):
                 return self._backoff(item, base)
@@ -352,13 +373,29 @@ class WaSender:
         return None
 
     async def _unreachable(self, item: _Item, kind: str) -> float | None:
+        """The network failed, or something other than the Graph API answered (``kind`` says which):
+        nothing says Meta refused the message, so it waits and goes again."""
         item.failures += 1
         self.errors["network"] = self.errors.get("network", 0) + 1
-        log.warning("WhatsApp could not be reached (%s); sending again later", kind)
+        self._failing(f"WhatsApp could not be reached ({kind})")
         if self._past_horizon(item):
             await self._dead(item, f"WhatsApp unreachable for {self.horizon / 3600:g} hours ({kind})")
             return None
         return self._backoff(item, self.backoff)
+
+    def _failing(self, what: str) -> None:
+        """One WARNING line when failures begin (an outage fails every request tried meanwhile), DEBUG after."""
+        if self._failing_since is None:
+            self._failing_since = self.clock()
+            log.warning("%s; the requests wait and go again", what)
+        else:
+            log.debug("%s; the requests wait and go again", what)
+
+    def _went_through(self) -> None:
+        if self._failing_since is not None:
+            log.info("WhatsApp took a request again after %.0f s of failures; what waited goes now",
+                     self.clock() - self._failing_since)
+            self._failing_since = None
 
     def _past_horizon(self, item: _Item) -> bool:
         now = self.clock()

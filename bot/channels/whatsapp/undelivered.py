@@ -1,7 +1,9 @@
 """WhatsApp's dead letters sent again (``ispbot undelivered resend``), through the Cloud API now.
 
-Each letter is the request as the sender kept it (``WaCall.as_json``). Outside the 24-hour window
-(131047) a notice goes as its kind's template; one with no template stays held, said so. Meta's
+Each letter is the request as the sender kept it (``WaCall.as_json``). Outside the 24-hour window a
+notice goes as its kind's template; one with no template stays held, said so. The window is read
+here, from when the person last wrote (the inbox), before anything is sent: Meta may take a plain
+message outside it and only later say ``failed`` (131047), as it did for the letter itself. Meta's
 throttles wait and try again; a refusal for good, or a letter whose content was not kept (a file's
 bytes, a ``failed`` status of a message sent before a restart), is forgotten, said so; an
 unreachable Cloud API or a refused token stops the run, the rest kept. Lines never carry a text
@@ -12,17 +14,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from datetime import timedelta
 
 import httpx
 
-from bot.channels.whatsapp.client import CloudApi, CloudApiError
+from bot.channels.whatsapp.client import CloudApi, CloudApiError, describe
 from bot.channels.whatsapp.render import WaCall
 from bot.channels.whatsapp.settings import WhatsAppSettings
-from bot.store import Database
-from bot.store.channels import ChannelIds
+from bot.store import Database, Inbox, utcnow
+from bot.store.channels import WHATSAPP, ChannelIds
 from bot.store.dead_letters import DeadLetter
 
 TRIES = 3  # a throttled letter: tried this often, a second apart and more, before the run stops
+WINDOW = timedelta(hours=24)  # since the person last wrote: plain messages go; after, templates only
 Outcome = tuple[list[DeadLetter], list[DeadLetter], str | None]  # sent, forgotten, why the run stopped
 
 
@@ -49,13 +53,17 @@ async def resend(
                 continue
             async with database.session() as session:
                 to = call.to or await ChannelIds().external_id(session, call.chat_id)
+                wrote = await Inbox().last_received(session, call.chat_id, channel=WHATSAPP)
             if to is None:
                 say(f"dead letter {letter.id}: no WhatsApp number is known for chat {call.chat_id} (forgotten)")
                 forgotten.append(letter)
                 continue
+            window = wrote is not None and wrote > utcnow() - WINDOW
             try:
-                outcome = await _send(api, call, to, letter.id, say)
-            except (httpx.TransportError, OSError) as exc:
+                outcome = await _send(api, call, to, letter.id, say, window=window)
+            except httpx.TransportError as exc:
+                return done, forgotten, f"WhatsApp could not be reached ({describe(exc)})"
+            except OSError as exc:
                 return done, forgotten, f"WhatsApp could not be reached ({type(exc).__name__})"
             except CloudApiError as exc:  # the token, or throttled past its tries
                 return done, forgotten, f"WhatsApp refused the request ({exc.reason})"
@@ -66,9 +74,19 @@ async def resend(
     return done, forgotten, None
 
 
-async def _send(api: CloudApi, call: WaCall, to: str, letter: int, say: Callable[[str], None]) -> bool | None:
-    """True sent, False refused for good, None kept (held outside the window); raises what stops the run."""
+async def _send(
+    api: CloudApi, call: WaCall, to: str, letter: int, say: Callable[[str], None], *, window: bool,
+) -> bool | None:
+    """True sent, False refused for good, None kept (held outside the window); raises what stops the run.
+    ``window``: the person wrote within 24 hours; if not, only a template goes."""
     body = call.body
+    if not window and body.get("type") != "template":
+        if call.template is None:
+            say(f"dead letter {letter}: outside the 24-hour window (no message from the person since) and no "
+                f"template for {call.notice or 'answer'}: kept until the person writes again")
+            return None
+        say(f"dead letter {letter}: outside the 24-hour window: sent as the {call.notice} template")
+        body = call.template
     for attempt in range(TRIES):
         try:
             await api.send(to, body)

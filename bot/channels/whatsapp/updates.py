@@ -5,16 +5,27 @@ A post holds entries of changes; a ``messages`` change holds the senders (``cont
 update of its own, kept by its id (the ``wamid``; a status by ``wamid:status``), with what reading
 it needs beside it: the sender's ``wa_id`` (their number, which WhatsApp verified) or, when WhatsApp
 withholds the number (a person with a username), their business-scoped user id; their profile name.
+
+Ids longer than their columns (PostgreSQL refuses them, and the post would be answered 503 for as
+long as Meta retries it): a message's id is kept by its digest, still once however often it comes;
+a message from a sender id too long to keep, or a status of a message id the bot could not have
+sent, is dropped on purpose with one WARNING line. Meta's own ids are a fraction of those lengths.
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Location, Media, Start, Text
+from sqlalchemy import String
 
 from bot.channels.base import Read
+from bot.store.models import ChannelChatRow, ChannelUpdateRow, MessageStatusRow
+
+log = logging.getLogger(__name__)
 
 MEDIA_PREFIX = "wa-media:"  # a FileRef of WhatsApp: the media id follows (``bot.channels.whatsapp.files``)
 MORE_PREFIX = "wa:more:"  # kept in step with ``render.MORE``
@@ -23,6 +34,19 @@ _SPANISH_CODES = ("34", "52", "54", "56", "57", "51", "58", "593", "591", "595",
                   "505", "506", "507", "53", "1809", "1829", "1849")
 _SPANISH_COUNTRIES = {"ES", "MX", "AR", "CL", "CO", "PE", "VE", "EC", "BO", "PY", "UY", "GT", "SV", "HN", "NI",
                       "CR", "PA", "CU", "DO"}
+
+
+def _length(model: Any) -> int:
+    """The length of a table's ``external_id`` column."""
+    kind = model.__table__.c.external_id.type
+    assert isinstance(kind, String) and kind.length is not None  # noqa: S101 - the models say so
+    return kind.length
+
+
+# The columns' lengths: a sender's id, a message's id, a status's message id.
+SENDER_LENGTH = _length(ChannelChatRow)
+KEY_LENGTH = _length(ChannelUpdateRow)
+STATUS_ID_LENGTH = _length(MessageStatusRow)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +103,21 @@ def _messages(value: dict[str, Any]) -> list[Posted]:
         sender = user or phone
         if sender is None:
             continue
+        if len(sender) > SENDER_LENGTH or (phone is not None and len(phone) > SENDER_LENGTH):
+            log.warning("WhatsApp: a message from a sender id of %d characters (at most %d are kept) was dropped",
+                        max(len(sender), len(phone or "")), SENDER_LENGTH)
+            continue
         payload = {"message": message, "wa_id": phone, "user_id": user,
                    "name": names.get(sender) or names.get(phone or "")}
-        found.append(Posted(message["id"], sender, payload, _int(message.get("timestamp"))))
+        found.append(Posted(_key(message["id"]), sender, payload, _int(message.get("timestamp"))))
     return found
+
+
+def _key(wamid: str) -> str:
+    """What a message is kept once by: its id, or the digest of one too long for the column."""
+    if len(wamid) <= KEY_LENGTH:
+        return wamid
+    return "sha256:" + hashlib.sha256(wamid.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _statuses(value: dict[str, Any]) -> list[Posted]:
@@ -90,7 +125,13 @@ def _statuses(value: dict[str, Any]) -> list[Posted]:
     for status in _list(value.get("statuses")):
         if not isinstance(status, dict) or not isinstance(status.get("id"), str):
             continue
+        if len(status["id"]) > STATUS_ID_LENGTH:  # not an id of a message the bot sent: Meta's are short
+            log.warning("WhatsApp: a status for a message id of %d characters (at most %d are kept) was dropped",
+                        len(status["id"]), STATUS_ID_LENGTH)
+            continue
         recipient = _str(status.get("recipient_user_id")) or _str(status.get("recipient_id"))
+        if recipient is not None and len(recipient) > SENDER_LENGTH:
+            recipient = None  # kept for nobody known, as a status without a recipient
         key = f"{status['id']}:{status.get('status')}"
         found.append(Posted(key, recipient, {"status": status}, _int(status.get("timestamp"))))
     return found
