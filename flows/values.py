@@ -228,8 +228,9 @@ def _days(said: Said, today: date, *, past: bool) -> Iterable[date | None]:
 def _holidays(said: Said, today: date, *, past: bool) -> Iterable[date | None]:
     words, holidays = said.words, vocabulary(said.language).holidays
     found: list[tuple[int, int, tuple[int, int]]] = []
-    for name, month_day in holidays.items():
-        for start in range(len(words) - len(name) + 1):
+    firsts = {name[0] for name in holidays}
+    for start in (i for i, word in enumerate(words) if word in firsts):
+        for name, month_day in holidays.items():
             if tuple(words[start:start + len(name)]) == name:
                 found.append((start, start + len(name), month_day))
     for start, end, (month, day) in found:
@@ -411,8 +412,10 @@ def counted_days(said: Said, today: date) -> Iterable[date | None]:
     ago, ahead = _covered(said, "ago", "ago_before"), _covered(said, "ahead", "from_now")
     for index in range(len(said.words)):
         days = _unit_days(said, index)
+        if days is None:
+            continue
         count, start = _count_before(said, index)
-        if days is None or count is None:
+        if count is None:
             continue
         around = set(range(start - 3, start)) | {index + 1, index + 2, index + 3}
         if ago & around:

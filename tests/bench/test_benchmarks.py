@@ -194,3 +194,13 @@ def test_overhead_rounds_alternate_the_order_and_end_with_the_median_ratios() ->
     median = lines[-1]
     assert median["figure"] == "overhead_ratios_median" and median["rounds"] == 2
     assert median["ispbot_sqlite_vs_ptb_echo"] == round(sum(ratios) / 2, 2)  # type: ignore[arg-type]
+
+
+def test_answer_reading() -> None:
+    lines = run("answer_reading", "--rounds", "1", database=None)
+    tables = [line for line in lines if line["figure"] == "answer_reading"]
+    assert {(line["language"], line["kind"]) for line in tables} >= {("pt_BR", "period"), ("es", "choice")}
+    assert all(line["read_right"] <= line["answers"] and line["median_us"] > 0 for line in tables)
+    long = [line for line in lines if line["figure"] == "answer_reading_long"]
+    assert {line["text"] for line in long} == {"emoji", "words", "one_word", "digits", "control"}
+    assert all(line["characters"] >= 4000 for line in long)
