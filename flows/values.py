@@ -700,8 +700,8 @@ def read_count(said: Said) -> int | None:
     """How many: "2", "duas", "uns 3", "um par", "dois pares", "meia dúzia", "uma dúzia e meia",
     "nenhum" (0); a number said per thing is not the count ("três, uma pra cada filho"); None for
     "alguns", "mais de 5" or money."""
-    if said.has("currency") or _vague(said) or "?" in said.text:
-        return None
+    if said.has("currency") or _vague(said) or "?" in said.text or re.search(r"-\s*\d", said.text):
+        return None  # money, no one number, a question back, a number below zero
     words, found, counted = said.words, set(), set()
     halves = _covered(said, "half")
     for start, end in said.spans("half_dozen"):

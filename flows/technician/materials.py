@@ -24,9 +24,9 @@ from bot.isp.models import v2_requests
 
 from flows.context import Context
 from flows.events import Text
-from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
+from flows.flow import COUNT, TO_MENU, WORDS, Answer, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician.tickets import back_to_ticket, in_hand_or_refuse
-from flows.technician.work import parse_code, parse_quantity
+from flows.technician.work import MAX_QUANTITY, parse_code, parse_quantity
 
 MAX_SERIAL = 60
 MAX_MODELS = 8
@@ -40,7 +40,7 @@ class Materials(Flow):
         contract=("item",),
         item=(WORDS, "serial", "quantity", Switch("ticket")),
         serial=(WORDS, "quantity", "confirm"),
-        quantity=("location",),
+        quantity=(COUNT, "location"),
         location=("confirm",),
         confirm=("quantity", "serial", Switch("ticket"), TO_MENU),
     )
@@ -114,7 +114,10 @@ class Materials(Flow):
 
     async def quantity(self, ctx: Context, event: StepEvent) -> None:
         match event:
-            case Text(text=text) if (amount := parse_quantity(text)) is not None:
+            case Answer(value=int(count)) if 0 < count <= MAX_QUANTITY:  # "duas", "meia dúzia"
+                ctx.data["quantity"] = str(count)
+                self._ask_location(ctx)
+            case Text(text=text) | Answer(text=text) if (amount := parse_quantity(text)) is not None:
                 ctx.data["quantity"] = str(amount)
                 self._ask_location(ctx)
             case _:

@@ -200,7 +200,7 @@ async def test_the_label_code_is_resolved_at_once_and_an_unknown_one_refused_the
     assert "recusou" in chat.text and "saldo" in chat.text
     assert "outro local de estoque" in chat.text  # the amount or the place is what to change
     assert "código" not in chat.text and "série" not in chat.text  # not a hint about codes and serials
-    await chat.say("2")
+    await chat.say("duas")  # a count said as people say it
     await chat.tap("Almoxarifado")
     await chat.tap("Registrar")
     [item] = items(desk)
