@@ -124,6 +124,7 @@ SAVE_ATTEMPTS = 3
 MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversation
 # The values a request may carry for the questions that follow it (``Engine._prefill``).
 REQUEST_VALUES = frozenset({values.DATE_PAST, values.DATE_AHEAD, values.PERIOD, values.YEAR, values.TAX_ID})
+REQUEST = "request"  # the chat's state: the words that began its flow, for its later questions
 
 # Runs inside a turn's transaction with the turn's replies and its notices to other chats: a channel
 # records there that the update was handled (and what answers it), so the step and that record commit
@@ -422,6 +423,9 @@ class Engine:
             case _:
                 request = await self._step(ctx, role, event)
                 await self._follow(ctx, request)
+                pending = ctx.state.data.get(REQUEST)
+                if request is None and isinstance(pending, dict):  # a question asked later in the flow
+                    await self._prefill(ctx, str(pending["text"]), set(pending["used"]))
                 return
         await self._follow(ctx)
 
@@ -441,8 +445,8 @@ class Engine:
 
     async def _prefill(self, ctx: Context, request: str, used: set[str]) -> None:
         """A request that carries its values ("suspender por três meses") answers the questions that
-        take them, each kind once, and their prompts are not shown; a value the step refuses (too
-        short a suspension) is said, with the question. Only kinds a request can carry: never a yes
+        take them, each kind once, now or when the flow asks them later, and their prompts are not
+        shown; a value the step refuses (too short a suspension) is said, with the question. Only kinds a request can carry: never a yes
         ("quero cancelar" confirms nothing), a count or a login."""
         role = self.flows[ctx.state.role]
         for _ in range(MAX_SWITCHES):
@@ -452,6 +456,10 @@ class Engine:
                 return
             answer = self._answer(ctx, flow, origin, request, only=REQUEST_VALUES - used)
             if answer is None:
+                if ctx.link is not None and REQUEST_VALUES - used:
+                    # Kept for the flow's later questions ("paguei ontem": the bill first, then the day);
+                    # a new flow starts without it. Before a link the words may be proof: never kept.
+                    ctx.state.data[REQUEST] = {"text": request[: values.LIMIT], "used": sorted(used)}
                 return
             used.add(answer.kind)
             before, said = ctx.state.snapshot(), len(ctx.replies)

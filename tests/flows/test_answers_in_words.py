@@ -76,3 +76,24 @@ async def test_bad_answers_get_the_question_again_without_a_trace(desk: Desk, cl
         assert "60 dias" in chat.buttons and "algo deu errado" not in chat.text
     await chat.say("x" * 10_000 + " 45 dias")  # what is read is capped: the length is not seen
     assert "Não entendi por quanto tempo" in chat.text or "atendente" in chat.text
+
+
+async def test_a_payment_day_in_the_request_is_not_asked_after_the_bill(desk: Desk, clock: FixedClock) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("já paguei ontem")
+    if "Qual boleto você pagou" in chat.text:
+        await chat.tap(chat.buttons[0])
+    assert "Quando você pagou" not in chat.text and "comprovante" in chat.text.casefold()
+    await chat.send_file("photo", "comprovante.jpg", b"\xff\xd8\xff jpeg")
+    assert f"Pago em {clock.now - timedelta(days=1):%d/%m/%Y}" in chat.text
+
+
+async def test_a_yes_in_words_confirms_and_a_person_asked_for_is_no_yes(desk: Desk, clock: FixedClock) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("quero apagar meus dados")
+    await chat.say("quero falar com um atendente")  # "quero" is no yes here: a person is asked for
+    assert "deixei de lado" in chat.text and "Nossa equipe vai entrar em contato" in chat.text
+    assert "apaguei o vínculo" not in chat.text
+    await chat.say("meus dados")
+    await chat.say("pode apagar tudo")
+    assert "Pronto: apaguei o vínculo deste chat" in chat.text
