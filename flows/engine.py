@@ -446,8 +446,8 @@ class Engine:
     async def _prefill(self, ctx: Context, request: str, used: set[str]) -> None:
         """A request that carries its values ("suspender por três meses") answers the questions that
         take them, each kind once, now or when the flow asks them later, and their prompts are not
-        shown; a value the step refuses (too short a suspension) is said, with the question. Only kinds a request can carry: never a yes
-        ("quero cancelar" confirms nothing), a count or a login."""
+        shown; a value the step refuses (too short a suspension) is said, with the question. Only
+        kinds a request can carry: never a yes ("quero cancelar" confirms nothing), a count or a login."""
         role = self.flows[ctx.state.role]
         for _ in range(MAX_SWITCHES):
             flow = role.flows.get(ctx.state.flow or "")
