@@ -36,7 +36,8 @@ LEAVE = "leave"
 ORDINARY = "words"
 ELSEWHERE = "elsewhere"
 SHORT = "short"
-SMALL_TALK = frozenset({"greeting", "thanks", "ok"})
+BYE = "bye"
+SMALL_TALK = frozenset({"greeting", "thanks", "ok", BYE})
 NONE = "none"  # an example's label when no flow fits
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where PyYAML has it: faster
 # What the model learns from the phrases of these names: a word that leaves a question, sent at the menu,
@@ -203,7 +204,7 @@ class Intents:
         None) and how many of the text's words it and the small talk cover. The person's language
         first, then the others (another language's words only as written). Small talk is set aside
         first, so "bom dia, estou sem internet" is about the connection and "obrigado pela ajuda" is
-        thanks, not help."""
+        thanks, not help; a goodbye with any other small talk is a goodbye ("obrigado, tchau")."""
         exact = [(word, 1.0) for word in raw]
         removed: set[int] = set()
         talk: str | None = None
@@ -212,7 +213,7 @@ class Intents:
             for phrase in self._candidates(lang, words, small_talk=True):
                 start = 0  # each time found, looked for again after it: linear in the text
                 while found := _together(phrase.words, words, removed, start):
-                    talk = talk or phrase.name
+                    talk = phrase.name if talk is None or phrase.name == BYE else talk  # "valeu, tchau": a goodbye
                     removed.update(found)
                     start = found[-1] + 1
         texts = {lang: own if lang == language else exact for lang in self._order(language)}
