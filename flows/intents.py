@@ -141,10 +141,11 @@ class Intents:
         # English too); the examples are the language's own.
         taught = [(words, TAUGHT_AS.get(name, destination(name)))
                   for phrases in named.values() for name, words in phrases]
+        examples = {language: _examples(directory / EXAMPLES / f"{language}.yaml") for language in self._phrases}
         self._models = {
             language: NaiveBayes(
                 ((_features(self._read(language, words)), label)
-                 for words, label in [*taught, *_examples(directory / EXAMPLES / f"{language}.yaml")]),
+                 for words, label in [*taught, *examples[language]]),
                 smoothing=SMOOTHING,
             )
             for language in self._phrases
@@ -155,7 +156,7 @@ class Intents:
         self._languages = NaiveBayes(
             ((_language_features(words), language) for language, phrases in named.items()
              for words in [*(words for _, words in phrases),
-                           *(words for words, _ in _examples(directory / EXAMPLES / f"{language}.yaml")),
+                           *(words for words, _ in examples[language]),
                            *_sentences(directory.parent / language)]),
             smoothing=LANGUAGE_SMOOTHING,
         )
