@@ -80,6 +80,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench.memory
 	$(BIN)/python -m bench.intent_matching --compare
 	$(BIN)/python -m bench.answer_reading
+	$(BIN)/python -m bench.long_messages
 	$(BIN)/python -m bench.cli_help
 
 ## The same at small sizes, a few minutes in all: to try a change, not to quote (see bench/RESULTS.md).
@@ -93,6 +94,7 @@ bench-quick: $(BENCH_STAMP)
 	$(BIN)/python -m bench.memory --chats 5000 --conversations 1000 --sample 100
 	$(BIN)/python -m bench.intent_matching --rounds 3
 	$(BIN)/python -m bench.answer_reading --rounds 1
+	$(BIN)/python -m bench.long_messages --rounds 3
 	$(BIN)/python -m bench.cli_help --runs 3
 
 clean:

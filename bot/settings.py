@@ -89,6 +89,10 @@ class BotSettings(BaseSettings):
         default="", description="the ISP's phone, told to people the bot cannot hand to a person (not linked, no desk)",
     )
     support_hours: str = Field(default="", max_length=120, description="when that phone answers, as people read it")
+    address: str = Field(
+        default="", max_length=200, description="the ISP's address (an office or a shop), told to anyone who asks",
+    )
+    website: str = Field(default="", max_length=120, description="the ISP's web site, told to anyone who asks")
     sales_phone: str = Field(default="", description="the sales team's phone, told to people who want to subscribe")
     sales_address: str = Field(
         default="", max_length=200, description="where to subscribe besides the phone: a web site or a shop's address",
@@ -202,10 +206,18 @@ class BotSettings(BaseSettings):
             raise ValueError("must be a phone number as people should dial it, e.g. 0800 123 4567 or (11) 4004-1234")
         return value
 
-    @field_validator("support_hours", "sales_address")
+    @field_validator("support_hours", "sales_address", "address")
     @classmethod
     def _one_line(cls, value: str) -> str:
         return " ".join(value.split())  # said inside a sentence: one line, single spaces
+
+    @field_validator("website")
+    @classmethod
+    def _site(cls, value: str) -> str:
+        value = value.strip()
+        if value and (any(c.isspace() for c in value) or "." not in value):
+            raise ValueError("must be a web address as people should type it, e.g. www.provedor.com.br")
+        return value
 
     def policy(self) -> Policy:
         return Policy(
@@ -216,6 +228,8 @@ class BotSettings(BaseSettings):
             link_target_max_failures=self.link_target_max_failures,
             support_phone=self.support_phone,
             support_hours=self.support_hours,
+            address=self.address,
+            website=self.website,
             sales_phone=self.sales_phone,
             sales_address=self.sales_address,
             unblock_enabled=self.unblock_enabled,

@@ -87,8 +87,8 @@ def _within(wanted: list[str], words: list[str]) -> list[int]:
 def _near(a: str, b: str) -> bool:
     if a == b:
         return True
-    if min(len(a), len(b)) < SHORT or a[0] != b[0]:
-        return False
+    if min(len(a), len(b)) < SHORT or a[0] != b[0] or abs(len(a) - len(b)) > 2:
+        return False  # more letters apart than any typo forgives: no need to count (a 4,096-letter word)
     return distance(a, b) <= (2 if max(len(a), len(b)) >= LONG else 1)
 
 

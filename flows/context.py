@@ -81,6 +81,8 @@ TOKEN_BYTES = 6  # a button's token: 8 characters, so callback data stays far un
 # chat's own turns record its failures (``record_link_attempt``, in the transaction that saves this),
 # and clearing locks only removes failures, so the marker never hides one.
 LINK_FAILED = "link_failed"
+# The chat's language was guessed from its text, not set (``flows.chat_language``): kept across flows.
+LANGUAGE_GUESSED = "language_guessed"
 
 
 class InviteRefused(Exception):
@@ -324,6 +326,7 @@ class Context:
         await self._repos.restarts.forget(self._session, self.chat_id)
         self.link = None
         self.state.language = None
+        self.state.data.pop(LANGUAGE_GUESSED, None)
         self.state.current_ticket = None
         self.state.data[RECENT] = []
         self.data.clear()
@@ -358,6 +361,7 @@ class Context:
         if language not in LANGUAGES:
             raise ValueError(f"unknown language {language!r}")
         self.state.language = language
+        self.state.data.pop(LANGUAGE_GUESSED, None)  # chosen: no text changes it any more
 
     @property
     def current_ticket(self) -> int | None:

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 
-from bot.i18n import DEFAULT_LANGUAGE, Translations, default_translations, pick_language, plain_text
+from bot.i18n import DEFAULT_LANGUAGE, Translations, default_translations, plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
 from bot.store import (
     Answered,
@@ -53,10 +53,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows import values
 from flows.answers import read_choice, typed_option
+from flows.chat_language import follow_language
 from flows.contacts import CONTACT, NOT_SUBJECTS, ContactRef, quiet_since
 from flows.context import (
     CHOICES,
     FLOW_DATA,
+    LANGUAGE_GUESSED,
     LINK_FAILED,
     MISSES,
     PROMPT,
@@ -268,9 +270,9 @@ class Engine:
             hold = _Hold(self.states, session, state.chat_id, state.version)
             with self.coordinator.before_calls(hold):
                 _follow_link(state, link)
-                if state.language is None and incoming.client_language:
-                    # Kept, so that what other chats' turns send this one (notices) is in its language too.
-                    state.language = pick_language(incoming.client_language)
+                # Set from the client's code, else guessed from the text (kept in the chat's state as
+                # ``flows.chat_language`` says: set and guessed languages are told apart there).
+                follow_language(state, incoming.event, incoming.client_language)
                 said = _said(state, incoming.event)
                 if _worth_recalling(link, incoming.event):
                     state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
@@ -680,7 +682,7 @@ class Engine:
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
         recent = ctx.state.data.get(RECENT, [])
-        kept = {key: ctx.state.data[key] for key in (LINK_FAILED, CONTACT) if key in ctx.state.data}
+        kept = {key: ctx.state.data[key] for key in (LINK_FAILED, CONTACT, LANGUAGE_GUESSED) if key in ctx.state.data}
         ctx.state.data = {
             FLOW_DATA: dict(data or {}), PROMPT: None, CHOICES: {}, MISSES: misses, RECENT: recent, **kept,
         }

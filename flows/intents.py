@@ -36,7 +36,8 @@ LEAVE = "leave"
 ORDINARY = "words"
 ELSEWHERE = "elsewhere"
 SHORT = "short"
-SMALL_TALK = frozenset({"greeting", "thanks", "ok"})
+BYE = "bye"
+SMALL_TALK = frozenset({"greeting", "thanks", "ok", BYE})
 NONE = "none"  # an example's label when no flow fits
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where PyYAML has it: faster
 # What the model learns from the phrases of these names: a word that leaves a question, sent at the menu,
@@ -46,6 +47,13 @@ EXAMPLES = "examples"  # the folder, beside the vocabularies, of phrasings label
 SMOOTHING = 0.05  # the naive Bayes model's; chosen, with the next, on the examples of one writer held out
 PHRASE_WEIGHT = 1.5  # what the best vocabulary phrase adds to the model's probability, times its share
 SURE = 0.7  # below this, the best reading is not sure enough: "not understood" beats a wrong flow
+# What is read of a text: a request is at a message's start (the longest example is 40 words, 205
+# characters), and reading costs what is read, so a 4,096-character message costs what its start does.
+READ_CHARACTERS = 1_000
+READ_WORDS = 80
+LANGUAGE_SMOOTHING = 0.1  # the language model's (chosen on the examples, as ``SMOOTHING``)
+LANGUAGE_SURE = 0.9  # a language is told from the text only past this: else the chat's stays
+_TELLING_LETTERS = frozenset("ãõçêôâñ¿¡")  # written by one of the three languages only
 # Needs that have no flow of their own, and the flow (or small talk) that answers them.
 NEEDS = {
     "moving": "human",  # a change of address: staff schedule it
@@ -66,6 +74,12 @@ def normalise(text: str) -> list[str]:
     folded = unicodedata.normalize("NFKD", text.casefold())
     folded = "".join(c for c in folded if not unicodedata.combining(c))
     return _WORD.findall(folded)
+
+
+def read_words(text: str) -> list[str]:
+    """The words the matcher reads of a text: its first ``READ_WORDS`` words, normalised, within its
+    first ``READ_CHARACTERS`` characters (whatever its length, the same bounded work)."""
+    return normalise(text[:READ_CHARACTERS])[:READ_WORDS]
 
 
 def destination(name: str) -> str:
@@ -127,20 +141,41 @@ class Intents:
         # English too); the examples are the language's own.
         taught = [(words, TAUGHT_AS.get(name, destination(name)))
                   for phrases in named.values() for name, words in phrases]
+        examples = {language: _examples(directory / EXAMPLES / f"{language}.yaml") for language in self._phrases}
         self._models = {
             language: NaiveBayes(
                 ((_features(self._read(language, words)), label)
-                 for words, label in [*taught, *_examples(directory / EXAMPLES / f"{language}.yaml")]),
+                 for words, label in [*taught, *examples[language]]),
                 smoothing=SMOOTHING,
             )
             for language in self._phrases
         }
+        # Which language a text is in: the same naive Bayes, each language's own phrases, examples and
+        # the bot's own sentences (where "sim", "sí" and "yes" are) its class, a word as written its
+        # feature (no typo read: "graciass" is nobody's word).
+        self._languages = NaiveBayes(
+            ((_language_features(words), language) for language, phrases in named.items()
+             for words in [*(words for _, words in phrases),
+                           *(words for words, _ in examples[language]),
+                           *_sentences(directory.parent / language)]),
+            smoothing=LANGUAGE_SMOOTHING,
+        )
+
+    def language_of(self, text: str) -> str | None:
+        """The language the text is written in, or None when unsure: a word every language uses
+        ("ok", "internet", "wifi"), a number, an emoji, a name, too few words to tell. Read from the
+        start of the text as ``match`` reads it, with the letters only one language writes (ã, ç, ñ, ¿)."""
+        words = [word for word in read_words(text) if not word.isdigit() and word.isalnum()]
+        letters = {f"#{c}" for c in text[:READ_CHARACTERS].casefold() if c in _TELLING_LETTERS}
+        likely = self._languages.probabilities([*_language_features(words), *letters])
+        best = max(likely, key=likely.__getitem__, default=None)
+        return best if best is not None and likely[best] >= LANGUAGE_SURE else None
 
     def match(self, language: str, text: str) -> str | None:
         """The flow (or small talk) the text asks for, or None: the model's reading of its words,
         where the best vocabulary phrase adds its share of the text ("já paguei" alone is the
         phrase's). For free text at the menu; a question's answer is read ``plainly``."""
-        raw = self._read(language, normalise(text))
+        raw = self._read(language, read_words(text))
         if not raw:
             return None
         own = [self.resolve(language, word) for word in raw]
@@ -156,7 +191,7 @@ class Intents:
         """What a vocabulary phrase in the text names, or None, without the model's guess: where the
         text is most likely an answer to a question (a description, a login, a date), only a plain
         request leaves the question ("quero falar com um atendente")."""
-        raw = self._read(language, normalise(text))
+        raw = self._read(language, read_words(text))
         name = self._phrase(language, raw, [self.resolve(language, word) for word in raw])[0] if raw else None
         return None if name == NONE else name
 
@@ -170,16 +205,18 @@ class Intents:
         None) and how many of the text's words it and the small talk cover. The person's language
         first, then the others (another language's words only as written). Small talk is set aside
         first, so "bom dia, estou sem internet" is about the connection and "obrigado pela ajuda" is
-        thanks, not help."""
+        thanks, not help; a goodbye with any other small talk is a goodbye ("obrigado, tchau")."""
         exact = [(word, 1.0) for word in raw]
         removed: set[int] = set()
         talk: str | None = None
         for lang in self._order(language):
             words = own if lang == language else exact  # another language's "dale" is not a typo of "date"
             for phrase in self._candidates(lang, words, small_talk=True):
-                while found := _together(phrase.words, words, removed):
-                    talk = talk or phrase.name
+                start = 0  # each time found, looked for again after it: linear in the text
+                while found := _together(phrase.words, words, removed, start):
+                    talk = phrase.name if talk is None or phrase.name == BYE else talk  # "valeu, tchau": a goodbye
                     removed.update(found)
+                    start = found[-1] + 1
         texts = {lang: own if lang == language else exact for lang in self._order(language)}
         candidates = {lang: self._candidates(lang, words, small_talk=False) for lang, words in texts.items()}
         # Our words in another sense ("bank password") serve no flow's phrase; the elsewhere phrase
@@ -206,7 +243,7 @@ class Intents:
 
     def leaves(self, language: str, text: str) -> bool:
         """Whether the whole text is a word that leaves the question ("cancelar", "voltar", "menu")."""
-        words = tuple(normalise(text))
+        words = tuple(read_words(text))
         return any(words in self._leaving[lang] for lang in self._order(language))
 
     def resolve(self, language: str, word: str) -> tuple[str, float]:
@@ -219,6 +256,10 @@ class Intents:
             if len(self._resolved) > 50_000:  # what strangers type is unbounded; the vocabulary is not
                 self._resolved.clear()
         return known
+
+    def forget(self) -> None:
+        """Forget the typos looked up so far (a benchmark's first reading is a stranger's)."""
+        self._resolved.clear()
 
     def words(self) -> Iterator[tuple[str, frozenset[str]]]:
         """Each word of every vocabulary, with where the phrases it is in lead (``ORDINARY`` for
@@ -314,6 +355,35 @@ def _features(words: Iterable[str]) -> list[str]:
             *(f"{_stem(word)}-" for word in words if len(word) >= TYPO)]
 
 
+def _language_features(words: Iterable[str]) -> list[str]:
+    """What tells a language: the words themselves and each pair of neighbours."""
+    words = list(words)
+    return [*words, *(f"{a} {b}" for a, b in pairwise(words))]
+
+
+_MARKUP = re.compile(r"\{[{%#].*?[}%#]\}|<[^>]*>|/[a-z_]+", re.DOTALL)  # templates' code, tags, commands
+
+
+def _sentences(folder: Path) -> Iterator[list[str]]:
+    """The bot's sentences in a language's folder of texts (``locales/<language>/``), line by line,
+    without their templates' code: none when there is no such folder."""
+    def strings(node: Any) -> Iterator[str]:
+        if isinstance(node, dict):
+            for value in node.values():
+                yield from strings(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from strings(value)
+        elif isinstance(node, str):
+            yield node
+
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else ():
+        for text in strings(_table(path)):
+            for line in _MARKUP.sub(" ", text).splitlines():
+                if words := [word for word in normalise(line) if word.isalpha()]:
+                    yield words
+
+
 def _examples(path: Path) -> list[tuple[tuple[str, ...], str]]:
     """The phrasings of an examples table (``"text": where it leads``), as words; none when absent."""
     table: dict[str, str] = _table(path) if path.is_file() else {}
@@ -397,10 +467,12 @@ def _positions(phrase: tuple[str, ...], words: list[tuple[str, float]], removed:
     return found
 
 
-def _together(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: set[int]) -> list[int]:
-    """Where the phrase's words appear one after the other among the text's words not set aside
-    (small talk is a set phrase: "tem alguém aí" is, "tem como falar com alguém aí" is not)."""
-    for start in range(len(words) - len(phrase) + 1):
+def _together(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: set[int],
+              after: int = 0) -> list[int]:
+    """Where the phrase's words first appear one after the other, from ``after``, among the text's
+    words not set aside (small talk is a set phrase: "tem alguém aí" is, "tem como falar com alguém
+    aí" is not)."""
+    for start in range(after, len(words) - len(phrase) + 1):
         places = list(range(start, start + len(phrase)))
         if all(i not in removed and words[i][0] == wanted for i, wanted in zip(places, phrase, strict=True)):
             return places

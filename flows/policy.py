@@ -48,6 +48,9 @@ class Policy:
     # linking locked); and its sales team's phone and address (a site or a shop) for prospects.
     support_phone: str = ""
     support_hours: str = ""
+    # The ISP's own facts besides that phone, told to anyone who asks at any point (``flows.subscriber.company``).
+    address: str = ""
+    website: str = ""
     sales_phone: str = ""
     sales_address: str = ""
     # Unblock in trust (contract_unblock on the subscriber's word).

@@ -12,6 +12,7 @@ from flows.flow import discover
 from flows.subscriber import (  # noqa: F401 - their flows, for discover
     bills,
     cancel_plan,
+    company,
     connection,
     contest,
     contracts,

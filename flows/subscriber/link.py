@@ -12,7 +12,8 @@ login and password of one of the customer's authentications.
 - The tax id's customer codes wait in the chat's state for the contact; the password is checked in
   the step it arrives in and kept nowhere. A phone proof asks which contract when there are several.
 - Nobody is stuck: buttons for a person and for sales; their words read only where text is not proof
-  (a password is any text; a login or a tax id, only text no login or tax id could be).
+  (a password is any text; a login or a tax id, only text no login or tax id could be). The ISP's
+  phone, hours and address asked instead are told, and the same question asked again (``FACTS``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from bot.isp import quotable
 from bot.isp.models.v1_records import ContractStatus
 
-from flows.context import Context
+from flows.context import PROMPT, Context, prompt_reply
 from flows.events import Contact, Media, Text
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
 from flows.identity import (
@@ -34,11 +35,14 @@ from flows.identity import (
     same_secret,
 )
 from flows.intents import SMALL_TALK, default_intents
+from flows.subscriber.company import say_facts
 from flows.subscriber.paid import receipt_of
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
 # A login or password is proof, never a request: "atendente" typed there is checked, not obeyed.
 SECRET = Takes("secret", only=frozenset())
+# The ISP's phone, hours, address asked at a question of linking: answered here, the question kept.
+FACTS = Takes("the ISP's facts, then the question again", but=frozenset({"company"}))
 MAX_LOGIN = 64
 NOBODY = 0  # a customer code no ISP gives: asked for when a tax id had no customer
 # What a person not linked may ask for instead of proving who they are: the intent, the flow.
@@ -52,10 +56,10 @@ class Link(Flow):
     resting_steps = frozenset({"method"})  # the greeting's "how will you prove it?": nothing under way yet
     steps = Steps(
         begin=("locked", "method"),
-        locked=("method", Switch("human"), Switch("sales")),
-        method=("tax_id", "login", "contact", "locked", Switch("human"), Switch("sales")),
-        tax_id=("contact", "contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
-        contact=("contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
+        locked=(FACTS, "method", Switch("human"), Switch("sales")),
+        method=(FACTS, "tax_id", "login", "contact", "locked", Switch("human"), Switch("sales")),
+        tax_id=(FACTS, "contact", "contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
+        contact=(FACTS, "contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
         login=(SECRET, "password", Switch("human"), Switch("sales")),
         password=(SECRET, "contract", "method", "locked", TO_MENU),
         contract=(TO_MENU,),
@@ -83,6 +87,12 @@ class Link(Flow):
             case _ if self._elsewhere(ctx, event):
                 pass
             case Text(text=text) if (name := default_intents().match(ctx.language, text)) is not None:
+                if name == "company":  # the ISP's phone, hours: anyone's to know, the question kept
+                    self._facts(ctx)
+                    return
+                if name == "bye":  # leaving: a goodbye, nothing asked again
+                    ctx.say("menu.bye")
+                    return
                 # Bills, the connection...: a customer's request, answered once they are identified.
                 key = "link.if_customer" if name in SMALL_TALK else "link.identify_first"
                 self._ask_method(ctx, "link.greeting" if name == "greeting" else key)
@@ -244,7 +254,20 @@ class Link(Flow):
             case Text(text=text) if (flow := ELSEWHERE.get(default_intents().plainly(ctx.language, text) or "")):
                 ctx.switch(flow, asked=text.strip()[:ASKED_KEPT])
                 return True
+            case Text(text=text) if default_intents().plainly(ctx.language, text) == "company":
+                self._facts(ctx)
+                return True
         return False
+
+    def _facts(self, ctx: Context) -> None:
+        """The ISP's phone, hours, address and site, then the question that was waiting: as it was, or
+        at the greeting's question that question alone (not the greeting again)."""
+        say_facts(ctx)
+        again = prompt_reply(ctx.state.data.get(PROMPT))
+        if ctx.state.step == "method" or again is None:
+            self._ask_method(ctx, "link.if_customer")
+        else:
+            ctx.replies.append(again)
 
     def _other_ways(self, ctx: Context) -> list[Option]:
         """Buttons for a person and for sales, where either leads somewhere (a desk, a phone)."""

@@ -1,9 +1,10 @@
 """The menu: a button per flow, the customer's name and contract, and free text understood.
 
 Free text reaches the flow it names (``flows.intents``); small talk gets a short kind answer and the
-menu again (a greeting needs none: the menu greets by name); a text that names nothing is said to be
-not understood rather than guessed at. The greeting (name, contract) is kept in the menu's data and
-shown again unread when the chat comes straight back from being told an outage (see ``GREETING``).
+menu again (a greeting needs none: the menu greets by name; a goodbye gets a goodbye alone); a text
+that names nothing is said to be not understood rather than guessed at. The greeting (name,
+contract) is kept in the menu's data and shown again unread when the chat comes straight back from
+being told an outage (see ``GREETING``).
 
 A contract blocked for non-payment is said in the greeting, with the overdue total due today that
 unblocks it (``standing.overdue_total``: the amount the bills' cards and PIX codes carry): the
@@ -27,7 +28,9 @@ from flows.subscriber.paid import kept, receipt_of
 from flows.subscriber.standing import overdue_total
 
 # What small talk gets before the menu (a greeting gets the menu's own greeting).
-SMALL_TALK_REPLIES = {"thanks": "menu.thanks", "ok": "menu.ok"}
+SMALL_TALK_REPLIES = {"thanks": "menu.thanks", "ok": "menu.ok", "bye": "menu.bye"}
+# Small talk that ends the conversation: said, and the menu not shown again (it waits as it was).
+PARTING = frozenset({"bye"})
 # The menu's greeting (name, contract) as last shown, in its data and handed to the flows that may
 # come straight back after telling an outage (``flows.subscriber.connection.answer_outage``): in a
 # surge thousands press "tell me when it's back", and the menu after it would read each customer.
@@ -44,7 +47,7 @@ class Menu(Flow):
         begin=("choose",),
         choose=(MENU_FLOWS, Switch("invoices"), Switch("wifi_password"), Switch("cancel_plan"), Switch("paid"),
                 Switch("sales"), Switch("suspend"), Switch("restart"),
-                Switch("contest"), Switch("paid_bills"), Switch("statement"), TO_MENU),
+                Switch("contest"), Switch("paid_bills"), Switch("statement"), Switch("company"), TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:
@@ -69,7 +72,8 @@ class Menu(Flow):
                     return
                 if name in SMALL_TALK_REPLIES:
                     ctx.say(SMALL_TALK_REPLIES[name])
-                ctx.to_menu()
+                if name not in PARTING:
+                    ctx.to_menu()
             case Media() if (receipt := receipt_of(event)) is not None:  # a receipt sent out of the blue
                 ctx.switch("paid", receipt=kept(receipt))
             case _:

@@ -170,6 +170,20 @@ def test_overhead_sets_the_whole_bot_against_a_stateful_aiogram_bot() -> None:
     assert "ispbot_sqlite_vs_aiogram_redis" in ratios
 
 
+def test_long_messages() -> None:
+    """A line per channel, kind of text and language, each reading at most ``READ_WORDS`` words of
+    the 4,096 characters (the work bounded; its time is printed, not checked here)."""
+    lines = run("long_messages", "--rounds", "1", database=None)
+    assert {(line["channel"], line["kind"]) for line in lines} >= {
+        ("telegram", "emoji"), ("whatsapp", "words"), ("whatsapp", "one_word"), ("telegram", "control"),
+    }
+    assert len(lines) == 2 * 5 * 3
+    for line in lines:
+        assert line["figure"] == "long_message" and line["characters"] == 4096
+        assert 0 <= line["words_read"] <= 80  # type: ignore[operator]
+        assert {"match_first_ms", "match_median_ms", "plainly_median_ms", "language_of_median_ms"} <= set(line)
+
+
 def test_cli_help() -> None:
     """A line per command, the top-level help first, each with its median of the runs (not checked
     against the bound here: a loaded test machine is not the one the bound is for)."""

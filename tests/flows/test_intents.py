@@ -144,3 +144,58 @@ def test_a_model_unsure_between_destinations_answers_nothing() -> None:
     assert even == pytest.approx({"bills": 0.5, "connection": 0.5})
     assert model.probabilities(["net"])["connection"] > intents_module.SURE
     assert model.probabilities(["nunca", "vistas"]) == {}
+
+
+# The longest message Telegram and WhatsApp carry: 4,096 characters.
+LONGEST = 4_096
+
+
+@pytest.mark.parametrize("filler", ["👍", "😡 ", "internet ", "a", "\x00\x07\x1b[31m\u200b\r\n\t", "¿¡ "])
+def test_the_longest_message_is_read_from_its_start_and_no_further(filler: str) -> None:
+    # 2,100 emoji took 8 seconds inside a turn: each one small talk found by reading the text from its
+    # start again. Whatever the text, the matcher reads its first words only.
+    intents = default_intents()
+    request = "estou sem internet desde ontem "
+    text = (request + filler * LONGEST)[:LONGEST]
+    assert len(intents_module.read_words(text)) <= intents_module.READ_WORDS
+    assert intents.match("pt_BR", text) == "connection"
+    assert intents.plainly("pt_BR", text) == "connection"
+    assert intents.language_of(text) == "pt_BR"
+    # A request after the words read is not read: a long message's request is at its start.
+    late = (filler * LONGEST)[:LONGEST - len(request)] + request
+    assert intents.plainly("pt_BR", late) in (None, "ok")
+
+
+def test_a_message_of_emoji_alone_is_small_talk_or_nothing() -> None:
+    intents = default_intents()
+    assert intents.match("pt_BR", "👍" * LONGEST) in (None, "ok")
+    assert intents.language_of("👍" * LONGEST) is None
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    ("boa tarde, minha internet caiu de novo", "pt_BR"),
+    ("oi, queria a segunda via do boleto", "pt_BR"),
+    ("vcs tem plano de 500 mega?", "pt_BR"),
+    ("obrigado", "pt_BR"),
+    ("não", "pt_BR"),
+    ("valeu", "pt_BR"),
+    ("hello, my internet has been down since this morning", "en"),
+    ("can you send me my bill please", "en"),
+    ("how much do i owe?", "en"),
+    ("thanks", "en"),
+    ("yes please", "en"),
+    ("hola, no tengo internet desde ayer", "es"),
+    ("necesito la factura de este mes", "es"),
+    ("¿cuánto debo?", "es"),
+    ("gracias", "es"),
+    ("sí", "es"),
+    ("buenas noches", "es"),
+])
+def test_the_language_a_text_is_written_in(text: str, language: str) -> None:
+    assert default_intents().language_of(text) == language
+
+
+@pytest.mark.parametrize("text", ["ok", "👍", "123", "12345678900", "internet", "wifi", "pix", "Maria Silva",
+                                  "", "   ", "?!", "0800 123 4567"])
+def test_a_text_that_tells_no_language_is_none(text: str) -> None:
+    assert default_intents().language_of(text) is None
