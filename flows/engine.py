@@ -521,7 +521,10 @@ class Engine:
                 typed = None  # the menu's intents read it: "quero cancelar meu contrato" is no "Contratos"
             if typed is not None:
                 event = typed
-            elif self._request(ctx, role, flow, event.text) and await self._hand_over(ctx, role, flow, event):
+            elif (asked := self._request(ctx, role, flow, event.text)) and role.flows[asked].aside:
+                await self._aside(ctx, role.flows[asked])
+                return None
+            elif asked and await self._hand_over(ctx, role, flow, event):
                 return event.text
             elif numbered is not None:
                 # A number may be the answer itself (a quantity, an id): the step reads it first.
@@ -544,6 +547,17 @@ class Engine:
             return None
         self._check_move(role, flow, origin, ctx)
         return None
+
+    async def _aside(self, ctx: Context, aside: Flow) -> None:
+        """What a flow that only tells says (the ISP's phone asked mid-question), then the question again:
+        nothing of where the chat stood changes."""
+        before, said = ctx.state.snapshot(), len(ctx.replies)
+        await aside.begin(ctx)
+        ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
+        ctx.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.replies[said:]]
+        again = prompt_reply(before.data.get(PROMPT))
+        if again is not None:
+            ctx.replies.append(again)
 
     def _answer(self, ctx: Context, flow: Flow, step: str, text: str,
                 only: Collection[str] = VALUES) -> Answer | None:

@@ -70,6 +70,9 @@ class Flow:
     # Steps of a flow that is not resting where nothing is under way yet (the link flow's first
     # question): leaving them cancels nothing either.
     resting_steps: ClassVar[frozenset[str]] = frozenset()
+    # A flow that only tells (the ISP's facts): asked at another flow's question, what it says is said
+    # and that question asked again, nothing left.
+    aside: ClassVar[bool] = False
     # Steps whose text is passed on as it is (to a person): "cancelar" there is the person's words.
     verbatim_steps: ClassVar[frozenset[str]] = frozenset()
     # Every step and where it can lead (``flows.steps``): checked when the flow is found, drawn in docs/flows/.

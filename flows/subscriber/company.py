@@ -3,8 +3,9 @@ asks at any point, linked or not (``ISPBOT_SUPPORT_PHONE``, ``ISPBOT_SUPPORT_HOU
 ``ISPBOT_ADDRESS``, ``ISPBOT_WEBSITE``). What the operator gave is said, line by line; where they gave
 none, that the phone is on the contract and the bills, never an empty line.
 
-Asked at the menu, the facts and the menu again. Someone not linked is asked again how to prove who
-they are; asked at one of linking's own questions, that same question is asked again after the facts
+Asked at the menu, the facts and the menu again; at another flow's question, the facts and that
+question again (``Flow.aside``). Someone not linked is asked again how to prove who they are; asked at
+one of linking's own questions, that same question is asked again after the facts
 (``flows.subscriber.link``), not the greeting."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ class Company(Flow):
     name = "company"
     commands = ("contato", "contact", "contacto")
     requires_link = False  # the ISP's phone is for anyone
+    aside = True  # asked at another question: the facts, and that question again
     steps = Steps(begin=(Switch("link"), TO_MENU))
 
     async def begin(self, ctx: Context) -> None:

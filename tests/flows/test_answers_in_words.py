@@ -4,6 +4,7 @@ keeps the words, yes and no with words around them, an option pointed at."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timedelta
 
 import pytest
@@ -97,3 +98,15 @@ async def test_a_yes_in_words_confirms_and_a_person_asked_for_is_no_yes(desk: De
     await chat.say("meus dados")
     await chat.say("pode apagar tudo")
     assert "Pronto: apaguei o vínculo deste chat" in chat.text
+
+
+async def test_the_isps_phone_asked_mid_question_is_told_and_the_question_stays(desk: Desk, clock: FixedClock) -> None:
+    desk.engine.policy = dataclasses.replace(desk.engine.policy, support_phone="0800 123 4567")
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("suspender")
+    await chat.tap("Suspender por um tempo")
+    await chat.say("qual o telefone de vocês?")
+    assert "0800 123 4567" in chat.text
+    assert chat.text.endswith('de 30 a 120 dias.') and "60 dias" in chat.buttons  # the same question, asked again
+    await chat.say("60")
+    assert "A partir de quando?" in chat.text
