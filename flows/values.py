@@ -735,10 +735,21 @@ _TAX_ID_RUN = re.compile(r"(?<![0-9])[0-9](?:[0-9]|[ .\-/](?=[0-9])){10,22}(?![0
 
 
 def read_tax_id(text: str) -> str | None:
-    """A CPF or CNPJ inside a sentence ("meu cpf é 529.982.247-25"), check digits held."""
+    """A CPF or CNPJ inside a sentence ("meu cpf é 529.982.247-25"), check digits held. A text with a
+    character no one types (a control or invisible one) or a number glued to a letter ("52998224725ã")
+    holds none: proof is read only as plainly written."""
     text = text[:LIMIT]
-    found = {tax_id for run in _TAX_ID_RUN.findall(text) if (tax_id := _tax_id_in(run)) is not None}
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co") or c == "\ufffd" for c in text):
+        return None
+    found = {tax_id for run in _TAX_ID_RUN.finditer(text)
+             if _apart(text, run.start(), run.end()) and (tax_id := _tax_id_in(run[0])) is not None}
     return found.pop() if len(found) == 1 else None
+
+
+def _apart(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] stands apart: at an end of the text, or beside a space or punctuation."""
+    return all(i < 0 or i >= len(text) or text[i].isspace() or text[i] in ",;:!?()[]\"'."
+               for i in (start - 1, end))
 
 
 def _tax_id_in(run: str) -> str | None:

@@ -25,7 +25,7 @@ from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import PROMPT, Context, prompt_reply
 from flows.events import Contact, Media, Text
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
+from flows.flow import LOGIN, TAX_ID, TO_MENU, Answer, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
 from flows.identity import (
     normalise_phone,
     normalise_tax_id,
@@ -57,10 +57,10 @@ class Link(Flow):
     steps = Steps(
         begin=("locked", "method"),
         locked=(FACTS, "method", Switch("human"), Switch("sales")),
-        method=(FACTS, "tax_id", "login", "contact", "locked", Switch("human"), Switch("sales")),
-        tax_id=(FACTS, "contact", "contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
+        method=(FACTS, TAX_ID, "tax_id", "login", "contact", "locked", Switch("human"), Switch("sales")),
+        tax_id=(FACTS, TAX_ID, "contact", "contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
         contact=(FACTS, "contract", "method", "locked", TO_MENU, Switch("human"), Switch("sales")),
-        login=(SECRET, "password", Switch("human"), Switch("sales")),
+        login=(SECRET, LOGIN, "password", Switch("human"), Switch("sales")),
         password=(SECRET, "contract", "method", "locked", TO_MENU),
         contract=(TO_MENU,),
     )
@@ -80,8 +80,10 @@ class Link(Flow):
                 ctx.ask("tax_id", "link.ask_tax_id")
             case Chosen(value="pppoe"):
                 ctx.ask("login", "link.ask_login")
+            case Answer(kind="tax_id") if self._by_phone(ctx):
+                await self.tax_id(ctx, event)  # the tax id typed straight away, alone or in a sentence
             case Text(text=text) if normalise_tax_id(text) is not None and self._by_phone(ctx):
-                await self.tax_id(ctx, event)  # the tax id typed straight away
+                await self.tax_id(ctx, event)
             case Media() if receipt_of(event) is not None:  # a receipt: whose bill is known after the link
                 raise Unexpected("link.receipt_first")
             case _ if self._elsewhere(ctx, event):
@@ -101,6 +103,9 @@ class Link(Flow):
 
     # ---- proof (a): tax id and the chat's own phone ---------------------------------------------
     async def tax_id(self, ctx: Context, event: StepEvent) -> None:
+        if isinstance(event, Answer):  # "meu cpf é 529.982.247-25": read in the sentence, check digits held
+            await self._proved_tax_id(ctx, str(event.value))
+            return
         if not isinstance(event, Text):
             raise Unexpected("link.tax_id_hint")
         if self._elsewhere(ctx, event):  # "quero falar com um atendente" is no tax id with odd characters
@@ -110,6 +115,9 @@ class Link(Flow):
         tax_id = normalise_tax_id(event.text)
         if tax_id is None:
             raise Unexpected("link.tax_id_typo")
+        await self._proved_tax_id(ctx, tax_id)
+
+    async def _proved_tax_id(self, ctx: Context, tax_id: str) -> None:
         target = ctx.link_target("tax_id", tax_id)
         if await self._locked(ctx, target):
             return
@@ -143,7 +151,8 @@ class Link(Flow):
 
     # ---- proof (b): PPPoE login and password ----------------------------------------------------
     async def login(self, ctx: Context, event: StepEvent) -> None:
-        login = event.text.strip() if isinstance(event, Text) else ""
+        # "meu login é maria.silva": the login read in the sentence; else the text as typed is the login.
+        login = str(event.value) if isinstance(event, Answer) else event.text.strip() if isinstance(event, Text) else ""
         if not login or len(login) > MAX_LOGIN:
             raise Unexpected("link.login_hint")
         # Only what a real login holds: no space, no backslash (no ``Filtro`` carries it alike under

@@ -470,3 +470,16 @@ async def test_unlink_in_english(desk: Desk) -> None:
     await chat.command("unlink")
     await chat.tap("Yes")
     assert "no longer linked" in chat.text
+
+
+async def test_a_tax_id_or_a_login_inside_a_sentence_is_read(desk: Desk) -> None:
+    # Issue 44: "meu cpf é ..." and "meu login é ..." are the answer, not words to refuse.
+    chat = await start_with_tax_id(desk, f"meu cpf é {D.customer_cpf}, por favor")
+    assert "Compartilhar meu número" in chat.text and "caracteres" not in chat.text
+    other = desk.chat()
+    await other.start()
+    await other.tap("PPPoE")
+    await other.say(f"meu login é {D.pppoe_login}")
+    assert "senha PPPoE" in other.text
+    await other.say(D.pppoe_password)
+    assert "cadastro confirmado" in other.text
