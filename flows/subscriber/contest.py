@@ -15,15 +15,13 @@ from typing import Any
 from flows.contacts import Deadline
 from flows.context import Context
 from flows.events import Text
-from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
+from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.rights import record_ticket
 
 HINTS = ("contest", "cobran", "financ")  # a topic for contested charges, when the operator names none
 CONTESTED = "charge_contested"  # what the contact came to (flows.contacts)
 MAX_SHOWN = 6
 MIN_REASON = 8  # characters: "errado" alone tells staff nothing
-# The reason is the person's words: "charged after I cancelled" is a detail here, not a new cancel.
-REASON = Takes(WORDS.what, only=frozenset({"human"}))
 
 
 class Contest(Flow):
@@ -32,7 +30,7 @@ class Contest(Flow):
     steps = Steps(
         begin=("bill", "reason", Switch("human"), TO_MENU),
         bill=("reason", TO_MENU),
-        reason=(REASON, Switch("human"), TO_MENU),
+        reason=(WORDS, Switch("human"), TO_MENU),  # "charged after I cancelled": a detail, not a cancel
     )
 
     async def begin(self, ctx: Context) -> None:
