@@ -1,6 +1,6 @@
-"""The chat's language: a person whose client gives none (WhatsApp) is answered in the language they
-write, from the first message that tells it; two messages in a row in another language switch a
-guessed one; ``/idioma`` sets it for good (``flows.chat_language``)."""
+"""The chat's language: a person is answered in the language they write, from the first message that
+tells it (the client's language code, where there is one, only until then); two messages in a row in
+another language switch a guessed one; ``/idioma`` sets it for good (``flows.chat_language``)."""
 
 from __future__ import annotations
 
@@ -63,8 +63,25 @@ async def test_a_language_chosen_with_idioma_stays_whatever_is_written(desk: Des
     assert await language_of(desk, chat) == "en"
 
 
-async def test_a_telegram_client_language_is_kept_as_before(desk: Desk) -> None:
-    chat = desk.chat(language="en")
-    await chat.say("hola, no tengo internet")
-    await chat.say("no tengo internet desde ayer")
-    assert await language_of(desk, chat) == "en"
+async def test_the_client_language_is_where_a_chat_starts_and_what_it_writes_wins(desk: Desk) -> None:
+    # Telegram's app language, or the country of a WhatsApp number: a guess, like the text's.
+    chat = desk.chat(language="pt-br")
+    await chat.say("hola, no tengo internet desde ayer")
+    assert await language_of(desk, chat) == "es" and PROTOCOL["es"] in chat.text
+    quiet = desk.chat(language="en")
+    await quiet.say("👍")
+    assert await language_of(desk, quiet) == "en"
+    await quiet.say("minha internet caiu")
+    await quiet.say("não tem sinal nenhum")
+    assert await language_of(desk, quiet) == "pt_BR"
+
+
+async def test_a_password_is_never_read_for_its_language(desk: Desk) -> None:
+    chat = desk.chat(language=None)
+    await chat.say("oi, boa tarde")
+    await chat.tap("PPPoE")
+    for _ in range(2):
+        await chat.say("maria.silva")
+        await chat.say("wrong-password")  # an English-looking password, twice
+        await chat.tap("PPPoE")
+    assert await language_of(desk, chat) == "pt_BR"
