@@ -11,9 +11,8 @@ login and password of one of the customer's authentications.
   lock gives the same words and when linking is free again; ``ispbot locks clear`` clears them.
 - The tax id's customer codes wait in the chat's state for the contact; the password is checked in
   the step it arrives in and kept nowhere. A phone proof asks which contract when there are several.
-- Nobody is stuck: buttons for a person and for sales; their words read only where text is not proof
-  (a password is any text; a login or a tax id, only text no login or tax id could be). The ISP's
-  phone, hours and address asked instead are told, and the same question asked again (``FACTS``).
+- Nobody is stuck: buttons for a person and for sales; words read where text is not proof (a password
+  is any text), the ISP's facts told and the same question asked again (``FACTS``).
 """
 
 from __future__ import annotations
