@@ -470,6 +470,7 @@ class Engine:
                 await getattr(flow, origin)(ctx, answer)
             except Unexpected as miss:
                 ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
+                ctx.state.data.pop(REQUEST, None)  # said once: the person answers the question now
                 del ctx.replies[said:]
                 if miss.hint and said and ctx.replies[said - 1] == asked:
                     ctx.replies.insert(said - 1, Message(ctx.text(miss.hint, **miss.variables)))
