@@ -24,7 +24,7 @@ from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import Context
 from flows.events import Contact, Media, Text
-from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
+from flows.flow import SECRET, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.identity import (
     normalise_phone,
     normalise_tax_id,
@@ -37,8 +37,6 @@ from flows.intents import SMALL_TALK, default_intents
 from flows.subscriber.paid import receipt_of
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
-# A login or password is proof, never a request: "atendente" typed there is checked, not obeyed.
-SECRET = Takes("secret", only=frozenset())
 MAX_LOGIN = 64
 NOBODY = 0  # a customer code no ISP gives: asked for when a tax id had no customer
 # What a person not linked may ask for instead of proving who they are: the intent, the flow.
@@ -50,6 +48,9 @@ class Link(Flow):
     name = "link"
     requires_link = False
     resting_steps = frozenset({"method"})  # the greeting's "how will you prove it?": nothing under way yet
+    # Proof is used in its turn and forgotten (the password too: ``SECRET``): a tax id may be typed at
+    # the greeting already, a contact shared, a login typed; the customer codes and a keyed hash stay.
+    private_steps = frozenset({"method", "tax_id", "contact", "login"})
     steps = Steps(
         begin=("locked", "method"),
         locked=("method", Switch("human"), Switch("sales")),
@@ -144,7 +145,7 @@ class Link(Flow):
                 return
             raise Unexpected("link.login_chars")
         ctx.data["login"] = login
-        ctx.ask("password", "link.ask_password")
+        ctx.ask("password", "link.ask_password", deleted=ctx.deletes_messages)
 
     async def password(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Text) or not event.text:

@@ -294,6 +294,10 @@ class ConsoleChannel:
         """Never asked: the terminal has no staff group (``read`` never says ``own``)."""
         return []
 
+    def forget(self, read: Read) -> list[Shown]:
+        """A line typed stays on the terminal's screen: only what the bot kept is removed."""
+        return []
+
     def render_notice(self, notice: Notice) -> list[Shown]:
         return [Shown(notice.chat_id, (notice.reply,))] if shows(notice.reply) else []
 

@@ -1,0 +1,89 @@
+"""What a person types to prove who they are is used and then gone: after a chat linked with a wrong
+PPPoE password, then the right one, and a tax id with a phone not on record before that, no table of
+the bot's database holds either password or the tax id, no log line does, and Telegram deleted each
+password message from the chat (``Flow.forgets``, ``bot.store.inbox.Inbox.forget``)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import pytest
+from bot.sandbox import DEMO_IDENTITIES as D
+from bot.sandbox import Sandbox
+from bot.store import Database
+from sqlalchemy import inspect, select, table, text
+
+from tests.telegram import fake_bot_api as tg
+from tests.telegram.harness import TelegramChat, running_bot
+
+WRONG_PASSWORD = "Errada#7319"  # a guess
+
+
+async def every_row(database: Database) -> dict[str, list[str]]:
+    """Every row of every table the database holds (those the bot knows and any other), as text."""
+    async with database.session() as session:
+        connection = await session.connection()
+        names = await connection.run_sync(lambda sync: inspect(sync).get_table_names())
+        assert {"inbox", "chats", "outbox", "desk_jobs", "links", "link_attempts"} <= set(names)
+        return {name: [repr(tuple(row)) for row in await session.execute(select(text("*")).select_from(table(name)))]
+                for name in names}
+
+
+def holding(tables: dict[str, list[str]], *needles: str) -> list[str]:
+    """``table: row`` for each row where any of ``needles`` appears."""
+    return [f"{name}: {row}" for name, rows in tables.items() for row in rows
+            if any(needle in row for needle in needles)]
+
+
+async def say(chat: TelegramChat, words: str) -> int:
+    """Type ``words``; the message's id."""
+    update: dict[str, Any] = tg.text_message(chat.chat_id, words)
+    await chat.send(update)
+    return int(update["message"]["message_id"])
+
+
+async def test_a_linking_leaves_no_password_and_no_tax_id_anywhere(
+    database: Database, sandbox: Sandbox, caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    cpf = D.customer_cpf
+    formatted = f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"
+    async with running_bot(database, sandbox) as bot:
+        chat = bot.chat(8801)
+        await chat.start()
+        await chat.tap("CPF/CNPJ")
+        typed_cpf = await say(chat, formatted)
+        await chat.share_contact("+55 11 91234-0000")  # her own, but not the number on record
+        assert "Não consegui confirmar" in chat.text
+
+        await chat.tap("PPPoE")
+        await say(chat, D.pppoe_login)
+        assert "não fica guardada" in chat.text and "apago a sua mensagem com a senha" in chat.text
+        wrong = await say(chat, WRONG_PASSWORD)
+        assert "Não consegui confirmar" in chat.text
+        await chat.tap("PPPoE")
+        await say(chat, D.pppoe_login)
+        right = await say(chat, D.pppoe_password)
+        assert "cadastro confirmado" in chat.text
+
+        later = await say(chat, "quero a segunda via do boleto")  # the linked chat goes on as before
+        assert chat.replies
+
+        # Telegram: both password messages deleted from the chat, and the tax id's; not what came after.
+        deleted = bot.api.deleted
+        assert {(chat.chat_id, wrong), (chat.chat_id, right), (chat.chat_id, typed_cpf)} <= set(deleted)
+        assert (chat.chat_id, later) not in deleted
+
+        tables = await every_row(database)
+        assert holding(tables, WRONG_PASSWORD, D.pppoe_password) == []
+        assert holding(tables, cpf, formatted) == []
+        assert holding(tables, "91234-0000", "5511912340000") == []
+        # The link stands, proved by the password; later words are kept as before (two days, inbox).
+        assert any("pppoe_password" in row for row in tables["links"])
+        assert holding(tables, "segunda via do boleto")
+
+    logged = caplog.text
+    assert WRONG_PASSWORD not in logged and D.pppoe_password not in logged
+    assert not re.search(rf"{cpf}|{re.escape(formatted)}", logged)
