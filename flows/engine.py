@@ -241,6 +241,9 @@ class Engine:
             replies: list[Reply] = [Message(self.translations.render("pt_BR", "common.try_again"))]
             if within is not None:
                 async with self.database.transaction() as session:
+                    secret = self._secret(await self.states.load(session, incoming.chat_id), incoming.event)
+                    if secret and forget is not None:  # asked again, yet what was typed is gone all the same
+                        await forget(session, secret)
                     await _record(session, within, replies)
             return Turn(replies)
 

@@ -71,3 +71,19 @@ async def test_a_linking_leaves_no_password_and_no_tax_id_anywhere(
     logged = caplog.text
     assert WRONG_PASSWORD not in logged and D.pppoe_password not in logged
     assert not re.search(rf"{cpf}|{re.escape(formatted)}", logged)
+
+
+async def test_a_password_the_isp_could_not_check_is_gone_all_the_same(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox) as bot:
+        chat = bot.chat(8802)
+        await chat.start()
+        await chat.tap("PPPoE")
+        await say(chat, D.pppoe_login)
+        sandbox.faults.go_down("ConsultaAutenticacaoSenha")
+        typed = await say(chat, D.pppoe_password)
+        sandbox.faults.come_back()
+        assert "fora do ar" in chat.text and "senha PPPoE" in chat.text  # said down, the password asked again
+        assert (chat.chat_id, typed) in bot.api.deleted
+        assert holding(await every_row(database), D.pppoe_password) == []
