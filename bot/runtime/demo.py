@@ -2,23 +2,16 @@
 as its seeded technician (``--as technician``, or ``/technician`` during the demo).
 
 The real path, as on Telegram: the console channel (``bot.channels.console``) stores each line in the
-inbox, the processor claims it and runs the engine, and the channel prints the answer (one message a
-turn) before the next prompt. Two chats: the subscriber's (1) and the technician's (2, opened with
-an invite for ``tecnico.joao`` redeemed with ``/start <code>``, after linking the subscriber's chat
-to Maria unless linked already, so what the technician does to her ticket shows as ``[to Maria's
-chat] …``). Any seeded customer can be played: their CPF or CNPJ typed in the unlinked subscriber's
-chat makes "share my contact" send their mobile and "share my location" point at their address.
-Every word of the terminal is in the chosen language (``locales/*/demo.yaml``).
+inbox, the processor runs it, the channel prints the answer. Two chats: the subscriber's (1) and the
+technician's (2, opened with an invite for ``tecnico.joao``, after linking the subscriber's chat to
+Maria, so what the technician does to her ticket shows as ``[to Maria's chat] …``). A seeded
+customer's CPF or CNPJ typed there makes "share my contact" and "share my location" theirs.
 
-All real but local: the sandbox runs in-process (no port); log lines go to stderr, one line each.
-The bot's database is a SQLite file the demo names at its start (``ispbot demo``: ``ispbot-demo.sqlite3``
-in the current folder), and the sandbox's records are saved beside it when the demo ends, so a demo
-started again goes on where the last one stopped (``--fresh`` starts over). The example ISP's support
-and sales phones, hours and address are set (``DEMO_CONTACTS``) unless the environment sets them.
-
-The terminal reads lines in a thread of its own, so the bot works while the prompt waits: what it
-says on its own (a restarted connection is back, an outage ended) is printed as it comes, below the
-prompt, and the prompt shown again. An empty line is ignored; ``/sair`` or Ctrl-D ends the demo.
+Lines are read in a thread of their own: what the bot says on its own (a restarted connection, an
+outage's end) is printed while the prompt waits. An empty line is ignored; ``/sair`` or Ctrl-D ends.
+The sandbox runs in-process; the bot's SQLite file (``ispbot-demo.sqlite3``) and the sandbox's records
+beside it keep the demo's state between runs. Example contacts (``DEMO_CONTACTS``) fill what the
+environment leaves unset. Log lines go to stderr, one line each.
 """
 
 from __future__ import annotations
