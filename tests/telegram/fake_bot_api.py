@@ -414,6 +414,10 @@ class FakeBotApi:
         """The current state of a message the bot sent (text after edits)."""
         return self._state.messages.get((chat_id, message_id))
 
+    def delete_by_user(self, chat_id: int | str, message_id: int) -> None:
+        """The person deleted their own message: the bot's deleteMessage finds nothing to delete."""
+        self._state.deleted.append((chat_id, message_id))
+
     @property
     def deleted(self) -> list[tuple[int | str, int]]:
         """The messages deleted with deleteMessage, in order: ``(chat_id, message_id)``."""
@@ -845,7 +849,8 @@ class FakeBotApi:
 
     async def _delete_message(self, params: Json) -> bool:
         chat_id, message_id = params.get("chat_id"), params.get("message_id")
-        if not isinstance(chat_id, int | str) or not isinstance(message_id, int):
+        if not isinstance(chat_id, int | str) or not isinstance(message_id, int) \
+                or (chat_id, message_id) in self._state.deleted:
             raise ApiError(400, "Bad Request: message to delete not found")
         self._state.deleted.append((chat_id, message_id))
         self._state.messages.pop((chat_id, message_id), None)

@@ -87,3 +87,20 @@ async def test_a_password_the_isp_could_not_check_is_gone_all_the_same(
         assert "fora do ar" in chat.text and "senha PPPoE" in chat.text  # said down, the password asked again
         assert (chat.chat_id, typed) in bot.api.deleted
         assert holding(await every_row(database), D.pppoe_password) == []
+
+
+async def test_a_password_the_person_deleted_first_leaves_nothing_to_send_again(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox) as bot:
+        chat = bot.chat(8803)
+        await chat.start()
+        await chat.tap("PPPoE")
+        await say(chat, D.pppoe_login)
+        update: dict[str, Any] = tg.text_message(chat.chat_id, D.pppoe_password)
+        bot.api.delete_by_user(chat.chat_id, int(update["message"]["message_id"]))  # as the prompt suggests
+        await chat.send(update)
+        assert "cadastro confirmado" in chat.text
+        tables = await every_row(database)
+        assert tables["dead_letters"] == []  # Telegram's "not found" is no answer to send again
+        assert holding(tables, D.pppoe_password) == []
