@@ -134,8 +134,9 @@ REQUEST_VALUES = frozenset({values.DATE_PAST, values.DATE_AHEAD, values.PERIOD, 
 Within = Callable[[AsyncSession, list[Reply], list[Notice]], Awaitable[Answered | None]]
 # Runs inside a turn's transaction, before ``Within``, when what the person sent was a secret or
 # personal data the turn needed only for itself (``Flow.forgets``): the channel removes those words
-# (given here) from what it stored of the update, and may delete the message itself.
-Forget = Callable[[AsyncSession, list[str]], Awaitable[None]]
+# (given here) from what it stored of the update, and deletes the message itself where it can when
+# the last argument says it was a secret (``Flow.secret_at``: a password, not a tax id).
+Forget = Callable[[AsyncSession, list[str], bool], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,9 +242,10 @@ class Engine:
             replies: list[Reply] = [Message(self.translations.render("pt_BR", "common.try_again"))]
             if within is not None:
                 async with self.database.transaction() as session:
-                    secret = self._secret(await self.states.load(session, incoming.chat_id), incoming.event)
+                    loaded = await self.states.load(session, incoming.chat_id)
+                    secret = self._secret(loaded, incoming.event)
                     if secret and forget is not None:  # asked again, yet what was typed is gone all the same
-                        await forget(session, secret)
+                        await forget(session, secret, self._deletes(loaded))
                     await _record(session, within, replies)
             return Turn(replies)
 
@@ -281,7 +283,7 @@ class Engine:
                 if state.language is None and incoming.client_language:
                     # Kept, so that what other chats' turns send this one (notices) is in its language too.
                     state.language = pick_language(incoming.client_language)
-                secret = self._secret(state, incoming.event)
+                secret, deletes = self._secret(state, incoming.event), self._deletes(state)
                 said = "" if secret else _said(state, incoming.event)
                 if _worth_recalling(link, incoming.event) and not secret:
                     state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
@@ -298,7 +300,7 @@ class Engine:
                     if _is_live_update(incoming.event):
                         # A live location keeps sending positions; where no step wants one, stay quiet.
                         if secret and forget is not None:
-                            await forget(session, secret)
+                            await forget(session, secret, deletes)
                         await _record(session, within, [])
                         return Turn.at([], ctx.state)
                     await self._misunderstood(ctx, miss, incoming.event)
@@ -307,7 +309,7 @@ class Engine:
                 await self._tie(session, ctx)
                 desk_jobs = await self._desk_jobs(session, ctx, incoming, said)
                 if secret and forget is not None:
-                    await forget(session, secret)
+                    await forget(session, secret, deletes)
                 answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
                 ctx.state.version = hold.version
                 await self.states.save(session, ctx.state, answered=answered)
@@ -325,7 +327,7 @@ class Engine:
             _follow_link(state, link)
             secret = self._secret(state, incoming.event)
             if secret and forget is not None:  # a password the ISP could not check is gone all the same
-                await forget(session, secret)
+                await forget(session, secret, self._deletes(state))
             opened = await self._contact(session, state, link, incoming.event)
             ctx = self._context(state, link, session, incoming)
             if isinstance(error, IspTransportError):
@@ -363,6 +365,11 @@ class Engine:
             case Contact(phone=phone) if phone:
                 return [phone]
         return []
+
+    def _deletes(self, state: ChatState) -> bool:
+        """Whether the chat waits at a question that takes a secret (its message deleted where it can be)."""
+        flow = self.flows[state.role].flows.get(state.flow or "")
+        return flow is not None and flow.secret_at(state.step)
 
     def _context(
         self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming,

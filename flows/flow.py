@@ -86,7 +86,12 @@ class Flow:
         from the chat where the channel allows."""
         if step is None:
             return False
-        return step in self.private_steps or any(t.what == SECRET.what for t in self.steps.takes(step))
+        return step in self.private_steps or self.secret_at(step)
+
+    def secret_at(self, step: str | None) -> bool:
+        """Whether ``step`` takes a secret (``SECRET``): its message is also deleted from the chat, where
+        the channel can; other forgotten answers (a tax id) stay in the person's own chat."""
+        return step is not None and any(t.what == SECRET.what for t in self.steps.takes(step))
 
     def rests_at(self, step: str | None) -> bool:
         """Whether leaving the flow at ``step`` cancels nothing (said as "left aside" otherwise)."""

@@ -281,10 +281,10 @@ class Processor:
         elsewhere: list[Notice] = []  # for chats of another channel: sent by it once the turn committed
         deleted: list[Call] = []  # the person's message, where a secret was typed and the channel can delete it
 
-        async def forget(session: AsyncSession, words: list[str]) -> None:
+        async def forget(session: AsyncSession, words: list[str], secret: bool) -> None:
             # Called by the engine before ``record_answer``, in the same transaction.
             await self.inbox.forget(session, item.update_id, words)
-            deleted[:] = channel.forget(read)
+            deleted[:] = channel.forget(read) if secret else []
 
         async def record_answer(session: AsyncSession, replies: list[Reply], notices: list[Notice]) -> Answered:
             if notices:

@@ -48,9 +48,9 @@ class Link(Flow):
     name = "link"
     requires_link = False
     resting_steps = frozenset({"method"})  # the greeting's "how will you prove it?": nothing under way yet
-    # Proof is used in its turn and forgotten (the password too: ``SECRET``): a tax id may be typed at
-    # the greeting already, a contact shared, a login typed; the customer codes and a keyed hash stay.
-    private_steps = frozenset({"method", "tax_id", "contact", "login"})
+    # Proof is used in its turn and forgotten (the login and password too: ``SECRET``): a tax id may be
+    # typed at the greeting already, a contact shared; the customer codes and a keyed hash stay.
+    private_steps = frozenset({"method", "tax_id", "contact"})
     steps = Steps(
         begin=("locked", "method"),
         locked=("method", Switch("human"), Switch("sales")),
