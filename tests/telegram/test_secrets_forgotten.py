@@ -44,7 +44,7 @@ async def test_a_linking_leaves_no_password_and_no_tax_id_anywhere(
 
         await chat.tap("PPPoE")
         first_login = await say(chat, D.pppoe_login)
-        assert "não fica guardada" in chat.text and "apago a sua mensagem com a senha" in chat.text
+        assert "não fica guardada" in chat.text and "apago desta conversa as suas mensagens com o login e a senha" in chat.text
         wrong = await say(chat, WRONG_PASSWORD)
         assert "Não consegui confirmar" in chat.text
         await chat.tap("PPPoE")
