@@ -129,6 +129,9 @@ class Context:
         self.sender_name = sender_name  # the name the person gave the channel (Telegram's first name), if any
         self.proved_phone = proved_phone  # the sender's own number, vouched for by the channel (WhatsApp)
         self.asks_contact = asks_contact  # the channel can ask for the person's own contact (Telegram)
+        # The channel deletes the person's message of a secret once the turn used it (Telegram's
+        # deleteMessage; WhatsApp cannot delete what a person sent, the terminal shows what was typed).
+        self.deletes_messages = channel == "telegram"
         self.channel_name = CHANNEL_NAMES.get(channel, CHANNEL_NAMES["telegram"])  # texts' {{ channel }}
         self.replies: list[Reply] = []
         self.notices: list[Notice] = []  # messages for other chats (a subscriber told of a visit)

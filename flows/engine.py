@@ -83,6 +83,7 @@ from flows.deskwork import (
 from flows.events import (
     Choice,
     Command,
+    Contact,
     Event,
     Incoming,
     Location,
@@ -134,6 +135,11 @@ REQUEST = "request"  # the chat's state: the words that began its flow, for its 
 # That record it may return instead of writing it (``Answered``): the engine writes it with the
 # chat's state, in one statement where the database allows.
 Within = Callable[[AsyncSession, list[Reply], list[Notice]], Awaitable[Answered | None]]
+# Runs inside a turn's transaction, before ``Within``, when what the person sent was a secret or
+# personal data the turn needed only for itself (``Flow.forgets``): the channel removes those words
+# (given here) from what it stored of the update, and deletes the message itself where it can when
+# the last argument says it was a secret (``Flow.secret_at``: a password, not a tax id).
+Forget = Callable[[AsyncSession, list[str], bool], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,11 +213,12 @@ class Engine:
         """Run one event for its chat; the replies to send, in order (``turn`` says more)."""
         return (await self.turn(incoming, within=within)).replies
 
-    async def turn(self, incoming: Incoming, *, within: Within | None = None) -> Turn:
+    async def turn(self, incoming: Incoming, *, within: Within | None = None, forget: Forget | None = None) -> Turn:
         """Run one event for its chat. Never raises for a person's input.
 
         ``within`` (see ``Within``) runs in the turn's transaction; if it raises ``UpdateTakenError``
-        the turn is undone and the error propagates (the update was handled elsewhere).
+        the turn is undone and the error propagates (the update was handled elsewhere). ``forget``
+        (see ``Forget``) runs there too, first, when the event was a secret.
         """
         if isinstance(incoming.event, StaffReply | StaffCommand | Resolved):
             return await self._desk_turn(incoming, within)
@@ -221,35 +228,39 @@ class Engine:
         async with lock:
             for _ in range(SAVE_ATTEMPTS):
                 try:
-                    return await self._turn(incoming, within)
+                    return await self._turn(incoming, within, forget)
                 except StaleStateError:
                     log.info("chat state changed under a turn; running it again")
                 except (UpdateTakenError, UndeclaredMove):
                     raise
                 except IspError as exc:
-                    return await self._failed_turn(incoming, exc, within)
+                    return await self._failed_turn(incoming, exc, within, forget)
                 except Exception as exc:
                     # Where it failed, not what it said: an exception's message can carry a person's
                     # words (a validation error quotes its input), and those never reach the logs.
                     frames = "".join(traceback.format_tb(exc.__traceback__))
                     log.error("a step failed: %s\n%s", type(exc).__name__, frames)
-                    return await self._failed_turn(incoming, None, within)
+                    return await self._failed_turn(incoming, None, within, forget)
             log.warning("gave up on a turn after %d conflicting saves", SAVE_ATTEMPTS)
             replies: list[Reply] = [Message(self.translations.render("pt_BR", "common.try_again"))]
             if within is not None:
                 async with self.database.transaction() as session:
+                    loaded = await self.states.load(session, incoming.chat_id)
+                    secret = self._secret(loaded, incoming.event)
+                    if secret and forget is not None:  # asked again, yet what was typed is gone all the same
+                        await forget(session, secret, self._deletes(loaded))
                     await _record(session, within, replies)
             return Turn(replies)
 
     # ---- one turn --------------------------------------------------------------------------------
-    async def _turn(self, incoming: Incoming, within: Within | None) -> Turn:
+    async def _turn(self, incoming: Incoming, within: Within | None, forget: Forget | None) -> Turn:
         # Link attempts this turn counted in transactions of their own, committed before the ISP was
         # asked, so that simultaneous guesses from many chats see each other. A turn that ends without
         # its answer (the ISP failed, the save lost a race, a bug) takes them back: nobody learnt
         # anything from them, and a turn run again counts its attempt again.
         reservations: list[int] = []
         try:
-            return await self._run_turn(incoming, within, reservations)
+            return await self._run_turn(incoming, within, forget, reservations)
         except Exception:
             if reservations:
                 await self._release(reservations)
@@ -264,7 +275,9 @@ class Engine:
                 "could not take back %d link attempts of a failed turn: %s", len(reservations), type(exc).__name__,
             )
 
-    async def _run_turn(self, incoming: Incoming, within: Within | None, reservations: list[int]) -> Turn:
+    async def _run_turn(
+        self, incoming: Incoming, within: Within | None, forget: Forget | None, reservations: list[int],
+    ) -> Turn:
         async with self.database.transaction() as session:
             state, link = await self.states.load_for_turn(session, incoming.chat_id)
             hold = _Hold(self.states, session, state.chat_id, state.version)
@@ -273,8 +286,9 @@ class Engine:
                 # Set from the client's code, else guessed from the text (kept in the chat's state as
                 # ``flows.chat_language`` says: set and guessed languages are told apart there).
                 follow_language(state, incoming.event, incoming.client_language)
-                said = _said(state, incoming.event)
-                if _worth_recalling(link, incoming.event):
+                secret, deletes = self._secret(state, incoming.event), self._deletes(state)
+                said = "" if secret else _said(state, incoming.event)
+                if _worth_recalling(link, incoming.event) and not secret:
                     state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
                 opened = await self._contact(session, state, link, incoming.event)
                 before = state.snapshot()
@@ -288,6 +302,8 @@ class Engine:
                     ctx = self._context(before, link, session, incoming, reservations)
                     if _is_live_update(incoming.event):
                         # A live location keeps sending positions; where no step wants one, stay quiet.
+                        if secret and forget is not None:
+                            await forget(session, secret, deletes)
                         await _record(session, within, [])
                         return Turn.at([], ctx.state)
                     await self._misunderstood(ctx, miss, incoming.event)
@@ -295,6 +311,8 @@ class Engine:
                 await self._mirror(session, ctx, said, ctx.replies)
                 await self._tie(session, ctx)
                 desk_jobs = await self._desk_jobs(session, ctx, incoming, said)
+                if secret and forget is not None:
+                    await forget(session, secret, deletes)
                 answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
                 ctx.state.version = hold.version
                 await self.states.save(session, ctx.state, answered=answered)
@@ -302,12 +320,17 @@ class Engine:
             self._desk_jobs_written()
         return Turn.at(ctx.replies, ctx.state)
 
-    async def _failed_turn(self, incoming: Incoming, error: IspError | None, within: Within | None) -> Turn:
+    async def _failed_turn(
+        self, incoming: Incoming, error: IspError | None, within: Within | None, forget: Forget | None,
+    ) -> Turn:
         """Nothing of the step was kept: say why in plain words and ask the last question again."""
         async with self.database.transaction() as session:
             state = await self.states.load(session, incoming.chat_id)
             link = await self.repos.links.active(session, incoming.chat_id)
             _follow_link(state, link)
+            secret = self._secret(state, incoming.event)
+            if secret and forget is not None:  # a password the ISP could not check is gone all the same
+                await forget(session, secret, self._deletes(state))
             opened = await self._contact(session, state, link, incoming.event)
             ctx = self._context(state, link, session, incoming)
             if isinstance(error, IspTransportError):
@@ -321,7 +344,7 @@ class Engine:
             if again is not None:
                 ctx.replies.append(again)
             self._announce(ctx, opened)
-            await self._mirror(session, ctx, _said(state, incoming.event), ctx.replies)
+            await self._mirror(session, ctx, "" if secret else _said(state, incoming.event), ctx.replies)
             if opened is None:
                 await _record(session, within, ctx.replies)
             else:  # nothing of the step is kept, but the contact it opened is
@@ -332,6 +355,24 @@ class Engine:
                     if answered is not None:
                         await answered.write(session)
             return Turn.at(ctx.replies, ctx.state)
+
+    def _secret(self, state: ChatState, event: Event) -> list[str]:
+        """What of ``event`` must be forgotten once its turn used it: the words typed (or the number
+        shared) at a step that forgets them (``Flow.forgets``: a password, a tax id); [] otherwise."""
+        flow = self.flows[state.role].flows.get(state.flow or "")
+        if flow is None or not flow.forgets(state.step):
+            return []
+        match event:
+            case Text(text=text) if text.strip():
+                return [text]
+            case Contact(phone=phone) if phone:
+                return [phone]
+        return []
+
+    def _deletes(self, state: ChatState) -> bool:
+        """Whether the chat waits at a question that takes a secret (its message deleted where it can be)."""
+        flow = self.flows[state.role].flows.get(state.flow or "")
+        return flow is not None and flow.secret_at(state.step)
 
     def _context(
         self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming,

@@ -33,6 +33,7 @@ from flows.steps import (
     LOGIN,
     MENU_FLOWS,
     PERIOD,
+    SECRET,
     TAX_ID,
     TO_MENU,
     WORDS,
@@ -52,7 +53,8 @@ if TYPE_CHECKING:
     from flows.context import Context
 
 __all__ = [
-    "AMOUNT", "COUNT", "DATE_AHEAD", "DATE_PAST", "FILES", "LOGIN", "MENU_FLOWS", "PERIOD", "TAX_ID", "TO_MENU",
+    "AMOUNT", "COUNT", "DATE_AHEAD", "DATE_PAST", "FILES", "LOGIN", "MENU_FLOWS", "PERIOD", "SECRET", "TAX_ID",
+    "TO_MENU",
     "WORDS", "YEAR", "YES_NO", "Answer", "Chosen", "Flow", "Option", "StepEvent", "Steps", "Switch", "Takes",
     "Unexpected", "check_steps", "discover",
 ]
@@ -75,8 +77,24 @@ class Flow:
     aside: ClassVar[bool] = False
     # Steps whose text is passed on as it is (to a person): "cancelar" there is the person's words.
     verbatim_steps: ClassVar[frozenset[str]] = frozenset()
+    # Steps whose answer is personal data needed for that turn only (a tax id, a login, a shared
+    # contact): like a ``SECRET``'s, it is forgotten once the turn used it (``forgets``).
+    private_steps: ClassVar[frozenset[str]] = frozenset()
     # Every step and where it can lead (``flows.steps``): checked when the flow is found, drawn in docs/flows/.
     steps: ClassVar[Steps]
+
+    def forgets(self, step: str | None) -> bool:
+        """Whether what a person sends at ``step`` is used in its turn and then forgotten: kept in no
+        table (the inbox, the chat's state, the mirror, the desk's jobs), logged nowhere, and deleted
+        from the chat where the channel allows."""
+        if step is None:
+            return False
+        return step in self.private_steps or self.secret_at(step)
+
+    def secret_at(self, step: str | None) -> bool:
+        """Whether ``step`` takes a secret (``SECRET``): its message is also deleted from the chat, where
+        the channel can; other forgotten answers (a tax id) stay in the person's own chat."""
+        return step is not None and any(t.what == SECRET.what for t in self.steps.takes(step))
 
     def rests_at(self, step: str | None) -> bool:
         """Whether leaving the flow at ``step`` cancels nothing (said as "left aside" otherwise)."""
@@ -128,5 +146,7 @@ def check_steps(cls: type[Flow]) -> None:
         unknown = [t for t in targets if isinstance(t, str) and t not in declared]
         if unknown:
             raise TypeError(f"flow {cls.name!r}: step {origin!r} leads to undeclared steps {unknown}")
+    if not cls.private_steps <= declared:
+        raise TypeError(f"flow {cls.name!r}: private steps not declared {sorted(cls.private_steps - declared)}")
     if not cls.verbatim_steps <= declared:
         raise TypeError(f"flow {cls.name!r}: verbatim steps not declared {sorted(cls.verbatim_steps - declared)}")

@@ -94,6 +94,9 @@ class Takes:
 # "esquece", "menu", which the engine reads before any step).
 WORDS = Takes("words", only=frozenset({"human"}))
 FILES = Takes("files")
+# A secret (a PPPoE password, later a Wi-Fi password): proof, never a request ("atendente" typed
+# there is checked, not obeyed), and forgotten once the turn used it (``Flow.forgets``).
+SECRET = Takes("secret", only=frozenset())
 # The kinds of value a question may take, each read by its reader in ``flows.values``.
 DATE_PAST = Takes(values.DATE_PAST)  # a day before today or today ("ontem", "sexta passada")
 DATE_AHEAD = Takes(values.DATE_AHEAD)  # today or a day ahead ("segunda que vem", "dia 5")

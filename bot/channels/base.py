@@ -53,6 +53,11 @@ class Channel(Protocol[CallT]):
 
     def render_notice(self, notice: Notice) -> list[CallT]: ...
 
+    def forget(self, read: Read) -> list[CallT]:
+        """The calls that delete the person's message ``read`` came from, sent ahead of the turn's
+        answer, where the channel can (a secret typed: ``flows.engine.Forget``); [] where it cannot."""
+        ...
+
     def decode(self, kept: dict[str, Any]) -> CallT:
         """A call back from its ``as_json``."""
         ...

@@ -2,16 +2,16 @@
 as its seeded technician (``--as technician``, or ``/technician`` during the demo).
 
 The real path, as on Telegram: the console channel (``bot.channels.console``) stores each line in the
-inbox, the processor claims it and runs the engine, and the channel prints the answer (one message a
-turn) before the next prompt. Two chats: the subscriber's (1) and the technician's (2, opened with
-an invite for ``tecnico.joao`` redeemed with ``/start <code>``, after linking the subscriber's chat
-to Maria unless linked already, so what the technician does to her ticket shows as ``[to Maria's
-chat] …``). Any seeded customer can be played: their CPF or CNPJ typed in the unlinked subscriber's
-chat makes "share my contact" send their mobile and "share my location" point at their address.
-Every word of the terminal is in the chosen language (``locales/*/demo.yaml``).
+inbox, the processor runs it, the channel prints the answer. Two chats: the subscriber's (1) and the
+technician's (2, opened with an invite for ``tecnico.joao``, after linking the subscriber's chat to
+Maria, so what the technician does to her ticket shows as ``[to Maria's chat] …``). A seeded
+customer's CPF or CNPJ typed there makes "share my contact" and "share my location" theirs.
 
-All real but local: the sandbox runs in-process (no port), the database is a SQLite file in a folder
-deleted at the end; log lines go to stderr, one line each.
+Lines are read in a thread of their own: what the bot says on its own (a restarted connection, an
+outage's end) is printed while the prompt waits. An empty line is ignored; ``/sair`` or Ctrl-D ends.
+The sandbox runs in-process; the bot's SQLite file (``ispbot-demo.sqlite3``) and the sandbox's records
+beside it keep the demo's state between runs. Example contacts (``DEMO_CONTACTS``) fill what the
+environment leaves unset. Log lines go to stderr, one line each.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ import contextlib
 import logging
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import httpx
 from flows.events import Command, Start, Text
@@ -41,6 +42,7 @@ from bot.store import Database, Invites, Links, Proof, Role
 from bot.store.migrate import upgrade
 
 D = DEMO_IDENTITIES
+log = logging.getLogger(__name__)
 SAO_PAULO = (-23.5505, -46.6333)  # where "share my location" points when the seed has no map mark
 END_OUTAGES = "/endoutage"  # the demo's own command: the sandbox's technicians fix every open outage
 # The demo's own commands that choose the chat the terminal types into.
@@ -50,6 +52,36 @@ ROLES = ("subscriber", "technician")
 SUBSCRIBER_CHAT, TECHNICIAN_CHAT = 1, 2
 TECHNICIAN_PHONE = "+5511955550100"  # fictitious: what "share my contact" sends from the technician's phone
 TECHNICIAN_NAME = "João"  # the first name on the technician's Telegram account
+DATABASE = "ispbot-demo.sqlite3"  # ``ispbot demo``'s database, in the folder it runs in
+NOTICES_EVERY = 2.0  # seconds between looks for what the bot tells the chats on its own
+# The example ISP's ways to reach people, so the stranger's and the prospect's answers show them; each
+# is used unless the environment sets it (ISPBOT_SUPPORT_PHONE...). Hours are said inside a sentence:
+# in the demo's language. (No settings for the ISP's own address and web site yet: the sales address
+# says both, as an operator would.)
+DEMO_CONTACTS: dict[str, dict[str, str]] = {
+    "pt_BR": {"support_hours": "seg. a sáb., das 8h às 20h"},
+    "en": {"support_hours": "Mon to Sat, 8 am to 8 pm"},
+    "es": {"support_hours": "lun. a sáb., de 8 a 20 h"},
+}
+DEMO_PHONES = {
+    "support_phone": "0800 123 4567",
+    "sales_phone": "(11) 4004-1234",
+    "sales_address": "Rua Augusta, 1500, São Paulo · fibrasandbox.com.br",
+}
+
+
+def sandbox_file(database: Path) -> Path:
+    """Where the demo keeps the sandbox's records between runs: beside its database."""
+    return database.with_name(database.stem + ".sandbox.json")
+
+
+def demo_settings(language: str, **given: Any) -> BotSettings:
+    """The demo's settings: the environment's (the policy), ``given`` over them, and the example
+    ISP's contacts where neither set them."""
+    settings = BotSettings(**given)
+    examples = {**DEMO_PHONES, **DEMO_CONTACTS.get(language, DEMO_CONTACTS["pt_BR"])}
+    unset: dict[str, Any] = {name: value for name, value in examples.items() if name not in settings.model_fields_set}
+    return BotSettings(**given, **unset) if unset else settings
 
 
 @dataclass
@@ -62,13 +94,22 @@ class Demo:
     technician: ConsoleChat | None = None
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     processing: asyncio.Task[None] | None = None
+    database_file: Path | None = None
+    # One thing at a time on the screen: a typed line's turn, or the notices the bot sends on its own.
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @classmethod
-    async def open(cls, folder: Path, language: str, *, bold: bool, stdout: TextIO | None = None) -> Demo:
+    async def open(
+        cls, folder: Path, language: str, *, bold: bool, stdout: TextIO | None = None,
+        database_file: Path | None = None,
+    ) -> Demo:
         """The demo in ``folder``, its processor running; what it shows is printed to ``stdout`` (None:
-        only kept, for ``say`` to return)."""
-        sandbox = Sandbox.seeded()
-        database = Database(f"sqlite+aiosqlite:///{folder / 'demo.sqlite3'}")
+        only kept, for ``say`` to return). ``database_file``: the bot's database (``folder``'s
+        ``demo.sqlite3`` when None), the sandbox's records beside it from the last run, if kept."""
+        database_file = database_file or folder / "demo.sqlite3"
+        kept = sandbox_file(database_file)
+        sandbox = Sandbox.from_file(kept) if kept.is_file() else Sandbox.seeded()
+        database = Database(f"sqlite+aiosqlite:///{database_file}")
         await upgrade(database)
         # Every field that matters is given, so ISPBOT_ISP_* meant for a real ISP cannot misroute the demo.
         isp_settings = IspSettings(
@@ -77,9 +118,10 @@ class Demo:
         )
         stock = folder / "stock.yaml"  # the sandbox's products and locations, as an operator would list them
         sandbox.write_stock_file(stock)
-        settings = BotSettings(
-            database_url=str(database.url), ticket_mode=D.telegram_mode, stock_file=stock, company=D.isp_name,
-            cancel_reversal_reason=D.cancel_reversal_reason, cancel_fine_account=D.cancel_fine_account,
+        settings = demo_settings(
+            language, database_url=str(database.url), ticket_mode=D.telegram_mode, stock_file=stock,
+            isp_user=D.bot_user, company=D.isp_name, cancel_reversal_reason=D.cancel_reversal_reason,
+            cancel_fine_account=D.cancel_fine_account,
             cancel_fine_history=D.cancel_fine_history,  # the sandbox's ids: cancelling in the chat works
         )
         console = ConsoleChannel(Screen(stdout), language=language, bold=bold)
@@ -93,7 +135,7 @@ class Demo:
             TECHNICIAN_CHAT: console.text("demo.chat_of", name=D.technician),
         })
         subscriber = console.chat(SUBSCRIBER_CHAT, _identity(sandbox))
-        demo = cls(app, app.terminal, sandbox, subscriber, subscriber)
+        demo = cls(app, app.terminal, sandbox, subscriber, subscriber, database_file=database_file)
         demo.processing = asyncio.create_task(app.terminal.processor.run(demo.stop), name="processor")
         return demo
 
@@ -110,6 +152,8 @@ class Demo:
         note when a typed tax id changed who "share my contact" speaks for). What it showed; None
         when the person is done."""
         self.screen.take()
+        if not line.strip():
+            return ""  # an empty line (a stray Enter) is ignored: nothing is sent, nothing ends
         if await self._command(line):
             return self.screen.take()
         chat = self.chat
@@ -196,9 +240,14 @@ class Demo:
             client_language=subscriber.client_language,
         )
         async with self.app.database.transaction() as session:
-            issued = await Invites().create(session, Role.TECHNICIAN, D.technician)
+            joined = await Links().active(session, TECHNICIAN_CHAT)
+            issued = None if joined is not None else await Invites().create(session, Role.TECHNICIAN, D.technician)
         self.technician = technician
         self._switch(technician)
+        if issued is None:  # joined in an earlier run of the demo (its database kept): the chat as it was
+            self.screen.write(self.note("demo.back_to_technician", technician=D.technician))
+            await technician.send(Command("menu"))
+            return
         opened = self.note("demo.technician_opened", technician=D.technician, ticket=D.ticket, customer=D.customer_name)
         self.screen.write("\n".join([opened, note]) if note else opened)
         await technician.send(Start(issued.code))
@@ -241,6 +290,10 @@ class Demo:
             await self.processing
         await self.app.aclose()
         await self.app.database.dispose()
+        if self.database_file is not None:  # the sandbox's records too, for the next run to go on with
+            kept, writing = sandbox_file(self.database_file), sandbox_file(self.database_file).with_suffix(".tmp")
+            self.sandbox.save(writing)
+            writing.replace(kept)  # whole or not at all: a demo stopped while saving keeps the last run's
 
     def end_outages(self) -> None:
         now = self.sandbox.clock()
@@ -333,39 +386,101 @@ def _quiet_logging(stream: TextIO) -> Iterator[None]:
         root.setLevel(level)
 
 
+class _Lines:
+    """The terminal's lines, read in a thread of their own (a daemon: a prompt waiting for a line never
+    holds the process up), so the bot goes on while the person types. None once the input ended."""
+
+    def __init__(self, stdin: TextIO) -> None:
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+
+        def read() -> None:
+            try:
+                while line := stdin.readline():
+                    loop.call_soon_threadsafe(self._queue.put_nowait, line)
+            except (OSError, ValueError, RuntimeError):  # closed under it, or the loop ended first
+                pass
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._queue.put_nowait, None)
+
+        threading.Thread(target=read, name="demo-stdin", daemon=True).start()
+
+    async def next(self) -> str | None:
+        return await self._queue.get()
+
+
+async def _watch_notices(demo: Demo, every: float) -> None:
+    """What the bot tells the chats on its own, printed as it comes, while the prompt waits."""
+    while True:
+        await asyncio.sleep(every)
+        async with demo.busy:
+            try:
+                await demo.notices()
+            except Exception as exc:  # the next look tries again; the demo goes on
+                log.warning("demo: could not look for notices: %s", type(exc).__name__)
+            demo.screen.reprompt()
+
+
+async def _converse(demo: Demo, stdin: TextIO, *, echo: bool, role: str, notices_every: float) -> None:
+    """The demo's conversation: the first answer, then a line at a time until ``/sair`` or the end of
+    the input; empty lines ignored."""
+    async with demo.busy:
+        demo.screen.write(demo.introduction())
+        if demo.database_file is not None:
+            demo.screen.write(demo.note("demo.kept_in", path=str(demo.database_file)))
+        if role == "technician":
+            await demo.play_technician()
+        else:
+            await demo.chat.send(Start())
+    lines = _Lines(stdin)
+    watching = asyncio.create_task(_watch_notices(demo, notices_every), name="demo-notices")
+    try:
+        while True:
+            demo.screen.prompt(demo.prompt)
+            line = await lines.next()
+            if line is None:  # Ctrl-D, or the end of piped lines
+                demo.screen.prompted()
+                print(file=demo.screen.stream or sys.stdout, flush=True)  # off the prompt's line
+                return
+            async with demo.busy:
+                if echo:
+                    print(line.rstrip("\n"), file=demo.screen.stream, flush=True)
+                demo.screen.prompted()
+                if await demo.say(line) is None:
+                    return
+                await demo.notices()
+    finally:
+        watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
+
+
 def run_demo(
     language: str = "pt_BR", *, stdin: TextIO | None = None, stdout: TextIO | None = None,
-    bold: bool | None = None, role: str = "subscriber",
+    bold: bool | None = None, role: str = "subscriber", database: Path | None = None, fresh: bool = False,
+    notices_every: float = NOTICES_EVERY,
 ) -> int:
-    """The terminal loop: read a line, show the bot's answer, until an empty line or EOF.
-    ``role`` "technician" starts in the technician's chat (as ``/technician`` would)."""
+    """The terminal loop: read a line, show the bot's answer, until ``/sair`` or EOF (an empty line
+    is ignored); what the bot says on its own is printed as it comes. ``role`` "technician" starts in
+    the technician's chat (as ``/technician`` would). ``database``: the SQLite file that keeps the
+    demo's state between runs (None: a temporary one, gone at the end); ``fresh``: start it over."""
     if role not in ROLES:
         raise ValueError(f"role must be one of {', '.join(ROLES)}")
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     bold = stdout.isatty() if bold is None else bold
     echo = not stdin.isatty()  # a scripted session prints what "you" typed, so it reads as a chat
+    if database is not None:
+        database = database.expanduser().resolve()
+        if fresh:
+            for kept in (database, sandbox_file(database)):
+                kept.unlink(missing_ok=True)
 
     with _quiet_logging(sys.stderr), tempfile.TemporaryDirectory(prefix="ispbot-demo-") as folder, \
             asyncio.Runner() as runner:
-        # The processor runs in this loop: between lines (while the terminal waits for one) it has
-        # nothing to do, since each line waits for its answer.
-        demo = runner.run(Demo.open(Path(folder), language, bold=bold, stdout=stdout))
+        demo = runner.run(Demo.open(Path(folder), language, bold=bold, stdout=stdout, database_file=database))
         bye = demo.text("demo.bye")
         try:
-            demo.screen.write(demo.introduction())
-            if role == "technician":
-                runner.run(demo.play_technician())
-            else:
-                runner.run(demo.chat.send(Start()))
-            while True:
-                print("\n" + demo.prompt, end="", file=stdout, flush=True)
-                line = stdin.readline()
-                if echo:
-                    print(line.rstrip("\n"), file=stdout, flush=True)
-                demo.screen.prompted()
-                if runner.run(demo.say(line)) is None:
-                    break
-                runner.run(demo.notices())
+            runner.run(_converse(demo, stdin, echo=echo, role=role, notices_every=notices_every))
         except KeyboardInterrupt:
             print("", file=stdout, flush=True)
         finally:

@@ -279,16 +279,23 @@ class Processor:
         assert read.incoming is not None  # noqa: S101 - _process turns only what the channel read
         calls: list[Call] = []
         elsewhere: list[Notice] = []  # for chats of another channel: sent by it once the turn committed
+        deleted: list[Call] = []  # the person's message, where a secret was typed and the channel can delete it
+
+        async def forget(session: AsyncSession, words: list[str], secret: bool) -> None:
+            # Called by the engine before ``record_answer``, in the same transaction.
+            await self.inbox.forget(session, item.update_id, words)
+            deleted[:] = channel.forget(read) if secret else []
 
         async def record_answer(session: AsyncSession, replies: list[Reply], notices: list[Notice]) -> Answered:
             if notices:
                 elsewhere[:] = [n for n in notices if self._by_chats.get(channel_of_chat(n.chat_id)) is not channel]
                 notices = [n for n in notices if self._by_chats.get(channel_of_chat(n.chat_id)) is channel]
-            rendered = await channel.answer(session, read, replies, notices)
+            # The person's message deleted after the answer: the answer is not held back by the chat's pace.
+            rendered = [*await channel.answer(session, read, replies, notices), *deleted]
             calls[:] = rendered  # sent only if the turn commits, with this answer written by the engine
             return self.inbox.answered(item.update_id, [c.as_json() for c in rendered])
 
-        turn = await self.engine.turn(read.incoming, within=record_answer)
+        turn = await self.engine.turn(read.incoming, within=record_answer, forget=forget)
         if elsewhere:
             await self.send_notices(elsewhere)
         return calls, turn.position

@@ -42,6 +42,20 @@ DEFAULT_LEASE = timedelta(minutes=1)
 DEFAULT_RESEND_AFTER = timedelta(minutes=5)
 
 
+FORGOTTEN = "[forgotten]"  # what stands for a secret's words in a stored update (``Inbox.forget``)
+
+
+def _forgotten(value: Any, words: list[str]) -> Any:
+    """``value`` (an update's JSON) with every string holding one of ``words`` replaced by ``FORGOTTEN``."""
+    if isinstance(value, str):
+        return FORGOTTEN if any(word in value for word in words) else value
+    if isinstance(value, dict):
+        return {key: _forgotten(item, words) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_forgotten(item, words) for item in value]
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class InboxItem:
     update_id: int
@@ -218,6 +232,16 @@ class Inbox:
             "b_update_id": update_id, "state": InboxState.DONE.value, "processed_at": now, "last_error": None,
             "answer": calls or None, "available_at": now + resend_after, "owner": self.owner,
         })
+
+    async def forget(self, session: AsyncSession, update_id: int, words: Collection[str]) -> None:
+        """Remove ``words`` (a password, a tax id the turn used) from what was kept of the update:
+        every string of its payload that is one of them, or holds one, becomes ``FORGOTTEN``."""
+        payload = (await session.execute(select(_inbox.c.payload).where(_inbox.c.update_id == update_id))).scalar()
+        if payload is None:
+            return
+        kept = _forgotten(payload, [w.strip() for w in words if w.strip()])
+        if kept != payload:
+            await session.execute(update(_inbox).where(_inbox.c.update_id == update_id).values(payload=kept))
 
     async def delivered(self, session: AsyncSession, update_ids: Collection[int]) -> int:
         """Telegram accepted these updates' answers: nothing left to resend."""

@@ -24,7 +24,21 @@ from bot.isp.models.v1_records import ContractStatus
 
 from flows.context import PROMPT, Context, prompt_reply
 from flows.events import Contact, Media, Text
-from flows.flow import LOGIN, TAX_ID, TO_MENU, Answer, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
+from flows.flow import (
+    LOGIN,
+    SECRET,
+    TAX_ID,
+    TO_MENU,
+    Answer,
+    Chosen,
+    Flow,
+    Option,
+    StepEvent,
+    Steps,
+    Switch,
+    Takes,
+    Unexpected,
+)
 from flows.identity import (
     normalise_phone,
     normalise_tax_id,
@@ -38,8 +52,6 @@ from flows.subscriber.company import say_facts
 from flows.subscriber.paid import receipt_of
 
 DEAD = {ContractStatus.CANCELLED, ContractStatus.TRANSFERRED}
-# A login or password is proof, never a request: "atendente" typed there is checked, not obeyed.
-SECRET = Takes("secret", only=frozenset())
 # The ISP's phone, hours, address asked at a question of linking: answered here, the question kept.
 FACTS = Takes("the ISP's facts, then the question again", but=frozenset({"company"}))
 MAX_LOGIN = 64
@@ -53,6 +65,9 @@ class Link(Flow):
     name = "link"
     requires_link = False
     resting_steps = frozenset({"method"})  # the greeting's "how will you prove it?": nothing under way yet
+    # Proof is used in its turn and forgotten (the login and password too: ``SECRET``): a tax id may be
+    # typed at the greeting already, a contact shared; the customer codes and a keyed hash stay.
+    private_steps = frozenset({"method", "tax_id", "contact"})
     steps = Steps(
         begin=("locked", "method"),
         locked=(FACTS, "method", Switch("human"), Switch("sales")),
@@ -162,7 +177,7 @@ class Link(Flow):
                 return
             raise Unexpected("link.login_chars")
         ctx.data["login"] = login
-        ctx.ask("password", "link.ask_password")
+        ctx.ask("password", "link.ask_password", deleted=ctx.deletes_messages)
 
     async def password(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Text) or not event.text:

@@ -21,7 +21,7 @@ from bot.runtime.demo import Demo, run_demo
 from bot.runtime.processor import Processor
 from bot.sandbox import DEMO_IDENTITIES
 from bot.store import Database, Inbox, InboxState, Links, Role
-from flows.engine import Turn, Within
+from flows.engine import Forget, Turn, Within
 from flows.events import Choice, Command, Contact, Incoming, Location, Media, Start, Text
 from flows.replies import AskContact, AskLocation, Button, Handoff, Message, Notice, Reply, Upload
 
@@ -46,7 +46,7 @@ class CannedEngine:
         self.received: list[Incoming] = []
         self.failures = 0  # how many turns to come fail, as a database going away would make them
 
-    async def turn(self, incoming: Incoming, *, within: Within | None = None) -> Turn:
+    async def turn(self, incoming: Incoming, *, within: Within | None = None, forget: Forget | None = None) -> Turn:
         self.received.append(incoming)
         if self.failures:
             self.failures -= 1
@@ -300,7 +300,9 @@ def test_ispbot_demo_runs_a_scripted_chat_and_exits_cleanly(tmp_path: Path) -> N
     assert done.stdout.rstrip().endswith("Tchau.")
     assert "you>" not in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
-    assert list(tmp_path.iterdir()) == []  # the demo's database lived in a temporary folder
+    # What the demo keeps, where it said it would: its database and the sandbox's records, nothing else.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ispbot-demo.sandbox.json", "ispbot-demo.sqlite3"]
+    assert f"guardada em {tmp_path / 'ispbot-demo.sqlite3'}" in done.stdout
 
 
 def test_ispbot_demo_as_technician_starts_in_the_technicians_chat(tmp_path: Path) -> None:
@@ -311,7 +313,7 @@ def test_ispbot_demo_as_technician_starts_in_the_technicians_chat(tmp_path: Path
     assert f"you ({D.technician})> /subscriber" in done.stdout and D.customer_name in done.stdout
     assert done.stdout.rstrip().endswith("Bye.")
     assert "Traceback" not in done.stdout + done.stderr
-    assert list(tmp_path.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ispbot-demo.sandbox.json", "ispbot-demo.sqlite3"]
 
 
 def test_the_demo_loop_in_spanish_prompts_and_says_goodbye_in_spanish() -> None:

@@ -217,6 +217,7 @@ class _State:
     messages: dict[tuple[int | str, int], Sent] = field(default_factory=dict)
     open_callbacks: set[str] = field(default_factory=set)
     answered_callbacks: list[Json] = field(default_factory=list)
+    deleted: list[tuple[int | str, int]] = field(default_factory=list)  # deleteMessage: (chat_id, message_id)
     commands: dict[tuple[str, str], list[Json]] = field(default_factory=dict)
     topics: dict[int | str, list[Json]] = field(default_factory=dict)
     failures: list[_Failure] = field(default_factory=list)
@@ -287,6 +288,7 @@ class FakeBotApi:
             "getFile": self._get_file,
             "sendLocation": self._send_location,
             "sendChatAction": self._send_chat_action,
+            "deleteMessage": self._delete_message,
         }
         self.app = Starlette(
             routes=[Route("/bot{token}/{method}", self._endpoint, methods=["GET", "POST"]),
@@ -411,6 +413,15 @@ class FakeBotApi:
     def message(self, chat_id: int | str, message_id: int) -> Sent | None:
         """The current state of a message the bot sent (text after edits)."""
         return self._state.messages.get((chat_id, message_id))
+
+    def delete_by_user(self, chat_id: int | str, message_id: int) -> None:
+        """The person deleted their own message: the bot's deleteMessage finds nothing to delete."""
+        self._state.deleted.append((chat_id, message_id))
+
+    @property
+    def deleted(self) -> list[tuple[int | str, int]]:
+        """The messages deleted with deleteMessage, in order: ``(chat_id, message_id)``."""
+        return list(self._state.deleted)
 
     @property
     def answered_callbacks(self) -> list[Json]:
@@ -835,6 +846,15 @@ class FakeBotApi:
         if isinstance(markup, dict):
             message["reply_markup"] = markup
         return message
+
+    async def _delete_message(self, params: Json) -> bool:
+        chat_id, message_id = params.get("chat_id"), params.get("message_id")
+        if not isinstance(chat_id, int | str) or not isinstance(message_id, int) \
+                or (chat_id, message_id) in self._state.deleted:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        self._state.deleted.append((chat_id, message_id))
+        self._state.messages.pop((chat_id, message_id), None)
+        return True
 
     async def _answer_callback_query(self, params: Json) -> bool:
         query_id = params.get("callback_query_id")

@@ -294,6 +294,10 @@ class ConsoleChannel:
         """Never asked: the terminal has no staff group (``read`` never says ``own``)."""
         return []
 
+    def forget(self, read: Read) -> list[Shown]:
+        """A line typed stays on the terminal's screen: only what the bot kept is removed."""
+        return []
+
     def render_notice(self, notice: Notice) -> list[Shown]:
         return [Shown(notice.chat_id, (notice.reply,))] if shows(notice.reply) else []
 
@@ -339,10 +343,12 @@ class ConsoleChannel:
         return self.chat_names.get(chat_id, f"chat {chat_id}")
 
     def render_call(self, call: Shown) -> str:
-        """A turn's answer with its buttons numbered (and they become its chat's choices); anything
-        else with them listed, marked with its chat when that is not the one typed into."""
-        if call.answers is not None:
-            chat = self.chats.get(call.chat_id)
+        """A turn's answer with its buttons numbered (and they become its chat's choices), and so a
+        notice to the chat typed into that has buttons (a restarted connection not back: "open a
+        ticket"); anything else with them listed, marked with its chat when that is not the one typed into."""
+        chat = self.chats.get(call.chat_id)
+        if call.answers is not None or (call.chat_id == self.current and chat is not None
+                                        and chat.actions(call.replies)):
             if chat is not None:
                 chat.choices = chat.actions(call.replies)
             return self.render(call.replies)

@@ -2,7 +2,8 @@
 "sends" (prints) what the bot says and the demo prints its own notes, a blank line between blocks.
 
 ``Screen`` also keeps what was shown since the last ``take``, so a caller (the demo, a test) reads
-what typing a line brought, as the person saw it.
+what typing a line brought, as the person saw it. A block written while the prompt waits for a line
+(a notice the bot sends on its own) goes below the prompt, and ``reprompt`` shows the prompt again.
 """
 
 from __future__ import annotations
@@ -19,17 +20,35 @@ class Screen:
         self.stream = stream
         self._shown: list[str] = []
         self._apart = False  # a block was printed since the last prompt: the next one after a blank line
+        self._prompt: str | None = None  # the prompt, while it waits for a line
+        self._interrupted = False  # something was printed below the waiting prompt
 
     def write(self, text: str) -> None:
-        """Show a block: after a blank line, unless it is the first since the start or the last prompt."""
+        """Show a block: after a blank line, unless it is the first since the start or the last prompt;
+        below the prompt if it is waiting for a line."""
         if self.stream is not None:
+            if self._prompt is not None and not self._interrupted:
+                print(file=self.stream)  # off the prompt's line, whatever was typed on it so far
+                self._interrupted, self._apart = True, False
             print(f"\n{text}" if self._apart else text, file=self.stream, flush=True)
         self._apart = True
         self._shown.append(text)
 
+    def prompt(self, text: str) -> None:
+        """Show the prompt, on a line of its own after a blank one; it waits for a line."""
+        if self.stream is not None:
+            print("\n" + text, end="", file=self.stream, flush=True)
+        self._prompt, self._interrupted = text, False
+
+    def reprompt(self) -> None:
+        """The prompt again, if something was printed below it while it waited."""
+        if self._prompt is not None and self._interrupted:
+            self.prompt(self._prompt)
+
     def prompted(self) -> None:
         """A line was typed at the prompt: what answers it follows on the next line."""
         self._apart = False
+        self._prompt, self._interrupted = None, False
 
     def take(self) -> str:
         """What was shown since the last ``take`` (blocks apart by a blank line), and start afresh."""

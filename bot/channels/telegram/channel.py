@@ -136,6 +136,13 @@ class TelegramChannel:
         calls += [call for notice in notices for call in self.render_notice(notice)]
         return calls
 
+    def forget(self, read: Read) -> list[ApiCall]:
+        """Telegram lets a bot delete a person's message in its private chat (within 48 hours)."""
+        incoming = read.incoming
+        if incoming is None or incoming.message_id is None:
+            return []
+        return [ApiCall("deleteMessage", {"chat_id": incoming.chat_id, "message_id": incoming.message_id})]
+
     def render_notice(self, notice: Notice) -> list[ApiCall]:
         return render(notice.reply, notice.chat_id)
 

@@ -396,6 +396,11 @@ class Sender:
         if failure.meaning is Meaning.DONE:
             self._delivered(chat_id, item, True)
             return None
+        if failure.meaning is Meaning.FINAL and method == "deleteMessage":
+            # A secret's message the person deleted first (or too old to delete): nothing to send again.
+            log.info("telegram deleteMessage in chat %s refused (%s): left as it is", ref, failure.kind)
+            self._finish(item, None)
+            return None
         if failure.meaning is Meaning.FLOOD:
             assert isinstance(exc, RetryAfter)  # noqa: S101 - only a RetryAfter means flood
             item.floods += 1

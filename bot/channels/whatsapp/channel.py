@@ -243,6 +243,10 @@ class WhatsAppChannel:
         receipt = [WaCall(chat_id, "read", {"message_id": reference})] if reference else []
         return [*receipt, *(WaCall(chat_id, "message", body, to) for body in bodies[-1:])]
 
+    def forget(self, read: Read) -> list[WaCall]:
+        """The Cloud API cannot delete a message a person sent: only what the bot kept is removed."""
+        return []
+
     def render_notice(self, notice: Notice) -> list[WaCall]:
         """The notice's messages, the first carrying its kind's template (for outside the 24-hour
         window) when the operator named one; the others go or are held as they are."""
