@@ -49,8 +49,7 @@ def settings_read() -> str:
         lines.append(f"  ISPBOT_{name.upper():<30} {field.description or ''}{example}")
     fixed = ", ".join(f"ISPBOT_{name.upper()}" for name in FIXED)
     lines += ["", f"set by the demo itself (the sandbox's): {fixed}.",
-              "ignored: the ISP's (ISPBOT_ISP_*), Telegram's, WhatsApp's and Chatwoot's settings.",
-              "no settings yet for the ISP's own address and web site: the demo's ISPBOT_SALES_ADDRESS says both."]
+              "ignored: the ISP's (ISPBOT_ISP_*), Telegram's, WhatsApp's and Chatwoot's settings."]
     return "\n".join(lines)
 
 

@@ -56,8 +56,7 @@ DATABASE = "ispbot-demo.sqlite3"  # ``ispbot demo``'s database, in the folder it
 NOTICES_EVERY = 2.0  # seconds between looks for what the bot tells the chats on its own
 # The example ISP's ways to reach people, so the stranger's and the prospect's answers show them; each
 # is used unless the environment sets it (ISPBOT_SUPPORT_PHONE...). Hours are said inside a sentence:
-# in the demo's language. (No settings for the ISP's own address and web site yet: the sales address
-# says both, as an operator would.)
+# in the demo's language.
 DEMO_CONTACTS: dict[str, dict[str, str]] = {
     "pt_BR": {"support_hours": "seg. a sáb., das 8h às 20h"},
     "en": {"support_hours": "Mon to Sat, 8 am to 8 pm"},
@@ -67,6 +66,8 @@ DEMO_PHONES = {
     "support_phone": "0800 123 4567",
     "sales_phone": "(11) 4004-1234",
     "sales_address": "Rua Augusta, 1500, São Paulo · fibrasandbox.com.br",
+    "address": "Rua Augusta, 1500, São Paulo",
+    "website": "fibrasandbox.com.br",
 }
 
 
