@@ -17,6 +17,8 @@ import pytest
 import yaml
 from bot.i18n import LANGUAGES
 from flows.answers import read_choice
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from flows import values
 
@@ -87,3 +89,13 @@ def test_each_table_holds_answers_that_give_no_value(language: str) -> None:
     for name, answers in table(language).items():
         nones = sum(written == "none" for written in answers.values())
         assert nones >= 0.1 * len(answers), f"{language} {name}: {nones} of {len(answers)}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=300), language=st.sampled_from(LANGUAGES))
+def test_any_text_is_read_without_failing(text: str, language: str) -> None:
+    # An odd answer gets the question again, never "something went wrong": no reader raises.
+    for kind in KINDS.values():
+        value = values.read(kind, text, language, TODAY)
+        assert value is None or isinstance(value, (date, int, bool, str, Decimal))
+    assert read_choice(text, BILLS[language], language, TODAY) in (None, 0, 1, 2)
