@@ -36,6 +36,7 @@ from text_to_num import alpha2digit
 from flows.identity import normalise_tax_id
 
 LIMIT = 200  # characters of an answer that are read: a value is said near its start
+MAX_AMOUNT = Decimal("1e12")  # reais: more than any bill, and within what two decimals can be kept
 DATE_PAST, DATE_AHEAD, PERIOD, YEAR = "date_past", "date_ahead", "period", "year"
 AMOUNT, YES_NO, COUNT, TAX_ID, LOGIN = "amount", "yes_no", "count", "tax_id", "login"
 _TEXT2NUM = {"pt_BR": "pt", "en": "en", "es": "es"}
@@ -639,7 +640,9 @@ def read_amount(said: Said) -> Decimal | None:
         money = _words_of(said, "currency")
         found = [(i, v) for i, v in found if v != v.to_integral_value()
                  or {words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)} & money]
-    return found[0][1].quantize(Decimal("0.01")) if len(found) == 1 else None
+    if len(found) != 1 or found[0][1] >= MAX_AMOUNT:
+        return None  # two amounts, or one no bill could have
+    return found[0][1].quantize(Decimal("0.01"))
 
 
 def _money(word: str) -> Decimal | None:
