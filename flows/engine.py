@@ -79,6 +79,7 @@ from flows.deskwork import (
     waiting_notices,
 )
 from flows.events import (
+    READ_MEDIA,
     Choice,
     Command,
     Event,
@@ -488,6 +489,8 @@ class Engine:
         if flow is None or step is None:
             if isinstance(event, Choice):
                 raise Unexpected("common.button_expired")
+            if isinstance(event, Media) and event.kind not in READ_MEDIA:
+                ctx.say("common.unreadable", kind=event.kind)  # what was sent is not lost on the person
             await self._begin(ctx, MENU)  # a new chat: the greeting (or the menu) is the answer
             return None
         origin = ctx.state.step or ""
@@ -704,7 +707,11 @@ class Engine:
             return
         misses = int(ctx.state.data.get(MISSES, 0)) + 1
         ctx.state.data[MISSES] = misses
-        ctx.say(miss.hint or "common.not_understood", **miss.variables)
+        if isinstance(event, Media) and event.kind not in READ_MEDIA:
+            # A voice note, a sticker, a message the channel cannot read: what the bot reads instead.
+            ctx.say("common.unreadable", kind=event.kind)
+        else:
+            ctx.say(miss.hint or "common.not_understood", **miss.variables)
         if misses >= self.policy.give_up_after and HUMAN in role.flows:
             # Linked or not: someone not identified reaches the desk as such, or is told the ISP's phone.
             ctx.state.data[MISSES] = 0
