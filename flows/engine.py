@@ -67,7 +67,7 @@ from flows.context import (
     prompt_reply,
 )
 from flows.coordinator import IspCoordinator
-from flows.desk import DeskPost, PostKind, PostMessage, StaffMember, StaffNotice
+from flows.desk import Attachment, DeskPost, PostKind, PostMessage, StaffMember, StaffNotice
 from flows.deskwork import (
     STAFF_LANGUAGE,
     DeskHandler,
@@ -750,7 +750,11 @@ class Engine:
         handoff = await self.repos.handoffs.of_chat(session, ctx.chat_id)
         chat = desk_chat(self.translations, ctx.chat_id, channel=incoming.channel, language=ctx.language,
                          handoff=handoff, link=ctx.link, name=incoming.sender_name)
-        jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows)
+        event, file = incoming.event, None
+        if isinstance(event, Media) and event.file is not None:  # a desk that attaches files fetches it
+            file = Attachment(incoming.channel, incoming.chat_id, incoming.message_id or 0, event.kind,
+                              event.file.ref, event.file.name, event.file.mime)
+        jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows, file=file)
         jobs += [new_job(chat, handoff, StaffNotice(text)) for text in ctx.staff_notices]
         if jobs:
             await self.desk_stores.jobs.enqueue(session, jobs)
@@ -807,6 +811,9 @@ class Engine:
             work.note("staff.isp_unsure" if failed.outcome_unknown else "staff.isp_unavailable", ticket=work.ticket_id)
         except IspApiError as refused:
             work.note("staff.isp_refused", reason=refused.description or str(refused.code))
+        if self.policy.desk_follows_every_chat:  # the conversation shows what the bot told the person
+            work.bot_said([notice.reply.text for notice in ctx.notices
+                           if notice.kind != "staff_answer" and isinstance(notice.reply, Message)])
         wrote = await work.write_jobs()
         # What the staff member said (``ctx.tell``), then what came with it (a photo, a file).
         notices = ctx.notices + [Notice(handoff.chat_id, reply, "staff_answer", language=ctx.language)

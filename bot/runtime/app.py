@@ -50,6 +50,7 @@ from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.channels.whatsapp.updates import MEDIA_PREFIX
 from bot.desks.chatwoot.client import ChatwootClient
 from bot.desks.chatwoot.desk import ChatwootDesk
+from bot.desks.chatwoot.files import URL_SCHEMES, ChatwootFiles
 from bot.desks.chatwoot.intake import ChatwootIntake, web_hook
 from bot.desks.chatwoot.settings import REQUIRED, ChatwootSettings
 from bot.desks.worker import DeskWorker
@@ -269,12 +270,17 @@ async def build_app(
     if telegram_settings is not None:
         bot = bot or make_bot(telegram_settings)
         files = telegram_files = TelegramFiles(bot)
+    # Files agents attach in Chatwoot, fetched to be sent to the person as files.
+    desk_files = ChatwootFiles(settings.chatwoot_settings.timeout) if settings.chatwoot_settings is not None else None
     if whatsapp_settings is not None:
         assert whatsapp_settings.whatsapp_token is not None  # noqa: S101 - configured
         assert whatsapp_settings.whatsapp_phone_number_id is not None  # noqa: S101
         api = CloudApi(whatsapp_settings.graph_root, whatsapp_settings.whatsapp_token.get_secret_value(),
                        whatsapp_settings.whatsapp_phone_number_id, transport=whatsapp_transport)
-        files = ChannelFiles(telegram_files, WhatsAppFiles(api, whatsapp_settings.whatsapp_max_media_mb << 20))
+        files = ChannelFiles(telegram_files, WhatsAppFiles(api, whatsapp_settings.whatsapp_max_media_mb << 20),
+                             desk_files)
+    elif telegram_files is not None and desk_files is not None:
+        files = ChannelFiles(telegram_files, None, desk_files)
     elif console is not None:
         files = console.files  # what "/file <path>" sends, read from this machine
     app = build_core(
@@ -293,15 +299,25 @@ async def build_app(
 
 
 class ChannelFiles:
-    """A receipt fetched from the channel it came through: WhatsApp's media ids, Telegram's file ids."""
+    """A file fetched from where it is kept: WhatsApp's media ids, Chatwoot's attachment URLs (an
+    agent's file), Telegram's file ids."""
 
-    def __init__(self, telegram: FileSource | None, whatsapp: FileSource) -> None:
+    def __init__(
+        self, telegram: FileSource | None, whatsapp: FileSource | None, desk: FileSource | None = None,
+    ) -> None:
         self.telegram = telegram
         self.whatsapp = whatsapp
+        self.desk = desk
 
     async def fetch(self, ref: str, *, limit: int) -> bytes:
         if ref.startswith(MEDIA_PREFIX):
+            if self.whatsapp is None:
+                raise FileUnavailable("no WhatsApp channel here")
             return await self.whatsapp.fetch(ref, limit=limit)
+        if ref.startswith(URL_SCHEMES):
+            if self.desk is None:
+                raise FileUnavailable("no desk here keeps files by URL")
+            return await self.desk.fetch(ref, limit=limit)
         if self.telegram is None:
             raise FileUnavailable("no Telegram channel here")
         return await self.telegram.fetch(ref, limit=limit)
@@ -371,7 +387,7 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
     elif chosen == "chatwoot" and chatwoot_settings is not None:
         chatwoot = ChatwootClient(chatwoot_settings)
         chatwoot_desk = ChatwootDesk(chatwoot, team_id=chatwoot_settings.team_id,
-                                     agents=chatwoot_settings.agent_users())
+                                     agents=chatwoot_settings.agent_users(), files=engine.files)
         desk = DeskWorker(database, chatwoot_desk)
     if desk is not None:
         engine.on_desk_jobs = desk.wake
