@@ -52,6 +52,7 @@ from bot.desks.chatwoot.client import ChatwootClient
 from bot.desks.chatwoot.desk import ChatwootDesk
 from bot.desks.chatwoot.files import URL_SCHEMES, ChatwootFiles
 from bot.desks.chatwoot.intake import ChatwootIntake, web_hook
+from bot.desks.chatwoot.recovery import ChatwootRecovery
 from bot.desks.chatwoot.settings import REQUIRED, ChatwootSettings
 from bot.desks.worker import DeskWorker
 from bot.isp import IspClient, IspSettings
@@ -116,6 +117,7 @@ class Runtime:
     desk: DeskWorker | None = None  # the staff desk's jobs, when there is a desk
     hooks: tuple[Hook, ...] = ()  # the desk's webhook (Chatwoot's), served in both modes
     chatwoot: ChatwootClient | None = None
+    recovery: ChatwootRecovery | None = None  # agents' messages whose webhook never came, read back
 
     @property
     def channel(self) -> TelegramChannel:
@@ -176,6 +178,9 @@ class Runtime:
         if self.desk is not None:
             tasks.append(asyncio.create_task(self.desk.run(stop), name="desk"))
             graces.append(10.0)
+        if self.recovery is not None:
+            tasks.append(asyncio.create_task(self.recovery.run(stop), name="chatwoot-recovery"))
+            graces.append(5.0)
         # The heartbeat outlives the others: a process still finishing its chats keeps its work.
         beating = asyncio.Event()
         heartbeat = asyncio.create_task(self.heartbeat.run(beating), name="heartbeat")
@@ -399,16 +404,18 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
     if whatsapp is not None:
         whatsapp.connect(inbox, processor.wake)
     hooks: tuple[Hook, ...] = ()
-    if chatwoot_settings is not None and chatwoot_desk is not None:
-        intake = ChatwootIntake(database, inbox, chatwoot.inbox_id if chatwoot else 0, processor.wake)
+    recovery = None
+    if chatwoot_settings is not None and chatwoot_desk is not None and chatwoot is not None:
+        intake = ChatwootIntake(database, inbox, chatwoot.inbox_id, processor.wake)
         hooks = (web_hook(chatwoot_settings, intake),)
+        recovery = ChatwootRecovery(chatwoot, intake)
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
     housekeeping = Housekeeping(database, settings.bot_settings, notifier=app.notifier, processor=processor,
                                 deadlines=app.deadlines, restarts=RestartChecks(engine))
     return Runtime(database, app.coordinator, telegram_settings, telegram, processor, heartbeat, housekeeping,
                    app.mirror, whatsapp=whatsapp, whatsapp_settings=whatsapp_settings, desk=desk, hooks=hooks,
-                   chatwoot=chatwoot)
+                   chatwoot=chatwoot, recovery=recovery)
 
 
 class DeskSettingsError(ValueError):

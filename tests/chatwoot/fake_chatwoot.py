@@ -22,7 +22,8 @@ files in ``attachments[]`` (the content may then be blank); each becomes an atta
 ``data_url`` is Active Storage's redirect to the blob (``/rails/active_storage/blobs/redirect/
 <signed id>/<filename>``), fetched without the API token. An agent's message may carry files too
 (``agent_reply(..., files=[...])``). The list of a conversation's messages reads as
-``MessageFinder`` does: the latest 20, ``before`` an id (20), ``after`` an id (100, oldest first).
+``MessageFinder`` does: the latest 20, ``before`` an id (20), ``after`` an id (100, oldest first);
+the inbox's conversations as ``ConversationFinder`` lists them (by status, 25 a page, in ``data``).
 
 Faults on demand: ``fail(path, status)`` answers the next matching call with a 5xx, before or after
 doing its work (``after=True``: the write landed, its answer was lost); ``slow(path, seconds)``
@@ -102,6 +103,7 @@ class Conversation:
     team_id: int | None = None
     assignee_id: int | None = None
     messages: list[Json] = field(default_factory=list)
+    last_activity_at: int = field(default_factory=lambda: int(time.time()))
 
 
 class FakeChatwoot:
@@ -144,6 +146,7 @@ class FakeChatwoot:
             Route(base + "/contacts/{contact:int}/contact_inboxes", self._create_contact_inbox, methods=["POST"]),
             Route(base + "/contacts/{contact:int}/conversations", self._contact_conversations),
             Route(base + "/conversations", self._create_conversation, methods=["POST"]),
+            Route(base + "/conversations", self._list_conversations, methods=["GET"]),
             Route(conversation, self._show_conversation),
             Route(conversation + "/toggle_status", self._toggle_status, methods=["POST"]),
             Route(conversation + "/assignments", self._assign, methods=["POST"]),
@@ -408,6 +411,19 @@ class FakeChatwoot:
         return self._conversation_json(conversation)
 
     @_route
+    async def _list_conversations(self, request: Request, _: Json) -> Json:
+        """ConversationFinder: the account's conversations with ``status`` (open by default; "all"),
+        of ``inbox_id`` when given, newest activity first, 25 a ``page``."""
+        status = request.query_params.get("status", "open")
+        inbox = request.query_params.get("inbox_id")
+        page = int(request.query_params.get("page", "1"))
+        found = [c for c in self.conversations.values()
+                 if status in {"all", c.status} and (inbox is None or int(inbox) == INBOX_ID)]
+        found.sort(key=lambda c: c.last_activity_at, reverse=True)
+        shown = found[(page - 1) * 25:page * 25]
+        return {"data": {"meta": {"all_count": len(found)}, "payload": [self._conversation_json(c) for c in shown]}}
+
+    @_route
     async def _show_conversation(self, request: Request, _: Json) -> Json:
         return self._conversation_json(self._conversation(request))
 
@@ -507,6 +523,7 @@ class FakeChatwoot:
         if attachments:
             message["attachments"] = attachments
         conversation.messages.append(message)
+        conversation.last_activity_at = message["created_at"]
         return message
 
     def _attachment_json(self, attachment: Json) -> Json:
@@ -549,7 +566,8 @@ class FakeChatwoot:
                 "meta": {"sender": {**contact, "type": "contact"},
                          "assignee": self.users.get(conversation.assignee_id or 0),
                          "team": self.teams.get(conversation.team_id or 0)},
-                "channel": "Channel::Api", "messages": [], "updated_at": time.time()}
+                "channel": "Channel::Api", "messages": [], "updated_at": time.time(),
+                "last_activity_at": conversation.last_activity_at, "timestamp": conversation.last_activity_at}
 
     def _message_json(self, message: Json) -> Json:
         """The API's shape: ``message_type`` as its number, as Chatwoot's views render it."""

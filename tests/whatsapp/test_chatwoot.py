@@ -150,10 +150,7 @@ async def test_files_go_both_ways_as_files_and_the_hand_back_is_in_the_conversat
         heard = len(api.to(MARIA_WA_ID))
         await chatwoot.agent_reply(talk.id, "Veja a foto", files=[("roteador.jpg", JPEG, "image/jpeg")])
         await chatwoot.agent_reply(talk.id, "", files=[("laudo.pdf", PDF, "application/pdf")])
-        async with asyncio.timeout(10):
-            while len([s for s in api.to(MARIA_WA_ID)[heard:] if s.type in ("image", "document")]) < 2:
-                await asyncio.sleep(0.02)
-        told = api.to(MARIA_WA_ID)[heard:]
+        told = (await api.wait_for_sent(MARIA_WA_ID, heard + 3))[heard:]  # the words, the photo, the file
         assert not any(chatwoot.url in sent.text or "active_storage" in json.dumps(sent.body) for sent in told)
         media = [sent.body for sent in told if sent.type in ("image", "document")]
         assert [body["type"] for body in media] == ["image", "document"]
@@ -169,3 +166,34 @@ async def test_files_go_both_ways_as_files_and_the_hand_back_is_in_the_conversat
         await bot.desk_done()
         public = chatwoot.contents(talk.id, private=False)
         assert any("Voltei a atender" in content for content in public)
+
+
+async def test_agents_replies_whose_webhook_was_lost_are_read_back_once_in_order(
+    database: Database, sandbox: Sandbox, chatwoot: FakeChatwoot, free_tcp_port: int,  # noqa: F811
+) -> None:
+    """Chatwoot posts an API inbox's webhook once (a failed post marks the message failed, nothing
+    more): what agents wrote while the bot was down reaches the person when it is back, once."""
+    api = FakeCloudApi()
+    async with _served(database, sandbox, chatwoot, free_tcp_port, api=api) as bot:
+        talk = await _handed_over(bot, chatwoot)
+        await chatwoot.agent_reply(talk.id, "Primeira resposta, entregue.")
+        await api.wait_for_sent(MARIA_WA_ID, len(api.to(MARIA_WA_ID)) + 1)
+    heard = len(api.to(MARIA_WA_ID))
+    # The bot is down: Chatwoot's posts fail and are not sent again.
+    await chatwoot.agent_reply(talk.id, "Segunda, enquanto o bot estava fora.")
+    await chatwoot.agent_reply(talk.id, "Terceira, também.")
+    await chatwoot.agent_reply(talk.id, "uma nota que não é para ela", private=True)
+    assert [d.status for d in chatwoot.deliveries[-3:]] == [None, None, None]
+    async with _served(database, sandbox, chatwoot, free_tcp_port, api=api) as bot:
+        told = (await api.wait_for_sent(MARIA_WA_ID, heard + 2))[heard:]
+        assert [sent.text.split(": ", 1)[-1] for sent in told] == [
+            "Segunda, enquanto o bot estava fora.", "Terceira, também."]
+        # An agent's next reply comes by its webhook as before; nothing is told twice meanwhile.
+        await chatwoot.agent_reply(talk.id, "Quarta, com o bot de volta.")
+        told = (await api.wait_for_sent(MARIA_WA_ID, heard + 3))[heard:]
+        assert await bot.runtime.recovery.round() == 0  # type: ignore[union-attr]
+        await bot.desk_done()
+        texts = [sent.text for sent in api.to(MARIA_WA_ID)]
+        for words in ("Primeira", "Segunda", "Terceira", "Quarta"):
+            assert sum(words in text for text in texts) == 1, texts
+        assert not any("nota" in text for text in texts)

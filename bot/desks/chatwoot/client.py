@@ -205,6 +205,13 @@ class ChatwootClient:
         found = [m for m in page.get("payload", []) if isinstance(m, dict) and isinstance(m.get("id"), int)]
         return sorted(found, key=lambda m: int(m["id"]))
 
+    async def messages_before(self, conversation_id: int, before: int | None = None) -> list[dict[str, Any]]:
+        """The conversation's 20 messages before ``before`` (None: its latest), oldest first."""
+        page = await self._retried("GET", f"{self.account}/conversations/{conversation_id}/messages",
+                                   params={"before": before} if before is not None else None)
+        found = [m for m in page.get("payload", []) if isinstance(m, dict) and isinstance(m.get("id"), int)]
+        return sorted(found, key=lambda m: int(m["id"]))
+
     async def conversations(self, status: str, page: int = 1) -> list[dict[str, Any]]:
         """One page (25) of the inbox's conversations with ``status``, as agents list them."""
         found = await self._retried("GET", f"{self.account}/conversations", params={
