@@ -487,12 +487,7 @@ class Engine:
         flow = role.flows.get(ctx.state.flow or "")
         step = getattr(flow, ctx.state.step or "", None) if flow is not None else None
         if flow is None or step is None:
-            if isinstance(event, Choice):
-                raise Unexpected("common.button_expired")
-            if isinstance(event, Media) and event.kind not in READ_MEDIA:
-                ctx.say("common.unreadable", kind=event.kind)  # what was sent is not lost on the person
-            await self._begin(ctx, MENU)  # a new chat: the greeting (or the menu) is the answer
-            return None
+            return await self._between_flows(ctx, role, event)
         origin = ctx.state.step or ""
         request = event.text if isinstance(event, Text) and flow.name == MENU else None
         if isinstance(event, Text) and self._free(ctx, role):
@@ -618,6 +613,38 @@ class Engine:
         return (isinstance(event, Media) and event.file is not None and event.kind in ("photo", "document")
                 and flow.name != MENU and MENU in role.flows and ctx.link is not None
                 and not any(t.what == FILES.what for t in flow.steps.takes(ctx.state.step or "")))
+
+    async def _between_flows(self, ctx: Context, role: RoleFlows, event: Event) -> str | None:
+        """A chat waiting in no step: a new chat gets the greeting (or the menu); a linked one's words
+        (handed back by the staff) what they ask, as at the menu (``_step``'s request then)."""
+        if isinstance(event, Choice):
+            raise Unexpected("common.button_expired")
+        if isinstance(event, Media) and event.kind not in READ_MEDIA:
+            ctx.say("common.unreadable", kind=event.kind)  # what was sent is not lost on the person
+        if isinstance(event, Text) and ctx.link is not None and await self._at_menu(ctx, role, event):
+            return event.text
+        await self._begin(ctx, MENU)
+        return None
+
+    async def _at_menu(self, ctx: Context, role: RoleFlows, event: Text) -> bool:
+        """Words of a linked chat that waits in no step (a staff member just handed it back) read by
+        the menu's question as if sent there, so they get the answer they get anywhere else; False,
+        and nothing changed, when the menu cannot use them (the menu is shown then)."""
+        menu = role.flows.get(MENU)
+        if menu is None:
+            return False
+        front = next(t for t in menu.steps[BEGIN] if isinstance(t, str))  # the menu's one question
+        left, said = ctx.state.snapshot(), len(ctx.replies)
+        self._enter(ctx, MENU, None)
+        ctx.state.step = front
+        try:
+            await getattr(menu, front)(ctx, event)
+        except Unexpected:
+            ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
+            del ctx.replies[said:]
+            return False
+        self._check_move(role, menu, front, ctx)
+        return True
 
     async def _hand_over(self, ctx: Context, role: RoleFlows, flow: Flow, event: Event) -> bool:
         """Leave the question for what the person asked: one line says so (nothing was under way in a

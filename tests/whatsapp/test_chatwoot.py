@@ -197,3 +197,20 @@ async def test_agents_replies_whose_webhook_was_lost_are_read_back_once_in_order
         for words in ("Primeira", "Segunda", "Terceira", "Quarta"):
             assert sum(words in text for text in texts) == 1, texts
         assert not any("nota" in text for text in texts)
+
+
+async def test_the_first_message_after_a_hand_back_is_answered_as_any_other(
+    database: Database, sandbox: Sandbox, chatwoot: FakeChatwoot, free_tcp_port: int,  # noqa: F811
+) -> None:
+    async with _served(database, sandbox, chatwoot, free_tcp_port) as bot:
+        api, maria = bot.api, bot.chat(MARIA_WA_ID)
+        talk = await _handed_over(bot, chatwoot)
+        heard = len(api.to(MARIA_WA_ID))
+        await chatwoot.agent_reply(talk.id, "/bot", private=True)
+        await api.wait_for_sent(MARIA_WA_ID, heard + 1)
+        await maria.say("segunda via do boleto")
+        after = maria.text
+        await maria.say("menu")
+        await maria.say("segunda via do boleto")
+        assert "28/03/2025" in maria.text  # what the words ask, at the menu
+        assert "28/03/2025" in after, after  # and the same right after the hand-back
