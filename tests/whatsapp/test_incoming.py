@@ -8,6 +8,7 @@ from bot.channels.whatsapp import updates
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
 from bot.store import Database
+from bot.store.channels import ChannelIds
 from flows.events import Choice, Contact, Location, Media, Start, Text
 
 from tests.whatsapp import fake_cloud_api as wa
@@ -150,3 +151,43 @@ async def test_a_welcome_request_is_greeted(database: Database, sandbox: Sandbox
         await chat.send(wa.message(MARIA_WA_ID, "request_welcome"))
         assert any("CPF" in title for _, title in chat.replies[-1].options())
 
+
+
+async def test_a_person_known_by_number_stays_one_chat_when_meta_adds_then_gives_only_a_user_id(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    """Meta's usernames: webhooks carry the business-scoped ``from_user_id`` beside ``from``, and only
+    the user id once the person adopts a username. Their link and conversation stay theirs."""
+    user = "BR.1502576394655843"
+    async with running_whatsapp(database, sandbox) as bot:
+        maria = bot.chat(MARIA_WA_ID)
+        await maria.say("oi")
+        await maria.tap("CPF/CNPJ")
+        await maria.say(D.customer_cpf)
+        assert "Maria" in maria.text
+        both = wa.text(MARIA_WA_ID, "segunda via", user_id=user)
+        await maria.send(both)
+        assert "28/03/2025" in maria.text  # still linked: the same chat
+        heard = len(bot.api.to(user)) + len(bot.api.to(MARIA_WA_ID))
+        only = wa.text(None, "segunda via", user_id=user)
+        body = wa.post(only, contacts=[{"profile": {"name": "Maria"}, "user_id": user}])
+        assert (await bot.post(body)).status_code == 200
+        await bot.handled(only["id"])
+        told = [*bot.api.to(MARIA_WA_ID), *bot.api.to(user)][heard:]
+        assert told and "28/03/2025" in "\n".join(sent.text for sent in told)
+        async with database.session() as session:
+            chats = await ChannelIds().chat_ids(session, "whatsapp", [MARIA_WA_ID, user], sandbox.clock())
+        assert chats[MARIA_WA_ID] == chats[user]
+
+
+async def test_two_ids_of_one_person_join_the_chat_seen_first_whichever_it_was(database: Database) -> None:
+    from datetime import UTC, datetime  # noqa: PLC0415
+
+    now, ids = datetime.now(UTC), ChannelIds()
+    async with database.transaction() as session:
+        first = (await ids.chat_ids(session, "whatsapp", ["US.77"], now))["US.77"]  # a username first
+        await ids.join(session, "whatsapp", [("15550001111", "US.77")], now)
+        await ids.join(session, "whatsapp", [("15550001111", "US.77")], now)  # again: nothing changes
+        found = await ids.chat_ids(session, "whatsapp", ["15550001111", "US.77"], now)
+        assert found == {"15550001111": first, "US.77": first}
+        assert await ids.external_id(session, first) == "US.77"

@@ -144,6 +144,10 @@ class WhatsAppChannel:
         templates: list[WaCall] = []  # failed outside the window: their templates go once this is kept
         async with self.database.transaction() as session:
             senders = {item.sender for _, item in items if item.sender is not None}
+            # A person named by their number and their user id both: one chat whichever comes next.
+            pairs = {(item.payload["wa_id"], item.payload["user_id"]) for _, item in messages
+                     if item.payload.get("wa_id") and item.payload.get("user_id")}
+            await self.ids.join(session, WHATSAPP, pairs, now)
             chats = await self.ids.chat_ids(session, WHATSAPP, senders, now)
             fresh = await self.ids.new_updates(session, WHATSAPP, [item.key for _, item in messages], now)
             batch, owners = [], {}
