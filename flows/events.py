@@ -74,6 +74,14 @@ UNREADABLE = "unreadable"
 READ_MEDIA = ("photo", "document")
 
 
+def place(latitude: float, longitude: float, *, live: bool = False) -> Location | Media:
+    """A shared position as the engine's event; one no place on Earth has (NaN, infinite, out of
+    range: a forged or broken client's) is a message the bot cannot read, answered as such."""
+    if -90.0 <= latitude <= 90.0 and -180.0 <= longitude <= 180.0:  # NaN compares False
+        return Location(latitude, longitude, live=live)
+    return Media(UNREADABLE)
+
+
 @dataclass(frozen=True, slots=True)
 class Media:
     kind: str  # photo, document, video, voice, sticker, ... or UNREADABLE

@@ -19,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from flows.events import UNREADABLE, Choice, Command, Contact, Event, FileRef, Incoming, Location, Media, Start, Text
+from flows.events import UNREADABLE, Choice, Command, Contact, Event, FileRef, Incoming, Media, Start, Text, place
 from sqlalchemy import String
 
 from bot.channels.base import Read
@@ -225,7 +225,7 @@ def _readable(message: dict[str, Any]) -> Event | None:
             latitude, longitude = float(content["latitude"]), float(content["longitude"])
         except (KeyError, TypeError, ValueError):
             return None
-        return Location(latitude, longitude) if abs(latitude) <= 90 and abs(longitude) <= 180 else None
+        return place(latitude, longitude)
     if kind == "request_welcome":  # the person opened the chat for the first time: greeted
         return Start(None)
     return None
