@@ -51,3 +51,19 @@ async def test_a_location_with_impossible_coordinates_is_answered_once_and_never
         row = await bot.inbox_row(odd)
         assert row is not None and row.state != InboxState.PENDING.value and row.attempts == 1
         assert any(HELP in (sent.text or "") for sent in bot.api.sent(7502))
+
+
+async def test_a_chat_id_beyond_64_bits_is_set_aside_once_on_either_database(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox) as bot:
+        huge = 2**63 + 5
+        update = tg.text_message(7503, "oi")
+        update["message"]["chat"]["id"] = huge
+        update["message"]["from"]["id"] = huge
+        odd = bot.api.push_update({**update, "update_id": 5201})
+        good = bot.api.push_update({**tg.text_message(7503, "/ajuda"), "update_id": 5202})
+        await bot.handled_all([odd, good], within=10)
+        row = await bot.inbox_row(odd)
+        assert row is not None and row.state == InboxState.FAILED.value and row.attempts == 1
+        assert any(HELP in (sent.text or "") for sent in bot.api.sent(7503))

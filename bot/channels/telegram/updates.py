@@ -55,7 +55,7 @@ class Routed:
 
 
 # Telegram's ids fit in 64 bits (the database's BIGINT); a larger one is forged and would fail the batch.
-_ID_LIMIT = 2**63
+ID_LIMIT = _ID_LIMIT = 2**63
 
 
 def _an_id(value: Any) -> int | None:
