@@ -34,6 +34,7 @@ async def test_a_text_that_is_not_a_string_is_set_aside_and_the_chat_is_answered
         assert HELP in (bot.api.sent(7501)[0].text or "")  # the first answer is the next update's
     lines = [r for r in caplog.records if getattr(r, "update_id", None) == bad]
     assert [(r.outcome, r.error) for r in lines] == [("skipped", "AttributeError")]  # type: ignore[attr-defined]
+    assert [r.levelname for r in lines] == ["WARNING"]  # set aside on purpose: no error of the bot's
     assert all(repr(odd) not in r.getMessage() for r in caplog.records)
 
 
