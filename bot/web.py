@@ -130,20 +130,26 @@ class Health:
 
 def create_web_app(health: Health, *, store_update: StoreUpdate | None = None, webhook_path: str | None = None,
                    webhook_secret: str | None = None, hooks: Sequence[Hook] = (),
-                   whatsapp: WhatsAppHook | None = None) -> Starlette:
+                   whatsapp: WhatsAppHook | None = None, states: Mapping[str, Callable[[], str]] | None = None,
+                   ) -> Starlette:
     """The ASGI app; Telegram's webhook route exists only when ``store_update``, path and secret are
-    given, WhatsApp's with ``whatsapp``, a desk's with its ``hooks``."""
+    given, WhatsApp's with ``whatsapp``, a desk's with its ``hooks``. ``states``: what else the
+    reports show (a channel's API: "ok" or what fails), never taking the process out of service: its
+    webhook keeps what comes meanwhile and the answers wait."""
+
+    def shown() -> dict[str, str]:
+        return {name: state() for name, state in (states or {}).items()}
 
     async def livez(_: Request) -> Response:
         return PlainTextResponse("ok")
 
     async def readyz(_: Request) -> Response:
         report = {"database": await health.database_state()}
-        return JSONResponse(report, status_code=_status(report))
+        return JSONResponse({**report, **shown()}, status_code=_status(report))
 
     async def healthz(_: Request) -> Response:
         report = await health.check()
-        return JSONResponse(report, status_code=_status(report))
+        return JSONResponse({**report, **shown()}, status_code=_status(report))
 
     async def metrics_endpoint(_: Request) -> Response:
         return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)

@@ -147,6 +147,7 @@ class Runtime:
             webhook_secret=secret.get_secret_value() if secret else None,
             whatsapp=hook,
             hooks=self.hooks,
+            states={"whatsapp": self.whatsapp.state} if self.whatsapp is not None else None,
         )
 
     async def start(self) -> None:
