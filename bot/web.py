@@ -245,7 +245,12 @@ def _whatsapp_webhook(hook: WhatsAppHook) -> Any:
         signature = request.headers.get(SIGNATURE_HEADER, "")
         expected = "sha256=" + hmac.new(secret, body, "sha256").hexdigest()
         if not hmac.compare_digest(signature.encode(), expected.encode()):
-            log.warning("whatsapp webhook: a post without the app secret's signature was refused")
+            if signature:  # signed, but not with this secret (or not this body): say which to check
+                log.warning("whatsapp webhook: a post whose X-Hub-Signature-256 does not match "
+                            "ISPBOT_WHATSAPP_APP_SECRET was refused (check the app secret, App settings > Basic)")
+            else:
+                log.warning("whatsapp webhook: a post with no X-Hub-Signature-256 was refused (not from Meta, or "
+                            "a proxy dropped the header)")
             return PlainTextResponse("forbidden", status_code=403)
         posted = _json_object(body)
         if posted is None:
