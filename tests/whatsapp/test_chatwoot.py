@@ -214,3 +214,23 @@ async def test_the_first_message_after_a_hand_back_is_answered_as_any_other(
         await maria.say("segunda via do boleto")
         assert "28/03/2025" in maria.text  # what the words ask, at the menu
         assert "28/03/2025" in after, after  # and the same right after the hand-back
+
+
+async def test_a_conversation_resolved_while_the_bot_was_down_hands_the_chat_back_once(
+    database: Database, sandbox: Sandbox, chatwoot: FakeChatwoot, free_tcp_port: int,  # noqa: F811
+) -> None:
+    api = FakeCloudApi()
+    async with _served(database, sandbox, chatwoot, free_tcp_port, api=api) as bot:
+        talk = await _handed_over(bot, chatwoot)
+    heard = len(api.to(MARIA_WA_ID))
+    await chatwoot.resolve(talk.id)  # its webhook fails: the bot is down
+    assert chatwoot.deliveries[-1].status is None
+    async with _served(database, sandbox, chatwoot, free_tcp_port, api=api) as bot:
+        (back,) = (await api.wait_for_sent(MARIA_WA_ID, heard + 1))[heard:]
+        assert "Voltei a atender" in back.text
+        await bot.desk_done()
+        assert await bot.runtime.recovery.round() == 0  # type: ignore[union-attr]
+        maria = bot.chat(MARIA_WA_ID)
+        await maria.say("segunda via do boleto")  # the bot's again: it answers
+        assert "28/03/2025" in maria.text
+        assert sum("Voltei a atender" in sent.text for sent in api.to(MARIA_WA_ID)) == 1

@@ -108,8 +108,12 @@ class ChatwootClient:
         return await self._retried("GET", f"{self.account}/teams/{team_id}")
 
     async def conversation(self, conversation_id: int) -> Conversation:
-        found = await self._retried("GET", f"{self.account}/conversations/{conversation_id}")
+        found = await self.conversation_json(conversation_id)
         return Conversation(int(found["id"]), str(found.get("status")))
+
+    async def conversation_json(self, conversation_id: int) -> dict[str, Any]:
+        """The conversation as Chatwoot shows it (its status, inbox and custom attributes)."""
+        return await self._retried("GET", f"{self.account}/conversations/{conversation_id}")
 
     # ---- contacts and conversations -------------------------------------------------------------------
     async def contact(self, identifier: str, name: str, attributes: dict[str, Any]) -> Contact:

@@ -10,7 +10,9 @@ inbox's open and pending conversations (those agents may be writing in) and, for
 activity is newer than what it read last, the messages after the last one it read (at start: the
 latest, back to ``WINDOW``), and keeps each through the webhook's own intake, as if Chatwoot had
 posted it. The inbox keeps an agent's message once by its id, so one that did arrive, or arrives
-later, is not kept twice; and ``WINDOW`` is shorter than the inbox keeps its rows
+later, is not kept twice. A conversation the bot still holds handed over but an agent resolved
+meanwhile (its status change lost the same way) is asked for by its id and its resolve kept, once
+per handoff. ``WINDOW`` is shorter than the inbox keeps its rows
 (``bot.runtime.housekeeping.KEEP_INBOX_FOR``), so a message is never read back after its row is gone.
 """
 
@@ -24,8 +26,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from bot.desks.chatwoot.client import ChatwootClient
+from bot.desks.chatwoot.client import ChatwootClient, ChatwootGone
 from bot.desks.chatwoot.intake import ChatwootIntake
+from bot.store import Handoffs
 
 log = logging.getLogger(__name__)
 
@@ -72,15 +75,37 @@ class ChatwootRecovery:
                     await _first(stop, self._wake)
 
     async def round(self) -> int:
-        """One pass over the conversations agents may be writing in: how many messages it kept."""
-        kept = 0
+        """One pass over the conversations agents may be writing in: how many events it kept."""
+        kept, listed = 0, set()
         for status in STATUSES:
             for page in range(1, PAGES + 1):
                 conversations = await self.client.conversations(status, page)
                 for conversation in conversations:
+                    listed.add(str(conversation.get("id")))
                     kept += await self._conversation(conversation)
                 if len(conversations) < 25:
                     break
+        return kept + await self._resolved(listed)
+
+    async def _resolved(self, listed: set[str]) -> int:
+        """Handoffs the bot holds open whose conversation an agent resolved meanwhile (that webhook
+        lost too): the resolve is kept as if posted, once per handoff, and hands the chat back."""
+        async with self.intake.database.session() as session:
+            handoffs = await Handoffs().open_at_desk(session)
+        kept = 0
+        for handoff in handoffs:
+            ref = handoff.desk_ref
+            if ref is None or ref in listed or not ref.isdigit():
+                continue  # open or pending in Chatwoot: nothing was missed
+            try:
+                conversation = await self.client.conversation_json(int(ref))
+            except ChatwootGone:
+                continue
+            if conversation.get("status") != "resolved":
+                continue
+            payload = {**conversation, "event": "conversation_status_changed",
+                       "updated_at": handoff.opened_at.timestamp()}  # one key a handoff: kept once
+            kept += 1 if await self.intake.store(payload, {}, recovered=True) else 0
         return kept
 
     async def _conversation(self, conversation: dict[str, Any]) -> int:
