@@ -47,6 +47,7 @@ from bot.channels.whatsapp.channel import WhatsAppChannel
 from bot.channels.whatsapp.client import CloudApi
 from bot.channels.whatsapp.files import WhatsAppFiles
 from bot.channels.whatsapp.settings import WhatsAppSettings
+from bot.channels.whatsapp.templates import kinds, load_templates
 from bot.channels.whatsapp.updates import MEDIA_PREFIX
 from bot.desks.chatwoot.client import ChatwootClient
 from bot.desks.chatwoot.desk import ChatwootDesk
@@ -354,6 +355,11 @@ def build_core(
         # Handoffs go to the staff desk, answered live (not only through a ticket); a shared inbox
         # (Chatwoot) keeps every chat's whole history, a forum topic only the handed-over part.
         policy = replace(policy, staff_desk=True, desk_follows_every_chat=desk == "chatwoot")
+    if settings.whatsapp is not None and not policy.held_outside_window:
+        # What WhatsApp holds outside its window is not said to have reached the person.
+        path = settings.whatsapp.whatsapp_templates
+        found = set(load_templates(path)) if path is not None else set()
+        policy = replace(policy, held_outside_window=frozenset(set(kinds(i18n.default_translations())) - found))
     engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
     notifier = OutageNotifier(database, coordinator)
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox

@@ -10,7 +10,7 @@ is kept once by its channel's id for it (``channel_updates``): a redelivery gets
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
@@ -35,6 +35,9 @@ def channel_of_chat(chat_id: int) -> str:
     return TELEGRAM
 
 
+# WhatsApp's customer service window: since the person last wrote, plain messages go; after, only
+# approved templates.
+WHATSAPP_WINDOW = timedelta(hours=24)
 _chats = ChannelChatRow.metadata.tables[ChannelChatRow.__tablename__]
 _updates = ChannelUpdateRow.metadata.tables[ChannelUpdateRow.__tablename__]
 _statuses = MessageStatusRow.metadata.tables[MessageStatusRow.__tablename__]
