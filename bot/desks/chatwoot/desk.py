@@ -27,7 +27,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from flows.desk import DeskChat, DeskPost, PostKind, StaffMember
+from flows.desk import Attachment, DeskChat, DeskPost, PostKind, StaffMember
 from flows.events import Incoming, Resolved, StaffCommand, StaffReply
 from flows.files import FileSource, FileTooLarge, FileUnavailable
 
@@ -104,17 +104,18 @@ class ChatwootDesk:
         while len(self._unsure) > REMEMBERED:  # those set aside for good are never tried again
             del self._unsure[next(iter(self._unsure))]
         files = await self._files(post)
+        content = _caption(text, post.attachment) if files and post.attachment is not None else text
         async with _carried():
             await self._learn_self()
             if ref is not None:
                 known = self._remember(chat.chat_id, int(ref), "open")
-                await self._post(known, text, key, post.kind, again, files=files)
+                await self._post(known, content, key, post.kind, again, files=files)
             else:
                 try:  # the bot's chat: its conversation stays the bot's
-                    await self._post(await self._bots(chat, post.kind), text, key, post.kind, again, files=files)
+                    await self._post(await self._bots(chat, post.kind), content, key, post.kind, again, files=files)
                 except ChatwootGone:  # deleted in Chatwoot meanwhile: the chat gets a new one
                     self._forget(chat.chat_id)
-                    await self._post(await self._bots(chat, post.kind), text, key, post.kind, again, files=files)
+                    await self._post(await self._bots(chat, post.kind), content, key, post.kind, again, files=files)
         self._unsure.pop(unsure, None)
 
     async def _files(self, post: DeskPost) -> list[File]:
@@ -237,6 +238,15 @@ class ChatwootDesk:
     def _forget(self, chat_id: int) -> None:
         """Its status changed in Chatwoot: ask next time."""
         self._known.pop(chat_id, None)
+
+
+def _caption(text: str, held: Attachment) -> str:
+    """The words of a post whose file is attached: its caption, without the "[photo] name" that
+    describes the file where it could not be attached (``flows.events.describe``)."""
+    words = text.removeprefix(f"[{held.kind}]").strip()
+    if held.name:
+        words = words.removeprefix(held.name).strip()
+    return "" if words == "…" else words
 
 
 def identifier(chat: DeskChat) -> str:
