@@ -130,20 +130,26 @@ class Health:
 
 def create_web_app(health: Health, *, store_update: StoreUpdate | None = None, webhook_path: str | None = None,
                    webhook_secret: str | None = None, hooks: Sequence[Hook] = (),
-                   whatsapp: WhatsAppHook | None = None) -> Starlette:
+                   whatsapp: WhatsAppHook | None = None, states: Mapping[str, Callable[[], str]] | None = None,
+                   ) -> Starlette:
     """The ASGI app; Telegram's webhook route exists only when ``store_update``, path and secret are
-    given, WhatsApp's with ``whatsapp``, a desk's with its ``hooks``."""
+    given, WhatsApp's with ``whatsapp``, a desk's with its ``hooks``. ``states``: what else the
+    reports show (a channel's API: "ok" or what fails), never taking the process out of service: its
+    webhook keeps what comes meanwhile and the answers wait."""
+
+    def shown() -> dict[str, str]:
+        return {name: state() for name, state in (states or {}).items()}
 
     async def livez(_: Request) -> Response:
         return PlainTextResponse("ok")
 
     async def readyz(_: Request) -> Response:
         report = {"database": await health.database_state()}
-        return JSONResponse(report, status_code=_status(report))
+        return JSONResponse({**report, **shown()}, status_code=_status(report))
 
     async def healthz(_: Request) -> Response:
         report = await health.check()
-        return JSONResponse(report, status_code=_status(report))
+        return JSONResponse({**report, **shown()}, status_code=_status(report))
 
     async def metrics_endpoint(_: Request) -> Response:
         return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
@@ -239,7 +245,12 @@ def _whatsapp_webhook(hook: WhatsAppHook) -> Any:
         signature = request.headers.get(SIGNATURE_HEADER, "")
         expected = "sha256=" + hmac.new(secret, body, "sha256").hexdigest()
         if not hmac.compare_digest(signature.encode(), expected.encode()):
-            log.warning("whatsapp webhook: a post without the app secret's signature was refused")
+            if signature:  # signed, but not with this secret (or not this body): say which to check
+                log.warning("whatsapp webhook: a post whose X-Hub-Signature-256 does not match "
+                            "ISPBOT_WHATSAPP_APP_SECRET was refused (check the app secret, App settings > Basic)")
+            else:
+                log.warning("whatsapp webhook: a post with no X-Hub-Signature-256 was refused (not from Meta, or "
+                            "a proxy dropped the header)")
             return PlainTextResponse("forbidden", status_code=403)
         posted = _json_object(body)
         if posted is None:

@@ -28,6 +28,7 @@ from bot.store import (
     Contacts,
     Database,
     Handoffs,
+    Inbox,
     InviteError,
     Invites,
     Link,
@@ -42,6 +43,7 @@ from bot.store import (
 )
 from bot.store import Contact as Contact  # noqa: PLC0414 - re-exported: a contact of the history
 from bot.store import Role as Role  # noqa: PLC0414 - re-exported: flows name roles here, never through the store
+from bot.store.channels import WHATSAPP, WHATSAPP_WINDOW, channel_of_chat
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows.contacts import CONTACT, LINKED, UNLINKED, ContactRef, Deadline
@@ -122,6 +124,7 @@ class Context:
         self.policy = policy
         self._session = session
         self._repos = repos
+        self.notices_held = 0  # notices of this turn WhatsApp will hold (outside its window, no template)
         self._translations = translations
         self._client_language = client_language
         self.menu = menu  # the names of the flows the menu offers, in order
@@ -267,13 +270,27 @@ class Context:
 
     async def notify_customer(self, customer: int, kind: str, key: str, /, **variables: Any) -> int:
         """Tell every chat linked to ``customer`` something (a notice of ``kind``: ``flows.replies.Notice``),
-        each in its own language; how many chats. Sent with this turn's answer (and only if the turn is saved)."""
+        each in its own language; how many chats will hear it now. Sent with this turn's answer (and only
+        if the turn is saved). A WhatsApp chat whose person last wrote more than 24 hours ago, for a
+        kind with no template there, is not counted: its notice is held until they write."""
         chats = await self._repos.links.chats_for_customer(self._session, customer)
+        heard = 0
         for chat_id in chats:
             state = await self._repos.states.load(self._session, chat_id)
             language = state.language or DEFAULT_LANGUAGE
             self.notices.append(notice(self._translations, chat_id, language, kind, key, **variables))
-        return len(chats)
+            if await self._held(chat_id, kind):
+                self.notices_held += 1
+            else:
+                heard += 1
+        return heard
+
+    async def _held(self, chat_id: int, kind: str) -> bool:
+        """Whether WhatsApp will hold a notice of ``kind`` to this chat now (outside its window)."""
+        if kind not in self.policy.held_outside_window or channel_of_chat(chat_id) != WHATSAPP:
+            return False
+        last = await Inbox().last_received(self._session, chat_id, channel=WHATSAPP)
+        return last is None or utcnow() - last >= WHATSAPP_WINDOW
 
     def tell(self, kind: str, key: str, /, **variables: Any) -> None:
         """Say something to this chat as a notice of ``kind`` (a staff member's turn, not the person's)."""

@@ -80,14 +80,16 @@ def new_job(chat: DeskChat, handoff: StaffHandoff | None, job: DeskJob) -> NewDe
 
 def turn_jobs(
     chat: DeskChat, handoff: StaffHandoff | None, said: str, replies: Sequence[Reply], *, follows_every_chat: bool,
+    file: Attachment | None = None,
 ) -> list[NewDeskJob]:
     """The desk jobs of a subscriber's turn, in order: a ``Handoff`` opens the conversation and posts
     its card; a ``ToStaff`` relays the person's words (a medium as its message, to copy). A desk that
-    follows every chat also gets the person's words and the bot's answers of every other turn."""
+    follows every chat also gets the person's words and the bot's answers of every other turn.
+    ``file``: the photo or document the person sent this turn, for a desk that attaches files."""
     jobs: list[DeskJob] = []
     relayed = any(isinstance(reply, ToStaff) for reply in replies)
     if follows_every_chat and not relayed and said:
-        jobs.append(PostMessage(DeskPost(PostKind.SUBSCRIBER, said, chat.name)))
+        jobs.append(PostMessage(DeskPost(PostKind.SUBSCRIBER, said, chat.name, file)))
     for reply in replies:
         if isinstance(reply, Handoff) and handoff is not None:
             shown = tuple((key, value) for key, value in reply.summary.items() if key in SHOWN and value)
@@ -96,8 +98,8 @@ def turn_jobs(
             if reply.summary.get("card"):
                 jobs.append(PostMessage(DeskPost(PostKind.CARD, reply.summary["card"])))
         elif isinstance(reply, ToStaff) and handoff is not None:
-            held = None
-            if reply.kind is not None and reply.message_id is not None:
+            held = file if reply.kind is not None else None
+            if held is None and reply.kind is not None and reply.message_id is not None:
                 held = Attachment(chat.channel, chat.chat_id, reply.message_id, reply.kind)
             jobs.append(PostMessage(DeskPost(PostKind.SUBSCRIBER, reply.text, chat.name, held)))
         elif follows_every_chat and isinstance(reply, Message):
@@ -143,6 +145,13 @@ class DeskWork:
     def note(self, key: str, /, **variables: object) -> None:
         """Say something to the staff in the conversation, privately: never relayed to the person."""
         self._job(PostMessage(DeskPost(PostKind.NOTE, self.text(key, **variables))))
+
+    def bot_said(self, texts: Sequence[str]) -> None:
+        """What the bot told the person in this event (handing the chat back), shown as the bot's
+        messages before the conversation is closed (desks that follow every chat)."""
+        posts = [new_job(self.chat, self.handoff, PostMessage(DeskPost(PostKind.BOT, text))) for text in texts]
+        at = next((n for n, job in enumerate(self.jobs) if job.kind is DeskJobKind.CLOSE), len(self.jobs))
+        self.jobs[at:at] = posts
 
     def posted_reply(self, text: str) -> None:
         """Show a staff member's reply as the person got it (desks that do not show it by themselves)."""

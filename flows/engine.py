@@ -69,7 +69,7 @@ from flows.context import (
     prompt_reply,
 )
 from flows.coordinator import IspCoordinator
-from flows.desk import DeskPost, PostKind, PostMessage, StaffMember, StaffNotice
+from flows.desk import Attachment, DeskPost, PostKind, PostMessage, StaffMember, StaffNotice
 from flows.deskwork import (
     STAFF_LANGUAGE,
     DeskHandler,
@@ -81,6 +81,7 @@ from flows.deskwork import (
     waiting_notices,
 )
 from flows.events import (
+    READ_MEDIA,
     Choice,
     Command,
     Contact,
@@ -538,10 +539,7 @@ class Engine:
         flow = role.flows.get(ctx.state.flow or "")
         step = getattr(flow, ctx.state.step or "", None) if flow is not None else None
         if flow is None or step is None:
-            if isinstance(event, Choice):
-                raise Unexpected("common.button_expired")
-            await self._begin(ctx, MENU)  # a new chat: the greeting (or the menu) is the answer
-            return None
+            return await self._between_flows(ctx, role, event)
         origin = ctx.state.step or ""
         request = event.text if isinstance(event, Text) and flow.name == MENU else None
         if isinstance(event, Text) and self._free(ctx, role):
@@ -682,6 +680,38 @@ class Engine:
                 and flow.name != MENU and MENU in role.flows and ctx.link is not None
                 and not any(t.what == FILES.what for t in flow.steps.takes(ctx.state.step or "")))
 
+    async def _between_flows(self, ctx: Context, role: RoleFlows, event: Event) -> str | None:
+        """A chat waiting in no step: a new chat gets the greeting (or the menu); a linked one's words
+        (handed back by the staff) what they ask, as at the menu (``_step``'s request then)."""
+        if isinstance(event, Choice):
+            raise Unexpected("common.button_expired")
+        if isinstance(event, Media) and event.kind not in READ_MEDIA:
+            ctx.say("common.unreadable", kind=event.kind)  # what was sent is not lost on the person
+        if isinstance(event, Text) and ctx.link is not None and await self._at_menu(ctx, role, event):
+            return event.text
+        await self._begin(ctx, MENU)
+        return None
+
+    async def _at_menu(self, ctx: Context, role: RoleFlows, event: Text) -> bool:
+        """Words of a linked chat that waits in no step (a staff member just handed it back) read by
+        the menu's question as if sent there, so they get the answer they get anywhere else; False,
+        and nothing changed, when the menu cannot use them (the menu is shown then)."""
+        menu = role.flows.get(MENU)
+        if menu is None:
+            return False
+        front = next(t for t in menu.steps[BEGIN] if isinstance(t, str))  # the menu's one question
+        left, said = ctx.state.snapshot(), len(ctx.replies)
+        self._enter(ctx, MENU, None)
+        ctx.state.step = front
+        try:
+            await getattr(menu, front)(ctx, event)
+        except Unexpected:
+            ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
+            del ctx.replies[said:]
+            return False
+        self._check_move(role, menu, front, ctx)
+        return True
+
     async def _hand_over(self, ctx: Context, role: RoleFlows, flow: Flow, event: Event) -> bool:
         """Leave the question for what the person asked: one line says so (nothing was under way in a
         resting flow), and the menu's question reads the event as if it had been sent there, so free
@@ -770,7 +800,11 @@ class Engine:
             return
         misses = int(ctx.state.data.get(MISSES, 0)) + 1
         ctx.state.data[MISSES] = misses
-        ctx.say(miss.hint or "common.not_understood", **miss.variables)
+        if isinstance(event, Media) and event.kind not in READ_MEDIA:
+            # A voice note, a sticker, a message the channel cannot read: what the bot reads instead.
+            ctx.say("common.unreadable", kind=event.kind)
+        else:
+            ctx.say(miss.hint or "common.not_understood", **miss.variables)
         if misses >= self.policy.give_up_after and HUMAN in role.flows:
             # Linked or not: someone not identified reaches the desk as such, or is told the ISP's phone.
             ctx.state.data[MISSES] = 0
@@ -809,7 +843,11 @@ class Engine:
         handoff = await self.repos.handoffs.of_chat(session, ctx.chat_id)
         chat = desk_chat(self.translations, ctx.chat_id, channel=incoming.channel, language=ctx.language,
                          handoff=handoff, link=ctx.link, name=incoming.sender_name)
-        jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows)
+        event, file = incoming.event, None
+        if isinstance(event, Media) and event.file is not None:  # a desk that attaches files fetches it
+            file = Attachment(incoming.channel, incoming.chat_id, incoming.message_id or 0, event.kind,
+                              event.file.ref, event.file.name, event.file.mime)
+        jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows, file=file)
         jobs += [new_job(chat, handoff, StaffNotice(text)) for text in ctx.staff_notices]
         if jobs:
             await self.desk_stores.jobs.enqueue(session, jobs)
@@ -866,6 +904,9 @@ class Engine:
             work.note("staff.isp_unsure" if failed.outcome_unknown else "staff.isp_unavailable", ticket=work.ticket_id)
         except IspApiError as refused:
             work.note("staff.isp_refused", reason=refused.description or str(refused.code))
+        if self.policy.desk_follows_every_chat:  # the conversation shows what the bot told the person
+            work.bot_said([notice.reply.text for notice in ctx.notices
+                           if notice.kind != "staff_answer" and isinstance(notice.reply, Message)])
         wrote = await work.write_jobs()
         # What the staff member said (``ctx.tell``), then what came with it (a photo, a file).
         notices = ctx.notices + [Notice(handoff.chat_id, reply, "staff_answer", language=ctx.language)

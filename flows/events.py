@@ -67,9 +67,24 @@ class FileRef:
     mime: str | None = None
 
 
+# A message's kind when the channel cannot read it at all (WhatsApp's ``unsupported``, an order, a
+# Flow's reply, a type newer than the bot): the person is told what the bot reads.
+UNREADABLE = "unreadable"
+# The kinds of media the bot reads (a receipt, a ticket's picture); the others are answered with what it reads.
+READ_MEDIA = ("photo", "document")
+
+
+def place(latitude: float, longitude: float, *, live: bool = False) -> Location | Media:
+    """A shared position as the engine's event; one no place on Earth has (NaN, infinite, out of
+    range: a forged or broken client's) is a message the bot cannot read, answered as such."""
+    if -90.0 <= latitude <= 90.0 and -180.0 <= longitude <= 180.0:  # NaN compares False
+        return Location(latitude, longitude, live=live)
+    return Media(UNREADABLE)
+
+
 @dataclass(frozen=True, slots=True)
 class Media:
-    kind: str  # photo, document, video, voice, sticker, ...
+    kind: str  # photo, document, video, voice, sticker, ... or UNREADABLE
     caption: str = ""
     file: FileRef | None = None  # photos and documents: what a receipt is sent as
 

@@ -68,6 +68,9 @@ class Policy:
     # The desk keeps every chat's whole history (a shared inbox: Chatwoot), not only handed-off ones
     # (``bot.desks.base.Desk.follows_every_chat``).
     desk_follows_every_chat: bool = False
+    # The notice kinds WhatsApp has no approved template for (``ISPBOT_WHATSAPP_TEMPLATES``): outside
+    # its 24-hour window such a notice is held, so whoever caused it is not told it reached the person.
+    held_outside_window: frozenset[str] = frozenset()
     # A person's message after this long without one begins a new contact, with a new protocol.
     contact_quiet: timedelta = timedelta(minutes=30)
     # The ISP's products and stock locations as technicians name them (``ISPBOT_STOCK_FILE``).

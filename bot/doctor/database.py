@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from bot.doctor.report import Finding, fail, ok
 from bot.store import Database
-from bot.store.errors import DatabaseRevisionError
+from bot.store.errors import DatabaseRevisionError, DatabaseUnreachableError
 from bot.store.migrate import ensure_current, head_revision
 from bot.store.models import ChatRow, HandoffRow
 from bot.store.urls import is_memory_sqlite
@@ -40,6 +40,8 @@ async def check(database: Database) -> list[Finding]:
                                  "with `ispbot migrate`")]
     try:
         await ensure_current(database)
+    except DatabaseUnreachableError as exc:  # the driver's text may carry the URL: only its kind here
+        return [fail("database", f"{dialect}: cannot connect ({exc.kind}): {FIX}")]
     except DatabaseRevisionError as exc:
         return [fail("database", f"{dialect}: {exc}")]
     except Exception as exc:  # the driver's own errors: their text may carry the URL, so only the type

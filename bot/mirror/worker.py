@@ -119,10 +119,15 @@ class MirrorWorker:
                 pause = self.idle
                 try:
                     claimed = await self._round()
+                    if failures:
+                        log.info("mirror: delivery rounds work again after %d failed", failures)
                     failures = 0
-                except Exception:  # the database is unreachable, most likely: never let the worker die
+                except Exception as exc:  # the database is unreachable, most likely: never let the worker die
                     failures += 1
-                    log.exception("mirror: a delivery round failed (%d in a row)", failures)
+                    if failures == 1:  # one line a streak; the traceback for whoever debugs
+                        log.warning("mirror: a delivery round failed (%s); trying again, with growing pauses, "
+                                    "until it works", type(exc).__name__)
+                    log.debug("mirror: delivery round %d in a row failed", failures, exc_info=True)
                     claimed = 0
                     pause = max(pause, retry_delay(failures, cap=self.backoff_cap).total_seconds())
                 now = self.clock()

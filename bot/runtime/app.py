@@ -47,10 +47,13 @@ from bot.channels.whatsapp.channel import WhatsAppChannel
 from bot.channels.whatsapp.client import CloudApi
 from bot.channels.whatsapp.files import WhatsAppFiles
 from bot.channels.whatsapp.settings import WhatsAppSettings
+from bot.channels.whatsapp.templates import kinds, load_templates
 from bot.channels.whatsapp.updates import MEDIA_PREFIX
 from bot.desks.chatwoot.client import ChatwootClient
 from bot.desks.chatwoot.desk import ChatwootDesk
+from bot.desks.chatwoot.files import URL_SCHEMES, ChatwootFiles
 from bot.desks.chatwoot.intake import ChatwootIntake, web_hook
+from bot.desks.chatwoot.recovery import ChatwootRecovery
 from bot.desks.chatwoot.settings import REQUIRED, ChatwootSettings
 from bot.desks.worker import DeskWorker
 from bot.isp import IspClient, IspSettings
@@ -115,6 +118,7 @@ class Runtime:
     desk: DeskWorker | None = None  # the staff desk's jobs, when there is a desk
     hooks: tuple[Hook, ...] = ()  # the desk's webhook (Chatwoot's), served in both modes
     chatwoot: ChatwootClient | None = None
+    recovery: ChatwootRecovery | None = None  # agents' messages whose webhook never came, read back
 
     @property
     def channel(self) -> TelegramChannel:
@@ -144,6 +148,7 @@ class Runtime:
             webhook_secret=secret.get_secret_value() if secret else None,
             whatsapp=hook,
             hooks=self.hooks,
+            states={"whatsapp": self.whatsapp.state} if self.whatsapp is not None else None,
         )
 
     async def start(self) -> None:
@@ -175,6 +180,9 @@ class Runtime:
         if self.desk is not None:
             tasks.append(asyncio.create_task(self.desk.run(stop), name="desk"))
             graces.append(10.0)
+        if self.recovery is not None:
+            tasks.append(asyncio.create_task(self.recovery.run(stop), name="chatwoot-recovery"))
+            graces.append(5.0)
         # The heartbeat outlives the others: a process still finishing its chats keeps its work.
         beating = asyncio.Event()
         heartbeat = asyncio.create_task(self.heartbeat.run(beating), name="heartbeat")
@@ -269,12 +277,17 @@ async def build_app(
     if telegram_settings is not None:
         bot = bot or make_bot(telegram_settings)
         files = telegram_files = TelegramFiles(bot)
+    # Files agents attach in Chatwoot, fetched to be sent to the person as files.
+    desk_files = ChatwootFiles(settings.chatwoot_settings.timeout) if settings.chatwoot_settings is not None else None
     if whatsapp_settings is not None:
         assert whatsapp_settings.whatsapp_token is not None  # noqa: S101 - configured
         assert whatsapp_settings.whatsapp_phone_number_id is not None  # noqa: S101
         api = CloudApi(whatsapp_settings.graph_root, whatsapp_settings.whatsapp_token.get_secret_value(),
                        whatsapp_settings.whatsapp_phone_number_id, transport=whatsapp_transport)
-        files = ChannelFiles(telegram_files, WhatsAppFiles(api, whatsapp_settings.whatsapp_max_media_mb << 20))
+        files = ChannelFiles(telegram_files, WhatsAppFiles(api, whatsapp_settings.whatsapp_max_media_mb << 20),
+                             desk_files)
+    elif telegram_files is not None and desk_files is not None:
+        files = ChannelFiles(telegram_files, None, desk_files)
     elif console is not None:
         files = console.files  # what "/file <path>" sends, read from this machine
     app = build_core(
@@ -293,15 +306,25 @@ async def build_app(
 
 
 class ChannelFiles:
-    """A receipt fetched from the channel it came through: WhatsApp's media ids, Telegram's file ids."""
+    """A file fetched from where it is kept: WhatsApp's media ids, Chatwoot's attachment URLs (an
+    agent's file), Telegram's file ids."""
 
-    def __init__(self, telegram: FileSource | None, whatsapp: FileSource) -> None:
+    def __init__(
+        self, telegram: FileSource | None, whatsapp: FileSource | None, desk: FileSource | None = None,
+    ) -> None:
         self.telegram = telegram
         self.whatsapp = whatsapp
+        self.desk = desk
 
     async def fetch(self, ref: str, *, limit: int) -> bytes:
         if ref.startswith(MEDIA_PREFIX):
+            if self.whatsapp is None:
+                raise FileUnavailable("no WhatsApp channel here")
             return await self.whatsapp.fetch(ref, limit=limit)
+        if ref.startswith(URL_SCHEMES):
+            if self.desk is None:
+                raise FileUnavailable("no desk here keeps files by URL")
+            return await self.desk.fetch(ref, limit=limit)
         if self.telegram is None:
             raise FileUnavailable("no Telegram channel here")
         return await self.telegram.fetch(ref, limit=limit)
@@ -332,6 +355,11 @@ def build_core(
         # Handoffs go to the staff desk, answered live (not only through a ticket); a shared inbox
         # (Chatwoot) keeps every chat's whole history, a forum topic only the handed-over part.
         policy = replace(policy, staff_desk=True, desk_follows_every_chat=desk == "chatwoot")
+    if settings.whatsapp is not None and not policy.held_outside_window:
+        # What WhatsApp holds outside its window is not said to have reached the person.
+        path = settings.whatsapp.whatsapp_templates
+        found = set(load_templates(path)) if path is not None else set()
+        policy = replace(policy, held_outside_window=frozenset(set(kinds(i18n.default_translations())) - found))
     engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
     notifier = OutageNotifier(database, coordinator)
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
@@ -371,7 +399,7 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
     elif chosen == "chatwoot" and chatwoot_settings is not None:
         chatwoot = ChatwootClient(chatwoot_settings)
         chatwoot_desk = ChatwootDesk(chatwoot, team_id=chatwoot_settings.team_id,
-                                     agents=chatwoot_settings.agent_users())
+                                     agents=chatwoot_settings.agent_users(), files=engine.files)
         desk = DeskWorker(database, chatwoot_desk)
     if desk is not None:
         engine.on_desk_jobs = desk.wake
@@ -383,16 +411,18 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
     if whatsapp is not None:
         whatsapp.connect(inbox, processor.wake)
     hooks: tuple[Hook, ...] = ()
-    if chatwoot_settings is not None and chatwoot_desk is not None:
-        intake = ChatwootIntake(database, inbox, chatwoot.inbox_id if chatwoot else 0, processor.wake)
+    recovery = None
+    if chatwoot_settings is not None and chatwoot_desk is not None and chatwoot is not None:
+        intake = ChatwootIntake(database, inbox, chatwoot.inbox_id, processor.wake)
         hooks = (web_hook(chatwoot_settings, intake),)
+        recovery = ChatwootRecovery(chatwoot, intake)
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
     housekeeping = Housekeeping(database, settings.bot_settings, notifier=app.notifier, processor=processor,
                                 deadlines=app.deadlines, restarts=RestartChecks(engine))
     return Runtime(database, app.coordinator, telegram_settings, telegram, processor, heartbeat, housekeeping,
                    app.mirror, whatsapp=whatsapp, whatsapp_settings=whatsapp_settings, desk=desk, hooks=hooks,
-                   chatwoot=chatwoot)
+                   chatwoot=chatwoot, recovery=recovery)
 
 
 class DeskSettingsError(ValueError):

@@ -30,7 +30,8 @@ def update_done(
     flow, step = position or (None, None)
     if position is not None and error is None:
         metrics.STEP_SECONDS.labels(flow or "none").observe(seconds)
-    level = logging.ERROR if error is not None else logging.INFO
+    # An update set aside on purpose (one it cannot read) is a WARNING; a turn that failed, an ERROR.
+    level = logging.WARNING if outcome == "skipped" else logging.ERROR if error is not None else logging.INFO
     if not log.isEnabledFor(level):
         return
     fields = {

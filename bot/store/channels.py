@@ -10,10 +10,10 @@ is kept once by its channel's id for it (``channel_updates``): a redelivery gets
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -35,6 +35,9 @@ def channel_of_chat(chat_id: int) -> str:
     return TELEGRAM
 
 
+# WhatsApp's customer service window: since the person last wrote, plain messages go; after, only
+# approved templates.
+WHATSAPP_WINDOW = timedelta(hours=24)
 _chats = ChannelChatRow.metadata.tables[ChannelChatRow.__tablename__]
 _updates = ChannelUpdateRow.metadata.tables[ChannelUpdateRow.__tablename__]
 _statuses = MessageStatusRow.metadata.tables[MessageStatusRow.__tablename__]
@@ -58,12 +61,39 @@ class ChannelIds:
             return {}
         rows = [{"channel": channel, "external_id": e, "created_at": now} for e in sorted(set(external_ids))]
         await session.execute(_NEW_CHATS[dialect_name(session)], rows)
-        statement = select(_chats.c.external_id, _chats.c.id).where(
+        statement = select(_chats.c.external_id, func.coalesce(_chats.c.alias_of, _chats.c.id)).where(
             _chats.c.channel == channel, _chats.c.external_id.in_(sorted(set(external_ids))),
         )
         base = CHAT_BASES[channel]
         found: list[Any] = list((await core_execute(session, statement)).all())
         return {str(row[0]): base + int(row[1]) for row in found}
+
+    async def join(
+        self, session: AsyncSession, channel: str, pairs: Collection[tuple[str, str]], now: datetime,
+    ) -> None:
+        """Each pair names one person by two ids (a WhatsApp number and user id): the id seen later
+        becomes an alias of the chat of the one seen first, so the person keeps one chat whichever
+        id comes next. Pairs already joined cost one read."""
+        wanted = sorted({id_ for pair in pairs for id_ in pair if pair[0] != pair[1]})
+        if not wanted:
+            return
+        rows = [{"channel": channel, "external_id": e, "created_at": now} for e in wanted]
+        await session.execute(_NEW_CHATS[dialect_name(session)], rows)
+        statement = select(_chats.c.external_id, _chats.c.id, _chats.c.alias_of).where(
+            _chats.c.channel == channel, _chats.c.external_id.in_(wanted),
+        )
+        rows_found: list[Any] = list((await core_execute(session, statement)).all())
+        found: dict[str, tuple[int, int | None]] = {str(row[0]): (int(row[1]), row[2]) for row in rows_found}
+        for first, second in pairs:
+            if first not in found or second not in found:
+                continue
+            (one, one_alias), (other, other_alias) = found[first], found[second]
+            chat_one, chat_other = one_alias or one, other_alias or other
+            if chat_one == chat_other:
+                continue
+            keep, alias = (chat_one, other) if chat_one < chat_other else (chat_other, one)
+            await session.execute(update(_chats).where(_chats.c.id == alias).values(alias_of=keep))
+            found = {key: ((row_id, keep) if row_id == alias else (row_id, of)) for key, (row_id, of) in found.items()}
 
     async def external_id(self, session: AsyncSession, chat_id: int) -> str | None:
         """The channel's own id of an internal chat id (None: not one of theirs)."""

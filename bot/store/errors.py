@@ -36,6 +36,16 @@ class DatabaseAheadError(DatabaseRevisionError):
     """The database was migrated by a newer ispbot: this older code does not know its revision."""
 
 
+class DatabaseUnreachableError(DatabaseRevisionError):
+    """Whether the schema is this code's cannot be told: the database cannot be reached at all (a
+    wrong ``ISPBOT_DATABASE_URL``, the server down, a user it refuses). Its message names the setting
+    and where it points, never the password; ``kind`` the driver's or the system's error."""
+
+    def __init__(self, what: str, kind: str = "") -> None:
+        super().__init__(what)
+        self.kind = kind
+
+
 class InviteError(StoreError):
     """An invite code cannot be redeemed. The subclasses say why, for the admin's eyes and the logs;
     what the person is told is up to the flow."""

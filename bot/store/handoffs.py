@@ -91,6 +91,11 @@ class Handoffs:
         statement = update(HandoffRow).where(HandoffRow.id == handoff_id, _open).values(closed_at=at or utcnow())
         return await execute_rowcount(session, statement) == 1
 
+    async def open_at_desk(self, session: AsyncSession) -> list[StaffHandoff]:
+        """Open handoffs whose desk conversation is known, oldest first."""
+        statement = select(HandoffRow).where(_open, HandoffRow.desk_ref.is_not(None)).order_by(HandoffRow.id)
+        return [_from_row(row) for row in (await session.execute(statement)).scalars()]
+
     async def unanswered(self, session: AsyncSession) -> list[StaffHandoff]:
         """Open handoffs no staff member answered yet, oldest first: the queue."""
         statement = select(HandoffRow).where(_open, HandoffRow.answered_at.is_(None)).order_by(HandoffRow.opened_at)

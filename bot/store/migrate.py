@@ -7,15 +7,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import sqlalchemy.exc
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
-from sqlalchemy.engine import URL, Connection
+from sqlalchemy.engine import URL, Connection, make_url
 
 from bot.store.db import Database
-from bot.store.errors import DatabaseAheadError, DatabaseBehindError
+from bot.store.errors import DatabaseAheadError, DatabaseBehindError, DatabaseUnreachableError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 FIX = "run `ispbot migrate`"
@@ -74,8 +75,13 @@ async def current_revision(target: str | URL | Database) -> str | None:
 
 
 async def ensure_current(target: str | URL | Database) -> None:
-    """Refuse to run on a database whose schema is not exactly this code's head revision."""
-    current = await current_revision(target)
+    """Refuse to run on a database whose schema is not exactly this code's head revision, or that
+    cannot be reached (``DatabaseUnreachableError``, in one line naming the setting)."""
+    try:
+        current = await current_revision(target)
+    except (OSError, TimeoutError, sqlalchemy.exc.DBAPIError, sqlalchemy.exc.InterfaceError) as exc:
+        cause = getattr(exc, "orig", None) or exc
+        raise DatabaseUnreachableError(unreachable(target, exc), type(cause).__name__) from None
     head = head_revision()
     if current == head:
         return
@@ -88,3 +94,16 @@ async def ensure_current(target: str | URL | Database) -> None:
             "it was migrated by a newer version; run that version or restore a matching backup"
         )
     raise DatabaseBehindError(f"the database is at revision {current} but this ispbot needs {head}: {FIX}")
+
+
+def unreachable(target: str | URL | Database, exc: BaseException) -> str:
+    """One line on a database that cannot be reached: where the setting points (no password), and why."""
+    url = target.engine.url if isinstance(target, Database) else make_url(target) if isinstance(target, str) else target
+    where = url.render_as_string(hide_password=True)
+    cause = getattr(exc, "orig", None) or exc
+    words = str(cause).strip().splitlines()[0][:200] if str(cause).strip() else ""
+    if url.password:
+        words = words.replace(str(url.password), "***")
+    reason = f"{type(cause).__name__}: {words}" if words else type(cause).__name__
+    return (f"cannot reach the database of ISPBOT_DATABASE_URL ({where}): {reason}; check the URL, that the "
+            "server runs and that it takes this user")

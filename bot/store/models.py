@@ -168,6 +168,9 @@ class ChannelChatRow(Base):
     channel: Mapped[str] = mapped_column(String(16))
     external_id: Mapped[str] = mapped_column(String(160))  # WhatsApp: the business-scoped user id, or the wa_id
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # Another id of the same person (WhatsApp: a user id once known beside the number, or the number
+    # beside it): the ``id`` of the row whose chat it is, None for a chat's own row.
+    alias_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ChannelUpdateRow(Base):

@@ -14,17 +14,22 @@ done, never resent.
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote, urlsplit
 
 from bot.i18n import plain_text
 from bot.isp.models import v1_records, v2_requests
 
 from flows.context import Context
 from flows.deskwork import DeskWork
-from flows.events import Resolved, StaffCommand, StaffEvent, StaffReply
-from flows.replies import Copy, Document
+from flows.events import Resolved, StaffCommand, StaffEvent, StaffReply, describe
+from flows.files import FileTooLarge, FileUnavailable
+from flows.replies import Copy, Upload
 
 _CLOSE = re.compile(r"(\d+)\s+(.+)", re.DOTALL)
 UNSURE = "staff.isp_unsure"
+# A staff member's file, at most (WhatsApp takes images of 5 MB, Telegram's bots upload 50 MB; the
+# channel refuses what it cannot send, and the staff hear it).
+STAFF_FILE_LIMIT = 16 << 20
 
 
 async def on_desk(ctx: Context, desk: DeskWork, event: StaffEvent) -> None:
@@ -38,13 +43,30 @@ async def on_desk(ctx: Context, desk: DeskWork, event: StaffEvent) -> None:
 
 
 async def _reply(ctx: Context, desk: DeskWork, said: StaffReply) -> None:
-    ctx.tell("staff_answer", "human.from_staff", name=desk.staff.name, text=said.text)
+    upload = await _staff_file(ctx, desk, said) if said.attachment is None and said.url is not None else None
+    if said.text.strip() or upload is None:
+        ctx.tell("staff_answer", "human.from_staff", name=desk.staff.name, text=said.text)
     if said.attachment is not None:  # after the words: the engine sends these replies after the notices
         ctx.replies.append(Copy(said.attachment))
-    elif said.url is not None:
-        ctx.replies.append(Document(said.url, ""))
-    await desk.mirror_staff(said.text)
+    elif upload is not None:
+        ctx.replies.append(upload)
+    await desk.mirror_staff(said.text or describe(said))
     await desk.answered()
+
+
+async def _staff_file(ctx: Context, desk: DeskWork, said: StaffReply) -> Upload | None:
+    """A file the staff member attached where the desk keeps it (Chatwoot's storage), fetched by the
+    bot and sent to the person as a file of their channel: never a link to the staff's server. A file
+    that cannot be fetched is said to the staff (the person hears the words alone)."""
+    assert said.url is not None  # noqa: S101 - only called with one
+    try:
+        data = await ctx.fetch_file(said.url, limit=STAFF_FILE_LIMIT)
+    except (FileUnavailable, FileTooLarge) as exc:
+        desk.note("staff.file_not_sent", too_large=isinstance(exc, FileTooLarge), mb=STAFF_FILE_LIMIT >> 20)
+        return None
+    name = unquote(urlsplit(said.url).path.rsplit("/", 1)[-1]) or "arquivo"
+    caption = "" if said.text.strip() else ctx.text("human.from_staff_file", name=desk.staff.name)
+    return Upload("photo" if said.kind == "photo" else "document", data, name[:200], caption)
 
 
 async def _command(ctx: Context, desk: DeskWork, name: str, args: str) -> None:

@@ -25,7 +25,7 @@ from bot.isp.models import v1_records
 
 from flows.contacts import HANDED_TO_PERSON, TICKET_OPENED, Deadline
 from flows.context import UNIDENTIFIED, Context
-from flows.events import Contact, Location, Media, Text
+from flows.events import UNREADABLE, Contact, Location, Media, Text
 from flows.flow import TO_MENU, Flow, StepEvent, Steps, Switch
 from flows.identity import masked_tax_id
 
@@ -110,6 +110,10 @@ class Human(Flow):
         match event:
             case Text(text=text):
                 ctx.relay(text)
+            case Media(kind=kind) if kind == UNREADABLE:
+                # The staff cannot see it either: they hear something came, the person what is read.
+                ctx.relay(said, kind)
+                ctx.say("common.unreadable", kind=kind)
             case Media(kind=kind):
                 ctx.relay(said, kind)
             case Location():

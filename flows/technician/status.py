@@ -201,7 +201,7 @@ class Status(Flow):
         reason = ctx.data.get("reason") if target is service_orders.Move.ABORTED else None
         unrecorded = await self._record_reason(ctx, ticket.Numero or 0, reason) if reason else None
         ctx.say("technician_status.moved", number=ticket.Numero, status=_word(ctx, target.value), told=told,
-                reason=bool(reason) and unrecorded is None)
+                held=ctx.notices_held, reason=bool(reason) and unrecorded is None)
         if unrecorded is not None:
             ctx.say(unrecorded, number=ticket.Numero, reason=reason)
         back_to_ticket(ctx)

@@ -148,3 +148,23 @@ def test_the_help_loads_no_heavy_module() -> None:
     assert heavy == [], f"building the parser loads {heavy}: import them where the command runs"
     assert "bot.commands.invites" in loaded  # the check looked at the real parser
     assert [name for name in _HELP_MUST_NOT_LOAD if name in loaded] == []
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql+asyncpg://ispbot:s3cr3t-pw@127.0.0.1:1/ispbot",  # nothing listens there
+    "sqlite+aiosqlite:////nonexistent-folder/for/sure/ispbot.db",  # a folder that is not there
+])
+def test_run_with_a_database_it_cannot_reach_says_so_in_one_line_naming_the_setting(url: str, tmp_path: Path) -> None:
+    environment = {
+        "PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "ISPBOT_DATABASE_URL": url,
+        "ISPBOT_TELEGRAM_TOKEN": "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+        "ISPBOT_ISP_BASE_URL": "https://erp.example.net", "ISPBOT_ISP_KEY": "abcdefabcdefabcdef",
+    }
+    ran = subprocess.run(
+        [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main(['run']))"],
+        cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert ran.returncode == 1
+    err = ran.stderr.strip()
+    assert len(err.splitlines()) == 1, err
+    assert "ISPBOT_DATABASE_URL" in err and "s3cr3t-pw" not in err

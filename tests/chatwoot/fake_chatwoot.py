@@ -16,6 +16,15 @@ is posted to the inbox's webhook as ``message_created``, every status change as
 ``conversation_status_changed``, signed as Chatwoot 4.13+ signs them: ``X-Chatwoot-Signature:
 sha256=<hex HMAC-SHA256 of "{timestamp}.{body}">``, ``X-Chatwoot-Timestamp``, ``X-Chatwoot-Delivery``.
 
+Files as Chatwoot keeps them: a message is created as JSON or as ``multipart/form-data`` with its
+files in ``attachments[]`` (the content may then be blank); each becomes an attachment whose
+``file_type`` follows its content type (``image``, ``audio``, ``video``, else ``file``) and whose
+``data_url`` is Active Storage's redirect to the blob (``/rails/active_storage/blobs/redirect/
+<signed id>/<filename>``), fetched without the API token. An agent's message may carry files too
+(``agent_reply(..., files=[...])``). The list of a conversation's messages reads as
+``MessageFinder`` does: the latest 20, ``before`` an id (20), ``after`` an id (100, oldest first);
+the inbox's conversations as ``ConversationFinder`` lists them (by status, 25 a page, in ``data``).
+
 Faults on demand: ``fail(path, status)`` answers the next matching call with a 5xx, before or after
 doing its work (``after=True``: the write landed, its answer was lost); ``slow(path, seconds)``
 delays the next matching answer (the work done first, as a server that is slow to answer).
@@ -33,6 +42,8 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
+from email.parser import BytesParser
+from email.policy import HTTP
 from types import TracebackType
 from typing import Any
 
@@ -40,7 +51,7 @@ import httpx
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 Json = dict[str, Any]
@@ -92,6 +103,7 @@ class Conversation:
     team_id: int | None = None
     assignee_id: int | None = None
     messages: list[Json] = field(default_factory=list)
+    last_activity_at: int = field(default_factory=lambda: int(time.time()))
 
 
 class FakeChatwoot:
@@ -112,6 +124,8 @@ class FakeChatwoot:
         self.calls: list[str] = []  # "METHOD /path" of every authorised call, in order
         self.deliveries: list[Delivery] = []
         self.faults: list[Fault] = []
+        self.blobs: dict[str, tuple[bytes, str, str]] = {}  # signed id: (bytes, content type, filename)
+        self.blob_fetches: list[str] = []  # signed ids of the blobs fetched, in order
         self._ids = itertools.count(1001)  # message ids, across the installation
         self._contact_ids = itertools.count(501)
         self._conversation_ids = itertools.count(1)
@@ -132,11 +146,14 @@ class FakeChatwoot:
             Route(base + "/contacts/{contact:int}/contact_inboxes", self._create_contact_inbox, methods=["POST"]),
             Route(base + "/contacts/{contact:int}/conversations", self._contact_conversations),
             Route(base + "/conversations", self._create_conversation, methods=["POST"]),
+            Route(base + "/conversations", self._list_conversations, methods=["GET"]),
             Route(conversation, self._show_conversation),
             Route(conversation + "/toggle_status", self._toggle_status, methods=["POST"]),
             Route(conversation + "/assignments", self._assign, methods=["POST"]),
             Route(conversation + "/custom_attributes", self._custom_attributes, methods=["POST"]),
             Route(conversation + "/messages", self._messages, methods=["GET", "POST"]),
+            Route("/rails/active_storage/blobs/redirect/{signed}/{filename}", self._blob_redirect),
+            Route("/rails/active_storage/disk/{signed}/{filename}", self._blob),
         ])
 
     # ----------------------------------------------------------------- serving
@@ -223,12 +240,26 @@ class FakeChatwoot:
                 if private is None or m["private"] is private]
 
     async def agent_reply(self, conversation_id: int, content: str, *, private: bool = False,
-                          agent_id: int = AGENT_ID) -> Json:
-        """An agent writes in the conversation (a private note with ``private``); posts the webhook."""
+                          agent_id: int = AGENT_ID, files: list[tuple[str, bytes, str]] | None = None,
+                          webhook: bool = True) -> Json:
+        """An agent writes in the conversation (a private note with ``private``), with ``files``
+        (filename, bytes, content type) attached; posts the webhook (not with ``webhook=False``: a
+        delivery lost, as when the bot was down: Chatwoot does not post an API inbox's again)."""
         conversation = self.conversations[conversation_id]
-        message = self._add_message(conversation, content, "outgoing", private, sender=self.users[agent_id])
-        await self._post(self._message_event(conversation, message))
+        message = self._add_message(conversation, content, "outgoing", private, sender=self.users[agent_id],
+                                    files=files or [])
+        if webhook:
+            await self._post(self._message_event(conversation, message))
         return message
+
+    def attachments(self, conversation_id: int) -> list[tuple[str, bytes, str]]:
+        """Every file attached to the conversation's messages: (file_type, bytes, filename)."""
+        found = []
+        for message in self.conversations[conversation_id].messages:
+            for attachment in message.get("attachments", []):
+                data, _, filename = self.blobs[attachment["signed_id"]]
+                found.append((attachment["file_type"], data, filename))
+        return found
 
     async def resolve(self, conversation_id: int, status: str = "resolved") -> None:
         """An agent changes the conversation's status in Chatwoot's screen; posts the webhook."""
@@ -274,7 +305,8 @@ class FakeChatwoot:
                 return JSONResponse({"error": "Internal Server Error"}, status_code=fault.status)
         try:
             raw = await request.body()
-            body = json.loads(raw) if raw else {}
+            kind = request.headers.get("content-type", "")
+            body = _form(kind, raw) if kind.startswith("multipart/form-data") else json.loads(raw) if raw else {}
             if not isinstance(body, dict):
                 raise _Refusal(400, {"error": "a JSON object is expected"})
             result = await work(request, body)
@@ -379,6 +411,19 @@ class FakeChatwoot:
         return self._conversation_json(conversation)
 
     @_route
+    async def _list_conversations(self, request: Request, _: Json) -> Json:
+        """ConversationFinder: the account's conversations with ``status`` (open by default; "all"),
+        of ``inbox_id`` when given, newest activity first, 25 a ``page``."""
+        status = request.query_params.get("status", "open")
+        inbox = request.query_params.get("inbox_id")
+        page = int(request.query_params.get("page", "1"))
+        found = [c for c in self.conversations.values()
+                 if status in {"all", c.status} and (inbox is None or int(inbox) == INBOX_ID)]
+        found.sort(key=lambda c: c.last_activity_at, reverse=True)
+        shown = found[(page - 1) * 25:page * 25]
+        return {"data": {"meta": {"all_count": len(found)}, "payload": [self._conversation_json(c) for c in shown]}}
+
+    @_route
     async def _show_conversation(self, request: Request, _: Json) -> Json:
         return self._conversation_json(self._conversation(request))
 
@@ -414,20 +459,27 @@ class FakeChatwoot:
     @_route
     async def _messages(self, request: Request, body: Json) -> Json:
         conversation = self._conversation(request)
-        if request.method == "GET":
-            before = request.query_params.get("before")
-            listed = [m for m in conversation.messages if before is None or m["id"] < int(before)]
+        if request.method == "GET":  # MessageFinder
+            before, after = request.query_params.get("before"), request.query_params.get("after")
+            if after is not None:
+                listed = [m for m in conversation.messages if m["id"] > int(after)][:100]
+            else:
+                listed = [m for m in conversation.messages if before is None or m["id"] < int(before)][-20:]
             return {"meta": {"contact": self.contacts[conversation.contact_id]},
-                    "payload": [self._message_json(m) for m in listed[-20:]]}
+                    "payload": [self._message_json(m) for m in listed]}
         kind = body.get("message_type") or "outgoing"
         if kind not in ("incoming", "outgoing"):
             raise _Refusal(422, {"error": f"'{kind}' is not a valid message_type"})
+        files = body.get("attachments[]") or []
         content = body.get("content")
-        if not isinstance(content, str) or not content.strip():
+        if content is not None and not isinstance(content, str):
+            raise _Refusal(422, {"error": "Content is invalid"})
+        if not files and (content is None or not content.strip()):
             raise _Refusal(422, {"error": "Content can't be blank"})
+        private = body.get("private") in (True, "true", "1")
         sender = self.contacts[conversation.contact_id] if kind == "incoming" else self.users[BOT_USER_ID]
-        message = self._add_message(conversation, content, kind, bool(body.get("private")), sender=sender,
-                                    source_id=body.get("source_id"))
+        message = self._add_message(conversation, content or "", kind, private, sender=sender,
+                                    source_id=body.get("source_id"), files=files)
         if kind == "incoming" and conversation.status == "resolved":
             await self._set_status(conversation, "open")  # Message#reopen_conversation, no agent bot
         self._post_later(self._message_event(conversation, message))
@@ -455,12 +507,45 @@ class FakeChatwoot:
         return conversation
 
     def _add_message(self, conversation: Conversation, content: str, kind: str, private: bool, *, sender: Json,
-                     source_id: str | None = None) -> Json:
-        message = {"id": next(self._ids), "content": content, "message_type": kind, "private": private,
-                   "created_at": int(time.time()), "source_id": source_id, "sender": sender,
-                   "conversation_id": conversation.id, "content_type": "text", "content_attributes": {}}
+                     source_id: str | None = None, files: list[tuple[str, bytes, str]] | None = None) -> Json:
+        message: Json = {"id": next(self._ids), "content": content, "message_type": kind, "private": private,
+                         "created_at": int(time.time()), "source_id": source_id, "sender": sender,
+                         "conversation_id": conversation.id, "content_type": "text", "content_attributes": {}}
+        attachments = []
+        for filename, data, content_type in files or []:
+            signed = uuid.uuid4().hex
+            self.blobs[signed] = (data, content_type, filename)
+            major = content_type.split("/", 1)[0]
+            attachments.append({"id": next(self._ids), "message_id": message["id"], "account_id": ACCOUNT_ID,
+                                "file_type": major if major in ("image", "audio", "video") else "file",
+                                "extension": filename.rsplit(".", 1)[-1] if "." in filename else None,
+                                "file_size": len(data), "signed_id": signed})
+        if attachments:
+            message["attachments"] = attachments
         conversation.messages.append(message)
+        conversation.last_activity_at = message["created_at"]
         return message
+
+    def _attachment_json(self, attachment: Json) -> Json:
+        """``Attachment#push_event_data``: the blob's redirect URL (absolute, as ``url_for`` makes it)."""
+        filename = self.blobs[attachment["signed_id"]][2]
+        url = f"{self.url}/rails/active_storage/blobs/redirect/{attachment['signed_id']}/{filename}"
+        shown = {key: value for key, value in attachment.items() if key != "signed_id"}
+        return {**shown, "data_url": url, "thumb_url": url if attachment["file_type"] == "image" else ""}
+
+    async def _blob_redirect(self, request: Request) -> Response:
+        """Active Storage's redirect controller: no API token, the signed id is the key."""
+        signed, filename = request.path_params["signed"], request.path_params["filename"]
+        if signed not in self.blobs:
+            return Response(status_code=404)
+        return RedirectResponse(f"{self.url}/rails/active_storage/disk/{signed}/{filename}", status_code=302)
+
+    async def _blob(self, request: Request) -> Response:
+        found = self.blobs.get(request.path_params["signed"])
+        if found is None:
+            return Response(status_code=404)
+        self.blob_fetches.append(request.path_params["signed"])
+        return Response(found[0], media_type=found[1])
 
     async def _set_status(self, conversation: Conversation, status: str, *, wait: bool = False) -> None:
         if conversation.status == status:
@@ -481,15 +566,22 @@ class FakeChatwoot:
                 "meta": {"sender": {**contact, "type": "contact"},
                          "assignee": self.users.get(conversation.assignee_id or 0),
                          "team": self.teams.get(conversation.team_id or 0)},
-                "channel": "Channel::Api", "messages": [], "updated_at": time.time()}
+                "channel": "Channel::Api", "messages": [], "updated_at": time.time(),
+                "last_activity_at": conversation.last_activity_at, "timestamp": conversation.last_activity_at}
 
     def _message_json(self, message: Json) -> Json:
         """The API's shape: ``message_type`` as its number, as Chatwoot's views render it."""
-        return {**message, "message_type": MESSAGE_TYPES.index(message["message_type"])}
+        return {**message, "message_type": MESSAGE_TYPES.index(message["message_type"]),
+                **self._attachments_json(message)}
+
+    def _attachments_json(self, message: Json) -> Json:
+        found = message.get("attachments")
+        return {"attachments": [self._attachment_json(a) for a in found]} if found else {}
 
     def _message_event(self, conversation: Conversation, message: Json) -> Json:
         """``message_created`` as Message#webhook_data renders it: ``message_type`` by name."""
-        return {**message, "event": "message_created", "account": {"id": ACCOUNT_ID, "name": "ISP"},
+        return {**message, **self._attachments_json(message), "event": "message_created",
+                "account": {"id": ACCOUNT_ID, "name": "ISP"},
                 "inbox": {"id": INBOX_ID, "name": self.inbox["name"]},
                 "conversation": self._conversation_json(conversation)}
 
@@ -505,3 +597,23 @@ class FakeChatwoot:
             return
         async with self._webhooks:
             await self.post_webhook(payload)
+
+
+def _form(content_type: str, body: bytes) -> Json:
+    """A multipart form as Rails reads it: text fields as strings, ``name[]`` fields as lists, a file
+    as (filename, bytes, content type)."""
+    head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode()
+    fields: Json = {}
+    for part in BytesParser(policy=HTTP).parsebytes(head + body).iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
+        if not isinstance(name, str):
+            continue
+        filename = part.get_filename()
+        value: Any = (filename, data, part.get_content_type()) if filename is not None else data.decode("utf-8")
+        if name.endswith("[]"):
+            fields.setdefault(name, []).append(value)
+        else:
+            fields[name] = value
+    return fields

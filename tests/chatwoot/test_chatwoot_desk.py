@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from bot.desks.chatwoot.desk import ChatwootDesk, identifier
@@ -21,6 +22,7 @@ from flows.desk import DeskChat
 
 from tests.chatwoot.conftest import settings_for
 from tests.chatwoot.fake_chatwoot import AGENT_ID, TEAM_ID, Conversation, FakeChatwoot
+from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, TelegramChat, running_bot
 
 MARIA = 8401
@@ -53,7 +55,7 @@ def conversation(chatwoot: FakeChatwoot, chat_id: int = MARIA) -> Conversation:
     return found
 
 
-async def agent(bot: RunningBot, chatwoot: FakeChatwoot, conversation_id: int, text: str, **how: bool) -> None:
+async def agent(bot: RunningBot, chatwoot: FakeChatwoot, conversation_id: int, text: str, **how: Any) -> None:
     """An agent writes in Chatwoot; wait until the bot handled it (or had nothing to handle)."""
     message = await chatwoot.agent_reply(conversation_id, text, **how)
     if await bot.inbox_row(REPLIES + message["id"]) is not None:
@@ -195,3 +197,19 @@ async def test_an_agent_listed_in_the_settings_assigns_the_ticket_to_their_own_i
     ticket = int(talk.custom_attributes["ticket"])
     assert sandbox.store.find("tickets", Numero=ticket)["Designacao_Usuario"] == "atendente.rui"
     assert any("atendente.rui" in note for note in chatwoot.contents(talk.id, private=True))
+
+
+async def test_files_go_both_ways_as_files_for_a_telegram_subscriber(bot: RunningBot, chatwoot: FakeChatwoot) -> None:
+    jpeg = b"\xff\xd8\xff\xe0" + b"luzes do roteador" * 32
+    maria, talk = await handed_over(bot, chatwoot)
+    bot.api.add_file("PHOTO2", jpeg)  # the largest size, which the bot fetches
+    await maria.send(tg.photo_message(MARIA, "a luz vermelha"))
+    await bot.desk_done()
+    assert [(kind, data) for kind, data, _ in chatwoot.attachments(talk.id)] == [("image", jpeg)]
+
+    heard = len(bot.api.sent(MARIA))
+    await agent(bot, chatwoot, talk.id, "Veja", files=[("roteador.jpg", jpeg, "image/jpeg")])
+    told = bot.api.sent(MARIA)[heard:]
+    assert not any(chatwoot.url in str(sent.params) for sent in told)
+    [photo] = [sent for sent in told if sent.method == "sendPhoto"]
+    assert photo.params["photo"] == jpeg

@@ -46,3 +46,32 @@ async def test_webhooks_are_signed_over_the_timestamp_and_the_body(chatwoot: Fak
     expected = hmac.new(chatwoot.secret.encode(), b"1700000000." + body, hashlib.sha256).hexdigest()
     assert headers["X-Chatwoot-Signature"] == f"sha256={expected}"
     assert headers["X-Chatwoot-Timestamp"] == "1700000000" and headers["X-Chatwoot-Delivery"]
+
+
+async def test_files_messages_and_conversations_as_chatwoot_gives_them(chatwoot: FakeChatwoot) -> None:
+    """A message in multipart with ``attachments[]`` (blank content allowed then), its file behind
+    Active Storage's redirect (no token needed), the finders' ``after`` and the inbox's list."""
+    headers = {"api_access_token": chatwoot.token}
+    async with httpx.AsyncClient(base_url=chatwoot.url) as http:
+        contact = (await http.post(f"{BASE}/contacts", headers=headers, json={"name": "Maria", "identifier": "x:2"},
+                                   )).json()["payload"]["contact"]
+        box = (await http.post(f"{BASE}/contacts/{contact['id']}/contact_inboxes", headers=headers,
+                               json={"inbox_id": INBOX_ID, "source_id": "x:2"})).json()
+        talk = (await http.post(f"{BASE}/conversations", headers=headers,
+                                json={"source_id": box["source_id"], "inbox_id": INBOX_ID, "status": "pending"})).json()
+        path = f"{BASE}/conversations/{talk['id']}/messages"
+        blank = await http.post(path, headers=headers, json={"content": " ", "message_type": "incoming"})
+        assert blank.status_code == 422
+        sent = await http.post(path, headers=headers, data={"content": "", "message_type": "incoming"},
+                               files=[("attachments[]", ("foto.jpg", b"\xff\xd8 jpeg", "image/jpeg"))])
+        [attachment] = sent.json()["attachments"]
+        assert attachment["file_type"] == "image" and "/rails/active_storage/blobs/redirect/" in attachment["data_url"]
+        fetched = await http.get(attachment["data_url"], follow_redirects=True)  # no token
+        assert fetched.content == b"\xff\xd8 jpeg"
+        first = sent.json()["id"]
+        await http.post(path, headers=headers, json={"content": "depois", "message_type": "incoming"})
+        after = (await http.get(path, headers=headers, params={"after": first})).json()["payload"]
+        assert [m["content"] for m in after] == ["depois"]
+        listed = (await http.get(f"{BASE}/conversations", headers=headers,
+                                 params={"inbox_id": INBOX_ID, "status": "pending"})).json()["data"]["payload"]
+        assert [c["id"] for c in listed] == [talk["id"]] and listed[0]["last_activity_at"]

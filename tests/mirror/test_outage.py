@@ -5,8 +5,10 @@ recorded once, in order. The worker's loop stops promptly and wakes when told. F
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from bot.mirror.backoff import CAP
 from bot.sandbox import DEMO_IDENTITIES
 from bot.store import NewMessage, Origin, Outbox, OutboxState
@@ -137,3 +139,29 @@ async def heads_retry_at(desk: Desk, *tickets: int) -> list[datetime]:
         next(row.next_attempt_at for row in await outbox_rows(desk.database, ticket) if row.state == "pending")
         for ticket in tickets
     ]
+
+
+async def test_a_database_outage_is_one_log_line_a_streak_and_one_when_it_is_over(
+    desk: Desk, make_worker: WorkerFactory, fake_time: FakeTime, caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="bot.mirror")
+    worker = make_worker(desk.database, stats_every=3600)
+    rounds = {"failed": 0}
+    real = worker._round
+
+    async def database_down() -> int:
+        if rounds["failed"] < 6:
+            rounds["failed"] += 1
+            raise ConnectionRefusedError(111, "Connect call failed")
+        return await real()
+
+    worker._round = database_down  # type: ignore[method-assign]
+    stop = asyncio.Event()
+    task = asyncio.create_task(worker.run(stop))
+    async with asyncio.timeout(10):
+        await until(lambda: rounds["failed"] >= 6 and fake_time.sleeps.count(worker.idle) >= 1)
+        stop.set()
+        await task
+    lines = [r for r in caplog.records if r.name.startswith("bot.mirror") and r.levelno >= logging.INFO]
+    assert [r.levelname for r in lines] == ["WARNING", "INFO"], [r.getMessage() for r in lines]
+    assert "ConnectionRefusedError" in lines[0].getMessage() and lines[0].exc_info is None

@@ -34,4 +34,37 @@ async def test_a_text_that_is_not_a_string_is_set_aside_and_the_chat_is_answered
         assert HELP in (bot.api.sent(7501)[0].text or "")  # the first answer is the next update's
     lines = [r for r in caplog.records if getattr(r, "update_id", None) == bad]
     assert [(r.outcome, r.error) for r in lines] == [("skipped", "AttributeError")]  # type: ignore[attr-defined]
+    assert [r.levelname for r in lines] == ["WARNING"]  # set aside on purpose: no error of the bot's
     assert all(repr(odd) not in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("coordinates", [("NaN", "NaN"), ("Infinity", 1.0), (91.0, 0.0)])
+async def test_a_location_with_impossible_coordinates_is_answered_once_and_never_stays_pending(
+    database: Database, sandbox: Sandbox, coordinates: tuple[object, object],
+) -> None:
+    async with running_bot(database, sandbox) as bot:
+        update = {**tg.text_message(7502, "x"), "update_id": 5101}
+        del update["message"]["text"]
+        update["message"]["location"] = {"latitude": coordinates[0], "longitude": coordinates[1]}
+        odd = bot.api.push_update(update)
+        good = bot.api.push_update({**tg.text_message(7502, "/ajuda"), "update_id": 5102})
+        await bot.handled_all([odd, good], within=10)
+        row = await bot.inbox_row(odd)
+        assert row is not None and row.state != InboxState.PENDING.value and row.attempts == 1
+        assert any(HELP in (sent.text or "") for sent in bot.api.sent(7502))
+
+
+async def test_a_chat_id_beyond_64_bits_is_set_aside_once_on_either_database(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox) as bot:
+        huge = 2**63 + 5
+        update = tg.text_message(7503, "oi")
+        update["message"]["chat"]["id"] = huge
+        update["message"]["from"]["id"] = huge
+        odd = bot.api.push_update({**update, "update_id": 5201})
+        good = bot.api.push_update({**tg.text_message(7503, "/ajuda"), "update_id": 5202})
+        await bot.handled_all([odd, good], within=10)
+        row = await bot.inbox_row(odd)
+        assert row is not None and row.state == InboxState.FAILED.value and row.attempts == 1
+        assert any(HELP in (sent.text or "") for sent in bot.api.sent(7503))

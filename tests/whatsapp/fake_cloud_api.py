@@ -136,9 +136,9 @@ class FakeCloudApi:
         ])
 
     @contextlib.asynccontextmanager
-    async def serving(self) -> AsyncIterator[str]:
+    async def serving(self, port: int = 0) -> AsyncIterator[str]:
         """Served over HTTP on 127.0.0.1 (for a bot in another process, or ``ispbot run``): its root."""
-        server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning",
+        server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning",
                                                access_log=False, lifespan="off"))
         server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
         task = asyncio.create_task(server.serve())

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from bot.sandbox import PRODUCTION_KEY, Sandbox
 from bot.settings import BotSettings
 from bot.store import Database
 from bot.store.models import InboxRow
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi
@@ -207,5 +208,33 @@ async def test_a_staff_members_photo_at_the_telegram_desk_reaches_whatsapp_as_an
         assert told[1].type == "image"
         data, mime, _ = bot.wa_api.uploads[told[1].body["image"]["id"]]
         assert data == photo and mime == "image/jpeg"
+        assert side.web is not None
+        await side.web.aclose()
+
+
+async def test_a_technician_is_not_told_the_customer_heard_a_notice_whatsapp_held(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    """No template for ``technician_on_the_way`` and Maria wrote on WhatsApp more than a day ago: the
+    notice is held, and the technician hears that, not "the customer was told"."""
+    async with running_both(database, sandbox, wa_api=FakeCloudApi(window=True)) as bot:
+        side = bot.whatsapp()
+        maria = side.chat(MARIA_WA_ID)
+        await maria.say("oi")
+        await maria.tap("CPF/CNPJ")
+        await maria.say(D.customer_cpf)
+        bot.wa_api.inbound_clear(MARIA_WA_ID)
+        async with database.transaction() as session:  # she last wrote more than a day ago
+            await session.execute(update(InboxRow).where(InboxRow.channel == "whatsapp").values(
+                received_at=datetime.now(UTC) - timedelta(hours=25)))
+        tech = await joined_technician(bot, 5151)
+        await tech.say("/agenda")
+        await tech.tap("11/03")
+        await tech.say("/agenda")
+        await tech.tap("#70001")
+        await tech.tap("Status da OS")
+        await tech.tap("A caminho")
+        assert "O cliente foi avisado" not in tech.text
+        assert "não</b> foi avisado" in tech.text or "não foi avisado" in tech.text, tech.text
         assert side.web is not None
         await side.web.aclose()

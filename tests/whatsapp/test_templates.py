@@ -40,6 +40,7 @@ SENT_AS: dict[str, tuple[str, dict[str, Any]]] = {
     "survey": ("human.closed", {"protocol": 2026112770001, "survey": SURVEY}),
     "back_to_bot": ("human.back_to_bot", {"survey": ""}),
     "queue_position": ("human.waiting", {"ahead": 2, "minutes": 10}),
+    "restart_result": ("restart.not_back", {"seconds": 90}),
 }
 
 

@@ -39,7 +39,7 @@ async def test_meta_verifies_the_webhook_with_the_verify_token(database: Databas
 @pytest.mark.parametrize("signature", ["", "sha256=" + "0" * 64, wa.sign(b"another body"),
                                        wa.sign(b"x", "another-app-secret")])
 async def test_a_post_without_the_app_secrets_signature_is_refused_and_nothing_is_stored(
-    database: Database, sandbox: Sandbox, signature: str,
+    database: Database, sandbox: Sandbox, signature: str, caplog: pytest.LogCaptureFixture,
 ) -> None:
     async with running_whatsapp(database, sandbox) as bot:
         answer = await bot.post(wa.post(wa.text(MARIA_WA_ID, "oi")), signature=signature)
@@ -48,6 +48,12 @@ async def test_a_post_without_the_app_secrets_signature_is_refused_and_nothing_i
         assert await _count(database, InboxRow) == 0
         assert await _count(database, ChannelUpdateRow) == 0
         assert bot.api.sent == []
+    # The line says what it saw: no signature, or one that is not the app secret's (a wrong secret).
+    [line] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("whatsapp webhook: a post")]
+    if signature:
+        assert "does not match" in line and "ISPBOT_WHATSAPP_APP_SECRET" in line
+    else:
+        assert "no X-Hub-Signature-256" in line
 
 
 async def test_a_message_posted_again_is_answered_once(database: Database, sandbox: Sandbox) -> None:

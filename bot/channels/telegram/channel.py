@@ -37,7 +37,7 @@ from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.render import ApiCall, render, render_turn
 from bot.channels.telegram.sender import Rate, Sender
 from bot.channels.telegram.settings import TelegramSettings
-from bot.channels.telegram.updates import parse, route, route_common
+from bot.channels.telegram.updates import ID_LIMIT, parse, route, route_common
 from bot.i18n import Translations, pick_language
 from bot.logs import chat_ref
 from bot.store import Database, Inbox, Role, utcnow
@@ -117,6 +117,11 @@ class TelegramChannel:
                 return Read("unroutable", failed=f"could not be routed ({type(exc).__name__})", error=exc)
         if routed is None:
             return Read("other")
+        incoming = routed.incoming
+        if any(value is not None and not -ID_LIMIT < value < ID_LIMIT
+               for value in (incoming.chat_id, incoming.sender_id, incoming.message_id)):
+            # Telegram's ids fit in 52 bits; one past the database's 64 is forged: set aside, once.
+            return Read("unroutable", failed="an id beyond 64 bits")
         kind = ("staff_" if routed.staff else "") + type(routed.incoming.event).__name__.lower()
         if routed.staff:  # a topic of the staff group: the desk's conversation, for the engine's staff flow
             event = staff_event(routed.incoming, routed.thread_id)

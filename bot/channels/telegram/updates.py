@@ -29,11 +29,11 @@ from flows.events import (
     Event,
     FileRef,
     Incoming,
-    Location,
     Media,
     Resolved,
     Start,
     Text,
+    place,
 )
 
 from telegram import Bot, Message, Update
@@ -55,7 +55,7 @@ class Routed:
 
 
 # Telegram's ids fit in 64 bits (the database's BIGINT); a larger one is forged and would fail the batch.
-_ID_LIMIT = 2**63
+ID_LIMIT = _ID_LIMIT = 2**63
 
 
 def _an_id(value: Any) -> int | None:
@@ -139,7 +139,7 @@ def _message_event(message: Message) -> Event | None:
         own = sender is not None and message.contact.user_id == sender.id
         return Contact(message.contact.phone_number, own=own)
     if message.location is not None:
-        return Location(message.location.latitude, message.location.longitude)
+        return place(message.location.latitude, message.location.longitude)
     for kind in _MEDIA:
         if getattr(message, kind):
             return Media(kind, message.caption or "", _file_of(message))
@@ -161,7 +161,7 @@ def _file_of(message: Message) -> FileRef | None:
 def _edited_event(message: Message) -> Event | None:
     """A moving live location, or corrected text (taken as the next answer); other edits mean nothing."""
     if message.location is not None:
-        return Location(message.location.latitude, message.location.longitude, live=True)
+        return place(message.location.latitude, message.location.longitude, live=True)
     if message.text is not None and not message.text.startswith("/"):
         return Text(message.text)
     return None

@@ -22,6 +22,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+import httpx
 from flows.events import Choice
 from flows.files import FileSource
 from flows.replies import Button, Message, Notice, Reply
@@ -30,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import metrics
 from bot.channels.base import Read
 from bot.channels.whatsapp import updates
-from bot.channels.whatsapp.client import WINDOW_CODES, CloudApi
+from bot.channels.whatsapp.client import WINDOW_CODES, CloudApi, CloudApiError, describe
 from bot.channels.whatsapp.render import MORE, WaCall, options_message, render, render_turn
 from bot.channels.whatsapp.sender import WaSender, held
 from bot.channels.whatsapp.settings import WhatsAppSettings
@@ -144,6 +145,10 @@ class WhatsAppChannel:
         templates: list[WaCall] = []  # failed outside the window: their templates go once this is kept
         async with self.database.transaction() as session:
             senders = {item.sender for _, item in items if item.sender is not None}
+            # A person named by their number and their user id both: one chat whichever comes next.
+            pairs = {(item.payload["wa_id"], item.payload["user_id"]) for _, item in messages
+                     if item.payload.get("wa_id") and item.payload.get("user_id")}
+            await self.ids.join(session, WHATSAPP, pairs, now)
             chats = await self.ids.chat_ids(session, WHATSAPP, senders, now)
             fresh = await self.ids.new_updates(session, WHATSAPP, [item.key for _, item in messages], now)
             batch, owners = [], {}
@@ -337,9 +342,26 @@ class WhatsAppChannel:
                 await asyncio.sleep(min(2.0 ** attempt, 30.0))
 
     async def start(self) -> None:
-        """Check the token and the number (the number's record): a wrong one stops the bot at start."""
-        record = await self.api.phone_number()
+        """Check the token and the number (the number's record): a wrong one stops the bot at start.
+        A Graph API that cannot be reached now (Meta's or the network's outage, a proxy's page) does
+        not: the webhook keeps taking Meta's posts, the answers wait and go once it answers, and
+        ``state`` (``/readyz``) says so meanwhile."""
+        try:
+            record = await self.api.phone_number()
+        except httpx.TransportError as exc:
+            self.sender.mark_unreachable(describe(exc))
+            return
+        except CloudApiError as exc:
+            if exc.meaning not in ("transient", "throttled"):
+                raise
+            self.sender.mark_unreachable(f"code {exc.code}, status {exc.status}")
+            return
+        self.sender.failing = None
         log.info("connected to WhatsApp as %s", record.get("verified_name") or "the configured number")
+
+    def state(self) -> str:
+        """"ok" while the Graph API takes requests, else what fails (for ``/readyz`` and ``/healthz``)."""
+        return self.sender.failing or "ok"
 
     async def stop(self) -> None:
         await self.sender.aclose(within=0)

@@ -160,6 +160,7 @@ class WaSender:
         self._idle.set()
         self._token_logged = float("-inf")
         self._failing_since: float | None = None  # since when Meta or the network fail (a streak)
+        self.failing: str | None = None  # what fails now, for /readyz (None: the last request went through)
         self.sent_count = 0
         self.errors: dict[str, int] = {}
 
@@ -377,21 +378,27 @@ class WaSender:
         nothing says Meta refused the message, so it waits and goes again."""
         item.failures += 1
         self.errors["network"] = self.errors.get("network", 0) + 1
-        self._failing(f"WhatsApp could not be reached ({kind})")
+        self._failing(f"WhatsApp could not be reached ({kind})", f"unreachable ({kind})")
         if self._past_horizon(item):
             await self._dead(item, f"WhatsApp unreachable for {self.horizon / 3600:g} hours ({kind})")
             return None
         return self._backoff(item, self.backoff)
 
-    def _failing(self, what: str) -> None:
+    def _failing(self, what: str, state: str | None = None) -> None:
         """One WARNING line when failures begin (an outage fails every request tried meanwhile), DEBUG after."""
+        self.failing = state or what
         if self._failing_since is None:
             self._failing_since = self.clock()
             log.warning("%s; the requests wait and go again", what)
         else:
             log.debug("%s; the requests wait and go again", what)
 
+    def mark_unreachable(self, kind: str) -> None:
+        """The Graph API could not be reached before anything was sent (at start): a streak begins."""
+        self._failing(f"WhatsApp could not be reached at start ({kind})", f"unreachable ({kind})")
+
     def _went_through(self) -> None:
+        self.failing = None
         if self._failing_since is not None:
             log.info("WhatsApp took a request again after %.0f s of failures; what waited goes now",
                      self.clock() - self._failing_since)

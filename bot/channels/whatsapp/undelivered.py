@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from datetime import timedelta
 
 import httpx
 
@@ -22,11 +21,11 @@ from bot.channels.whatsapp.client import CloudApi, CloudApiError, describe
 from bot.channels.whatsapp.render import WaCall
 from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.store import Database, Inbox, utcnow
-from bot.store.channels import WHATSAPP, ChannelIds
+from bot.store.channels import WHATSAPP, WHATSAPP_WINDOW, ChannelIds
 from bot.store.dead_letters import DeadLetter
 
 TRIES = 3  # a throttled letter: tried this often, a second apart and more, before the run stops
-WINDOW = timedelta(hours=24)  # since the person last wrote: plain messages go; after, templates only
+WINDOW = WHATSAPP_WINDOW  # since the person last wrote: plain messages go; after, templates only
 Outcome = tuple[list[DeadLetter], list[DeadLetter], str | None]  # sent, forgotten, why the run stopped
 
 

@@ -19,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from flows.events import Choice, Command, Contact, Event, FileRef, Incoming, Location, Media, Start, Text
+from flows.events import UNREADABLE, Choice, Command, Contact, Event, FileRef, Incoming, Media, Start, Text, place
 from sqlalchemy import String
 
 from bot.channels.base import Read
@@ -187,7 +187,21 @@ def read(payload: dict[str, Any]) -> Read:
     return Read(kind, incoming, reference=str(message["id"]))
 
 
+# Types Meta documents that are nothing for the bot to answer: a reaction to one of its messages, a
+# system note (the person changed their number). Every other type it cannot read (``unsupported``,
+# ``unknown``, an order, a Flow's reply, a type newer than this code) is answered with what it reads.
+_QUIET = ("reaction", "system")
+
+
 def _event(message: dict[str, Any]) -> Event | None:
+    kind = message.get("type")
+    if kind in _QUIET:
+        return None
+    found = _readable(message)
+    return found if found is not None else Media(UNREADABLE)
+
+
+def _readable(message: dict[str, Any]) -> Event | None:
     kind = message.get("type")
     found = message.get(kind) if isinstance(kind, str) else None
     content: dict[str, Any] = found if isinstance(found, dict) else {}
@@ -208,9 +222,12 @@ def _event(message: dict[str, Any]) -> Event | None:
         return Text(str(content.get("text", "")))
     if kind == "location":
         try:
-            return Location(float(content["latitude"]), float(content["longitude"]))
+            latitude, longitude = float(content["latitude"]), float(content["longitude"])
         except (KeyError, TypeError, ValueError):
             return None
+        return place(latitude, longitude)
+    if kind == "request_welcome":  # the person opened the chat for the first time: greeted
+        return Start(None)
     return None
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -60,6 +60,15 @@ class Contact:
 
 
 @dataclass(frozen=True, slots=True)
+class File:
+    """A file to attach to a message."""
+
+    name: str
+    data: bytes = field(repr=False)
+    mime: str
+
+
+@dataclass(frozen=True, slots=True)
 class Conversation:
     id: int
     status: str
@@ -99,8 +108,12 @@ class ChatwootClient:
         return await self._retried("GET", f"{self.account}/teams/{team_id}")
 
     async def conversation(self, conversation_id: int) -> Conversation:
-        found = await self._retried("GET", f"{self.account}/conversations/{conversation_id}")
+        found = await self.conversation_json(conversation_id)
         return Conversation(int(found["id"]), str(found.get("status")))
+
+    async def conversation_json(self, conversation_id: int) -> dict[str, Any]:
+        """The conversation as Chatwoot shows it (its status, inbox and custom attributes)."""
+        return await self._retried("GET", f"{self.account}/conversations/{conversation_id}")
 
     # ---- contacts and conversations -------------------------------------------------------------------
     async def contact(self, identifier: str, name: str, attributes: dict[str, Any]) -> Contact:
@@ -165,10 +178,11 @@ class ChatwootClient:
 
     # ---- messages ----------------------------------------------------------------------------------------
     async def post(self, conversation_id: int, content: str, *, key: str, incoming: bool = False,
-                   private: bool = False, again: bool = False) -> int:
+                   private: bool = False, again: bool = False, files: Sequence[File] = ()) -> int:
         """Post a message once (its id): ``incoming`` is the subscriber's, else the bot's or, with
         ``private``, a note only agents see. ``key`` names it for the caller; ``again``: an earlier
-        call with this key may have landed it, so look before posting."""
+        call with this key may have landed it, so look before posting. ``files`` go as its
+        attachments (``multipart/form-data``, ``attachments[]``, as Chatwoot's own screens send them)."""
         source_id = SOURCE_PREFIX + key
         body = {"content": content, "message_type": "incoming" if incoming else "outgoing", "private": private,
                 "source_id": source_id}
@@ -177,7 +191,7 @@ class ChatwootClient:
             return landed
         for attempt in range(self.attempts):
             try:
-                return int((await self._send("POST", path, body))["id"])
+                return int((await self._send("POST", path, body, files=files))["id"])
             except _Unsure:
                 landed = await self._find_message(path, source_id)
                 if landed is not None:
@@ -186,6 +200,29 @@ class ChatwootClient:
             if attempt + 1 < self.attempts:
                 await self.sleep(self.pause * 2**attempt)
         raise ChatwootError(f"Chatwoot did not take a message to conversation {conversation_id}; it stays queued")
+
+    async def messages_after(self, conversation_id: int, after: int) -> list[dict[str, Any]]:
+        """The conversation's messages with an id above ``after``, oldest first (Chatwoot gives at most
+        100 a call: ``MessageFinder``'s ``after``)."""
+        page = await self._retried("GET", f"{self.account}/conversations/{conversation_id}/messages",
+                                   params={"after": after})
+        found = [m for m in page.get("payload", []) if isinstance(m, dict) and isinstance(m.get("id"), int)]
+        return sorted(found, key=lambda m: int(m["id"]))
+
+    async def messages_before(self, conversation_id: int, before: int | None = None) -> list[dict[str, Any]]:
+        """The conversation's 20 messages before ``before`` (None: its latest), oldest first."""
+        page = await self._retried("GET", f"{self.account}/conversations/{conversation_id}/messages",
+                                   params={"before": before} if before is not None else None)
+        found = [m for m in page.get("payload", []) if isinstance(m, dict) and isinstance(m.get("id"), int)]
+        return sorted(found, key=lambda m: int(m["id"]))
+
+    async def conversations(self, status: str, page: int = 1) -> list[dict[str, Any]]:
+        """One page (25) of the inbox's conversations with ``status``, as agents list them."""
+        found = await self._retried("GET", f"{self.account}/conversations", params={
+            "inbox_id": self.inbox_id, "status": _status(status), "assignee_type": "all", "page": page})
+        data = found.get("data")
+        payload = data.get("payload") if isinstance(data, dict) else None
+        return [c for c in payload or [] if isinstance(c, dict)]
 
     async def _find_message(self, path: str, source_id: str) -> int | None:
         before: int | None = None
@@ -214,9 +251,15 @@ class ChatwootClient:
         raise AssertionError("unreachable")
 
     async def _send(self, method: str, path: str, body: dict[str, Any] | None = None,
-                    params: dict[str, Any] | None = None) -> dict[str, Any]:
+                    params: dict[str, Any] | None = None, files: Sequence[File] = ()) -> dict[str, Any]:
         try:
-            response = await self.http.request(method, path, json=body, params=params)
+            if files:  # a form: its fields as text, each file as attachments[]
+                form = {key: str(value).lower() if isinstance(value, bool) else str(value)
+                        for key, value in (body or {}).items()}
+                parts = [("attachments[]", (file.name, file.data, file.mime)) for file in files]
+                response = await self.http.request(method, path, data=form, files=parts, params=params)
+            else:
+                response = await self.http.request(method, path, json=body, params=params)
         except httpx.ConnectError as exc:
             raise _Unsure(f"cannot connect: {type(exc).__name__}") from None  # never sent: safe to repeat
         except httpx.HTTPError as exc:

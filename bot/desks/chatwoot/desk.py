@@ -18,6 +18,7 @@ found in Chatwoot by the contact's identifier: the desk keeps nothing in the dat
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import time
 import uuid
@@ -26,20 +27,24 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from flows.desk import DeskChat, DeskPost, PostKind, StaffMember
+from flows.desk import Attachment, DeskChat, DeskPost, PostKind, StaffMember
 from flows.events import Incoming, Resolved, StaffCommand, StaffReply
+from flows.files import FileSource, FileTooLarge, FileUnavailable
 
 from bot.channels.base import Read
 from bot.desks.base import DeskRefused, DeskUnavailable
-from bot.desks.chatwoot.client import ChatwootClient, ChatwootError, ChatwootGone
+from bot.desks.chatwoot.client import ChatwootClient, ChatwootError, ChatwootGone, File
 from bot.desks.chatwoot.intake import from_payload
 from bot.desks.chatwoot.webhook import CHAT_ATTRIBUTE, Command, Reply, StatusChange
 from bot.i18n import plain_text
+
+log = logging.getLogger(__name__)
 
 REMEMBER = 60.0  # seconds a chat's conversation and its status are trusted without asking Chatwoot
 ECHO_WITHIN = 300.0  # seconds within which a status change the desk made is known for its own
 REMEMBERED = 10_000  # chats remembered at most
 PRIVATE = frozenset({PostKind.CARD, PostKind.NOTE})
+ATTACHMENT_LIMIT = 40 << 20  # Chatwoot's own limit on an attachment (MAXIMUM_FILE_UPLOAD_SIZE's default)
 
 
 @dataclass
@@ -54,8 +59,9 @@ class ChatwootDesk:
     follows_every_chat: ClassVar[bool] = True
 
     def __init__(self, client: ChatwootClient, *, team_id: int | None = None, agents: Mapping[int, str] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, files: FileSource | None = None) -> None:
         self.client = client
+        self.files = files  # where the subscriber's photos and documents are fetched (their channel)
         self.team_id = team_id
         self.agents = dict(agents or {})  # agent id -> the ISP user they act as (others: the operator's)
         self.clock = clock
@@ -97,18 +103,40 @@ class ChatwootDesk:
         key = self._unsure.setdefault(unsure, uuid.uuid4().hex)
         while len(self._unsure) > REMEMBERED:  # those set aside for good are never tried again
             del self._unsure[next(iter(self._unsure))]
+        files = await self._files(post)
+        content = _caption(text, post.attachment) if files and post.attachment is not None else text
         async with _carried():
             await self._learn_self()
             if ref is not None:
                 known = self._remember(chat.chat_id, int(ref), "open")
-                await self._post(known, text, key, post.kind, again)
+                await self._post(known, content, key, post.kind, again, files=files)
             else:
                 try:  # the bot's chat: its conversation stays the bot's
-                    await self._post(await self._bots(chat, post.kind), text, key, post.kind, again)
+                    await self._post(await self._bots(chat, post.kind), content, key, post.kind, again, files=files)
                 except ChatwootGone:  # deleted in Chatwoot meanwhile: the chat gets a new one
                     self._forget(chat.chat_id)
-                    await self._post(await self._bots(chat, post.kind), text, key, post.kind, again)
+                    await self._post(await self._bots(chat, post.kind), content, key, post.kind, again, files=files)
         self._unsure.pop(unsure, None)
+
+    async def _files(self, post: DeskPost) -> list[File]:
+        """The subscriber's photo or document, fetched from their channel to be attached; none when it
+        is gone or too large (the text names it). A channel that cannot answer now: tried again later."""
+        held = post.attachment
+        if post.kind is not PostKind.SUBSCRIBER or held is None or held.file is None or self.files is None:
+            return []
+        if held.kind not in ("photo", "document"):
+            return []
+        try:
+            data = await self.files.fetch(held.file, limit=ATTACHMENT_LIMIT)
+        except (FileUnavailable, FileTooLarge) as exc:
+            log.info("chatwoot: a subscriber's %s is posted without its file (%s)", held.kind, type(exc).__name__)
+            return []
+        except Exception as exc:  # the channel's own outage: the job is tried again
+            what = f"the subscriber's {held.kind} could not be fetched now ({type(exc).__name__})"
+            raise DeskUnavailable(what) from None
+        name = held.name or ("photo.jpg" if held.kind == "photo" else "document")
+        mime = held.mime or ("image/jpeg" if held.kind == "photo" else "application/octet-stream")
+        return [File(name, data, mime)]
 
     async def notify(self, chat: DeskChat, text: str) -> None:
         """A private note in the person's conversation (the one they have, or a new ``pending`` one),
@@ -161,9 +189,10 @@ class ChatwootDesk:
             await self._set_status(chat, known, "pending")
         return known
 
-    async def _post(self, known: _Known, text: str, key: str, kind: PostKind, again: bool) -> None:
+    async def _post(self, known: _Known, text: str, key: str, kind: PostKind, again: bool, *,
+                    files: list[File] | None = None) -> None:
         await self.client.post(known.conversation_id, text, key=key, incoming=kind is PostKind.SUBSCRIBER,
-                               private=kind in PRIVATE, again=again)
+                               private=kind in PRIVATE, again=again, files=files or ())
 
     async def _conversation(self, chat: DeskChat, *, status: str, refresh: bool = False) -> _Known:
         """The chat's conversation (made with ``status`` when it has none), and its status as known;
@@ -209,6 +238,15 @@ class ChatwootDesk:
     def _forget(self, chat_id: int) -> None:
         """Its status changed in Chatwoot: ask next time."""
         self._known.pop(chat_id, None)
+
+
+def _caption(text: str, held: Attachment) -> str:
+    """The words of a post whose file is attached: its caption, without the "[photo] name" that
+    describes the file where it could not be attached (``flows.events.describe``)."""
+    words = text.removeprefix(f"[{held.kind}]").strip()
+    if held.name:
+        words = words.removeprefix(held.name).strip()
+    return "" if words == "…" else words
 
 
 def identifier(chat: DeskChat) -> str:

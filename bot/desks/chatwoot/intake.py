@@ -75,9 +75,9 @@ class ChatwootIntake:
         self.inbox_id = inbox_id
         self.on_stored = on_stored
 
-    async def store(self, payload: dict[str, Any], headers: Mapping[str, str]) -> bool:
+    async def store(self, payload: dict[str, Any], headers: Mapping[str, str], *, recovered: bool = False) -> bool:
         """Keep the webhook's event; False when there was none or it was kept already. Raises when
-        the database cannot take it."""
+        the database cannot take it. ``recovered``: read back from Chatwoot (``recovery``), not posted."""
         event = read(payload, self.inbox_id)
         if event is None:
             log.debug("chatwoot: a %s with nothing for the bot", payload.get("event"))
@@ -87,6 +87,11 @@ class ChatwootIntake:
             # Under the chat's channel: the process running that channel answers the agent's reply.
             new = await self.inbox.store(session, key, event.chat_id, as_payload(event),
                                          channel=channel_of_chat(event.chat_id))
+        if recovered:
+            if new:
+                metrics.INBOX_RECEIVED.labels("chatwoot", "recovered").inc()
+                self.on_stored()
+            return new
         metrics.INBOX_RECEIVED.labels("chatwoot", "new" if new else "duplicate").inc()
         if new:
             self.on_stored()
