@@ -68,3 +68,23 @@ async def test_a_chat_id_beyond_64_bits_is_set_aside_once_on_either_database(
         row = await bot.inbox_row(odd)
         assert row is not None and row.state == InboxState.FAILED.value and row.attempts == 1
         assert any(HELP in (sent.text or "") for sent in bot.api.sent(7503))
+
+
+@pytest.mark.parametrize("kind", [
+    {"dice": {"emoji": "🎲", "value": 4}},
+    {"poll": {"id": "1", "question": "?", "options": [], "total_voter_count": 0, "is_closed": False,
+              "is_anonymous": True, "type": "regular", "allows_multiple_answers": False, "allows_revoting": False,
+              "members_only": False}},
+])
+async def test_a_message_the_bot_cannot_read_is_answered_with_what_it_reads(
+    database: Database, sandbox: Sandbox, kind: dict[str, object],
+) -> None:
+    async with running_bot(database, sandbox) as bot:
+        update = {**tg.text_message(7504, "x"), "update_id": 5301}
+        del update["message"]["text"]
+        update["message"].update(kind)
+        odd = bot.api.push_update(update)
+        await bot.handled_all([odd], within=10)
+        row = await bot.inbox_row(odd)
+        assert row is not None and row.state != InboxState.PENDING.value
+        assert any("Não consigo ler esse tipo de mensagem" in (sent.text or "") for sent in bot.api.sent(7504))

@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from flows.desk import StaffMember
 from flows.events import (
+    UNREADABLE,
     Choice,
     Command,
     Contact,
@@ -45,6 +46,9 @@ _CHAT_KEYS = ("message", "edited_message", "channel_post", "edited_channel_post"
 _MEMBER_KEYS = ("my_chat_member", "chat_member", "chat_join_request")
 _COMMAND = re.compile(r"/([A-Za-z0-9_]{1,32})(?:@[A-Za-z0-9_]+)?(?:\s+(.*))?", re.DOTALL)
 _MEDIA = ("photo", "document", "video", "voice", "audio", "animation", "video_note", "sticker")
+# What a person may send that the bot cannot read (a poll, a dice, a game...): answered with what it
+# reads, as on WhatsApp. Service notes of a private chat (a timer changed, access allowed) stay quiet.
+_UNREADABLE = ("poll", "dice", "game", "story", "invoice", "checklist", "giveaway", "paid_media")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +147,8 @@ def _message_event(message: Message) -> Event | None:
     for kind in _MEDIA:
         if getattr(message, kind):
             return Media(kind, message.caption or "", _file_of(message))
+    if any(getattr(message, kind, None) for kind in _UNREADABLE):
+        return Media(UNREADABLE)
     return None
 
 
