@@ -1,9 +1,8 @@
 """Agents' messages whose webhook never reached the bot, read back from Chatwoot.
 
-Chatwoot posts an API inbox's webhook once: a post that fails (the bot down or restarting, a proxy
-in between, the database refusing it with a 503) is not sent again; Chatwoot marks the message
-``failed`` and goes on (``Webhooks::Trigger#handle_error``: only an agent bot's webhook is treated
-otherwise). So a reply an agent wrote meanwhile would be lost.
+Chatwoot posts an API inbox's webhook once: a post that fails (the bot down, a proxy, a 503) is not
+sent again, the message marked ``failed`` (``Webhooks::Trigger#handle_error``: only an agent bot's
+webhook is treated otherwise). So a reply an agent wrote meanwhile would be lost.
 
 ``ChatwootRecovery`` reads it back: at start and then every ``interval`` seconds, it lists the
 inbox's open and pending conversations (those agents may be writing in) and, for each whose last
