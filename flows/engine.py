@@ -692,10 +692,10 @@ class Engine:
         await self._begin(ctx, MENU)
         return None
 
-    async def _at_menu(self, ctx: Context, role: RoleFlows, event: Text) -> bool:
-        """Words of a linked chat that waits in no step (a staff member just handed it back) read by
-        the menu's question as if sent there, so they get the answer they get anywhere else; False,
-        and nothing changed, when the menu cannot use them (the menu is shown then)."""
+    async def _at_menu(self, ctx: Context, role: RoleFlows, event: Event) -> bool:
+        """The menu's question reads the event as if it had been sent there (words of a chat the staff
+        just handed back, or a request leaving a question); False, and nothing changed, when the menu
+        cannot use it."""
         menu = role.flows.get(MENU)
         if menu is None:
             return False
@@ -717,17 +717,9 @@ class Engine:
         resting flow), and the menu's question reads the event as if it had been sent there, so free
         text and receipts mean the same everywhere. False, and the question kept, when the menu
         cannot use it either."""
-        menu = role.flows[MENU]
-        front = next(t for t in menu.steps[BEGIN] if isinstance(t, str))  # the menu's one question
         left, said = ctx.state.snapshot(), len(ctx.replies)
         resting = flow.rests_at(ctx.state.step)
-        self._enter(ctx, MENU, None)
-        ctx.state.step = front
-        try:
-            await getattr(menu, front)(ctx, event)
-        except Unexpected:
-            ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
-            del ctx.replies[said:]
+        if not await self._at_menu(ctx, role, event):
             return False
         if ctx.next_flow == flow.name:  # the menu would send it where it is: the step's own answer stands
             ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
@@ -739,7 +731,6 @@ class Engine:
             # Another matter: none of it goes into the ticket the chat was on ("quero cancelar" after
             # a slowness ticket). A person asked for is asked about that ticket, so it stays.
             ctx.set_current_ticket(None)
-        self._check_move(role, menu, front, ctx)
         return True
 
     def _resolve(self, ctx: Context, event: Event) -> StepEvent:
