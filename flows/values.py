@@ -268,7 +268,7 @@ def _numbered_days(said: Said, today: date, *, past: bool) -> Iterable[date | No
             continue
         day = _day_number_near(said, index, used, short=False)
         if day is None:
-            if said.text and _covered(said, "month_end") & set(range(max(0, index - 3), index)):
+            if _covered(said, "month_end") & set(range(max(0, index - 3), index)):
                 yield _month_end(today, month, past=past)
             continue
         yield _day(today, day, month, _year_after(said, index), past=past)
@@ -596,13 +596,10 @@ def _years_written(said: Said, today: date) -> set[int]:
             found.add(int(word + following))  # "twenty twenty-two": "20 22"
         elif len(word) == 2 and (not index or words[index - 1] != "20"):
             year = 2000 + int(word)
-            if year <= today.year + 1 and (len(words) <= 3 or (index and words[index - 1] in _year_words(said))):
+            said_as_a_year = index and words[index - 1] in _words_of(said, "year_words")  # "o de 23"
+            if year <= today.year + 1 and (len(words) <= 3 or said_as_a_year):
                 found.add(year)
     return found
-
-
-def _year_words(said: Said) -> set[str]:
-    return {w for (phrase, category) in _all_phrases(said.language) if category == "year_words" for w in phrase}
 
 
 @cache
