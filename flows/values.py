@@ -670,8 +670,14 @@ def _cents_after(said: Said, first: int, second: int) -> Decimal | None:
     return Decimal(int(cents)) / 100
 
 
-def _words_of(said: Said, *categories: str) -> set[str]:
-    return {w for phrase, category in _all_phrases(said.language) if category in categories for w in phrase}
+def _words_of(said: Said, *categories: str) -> frozenset[str]:
+    return _category_words(said.language, categories)
+
+
+@cache
+def _category_words(language: str, categories: tuple[str, ...]) -> frozenset[str]:
+    """Every word of these categories' phrases: built once, asked for at each answer's every word."""
+    return frozenset(w for phrase, category in _all_phrases(language) if category in categories for w in phrase)
 
 
 # ---- yes or no -----------------------------------------------------------------------------------------
