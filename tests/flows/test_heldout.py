@@ -98,24 +98,22 @@ def latest(language: str, *, unrelated: bool) -> dict[str, str]:
     return {text: wanted for text, wanted in rounds(language)[-1].items() if (wanted == NONE) == unrelated}
 
 
-# Round 11 in Spanish: 107/113 requests (94.7 %) once the unrelated texts were taught (docs/intents.md).
-SHORT_OF_IT = {"es"}
-
-
-@pytest.mark.parametrize("language", [
-    pytest.param(language, marks=pytest.mark.xfail(reason="round 11, Spanish: 94.7 % (docs/intents.md)", strict=False))
-    if language in SHORT_OF_IT else language for language in LANGUAGES
-])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_latest_round_is_understood(language: str) -> None:
     # The newest round, written before the last change of the vocabulary, the examples or the reading.
     total, understood, _, _ = measure(language, latest(language, unrelated=False))
     assert understood / total >= FLOOR, f"{language}: {understood}/{total} held-out requests understood"
 
 
-# Round 11's unrelated texts are not at 90 % yet (82-89 %, docs/intents.md): kept visible, strict=False so
-# that the test passes as XPASS, and can lose its mark, once the reading reaches it.
-@pytest.mark.xfail(reason="issue 44's 90 % of unrelated texts is not met on round 11 (docs/intents.md)", strict=False)
-@pytest.mark.parametrize("language", LANGUAGES)
+# Round 12's unrelated texts are at 90 % in Portuguese only (English 84.6 %, Spanish 80.6 %: docs/intents.md):
+# kept visible, strict=False so that the test passes as XPASS, and can lose its mark, once the reading reaches it.
+SHORT_OF_RESTRAINT = {"en", "es"}
+
+
+@pytest.mark.parametrize("language", [
+    pytest.param(language, marks=pytest.mark.xfail(reason="round 12: below 90 % (docs/intents.md)", strict=False))
+    if language in SHORT_OF_RESTRAINT else language for language in LANGUAGES
+])
 def test_the_latest_rounds_unrelated_texts_are_not_understood(language: str) -> None:
     total, restrained, _, _ = measure(language, latest(language, unrelated=True))
     assert total >= 0.2 * len(rounds(language)[-1]) - 5  # about a fifth of the round, before duplicates left
