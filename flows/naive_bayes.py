@@ -2,9 +2,10 @@
 
 Each class's features are counted once per example and smoothed (``smoothing`` added to every
 count); classes weigh the same before the features are read (no prior from the counts: a need that
-is written rarely is not for that less likely), unless ``weights`` gives one a weight of its own. Only what was seen is stored: a class's unseen log-probability
-is one number, and each feature keeps the classes it was seen in, so reading a text costs what its
-known features touch. Features never seen say nothing.
+is written rarely is not for that less likely), unless ``weights`` gives one a weight of its own.
+Only what was seen is stored: a class's unseen log-probability is one number, and each feature
+keeps the classes it was seen in, so reading a text costs what its known features touch.
+Features never seen say nothing.
 """
 
 from __future__ import annotations
