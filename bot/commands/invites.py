@@ -77,7 +77,7 @@ _STATE_ATTEMPTS = 3
 def register(subparsers: Any) -> None:
     invite = subparsers.add_parser(
         "invite", help="issue, list or revoke the single-use links that make a chat a technician's or staff's",
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION,
     )
     actions = invite.add_subparsers(dest="action", metavar="ACTION")
     for role, who in (("technician", "technician"), ("staff", "staff member")):  # the store's Role values
@@ -108,7 +108,7 @@ def register(subparsers: Any) -> None:
         "technicians",
         help="list the chats linked to technicians, with their Telegram chat ids (personal data: "
              "shown on this console only), or --remove one",
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION,
     )
     technicians.add_argument(
         "--remove", metavar="USER_OR_CHAT", default=None,
