@@ -190,18 +190,19 @@ def _given_username(raw: str | None) -> str | None:
 
 
 async def _check_active(isp_settings: IspSettings, login: str) -> None:
+    from flows.coordinator import IspCoordinator
+
     from bot.isp import IspApiError, IspClient, IspTransportError
     from bot.isp.models.v1_records import UserStatus
 
     status_words = {UserStatus.BLOCKED: "blocked", UserStatus.INACTIVE: "inactive"}
     try:
-        async with IspClient(isp_settings) as client:
-            users = await client.ConsultaUsuarios()
+        async with IspClient(isp_settings) as client:  # through the one door, as the bot asks it
+            user = await IspCoordinator(client, zone=isp_settings.zone).system_user(login)
     except IspApiError as exc:
         raise Refused(EXIT_REFUSED, str(exc)) from None
     except IspTransportError as exc:
         raise Refused(EXIT_UNREACHABLE, f"ConsultaUsuarios: {exc}") from None
-    user = next((user for user in users if user.Usuario == login), None)
     if user is None:
         raise Refused(EXIT_REFUSED, f"{login!r} is not a system user of the ISP; nothing was created")
     if user.Situacao is not UserStatus.ACTIVE:
