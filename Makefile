@@ -49,7 +49,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 ## The README's test command: lint, types, then the whole suite.
 test: lint typecheck unit

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bot.commands import (
@@ -51,6 +51,15 @@ class _PlainHelp(argparse.RawDescriptionHelpFormatter):
         return super().format_help().replace("``", "")
 
 
+class _Parser(argparse.ArgumentParser):
+    """Every parser of ``ispbot``, its sub-commands' too (``add_subparsers`` makes them of this class):
+    help as plain text unless a command asks for another formatter."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _PlainHelp)
+        super().__init__(*args, **kwargs)
+
+
 class _Version(argparse.Action):
     """``--version``: the installed release, read from the package's metadata only when asked."""
 
@@ -70,24 +79,14 @@ class _Version(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ispbot", description="The front desk of an ISP on Telegram. COMMAND --help says more.", epilog=EPILOG,
     )
     parser.add_argument("--version", action=_Version)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         command.register(subparsers)
-    for each in _every_parser(parser):
-        each.formatter_class = _PlainHelp
     return parser
-
-
-def _every_parser(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
-    yield parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in action.choices.values():
-                yield from _every_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

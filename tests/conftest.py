@@ -12,6 +12,7 @@ from tests.leakscan import (  # noqa: F401 - pytest finds hooks by name in a con
     pytest_sessionfinish,
     pytest_sessionstart,
     pytest_terminal_summary,
+    pytest_testnodedown,
 )
 from tests.store.dbtools import ScratchDatabase
 

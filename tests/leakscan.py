@@ -8,6 +8,10 @@ sandbox, the sandbox's and the tests' ISP keys and the fake Bot API's token. A f
 (exit status 1) with a report naming the logger, the kind of value and the test that was running,
 never the value itself.
 
+Under pytest-xdist each worker scans its own tests' records and hands its count and findings to the
+controller when it ends (``workeroutput``), which reports them and fails the run as a single process
+would.
+
 Tests pass these values around on purpose (a subscriber types their CPF); what is checked here is
 only what would reach an operator's log. Loaded by ``tests/conftest.py``; ``-p tests.leakscan``
 loads it into any other pytest run (the plugin's own test does so).
@@ -206,8 +210,31 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     root.setLevel(level)
     for name, saved in saved_levels.items():
         logging.getLogger(name).setLevel(saved)
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller reports and fails the run
+        workeroutput[_WORKER_OUTPUT] = {
+            "records": scanner.records, "reattached": scanner.reattached,
+            "findings": [[f.logger, f.kind, f.test, count] for f, count in scanner.findings.items()],
+        }
     if scanner.findings:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_WORKER_OUTPUT = "leakscan"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """An xdist worker ended: its records and findings join the controller's scanner."""
+    output = getattr(node, "workeroutput", {}).get(_WORKER_OUTPUT)
+    if output is None or not _active:
+        return
+    scanner = _active[0]
+    scanner.records += output["records"]
+    scanner.reattached += output["reattached"]
+    for logger, kind, test, count in output["findings"]:
+        finding = Finding(logger, kind, test)
+        scanner.findings[finding] = scanner.findings.get(finding, 0) + count
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

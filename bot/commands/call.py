@@ -38,7 +38,7 @@ EXIT_OK, EXIT_ISP_ERROR, EXIT_INVALID, EXIT_TRANSPORT = 0, 1, 2, 3
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "call", help="run one ISP web-service operation and print its typed result as JSON",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
     )
     parser.add_argument("operation", help="operation name as the spec spells it (see --list)", nargs="?")
     parser.add_argument("--json", dest="params", default=None, help="the operation's parameters as JSON")

@@ -44,7 +44,7 @@ PROG = "ispbot contacts"
 def register(subparsers: Any) -> None:
     contacts = subparsers.add_parser(
         "contacts", help="a contact by its protocol, a customer's whole history (JSON), the deadlines running",
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION,
     )
     contacts.set_defaults(func=usage(contacts))
     actions = contacts.add_subparsers(dest="action", metavar="ACTION")

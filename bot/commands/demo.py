@@ -65,7 +65,7 @@ class _Help(argparse.Action):
 
 def register(subparsers: Any) -> None:
     demo = subparsers.add_parser(
-        "demo", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter, add_help=False,
+        "demo", description=DESCRIPTION, add_help=False,
         help="try the bot in this terminal, as a seeded subscriber or technician of the in-process sandbox ISP",
     )
     demo.add_argument("-h", "--help", action=_Help, nargs=0, help="show this help message and exit")

@@ -28,7 +28,7 @@ PROG = "ispbot desk"
 def register(subparsers: Any) -> None:
     desk = subparsers.add_parser(
         "desk", help="calls to the staff desk: status (jobs by state, dead ones) and retry of dead jobs",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
     )
     actions = desk.add_subparsers(dest="action", metavar="ACTION")
     status = actions.add_parser("status", help="jobs by state, and the dead ones with their chat, kind and error")

@@ -57,7 +57,7 @@ S = TypeVar("S", bound="BaseSettings")
 def register(subparsers: Any) -> None:
     doctor = subparsers.add_parser(
         "doctor", help="check the configuration against reality: database, Telegram, webhook, staff group, ISP key",
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION,
     )
     doctor.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT,

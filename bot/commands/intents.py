@@ -30,7 +30,7 @@ NOTHING = "-"
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "intents", help="what the menu would make of texts read one a line: intent<TAB>text",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
     )
     parser.add_argument(
         "--language", choices=LANGUAGES, default=DEFAULT_LANGUAGE,

@@ -77,7 +77,7 @@ _STATE_ATTEMPTS = 3
 def register(subparsers: Any) -> None:
     invite = subparsers.add_parser(
         "invite", help="issue, list or revoke the single-use links that make a chat a technician's or staff's",
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION,
     )
     actions = invite.add_subparsers(dest="action", metavar="ACTION")
     for role, who in (("technician", "technician"), ("staff", "staff member")):  # the store's Role values
@@ -108,7 +108,7 @@ def register(subparsers: Any) -> None:
         "technicians",
         help="list the chats linked to technicians, with their Telegram chat ids (personal data: "
              "shown on this console only), or --remove one",
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION,
     )
     technicians.add_argument(
         "--remove", metavar="USER_OR_CHAT", default=None,
@@ -190,18 +190,19 @@ def _given_username(raw: str | None) -> str | None:
 
 
 async def _check_active(isp_settings: IspSettings, login: str) -> None:
+    from flows.coordinator import IspCoordinator
+
     from bot.isp import IspApiError, IspClient, IspTransportError
     from bot.isp.models.v1_records import UserStatus
 
     status_words = {UserStatus.BLOCKED: "blocked", UserStatus.INACTIVE: "inactive"}
     try:
-        async with IspClient(isp_settings) as client:
-            users = await client.ConsultaUsuarios()
+        async with IspClient(isp_settings) as client:  # through the one door, as the bot asks it
+            user = await IspCoordinator(client, zone=isp_settings.zone).system_user(login)
     except IspApiError as exc:
         raise Refused(EXIT_REFUSED, str(exc)) from None
     except IspTransportError as exc:
         raise Refused(EXIT_UNREACHABLE, f"ConsultaUsuarios: {exc}") from None
-    user = next((user for user in users if user.Usuario == login), None)
     if user is None:
         raise Refused(EXIT_REFUSED, f"{login!r} is not a system user of the ISP; nothing was created")
     if user.Situacao is not UserStatus.ACTIVE:

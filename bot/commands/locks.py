@@ -37,7 +37,7 @@ PROG = "ispbot locks"
 def register(subparsers: Any) -> None:
     locks = subparsers.add_parser(
         "locks", help="list the chats and people whose linking is locked after failed attempts, or clear a lock",
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION,
     )
     locks.set_defaults(func=run, handler=_list)
     actions = locks.add_subparsers(dest="action", metavar="ACTION")

@@ -18,7 +18,7 @@ from bot.commands.support import Refused, load, refused
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "migrate", help="upgrade the database schema to this version",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
     )
     parser.add_argument(
         "--database-url", default=None, help="database URL (default: ISPBOT_DATABASE_URL, else ispbot.sqlite3 here)",

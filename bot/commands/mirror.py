@@ -32,7 +32,7 @@ PROG = "ispbot mirror"
 def register(subparsers: Any) -> None:
     mirror = subparsers.add_parser(
         "mirror", help="the chat_messages outbox: status (depth, lag, dead entries) and retry of dead entries",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
     )
     actions = mirror.add_subparsers(dest="action", metavar="ACTION")
     status = actions.add_parser(

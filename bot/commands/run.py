@@ -41,7 +41,6 @@ token refused, Bot API unreachable); 2 invalid configuration, one line per wrong
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "run", help="run the bot on Telegram and/or WhatsApp", description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.set_defaults(func=run)
 

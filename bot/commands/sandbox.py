@@ -22,7 +22,6 @@ def register(subparsers: Any) -> None:
         "sandbox",
         help="serve the sandbox ISP web service (both generations) on this machine",
         description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8077, help="port to listen on (default 8077)")

@@ -31,7 +31,7 @@ PROG = "ispbot undelivered"
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "undelivered", help="answers Telegram or WhatsApp did not take (dead letters): list, resend",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     listing = actions.add_parser("list", help="dead letters: id, chat id, method, when, error (never the text)")

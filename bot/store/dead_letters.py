@@ -25,6 +25,20 @@ class DeadLetter:
     created_at: datetime
 
 
+def unstorable(exc: BaseException) -> bool:
+    """Whether saving failed on the letter itself (a chat id past 64 bits: ``OverflowError`` from
+    SQLite's driver, or under asyncpg's ``DataError`` on PostgreSQL), which no retry will change,
+    rather than on the database (down, busy), which a retry may get past."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, OverflowError):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 class DeadLetters:
     async def add(
         self, session: AsyncSession, chat_id: int, method: str, params: dict[str, Any], *, error: str, now: datetime,

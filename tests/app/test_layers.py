@@ -16,6 +16,7 @@ breaks its rule, and see it caught.
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -25,7 +26,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("bot", "flows", "bench")
-OURS = {*SOURCES, "tests"}  # bench drives the tests' fakes
+TESTS = "tests"  # not read (it imports everything), but a module of it imported from SOURCES is placed
+OURS = {*SOURCES, TESTS}
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Ground: nothing of ours below them (``GROUND`` says what each may import of the others).
@@ -42,7 +44,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.runtime",),  # the composition root, and the entry points of `ispbot run` and `ispbot demo`
     # The commands: ``ispbot`` and its sub-commands, and the tools that write the docs from the code.
     ("bot.cli", "bot.commands", "bot.env_example", "bot.operations_doc"),
-    ("bench",),  # measures the whole bot against its peers
+    # Measures the whole bot against its peers, with the tests' fakes; the tests are not read here (they
+    # import everything), but an import of them counts: nothing below may lean on a test or its fakes.
+    ("bench", "tests"),
 )
 
 # Within the ground, what each package may import of ours besides itself: the client and the
@@ -97,7 +101,12 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
 }
 
 # Names that import a module named at run time: the graph above cannot see where they lead.
-DYNAMIC = frozenset({"import_module", "__import__", "exec_module", "load_module", "run_module", "run_path"})
+DYNAMIC = frozenset({
+    "import_module", "__import__", "exec_module", "load_module", "run_module", "run_path", "resolve_name",
+})
+# Modules whose attributes include an importer: ``getattr`` on one with a name it cannot read
+# (``getattr(builtins, "__imp" + "ort__")``) is refused like the importer itself.
+IMPORTERS = frozenset({"builtins", "importlib", "pkgutil", "runpy", "__builtins__"})
 # Built-ins that run code written in a string, an import among it.
 RUNS_A_STRING = frozenset({"exec", "eval"})
 
@@ -107,6 +116,16 @@ class Import:
     target: str  # a module of ours, or a third party's top-level package
     line: int
     ours: bool
+
+
+def parsed(path: Path) -> ast.Module:
+    """The file's syntax tree, read once per version of it (every check walks the whole tree)."""
+    return _parsed(path, path.stat().st_mtime_ns)
+
+
+@functools.cache
+def _parsed(path: Path, _version: int) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
 def modules(root: Path = ROOT) -> dict[str, Path]:
@@ -123,7 +142,7 @@ def imports(name: str, path: Path, known: Mapping[str, Path]) -> Iterator[Import
     """What ``name`` imports: ``from a import b`` is ``a.b`` when that is a module of ours; the
     standard library is left out."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -143,6 +162,8 @@ def imports(name: str, path: Path, known: Mapping[str, Path]) -> Iterator[Import
             target = written
             while target and target not in known:  # the nearest module of ours
                 target = target.rpartition(".")[0]
+            if not target and top == TESTS:  # the tests are not read: the module as written
+                target = written
             if target and target != name:
                 yield Import(target, node.lineno, ours=True)
 
@@ -270,7 +291,7 @@ def dynamic(root: Path = ROOT) -> list[str]:
     (``getattr(importlib, "import_module")``)."""
     found = []
     for name, path in modules(root).items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        for node in ast.walk(parsed(path)):
             said = (
                 node.attr if isinstance(node, ast.Attribute)
                 else node.id if isinstance(node, ast.Name)
@@ -280,7 +301,27 @@ def dynamic(root: Path = ROOT) -> list[str]:
             )
             if said in DYNAMIC or (isinstance(node, ast.Name) and node.id in RUNS_A_STRING):
                 found.append(f"{name}, line {getattr(node, 'lineno', '?')}: {said}")
+            elif _unread_attribute_of_an_importer(node):
+                found.append(f"{name}, line {node.lineno}: {ast.unparse(node)}")
     return found
+
+
+def _unread_attribute_of_an_importer(node: ast.AST) -> bool:
+    """``getattr(builtins, name)`` or ``vars(importlib)[name]`` whose name is not written out (a name
+    written out is caught above when it is an importer's)."""
+    match node:
+        case ast.Call(func=ast.Name(id="getattr"), args=[owner, attribute, *_]):
+            return _importer(owner) and not isinstance(attribute, ast.Constant)
+        case ast.Subscript(value=ast.Call(func=ast.Name(id="vars" | "getattr"), args=[owner, *_]), slice=key):
+            return _importer(owner) and not isinstance(key, ast.Constant)
+        case ast.Subscript(value=ast.Name(id="__builtins__"), slice=key):
+            return not isinstance(key, ast.Constant)
+    return False
+
+
+def _importer(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Name) and node.id in IMPORTERS) or (
+        isinstance(node, ast.Attribute) and node.attr in IMPORTERS)
 
 
 # ---- this repository --------------------------------------------------------------------------------
@@ -291,8 +332,8 @@ def test_every_module_has_a_layer() -> None:
 def test_every_prefix_of_the_tables_names_a_module() -> None:
     known = modules()
     listed = {*(prefix for prefixes in LAYERS for prefix in prefixes), *GROUND, *CHANNEL_FREE, *THIRD_PARTY}
-    stale = sorted(prefix for prefix in listed if not any(name == prefix or name.startswith(f"{prefix}.")
-                                                            for name in known))
+    stale = sorted(prefix for prefix in listed if prefix != TESTS and not any(
+        name == prefix or name.startswith(f"{prefix}.") for name in known))
     assert stale == [], "tests/app/test_layers.py names packages that do not exist:\n" + "\n".join(stale)
 
 
@@ -407,6 +448,11 @@ def test_the_sandbox_importing_the_client_is_caught(tmp_path: Path) -> None:
     "import importlib\ngetattr(importlib, 'import_module')('bot.runtime.app')\n",
     "import importlib.util as u\nu.spec_from_file_location('x', 'x.py').loader.exec_module(None)\n",
     "exec('import telegram')\n",
+    "import pkgutil\npkgutil.resolve_name('bot.runtime.app:build_app')\n",
+    "from pkgutil import resolve_name\nresolve_name('bot.runtime.app:build_app')\n",
+    "import builtins\ngetattr(builtins, '__import__')('bot.runtime.app')\n",
+    "import builtins\ngetattr(builtins, '__imp' + 'ort__')('bot.runtime.app')\n",
+    "import builtins\nname = '__import__'\nvars(builtins)[name]('bot.runtime.app')\n",
 ])
 def test_an_import_by_a_name_built_at_run_time_is_caught(tmp_path: Path, text: str) -> None:
     root = tree(tmp_path, {"flows/engine.py": text})
@@ -442,6 +488,31 @@ def test_bench_is_read_too(tmp_path: Path) -> None:
                            "bot/store/x.py": "from bench import new\n"})
     assert dynamic(root) == ["bench.new, line 2: import_module"]
     assert upward(root) == ["bot.store.x -> bench.new"]
+
+
+def test_the_store_importing_the_tests_is_caught(tmp_path: Path) -> None:
+    root = tree(tmp_path, {
+        "bot/store/chats.py": "from tests.store.dbtools import make_database\n",
+        "bot/store/inbox.py": "import tests.store.dbtools\n",
+        "bot/store/outbox.py": "from tests import leakscan\n",
+    })
+    assert upward(root) == [
+        "bot.store.chats -> tests.store.dbtools", "bot.store.inbox -> tests.store.dbtools",
+        "bot.store.outbox -> tests",
+    ]
+
+
+def test_a_flow_importing_a_test_fake_is_caught(tmp_path: Path) -> None:
+    # The fake Bot API brings uvicorn into flows: the import itself is refused, whatever it brings.
+    root = tree(tmp_path, {
+        "flows/subscriber/bills.py": "def f():\n    from tests.telegram.fake_bot_api import FakeBotApi\n",
+    })
+    assert upward(root) == ["flows.subscriber.bills -> tests.telegram.fake_bot_api"]
+
+
+def test_bench_may_drive_the_tests_fakes(tmp_path: Path) -> None:
+    root = tree(tmp_path, {"bench/overhead.py": "from tests.telegram.fake_bot_api import FakeBotApi\n"})
+    assert upward(root) == []
 
 
 def test_a_module_outside_the_layers_is_caught(tmp_path: Path) -> None:

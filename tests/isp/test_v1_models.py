@@ -402,7 +402,8 @@ REFUSED: list[tuple[type[BaseModel], dict[str, Any], str]] = [
     (v1_requests.InvoicesCreate, _invoice({"DataEmissao": "2024-13-01"}), "DataEmissao"),
     (v1_requests.InvoicesCreate, _invoice(item={"Valor": "99.999"}), "Valor"),
     (v1_requests.InvoicesCreate, _invoice(item={"Valor": "1234567890123456.00"}), "Valor"),
-    (v1_requests.InvoicesCreate, _invoice(item={"ICMSValorAliquota": "18.00"}), "ICMSValorAliquota"),
+    (v1_requests.InvoicesCreate, _invoice(item={"ICMSValorAliquota": "1000.00"}), "ICMSValorAliquota"),
+    (v1_requests.InvoicesCreate, _invoice(item={"ICMSValorAliquota": "18.005"}), "ICMSValorAliquota"),
     (v1_requests.InvoicesCreate, _invoice(item={"ICMSValorBaseCalculo": "1.234"}), "ICMSValorBaseCalculo"),
     # PedidoCadastro
     (v1_requests.OrderCreate, _without(ORDER, "Geral"), "Geral"),
@@ -428,9 +429,10 @@ REFUSED: list[tuple[type[BaseModel], dict[str, Any], str]] = [
         {**ORDER, "Itens": {"ItemP": [{**ORDER_ITEM, "DescPromoValor": "1.001"}]}},
         "DescPromoValor",
     ),
-    # TipoPlano left out is the type of the item CodigoPlano names (test_vendor_shapes), not a refusal.
+    # TipoPlano left out is the type of the item CodigoPlano names, FormaPagto and Cobranca the ISP's
+    # defaults (the vendor's own example leaves all three empty: test_vendor_shapes), not a refusal.
     *[(v1_requests.OrderCreate, {**ORDER, "Adesao": _without(ENROLLMENT, key)}, key)
-      for key in ENROLLMENT if key != "TipoPlano"],
+      for key in ENROLLMENT if key not in ("TipoPlano", "FormaPagto", "Cobranca")],
     (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "TipoPlano": "X"}}, "TipoPlano"),
     (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "FormaPagto": "X"}}, "FormaPagto"),
     (v1_requests.OrderCreate, {**ORDER, "Adesao": {**ENROLLMENT, "Cobranca": "D"}}, "Cobranca"),

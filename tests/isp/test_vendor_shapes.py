@@ -9,6 +9,7 @@ refusal, starting from each operation's valid sample request.
 
 from __future__ import annotations
 
+import copy
 from decimal import Decimal
 from typing import Any
 
@@ -110,6 +111,58 @@ def test_an_empty_enrollment_plan_type_is_the_type_of_the_item_it_names() -> Non
     params["Adesao"] = params["Adesao"] | {"TipoPlano": ""}  # the vendor's own example
     (item,) = params["Itens"]["ItemP"]
     assert sent("PedidoCadastro", params)["Adesao"]["TipoPlano"] == item["Tipo"] == "P"
+
+
+# Shaped as the vendor's published examples of NotasFiscaisCadastro and PedidoCadastro (values as
+# strings, one object where a list is expected), each with its error twin: the same request, which the
+# service answers with an error of its own (98: an issue date too early; 135: an enrollment without
+# installments). Neither may be refused before it is sent.
+INVOICE_EXAMPLE = {"Nota": {
+    "Cabecalho": {"CodigoCliente": "9", "Modelo": "21", "DataEmissao": "2023-12-01", "TipoUtilizacao": "4",
+                  "NaturezaOperacao": "Prestacao de Servicos de Comunicacao", "InformacoesAdicionais": "Adicionais",
+                  "Situacao": "N"},
+    "Itens": {"Item": {"Codigo": "RBX2023", "Descricao": "Item 1", "CFOP": "5301", "Unidade": "UN",
+                       "Valor": "150.00", "ICMSValorBaseCalculo": "100.00", "ICMSValorAliquota": "10.00",
+                       "ICMSCodigoReducaoBaseCalculo": "01", "CodigoClassificacaoItem": "104"}},
+}}
+ORDER_EXAMPLE = {
+    "Geral": {"Cliente": "6", "TipoCliente": "C", "CicloFat": "1", "Assinatura": "2023-12-01",
+              "Vendedor": "joao.silva", "Usuario": "joao.silva"},
+    "Adesao": {"TipoPlano": "", "CodigoPlano": "1", "NroParcelas": "2", "FormaPagto": "", "Cobranca": "",
+               "Conta": "3", "Historico": "1", "Banco": "104", "Convenio": "123456", "PreLancamentoContabil": ""},
+    "Parcelas": {"Parcela": [{"Descricao": "Parcela 1", "Vencimento": "2023-12-10", "Valor": "50.00"},
+                             {"Descricao": "Parcela 2", "Vencimento": "2024-01-10", "Valor": "50.00"}]},
+    "Itens": {"ItemP": {"Tipo": "P", "Codigo": "1", "InicioCobranca": "2023-12-01", "AgruparCobranca": "S",
+                        "DescPromoPrazo": "12", "DescPromoValor": -20, "DescPromoDesc": "DESCONTO PROMOCIONAL"}},
+}
+
+
+def test_the_vendors_invoice_example_and_its_error_twin_are_sent() -> None:
+    for issued in ("2023-12-01", "2020-01-01"):  # the twin: an issue date the service finds too early
+        example = copy.deepcopy(INVOICE_EXAMPLE)
+        example["Nota"]["Cabecalho"]["DataEmissao"] = issued
+        (item,) = sent("NotasFiscaisCadastro", example)["Nota"][0]["Itens"]["Item"]
+        assert (item["Valor"], item["ICMSValorBaseCalculo"], item["ICMSValorAliquota"]) == (150.0, 100.0, 10.0)
+
+
+def test_the_vendors_order_example_and_its_error_twin_are_sent() -> None:
+    body = sent("PedidoCadastro", copy.deepcopy(ORDER_EXAMPLE))
+    assert "FormaPagto" not in body["Adesao"] and "Cobranca" not in body["Adesao"]  # the ISP's defaults
+    assert body["Adesao"]["TipoPlano"] == "P" and body["Itens"]["ItemP"][0]["DescPromoValor"] == -20
+    twin = {name: group for name, group in copy.deepcopy(ORDER_EXAMPLE).items() if name != "Parcelas"}
+    assert "Parcelas" not in sent("PedidoCadastro", twin)  # the service answers 135: no installment
+
+
+def test_an_icms_beyond_what_the_service_stores_is_still_refused() -> None:
+    for field, value in (("ICMSValorBaseCalculo", "1000.00"), ("ICMSValorAliquota", "10.001")):
+        example = copy.deepcopy(INVOICE_EXAMPLE)
+        example["Nota"]["Itens"]["Item"][field] = value
+        with pytest.raises(InvalidRequestError, match=field):
+            build("NotasFiscaisCadastro", example)
+    example = copy.deepcopy(ORDER_EXAMPLE)
+    example["Adesao"]["FormaPagto"] = "C"
+    with pytest.raises(InvalidRequestError, match="FormaPagto"):
+        build("PedidoCadastro", example)
 
 
 def test_a_serial_and_a_stock_location_together_are_sent_for_the_server_to_judge() -> None:

@@ -10,6 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import PRODUCTION_KEY
 
@@ -69,7 +70,8 @@ def test_the_pattern_matches_each_word_and_nothing_else() -> None:
     assert [m.group() for m in pattern.finditer("xx abcd abc abx ab zz z")] == ["abcd", "abc", "abx", "zz"]
 
 
-def test_a_leak_fails_the_pytest_run_it_happens_in(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one process", "two xdist workers"])
+def test_a_leak_fails_the_pytest_run_it_happens_in(tmp_path: Path, workers: list[str]) -> None:
     (tmp_path / "test_planted.py").write_text(textwrap.dedent(f'''
         import logging
 
@@ -81,7 +83,8 @@ def test_a_leak_fails_the_pytest_run_it_happens_in(tmp_path: Path) -> None:
     '''))
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = subprocess.run(  # noqa: S603 - this interpreter, this repository's plugin
-        [sys.executable, "-m", "pytest", "-p", "tests.leakscan", "-p", "no:cacheprovider", "-q", str(tmp_path)],
+        [sys.executable, "-m", "pytest", "-p", "tests.leakscan", "-p", "no:cacheprovider", "-q", *workers,
+         str(tmp_path)],
         cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120, check=False,
     )
     output = run.stdout + run.stderr

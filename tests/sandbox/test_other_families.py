@@ -204,6 +204,15 @@ async def test_stock_and_finance_writes(api: Api) -> None:
     assert (await api.v1("PedidoCadastro", {"DadosPedido": {**order, "Adesao": adhesion}}))[
         "erro_code"
     ] == 135
+    # As the vendor's own example: payment form and charge left empty (the ISP's defaults), a negative
+    # promotional value, installments given.
+    example = {
+        **order,
+        "Adesao": {**adhesion, "FormaPagto": "", "Cobranca": ""},
+        "Parcelas": {"Parcela": [{"Descricao": "Parcela 1", "Vencimento": "2025-04-10", "Valor": "50.00"}]},
+        "Itens": {"ItemP": [{**order["Itens"]["ItemP"][0], "DescPromoPrazo": 12, "DescPromoValor": -20}]},
+    }
+    assert (await api.v1("PedidoCadastro", {"DadosPedido": example}))["status"] == 1
 
 
 async def test_listings(api: Api) -> None:

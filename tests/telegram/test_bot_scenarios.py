@@ -165,7 +165,9 @@ async def test_two_hundred_chats_at_once_each_answered_in_its_own_order(
         ids = [bot.api.push_update(tg.text_message(chat_id, "/ajuda")) for chat_id in chats]
         await bot.api.wait_until(lambda: bool(bot.api.outgoing()), within=5)  # the bot is at work
         ids += [bot.api.push_update(tg.text_message(chat_id, "/menu")) for chat_id in chats]
-        await bot.handled_all(ids, within=15)
+        # A bound on the wait, not on speed (what is checked is the order): generous, as the suite's
+        # other worker and the database server share the cores meanwhile.
+        await bot.handled_all(ids, within=60)
 
         by_chat: dict[int | str, list[str]] = {chat_id: [] for chat_id in chats}
         for sent in bot.api.outgoing():

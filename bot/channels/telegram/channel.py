@@ -41,7 +41,7 @@ from bot.channels.telegram.updates import ID_LIMIT, parse, route, route_common
 from bot.i18n import Translations, pick_language
 from bot.logs import chat_ref
 from bot.store import Database, Inbox, Role, utcnow
-from bot.store.dead_letters import DeadLetters
+from bot.store.dead_letters import DeadLetters, unstorable
 from bot.store.models import TELEGRAM
 from telegram import Bot
 
@@ -206,7 +206,7 @@ class TelegramChannel:
                     await DeadLetters().add(session, call.chat_id, call.method, call.params, error=error, now=utcnow())
                 return
             except Exception as exc:
-                if attempt == DEAD_LETTER_TRIES - 1:
+                if attempt == DEAD_LETTER_TRIES - 1 or unstorable(exc):  # the letter itself: retrying won't help
                     log.error("could not keep a dead letter (%s): a %s to chat %s is lost", type(exc).__name__,
                               call.method, chat_ref(call.chat_id))
                     return

@@ -40,7 +40,7 @@ from bot.i18n import pick_language
 from bot.logs import chat_ref
 from bot.store import Database, Inbox, utcnow
 from bot.store.channels import WHATSAPP, ChannelIds
-from bot.store.dead_letters import DeadLetters
+from bot.store.dead_letters import DeadLetters, unstorable
 
 log = logging.getLogger(__name__)
 
@@ -335,7 +335,7 @@ class WhatsAppChannel:
                     await DeadLetters().add(session, call.chat_id, call.method, params, error=error, now=utcnow())
                 return
             except Exception as exc:
-                if attempt == DEAD_LETTER_TRIES - 1:
+                if attempt == DEAD_LETTER_TRIES - 1 or unstorable(exc):  # the letter itself: retrying won't help
                     log.error("could not keep a dead letter (%s): a %s to chat %s is lost", type(exc).__name__,
                               call.method, chat_ref(call.chat_id))
                     return

@@ -88,11 +88,12 @@ _AT_LEAST_ONE = AfterValidator(_at_least_one)
 
 IcmsDecimal = Annotated[
     Decimal,
-    Field(ge=0, max_digits=3, decimal_places=2),
+    Field(ge=0, max_digits=5, decimal_places=2),
     PlainSerializer(float, return_type=float, when_used="json"),
 ]
-"""Decimal(3.2), read as the spec reads Decimal(16.13) for coordinates: 3 digits in all, 2 of them
-decimals (so at most 9.99)."""
+"""Decimal(3.2) for the ICMS base and rate: 3 digits before the point and 2 after (at most 999.99).
+Not 3 digits in all, as Decimal(16.13) reads for coordinates: the vendor's own published example
+sends a base of ``100.00`` and a rate of ``10.00``."""
 
 
 def _check_cfop(value: int) -> int:
@@ -582,13 +583,15 @@ class Enrollment(Request):
     ``TipoPlano`` is required by the spec, but the vendor's own published example sends it as ``""``.
     ``CodigoPlano`` must name an item of the order, so the type is that item's: an empty
     ``TipoPlano`` is filled in from the one item with that ``Codigo`` (``OrderCreate``), and the
-    order is refused when no item, or a plan and a package alike, have it (the base would be a guess)."""
+    order is refused when no item, or a plan and a package alike, have it (the base would be a guess).
+    ``FormaPagto`` and ``Cobranca`` are required by the spec too, and the same example sends both as
+    ``""``: not given, the ISP's defaults apply; a value other than B or P (S or R) is still refused."""
 
     TipoPlano: OrderItemKind | None = None
     CodigoPlano: PositiveInt
     NroParcelas: PositiveInt
-    FormaPagto: EnrollmentPayment
-    Cobranca: EnrollmentCharge
+    FormaPagto: EnrollmentPayment | None = None
+    Cobranca: EnrollmentCharge | None = None
     Conta: PositiveInt
     Historico: PositiveInt
     Banco: NonNegativeInt

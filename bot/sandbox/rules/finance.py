@@ -147,8 +147,9 @@ def pedido_cadastro(ctx: Context, p: Params) -> dict[str, Any]:
         adhesion.req_choice("TipoPlano", ("P", "O"))
         adhesion.integer("CodigoPlano", True)
         adhesion.integer("NroParcelas", True, minimum=1)
-        adhesion.req_choice("FormaPagto", ("B", "P"))
-        adhesion.req_choice("Cobranca", ("S", "R"))
+        # Required by the spec, sent as "" in the vendor's own example: the ISP's defaults apply.
+        adhesion.choice("FormaPagto", ("B", "P"))
+        adhesion.choice("Cobranca", ("S", "R"))
         for field in ("Conta", "Historico", "Banco", "Convenio"):
             adhesion.integer(field, True)
         if not entries:
@@ -163,8 +164,9 @@ def pedido_cadastro(ctx: Context, p: Params) -> dict[str, Any]:
         group = item.req_text("AgruparCobranca")
         if group not in ("S", "N") and not (group.isdigit() and 1 <= int(group) <= 20):
             raise item.invalid("AgruparCobranca", "S, N ou 1 a 20")
-        for field in ("DescontoAdesao", "DescontoContrato", "DescPromoValor"):
+        for field in ("DescontoAdesao", "DescontoContrato"):
             item.decimal(field, minimum=0)
+        item.decimal("DescPromoValor")  # the vendor's own example sends -20
     row = ctx.store.insert(
         "orders",
         {
