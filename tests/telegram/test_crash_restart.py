@@ -1,7 +1,8 @@
 """A real ``ispbot run`` is killed (SIGKILL) mid-stream, with answers recorded but not yet sent, and
 started again at once: the restarted process takes over the dead one's work as soon as its heartbeat
-is stale (seconds), not when its leases run out (minutes). Measured: the time from the restart to the
-first answer, and the answers sent twice, bounded by what was on the wire (the sender's workers) and
+is stale (seconds), not when its leases run out (minutes): its first answer comes before the dead
+process's lease would have freed a chat (a bound of the design, not of the machine's speed). Printed:
+the time from the restart to the first answer, and the answers sent twice, bounded by what was on the wire (the sender's workers) and
 what Telegram had accepted but the dead process had not recorded yet (``RECORD_AT_MOST``).
 
 Polling mode against the fake Bot API, the sandbox ISP over loopback HTTP; SQLite (a file) and, when
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from bot.channels.telegram.channel import SEND_WORKERS
-from bot.runtime.processor import RECORD_AT_MOST
+from bot.runtime.processor import LEASE, RECORD_AT_MOST
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.sandbox.server import SandboxServer, free_port
 
@@ -33,7 +34,6 @@ CHATS = [9_300_001 + n for n in range(30)]
 SAID = 8  # "/idioma" from each chat: one answer each
 LANGUAGE = "Em qual idioma"
 KILL_AFTER = 60  # answers sent before the kill
-FIRST_ANSWER_WITHIN = 10.0  # seconds after the restart
 
 
 def bot_env(settings: dict[str, str]) -> dict[str, str]:
@@ -92,14 +92,15 @@ async def test_a_killed_process_is_restarted_and_answers_again_within_seconds(ki
 
                 second = ispbot_run(env, tmp_path, log)
                 restarted = time.monotonic()
-                await api.wait_until(lambda: answers() > before, within=60)
+                # The chats answered at the kill were claimed seconds before it: their leases free them about
+                # LEASE after. An answer within half of it is the stale heartbeat's takeover.
+                await api.wait_until(lambda: answers() > before, within=LEASE.total_seconds() / 2)
                 first_answer = time.monotonic() - restarted
                 await api.wait_until(lambda: answers() >= len(CHATS) * SAID, within=180)
                 await asyncio.sleep(2)  # anything sent a second time would have come by now
                 twice = answers() - len(CHATS) * SAID
                 print(f"{kind}: {before} answers before the kill; first answer {first_answer:.1f}s after the "
                       f"restart; {twice} sent twice")
-                assert first_answer < FIRST_ANSWER_WITHIN
                 assert 0 <= twice <= SEND_WORKERS + RECORD_AT_MOST
                 for chat in CHATS:
                     assert SAID <= sum((s.text or "").count(LANGUAGE) for s in api.sent(chat)) <= SAID + SEND_WORKERS
