@@ -2,8 +2,9 @@
 started again at once: the restarted process takes over the dead one's work as soon as its heartbeat
 is stale (seconds), not when its leases run out (minutes): its first answer comes before the dead
 process's lease would have freed a chat (a bound of the design, not of the machine's speed). Printed:
-the time from the restart to the first answer, and the answers sent twice, bounded by what was on the wire (the sender's workers) and
-what Telegram had accepted but the dead process had not recorded yet (``RECORD_AT_MOST``).
+the time from the restart to the first answer, and the answers sent twice, bounded by what was on
+the wire (the sender's workers) and what Telegram had accepted but the dead process had not recorded
+yet (``RECORD_AT_MOST``).
 
 Polling mode against the fake Bot API, the sandbox ISP over loopback HTTP; SQLite (a file) and, when
 ``ISPBOT_TEST_DATABASE_URL`` is set, a fresh PostgreSQL database."""
