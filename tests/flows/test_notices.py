@@ -81,17 +81,32 @@ async def test_nothing_goes_in_quiet_hours_it_waits_for_the_morning(desk: Desk) 
 
 
 async def test_an_opt_out_in_words_is_honoured_per_kind_and_undone_in_words(desk: Desk) -> None:
-    close_outages(desk)
     chat = await desk.linked_chat(MARIA)
     await chat.say("parar avisos")
-    assert "não vou mais" in chat.text.lower()
+    assert "Quais avisos você não quer mais receber?" in chat.text
+    await chat.say("lembretes de boleto")  # typed, not tapped
+    assert "não vou mais enviar lembretes nem avisos de atraso de boleto" in chat.text
     sent, report = await run(desk, before_due(desk, 3))
-    assert sent == [] and report.refused == {BILL_DUE: 1}
+    assert report.refused == {BILL_DUE: 1}
+    assert [n.kind for n in sent] == [OUTAGE_STARTED]  # the other kinds still go
 
     await chat.say("quero receber avisos de novo")
-    assert "voltar" in chat.text.lower() or "volta" in chat.text.lower()
+    assert "Hoje você não recebe: 🧾 Lembretes e atrasos de boleto" in chat.text
+    await chat.tap("Todos os avisos")
+    assert "você volta a receber todos os avisos" in chat.text
     sent, _ = await run(desk, before_due(desk, 2))
     assert [n.kind for n in sent] == [BILL_DUE]
+
+
+async def test_an_opt_out_of_all_holds_every_kind_and_is_shown_in_my_data(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.command("pararavisos")
+    await chat.tap("Todos os avisos")
+    sent, report = await run(desk, before_due(desk, 3))
+    assert sent == [] and report.refused == {BILL_DUE: 1, OUTAGE_STARTED: 1}
+    await chat.command("meusdados")
+    refused = "🧾 Lembretes e atrasos de boleto, ✅ Pagamentos recebidos, ⚠️ Falhas na rede"
+    assert f"Avisos: você não recebe {refused}" in chat.text
 
 
 async def test_an_overdue_bill_of_a_blocked_contract_says_the_amount_today_and_what_unblocks_it(desk: Desk) -> None:
