@@ -125,14 +125,17 @@ class Housekeeping:
                 await asyncio.wait_for(stop.wait(), every)
 
     async def run_notices(self, stop: asyncio.Event) -> None:
-        """A round of notices every ``ISPBOT_NOTICE_EVERY`` minutes (none when 0), the first at once."""
+        """A round of notices every ``ISPBOT_NOTICE_EVERY`` minutes (none when 0). The first waits one
+        interval too: a bot restarted in a loop does not read the ISP's bills at each start."""
         every = self.settings.notice_every * 60.0
         if self.notices is None or not every:
             return
         while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), every)
+            if stop.is_set():
+                return
             try:
                 await self.notices.run(send=self.processor.send_notices)
             except Exception as exc:
                 log.error("a round of notices failed (%s); trying again at the next one", type(exc).__name__)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), every)
