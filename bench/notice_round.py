@@ -1,25 +1,16 @@
-"""A round of notices for many subscribers under Telegram's ceiling, while other subscribers write:
-the round must go at the channel's pace and never hold their answers back.
+"""A round of notices for many subscribers under Telegram's ceiling while others write: the round
+must go at the channel's pace and never hold their answers back.
 
     .venv/bin/python -m bench.notice_round [--subscribers 10000] [--people 50] [--database URL]
 
-The whole bot runs over the fake Bot API, which answers 429 past Telegram's limits (30 messages a
-second overall, 1 a second per chat). ``--subscribers`` linked customers each have a bill due in
-three days (``flows.notices``' default); ``--people`` other linked subscribers, with no bill due,
-write "oi" one after another every ``WRITE_EVERY`` seconds while the round goes, each answered by
-the menu. One JSON line:
-
-- ``round_seconds``: from the round's start to the last reminder reaching Telegram, against
-  ``bound_seconds`` (the reminders ÷ 30 a second: what Telegram allows at best); ``round_vs_bound``
-  is their ratio (the issue's bound: 1.1);
-- ``answer_p50_ms`` / ``answer_p99_ms`` / ``answer_max_ms``: from a person's message reaching
-  Telegram to the bot's next message to that chat (the issue's bound on the p99: 1 s), watched every
-  20 ms;
-- ``made_seconds``: when the round had made every notice (its turns, its claims) and handed it to
-  the channel, which sends it at its pace;
-- ``too_many_requests``: 429s the fake answered (the bot paces itself: 0 expected);
-- ``isp_calls`` and ``isp_calls_by_operation``: what the round cost the ISP (the round's own count,
-  which the sandbox's agrees with), ``isp_calls_per_subscriber`` the same over the subscribers.
+The whole bot runs over the fake Bot API, which answers 429 past Telegram's limits. ``--subscribers``
+linked customers each have a bill due in three days; ``--people`` others, with none, write "oi" one
+after another every ``WRITE_EVERY`` seconds during the round. Figures: ``round_seconds``, from the
+round's start to the last reminder reaching Telegram, against ``bound_seconds`` (reminders ÷ 30 a
+second; ``round_vs_bound``, the issue's bound 1.1); ``made_seconds``, when the round had handed every
+notice to the channel; ``answer_p99_ms``, from a person's message reaching Telegram to the bot's next
+message to that chat (bound 1 s; watched every 20 ms); ``too_many_requests`` (0 expected); the ISP
+calls of the round, by operation and per subscriber.
 """
 
 from __future__ import annotations

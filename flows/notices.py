@@ -1,35 +1,17 @@
-"""The notices the bot writes first: a bill's reminder before it is due, the overdue notice, "we
-received your payment" and "there is an outage in your area". ``ispbot run`` runs a round every
-``ISPBOT_NOTICE_EVERY`` minutes; ``ispbot notices run --once`` runs one.
+"""The notices the bot writes first: a bill's reminder, the overdue notice, a payment received, an
+outage started (what each says and when: docs/operator-guide.md, "Notices the bot writes first").
 
-A round, as of a moment (now, or ``--now``):
-
-- reads who can be told: the chats linked to a customer as subscribers, with their language and
-  opt-outs (``bot.store.notices``), from the database in a few statements;
-- reads the ISP in pages of ``PAGE`` linked customers per call, never one call per subscriber where
-  a listing exists: the open documents due from ``overdue_days + CATCH_UP_DAYS`` ago up to
-  ``due_days`` ahead (one listing serves reminders and overdue notices), the documents settled by
-  payment in the last ``PAID_WITHIN_DAYS`` days, the contracts of the customers with an overdue bill
-  (a blocked one is told what unblocks it), the open failover events and the customers of each
-  failed NAS. The amount due today of an overdue bill has no listing: it is read per customer with
-  an overdue bill (``get_unpaid_document``), a few a day, never for reminders;
-- tells each chat once per (kind, subject): the claim (``NoticeClaims.claim``) is made in the
-  transaction of the chat's own turn (a ``Told`` event for the kind's flow step: its buttons work
-  in the conversation that follows), so rounds, restarts and several processes never repeat one.
-
-The rules: a chat that opted out of the kind (or of all) is refused and counted so; in quiet hours
-(``ISPBOT_NOTICE_QUIET``, the ISP's time zone) nothing is read or sent: the next round after them
-sends what is due; a dry run (``--dry-run``) plans and claims nothing. What is sent goes to the
-channel's sender as notices, behind the answers to people, at the channel's ceiling; on WhatsApp,
-outside the 24-hour window, as the kind's template or held (``bot.channels.whatsapp``).
-
-Choices where the issue was silent: an overdue notice whose day the bot missed (down, quiet hours)
-still goes within ``CATCH_UP_DAYS`` days, no later (an old debt is the collections team's to
-phone); a reminder goes for any open bill due within ``due_days`` (a bill issued two days before its
-due date is reminded too); a payment is told only when settled by payment (``Motivo`` PAGTO, not a
-cancellation or renegotiation) in the last ``PAID_WITHIN_DAYS`` days; an outage is told to the chats
-of the customers it affects while it is open, and each is put on the list to hear when it ends.
-Every chat linked to the customer is told (two chats may be two people of one household).
+A round, as of a moment: the chats linked to customers (with language and opt-outs) from the
+database; the ISP read in pages of ``PAGE`` linked customers per listing call, never one call per
+subscriber where a listing exists (the amount due today of an overdue bill has none: one read per
+customer with an overdue bill). Each chat is told once per (kind, subject): the claim
+(``NoticeClaims.claim``) is made in the transaction of the notice, for a bill in the chat's own turn
+(a ``Told`` for the bills flow's ``reminded`` step: its buttons work in the conversation that
+follows). An opted-out chat is refused; in quiet hours nothing is read or sent; a dry run claims
+nothing. The notices go to the channels as they are made, behind the answers to people.
+Choices where the issue was silent: an overdue notice missed goes up to ``CATCH_UP_DAYS`` later, no
+later; a payment is told when settled by payment in the last ``PAID_WITHIN_DAYS`` days; every chat
+linked to the customer is told; a chat told of an outage hears when it ends.
 """
 
 from __future__ import annotations

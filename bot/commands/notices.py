@@ -7,13 +7,12 @@ payment received, an outage started), one round by hand, and what the last round
 ``run --once`` runs one round as of now, or as of ``--now`` (2026-12-01T10:00, in the ISP's time zone
 unless it names its own), and sends what is due through the configured channels, waiting until
 they took it (``ispbot run`` runs a round every ISPBOT_NOTICE_EVERY minutes by itself). Each notice
-goes once, whatever the rounds: one run by hand is never repeated by the bot's own. ``--dry-run``
-reads the ISP and prints who would get what (chat, kind, bill or outage), sending and claiming
-nothing: it needs no channel's settings. ``status`` shows the last rounds: sent, held (quiet hours),
-refused (opted out), the ISP calls each cost. Chat ids are personal data: this is the operator's
-own console. Settings: ISPBOT_ISP_*, ISPBOT_DATABASE_URL (migrated), ISPBOT_NOTICE_*, and for a
-round that sends, a channel's (as ``ispbot run``). Exit codes: 0 done; 1 refused (a database behind
-its migrations); 2 invalid arguments or configuration. Errors are one line on stderr.
+goes once, whatever the rounds. ``--dry-run`` reads the ISP and prints who would get what (chat,
+kind, bill or outage), sending and claiming nothing, with no channel's settings. ``status`` shows
+the last rounds: sent, held (quiet hours), refused (opted out), ISP calls. Chat ids are personal
+data: this is the operator's own console. Settings: ISPBOT_ISP_*, ISPBOT_DATABASE_URL (migrated),
+ISPBOT_NOTICE_*, and a channel's to send (as ``ispbot run``). Exit codes: 0 done; 1 refused (database
+behind its migrations); 2 invalid arguments or configuration. Errors are one line on stderr.
 """
 
 from __future__ import annotations
