@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -121,16 +121,21 @@ class NoticeRound:
         self.claims = NoticeClaims()
         self.rounds = NoticeRounds()
 
-    async def run(self, *, now: datetime | None = None, dry_run: bool = False, send: Send | None = None) -> RoundReport:
+    async def run(
+        self, *, now: datetime | None = None, dry_run: bool = False, send: Send | None = None,
+        channels: Collection[str] | None = None,
+    ) -> RoundReport:
         """One round as of ``now`` (the ISP's clock by default). ``send`` takes the notices as they
-        are made (the processor's ``send_notices``); a dry run sends and claims nothing."""
+        are made (the processor's ``send_notices``); a dry run sends and claims nothing. ``channels``:
+        those this process sends on (None: any); a chat on another is held, unclaimed, for a process
+        that runs its channel."""
         now = (now or self.coordinator.now()).astimezone(self.coordinator.zone)
         report = RoundReport(now, dry_run=dry_run, quiet=self.settings.quiet_at(now))
         async with self.database.transaction() as session:
             round_id = await self.rounds.start(session, now, self.coordinator.now(), dry_run=dry_run)
         try:
             if not report.quiet or dry_run:
-                await self._round(report, send)
+                await self._round(report, send, channels)
         finally:
             async with self.database.transaction() as session:
                 await self.rounds.finish(
@@ -142,7 +147,7 @@ class NoticeRound:
                  report.isp_calls.total())
         return report
 
-    async def _round(self, report: RoundReport, send: Send | None) -> None:
+    async def _round(self, report: RoundReport, send: Send | None, channels: Collection[str] | None) -> None:
         async with self.database.transaction() as session:
             subscribers = await linked_subscribers(session)
             opt_outs = await NoticeOptOuts().of_chats(session, [chat for chat, _, _ in subscribers])
@@ -156,6 +161,8 @@ class NoticeRound:
         for notice in planned:
             if opted_out(opt_outs.get(notice.chat_id, set()), notice.kind):
                 report.refused[notice.kind] += 1
+            elif channels is not None and channel_of_chat(notice.chat_id) not in channels:
+                report.held[notice.kind] += 1
             elif report.dry_run:
                 report.planned.append(notice)
                 (report.held if report.quiet else report.sent)[notice.kind] += 1

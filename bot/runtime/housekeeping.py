@@ -136,6 +136,6 @@ class Housekeeping:
             if stop.is_set():
                 return
             try:
-                await self.notices.run(send=self.processor.send_notices)
+                await self.notices.run(send=self.processor.send_notices, channels=self.processor.serves)
             except Exception as exc:
                 log.error("a round of notices failed (%s); trying again at the next one", type(exc).__name__)

@@ -8,7 +8,8 @@ from datetime import datetime, time, timedelta
 
 from bot.i18n import plain_text
 from bot.sandbox import DEMO_IDENTITIES
-from bot.store import NoticeRounds
+from bot.store import Links, NoticeRounds, Proof, Role
+from bot.store.channels import CHAT_BASES, WHATSAPP
 from flows.notices import BILL_DUE, BILL_OVERDUE, OUTAGE_STARTED, PAYMENT_RECEIVED, NoticeRound, NoticeSettings
 from flows.notices import RoundReport as Report
 from flows.replies import Message, Notice
@@ -30,13 +31,15 @@ def close_outages(desk: Desk) -> None:
         event.update(Status="C")
 
 
-async def run(desk: Desk, at: datetime, *, dry_run: bool = False) -> tuple[list[Notice], Report]:
+async def run(
+    desk: Desk, at: datetime, *, dry_run: bool = False, channels: set[str] | None = None,
+) -> tuple[list[Notice], Report]:
     sent: list[Notice] = []
 
     async def send(notices: list[Notice]) -> None:
         sent.extend(notices)
 
-    report = await NoticeRound(desk.engine, SETTINGS).run(now=at, dry_run=dry_run, send=send)
+    report = await NoticeRound(desk.engine, SETTINGS).run(now=at, dry_run=dry_run, send=send, channels=channels)
     return sent, report
 
 
@@ -188,3 +191,15 @@ async def test_each_round_is_recorded_for_the_status(desk: Desk) -> None:
         latest, quiet = await NoticeRounds().last(session, 2)
     assert (latest.sent, latest.held, latest.refused) == (1, 0, 0) and latest.finished_at is not None
     assert quiet.details["quiet"] is True and quiet.sent == 0
+
+
+async def test_a_chat_on_a_channel_this_process_does_not_run_is_held_for_one_that_does(desk: Desk) -> None:
+    close_outages(desk)
+    whatsapp_chat = CHAT_BASES[WHATSAPP] + 7
+    async with desk.database.transaction() as session:
+        await Links().link(session, whatsapp_chat, role=Role.SUBSCRIBER, proof=Proof.CONTACT_PHONE,
+                           customer_code=MARIA)
+    sent, report = await run(desk, before_due(desk, 3), channels={"telegram"})
+    assert sent == [] and report.held == {BILL_DUE: 1}
+    sent, _ = await run(desk, before_due(desk, 3), channels={"telegram", WHATSAPP})
+    assert [n.chat_id for n in sent] == [whatsapp_chat]  # not claimed by the process that held it
