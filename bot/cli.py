@@ -20,6 +20,7 @@ from bot.commands import (
     locks,
     migrate,
     mirror,
+    notices,
     run,
     sandbox,
     undelivered,
@@ -27,7 +28,9 @@ from bot.commands import (
 
 # Every command, in the order the help lists them: each registers its parser, which needs only light
 # modules; what running it needs is imported when it runs.
-COMMANDS = (run, call, sandbox, migrate, invites, locks, contacts, mirror, desk, undelivered, doctor, intents, demo)
+COMMANDS = (
+    run, notices, call, sandbox, migrate, invites, locks, contacts, mirror, desk, undelivered, doctor, intents, demo,
+)
 
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports it
 EXIT_OUTPUT_CLOSED = 141  # the reader of the output went away (SIGPIPE), as a shell reports it

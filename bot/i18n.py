@@ -140,6 +140,11 @@ class Translations:
             return str(filters["number"](value))
         return str(value)  # a protocol or a count as written in the texts, without grouping
 
+    def money(self, language: str, value: Decimal | None) -> str:
+        """An amount in reais as the texts' ``money`` filter writes it, as plain text (a template's value)."""
+        filters = self._envs[language if language in self._envs else DEFAULT_LANGUAGE].filters
+        return str(filters["money"](value))
+
     def samples(self) -> dict[str, dict[str, Any]]:
         """The sample variables of every key that takes any (``locales/samples``)."""
         found: dict[str, dict[str, Any]] = {}

@@ -12,7 +12,7 @@ as the ISP refusing the first ticket, which the operator sees in the log with th
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import time, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -154,10 +154,29 @@ class BotSettings(BaseSettings):
         default=48, ge=1, le=30 * 24,
         description="hours before a complaint's or request's deadline runs out that staff are warned",
     )
+    notice_due_days: int = Field(
+        default=3, ge=0, le=30, description="days before a bill's due date that its reminder goes (0: none)",
+    )
+    notice_overdue_days: int = Field(
+        default=1, ge=1, le=30, description="days after an unpaid due date that the overdue notice goes",
+    )
+    notice_every: int = Field(
+        default=15, ge=0, le=24 * 60,
+        description="minutes between rounds of the notices the bot writes first (0: no rounds)",
+    )
+    notice_quiet: str = Field(
+        default="21:00-08:00", description="hours (the ISP's time zone) when no notice is sent: they wait",
+    )
     stock_file: Path | None = Field(default=None, description="YAML of stock products (label code, id) and locations")
     locales_dir: Path | None = Field(
         default=None, description="folder of texts to use instead of those shipped with ispbot (pt_BR/, en/, es/...)",
     )
+
+    @field_validator("notice_quiet")
+    @classmethod
+    def _quiet_hours(cls, value: str) -> str:
+        quiet_hours(value)  # raises with the form expected
+        return value
 
     @field_validator("database_url")
     @classmethod
@@ -263,3 +282,15 @@ def stock_catalog(path: Path) -> StockCatalog:
     except (OSError, yaml.YAMLError) as exc:
         raise ValueError(f"cannot read the stock catalog {path}: {exc}") from None
     return StockCatalog.from_mapping(raw, str(path))
+
+
+def quiet_hours(text: str) -> tuple[time, time] | None:
+    """``ISPBOT_NOTICE_QUIET`` read: (start, end) as "HH:MM-HH:MM" (across midnight when start > end),
+    None for "" or "off" (no quiet hours)."""
+    if text.strip().lower() in ("", "off", "none"):
+        return None
+    try:
+        start, end = (time.fromisoformat(part.strip()) for part in text.split("-"))
+    except ValueError:
+        raise ValueError(f"quiet hours {text!r} are not HH:MM-HH:MM (like 21:00-08:00), nor off") from None
+    return start, end

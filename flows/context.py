@@ -34,6 +34,8 @@ from bot.store import (
     Link,
     LinkAttempts,
     Links,
+    NoticeClaims,
+    NoticeOptOuts,
     OutageWatches,
     Proof,
     Reservation,
@@ -107,6 +109,8 @@ class Repositories:
     handoffs: Handoffs
     contacts: Contacts = field(default_factory=Contacts)
     restarts: RestartWatches = field(default_factory=RestartWatches)
+    opt_outs: NoticeOptOuts = field(default_factory=NoticeOptOuts)
+    notices: NoticeClaims = field(default_factory=NoticeClaims)
 
 
 class Context:
@@ -337,13 +341,27 @@ class Context:
             return await self._repos.contacts.history(self._session, customer_code=self.link.customer_code, since=since)
         return await self._repos.contacts.history(self._session, chat_id=self.chat_id, since=since)
 
+    async def notice_opt_outs(self) -> set[str]:
+        """The kinds of notice this chat asked not to receive (``ALL_KINDS``: every one)."""
+        return await self._repos.opt_outs.of_chat(self._session, self.chat_id)
+
+    async def opt_out_of_notices(self, kind: str) -> bool:
+        """No more notices of ``kind`` (``ALL_KINDS``: none) for this chat; False when asked already."""
+        return await self._repos.opt_outs.opt_out(self._session, self.chat_id, kind, self.coordinator.now())
+
+    async def opt_in_to_notices(self, kind: str) -> int:
+        """Notices of ``kind`` (``ALL_KINDS``: every kind) for this chat again; how many opt-outs ended."""
+        return await self._repos.opt_outs.opt_in(self._session, self.chat_id, kind)
+
     async def forget_chat(self) -> None:
         """Delete what the bot holds of this chat that no rule requires keeping: its links (past ones
-        too), its outage and restart watches, its language, the messages kept for the staff's card and where it
-        stood. The contact history stays for its legal term (``KEPT_YEARS``)."""
+        too), its outage and restart watches, its notices and opt-outs, its language, the messages kept
+        for the staff's card and where it stood. The contact history stays for its legal term (``KEPT_YEARS``)."""
         await self._repos.links.forget(self._session, self.chat_id)
         await self._repos.watches.forget(self._session, self.chat_id)
         await self._repos.restarts.forget(self._session, self.chat_id)
+        await self._repos.opt_outs.forget(self._session, self.chat_id)
+        await self._repos.notices.forget(self._session, self.chat_id)
         self.link = None
         self.state.language = None
         self.state.data.pop(LANGUAGE_GUESSED, None)

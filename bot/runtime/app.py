@@ -29,6 +29,7 @@ from flows.engine import Engine, RoleFlows
 from flows.files import FileSource, FileUnavailable
 from flows.identity import target_key
 from flows.intents import default_intents
+from flows.notices import NoticeRound, NoticeSettings
 from flows.outages import OutageNotifier
 from flows.policy import Policy
 from flows.restarts import RestartChecks
@@ -61,7 +62,7 @@ from bot.mirror import MirrorWorker
 from bot.runtime.heartbeat import Heartbeat
 from bot.runtime.housekeeping import Housekeeping
 from bot.runtime.processor import DEFAULT_CONCURRENCY, LEASE, Processor
-from bot.settings import BotSettings, ServerSettings
+from bot.settings import BotSettings, ServerSettings, quiet_hours
 from bot.store import Database, Inbox, Role
 from bot.store.db import pool_size_for
 from bot.store.migrate import ensure_current
@@ -175,8 +176,9 @@ class Runtime:
             asyncio.create_task(self.housekeeping.run(stop), name="housekeeping"),
             asyncio.create_task(self.mirror.run(stop), name="mirror"),
             asyncio.create_task(self.housekeeping.run_restarts(stop), name="restarts"),
+            asyncio.create_task(self.housekeeping.run_notices(stop), name="notices"),
         ]
-        graces = [1.0, 30.0, 5.0, 10.0, 5.0]
+        graces = [1.0, 30.0, 5.0, 10.0, 5.0, 10.0]
         if self.desk is not None:
             tasks.append(asyncio.create_task(self.desk.run(stop), name="desk"))
             graces.append(10.0)
@@ -241,6 +243,7 @@ class App:
     owns_database: bool
     terminal: Terminal | None = None  # with a console channel only
     deadlines: DeadlineWatch | None = None  # complaints' and requests' deadlines close to their end
+    notices: NoticeRound | None = None  # the notices the bot writes first (bills, payments, outages)
 
     async def aclose(self) -> None:
         """Close what the app opened itself (what was passed in belongs to whoever passed it)."""
@@ -367,9 +370,14 @@ def build_core(
         database, coordinator, engine.translations,
         warn_before=timedelta(hours=settings.bot_settings.deadline_warn_hours), desk=policy.staff_desk,
     )
+    bot_settings = settings.bot_settings
+    notices = NoticeRound(engine, NoticeSettings(
+        due_days=bot_settings.notice_due_days, overdue_days=bot_settings.notice_overdue_days,
+        quiet=quiet_hours(bot_settings.notice_quiet),
+    ))
     return App(
         settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False,
-        deadlines=deadlines,
+        deadlines=deadlines, notices=notices,
     )
 
 
@@ -419,7 +427,7 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
     assert inbox.owner is not None  # noqa: S101 - named just above
     heartbeat = Heartbeat(database, Processes(inbox.owner), processor.resend_soon)
     housekeeping = Housekeeping(database, settings.bot_settings, notifier=app.notifier, processor=processor,
-                                deadlines=app.deadlines, restarts=RestartChecks(engine))
+                                deadlines=app.deadlines, restarts=RestartChecks(engine), notices=app.notices)
     return Runtime(database, app.coordinator, telegram_settings, telegram, processor, heartbeat, housekeeping,
                    app.mirror, whatsapp=whatsapp, whatsapp_settings=whatsapp_settings, desk=desk, hooks=hooks,
                    chatwoot=chatwoot, recovery=recovery)

@@ -3,7 +3,9 @@
 of contact deadlines close to their end every ten minutes (through the staff desk; logged without one),
 and old inbox rows and contacts past their legal term pruned every hour. A failed round is logged
 and tried again a minute later. Beside it, ``run_restarts`` looks at restarted connections every
-``restart_poll_seconds`` (``flows.restarts``) and sends what it tells the chats.
+``restart_poll_seconds`` (``flows.restarts``) and sends what it tells the chats, and ``run_notices``
+runs a round of the notices the bot writes first every ``ISPBOT_NOTICE_EVERY`` minutes
+(``flows.notices``: its notices go to the channels as it makes them, behind the answers to people).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import logging
 from datetime import timedelta
 
 from flows.deadlines import DeadlineWatch
+from flows.notices import NoticeRound
 from flows.outages import OutageNotifier
 from flows.restarts import RestartChecks
 
@@ -37,6 +40,7 @@ class Housekeeping:
     def __init__(
         self, database: Database, settings: BotSettings, notifier: OutageNotifier, processor: Processor,
         *, deadlines: DeadlineWatch | None = None, restarts: RestartChecks | None = None,
+        notices: NoticeRound | None = None,
     ) -> None:
         self.database = database
         self.settings = settings
@@ -44,6 +48,7 @@ class Housekeeping:
         self.processor = processor
         self.deadlines = deadlines
         self.restarts = restarts
+        self.notices = notices
 
     async def tell_waiting(self) -> None:
         """Subscribers nobody in the staff answered yet hear their place in the queue (once)."""
@@ -118,3 +123,19 @@ class Housekeeping:
                 log.error("looking at restarted connections failed (%s); trying again", type(exc).__name__)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), every)
+
+    async def run_notices(self, stop: asyncio.Event) -> None:
+        """A round of notices every ``ISPBOT_NOTICE_EVERY`` minutes (none when 0). The first waits one
+        interval too: a bot restarted in a loop does not read the ISP's bills at each start."""
+        every = self.settings.notice_every * 60.0
+        if self.notices is None or not every:
+            return
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), every)
+            if stop.is_set():
+                return
+            try:
+                await self.notices.run(send=self.processor.send_notices, channels=self.processor.serves)
+            except Exception as exc:
+                log.error("a round of notices failed (%s); trying again at the next one", type(exc).__name__)

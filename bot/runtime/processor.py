@@ -108,6 +108,11 @@ class Processor:
         self._claim_after = 0.0  # monotonic time before which no claim is made (``SMALL_CLAIM_PAUSE``)
 
     # ---- public ------------------------------------------------------------------------------
+    @property
+    def serves(self) -> frozenset[str]:
+        """The channels whose chats this process sends notices to (``bot.store.channels``' names)."""
+        return frozenset(self._by_chats)
+
     def wake(self) -> None:
         """New updates are in the inbox."""
         self._changed()

@@ -24,6 +24,15 @@ from bot.store.inbox import Answered, Inbox, InboxItem
 from bot.store.invites import Invite, Invites, IssuedInvite
 from bot.store.link_attempts import LinkAttempts, LinkLock, Reservation
 from bot.store.links import Link, Links
+from bot.store.notices import (
+    ALL_KINDS,
+    NoticeClaims,
+    NoticeOptOuts,
+    NoticeRound,
+    NoticeRounds,
+    linked_subscribers,
+    opted_out,
+)
 from bot.store.outbox import NewMessage, Outbox, OutboxEntry, OutboxStats
 from bot.store.restarts import RestartWatch, RestartWatches
 from bot.store.types import utcnow
@@ -32,6 +41,7 @@ from bot.store.urls import DEFAULT_URL
 from bot.store.watches import OutageWatches, TrustUnblocks
 
 __all__ = [
+    "ALL_KINDS",
     "DEFAULT_URL",
     "KEPT_YEARS",
     "UNIDENTIFIED",
@@ -67,6 +77,10 @@ __all__ = [
     "Links",
     "NewDeskJob",
     "NewMessage",
+    "NoticeClaims",
+    "NoticeOptOuts",
+    "NoticeRound",
+    "NoticeRounds",
     "Origin",
     "OutageWatches",
     "Outbox",
@@ -84,5 +98,7 @@ __all__ = [
     "StoreError",
     "TrustUnblocks",
     "UpdateTakenError",
+    "linked_subscribers",
+    "opted_out",
     "utcnow",
 ]

@@ -293,6 +293,50 @@ class OutageWatchRow(Base):
     notified_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
 
 
+class NoticeSentRow(Base):
+    """A notice the bot wrote first (a bill's reminder, an outage started), claimed once per chat."""
+
+    __tablename__ = "notices_sent"
+    __table_args__ = (
+        Index("uq_notices_sent_kind_subject_chat_id", "kind", "subject", "chat_id", unique=True),
+        Index("ix_notices_sent_chat_id", "chat_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    subject: Mapped[str] = mapped_column(String(64))  # "bill:<Sequencia>", "outage:<event id>"
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    customer_code: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class NoticeOptOutRow(Base):
+    """A kind of notice (or ``all``) a chat asked not to receive."""
+
+    __tablename__ = "notice_opt_outs"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class NoticeRoundRow(Base):
+    """What one round of notices did: sent, held (quiet hours, no channel here), refused (opted out)."""
+
+    __tablename__ = "notice_rounds"
+    __table_args__ = (Index("ix_notice_rounds_started_at", "started_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    as_of: Mapped[datetime] = mapped_column(UtcDateTime())
+    started_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    sent: Mapped[int] = mapped_column(Integer)
+    held: Mapped[int] = mapped_column(Integer)
+    refused: Mapped[int] = mapped_column(Integer)
+    isp_calls: Mapped[int] = mapped_column(Integer)
+    details: Mapped[dict[str, Any]] = mapped_column(json_type())  # per kind, and a dry run's flag
+
+
 class TrustUnblockRow(Base):
     """A contract the bot unblocked on the subscriber's word (the policy allows one per period)."""
 

@@ -28,6 +28,7 @@ from flows.subscriber import (  # noqa: F401 - their flows, for discover
     my_data,
     my_tickets,
     new_ticket,
+    notice_choices,
     paid,
     papers,
     restart,

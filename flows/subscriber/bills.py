@@ -30,7 +30,7 @@ from bot.isp.models import v1_records
 from bot.isp.pix import parse_br_code
 
 from flows.context import CHOICES, Context
-from flows.events import Media, Text
+from flows.events import Media, Text, Told
 from flows.flow import FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
 from flows.intents import default_intents, normalise
 from flows.subscriber.paid import kept, receipt_of
@@ -50,6 +50,7 @@ class Bills(Flow):
         begin=("choose", TO_MENU),
         choose=(FILES, KEEPS_PAID, "act", Switch("paid"), TO_MENU),
         act=(FILES, KEEPS_PAID, "choose", Switch("paid"), Switch("contest"), TO_MENU),
+        reminded=("act",),  # a bill's reminder or overdue notice, brought by ``flows.notices`` (``Told``)
     )
 
     async def begin(self, ctx: Context) -> None:
@@ -123,6 +124,19 @@ class Bills(Flow):
                     self._offer(ctx, item)
             case _:
                 raise Unexpected("bills.card_hint")
+
+    async def reminded(self, ctx: Context, event: StepEvent) -> None:
+        """A bill's reminder (due soon) or overdue notice: the amount, the due date, the PIX code and
+        the bill one tap away, and for an overdue bill of a blocked contract what unblocks it."""
+        if not isinstance(event, Told):
+            raise Unexpected("bills.card_hint")
+        item: dict[str, Any] = event.data["document"]
+        ctx.data.update(document=item, update_asked=True, updated_sent=False)
+        options = [Option(PIX, key="bills.button_pix"), Option(PDF, key="bills.button_pdf"),
+                   Option(PAID, key="bills.button_paid"), Option(MENU, key="bills.button_menu")]
+        key = "bills.notice_overdue" if item.get("overdue") else "bills.notice_due"
+        blocked = ", ".join(str(number) for number in event.data.get("blocked") or [])
+        ctx.ask("act", key, options, columns=2, blocked=blocked, **_display(item))
 
     async def _pix(self, ctx: Context, item: dict[str, Any]) -> bool:
         code = parse_br_code(await ctx.coordinator.pix_code(item["id"])) if item.get("id") else None

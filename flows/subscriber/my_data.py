@@ -5,7 +5,8 @@ Told: the link (customer, contract, how it was proved and when), the language ke
 kept for the staff's card, how many contacts are on record, and where transcripts go (a ticket's
 conversation is copied into the ticket's history in the ISP system; a person of the staff reads
 theirs in the staff group). Deleted: every link of the chat (past ones too), its outage watches,
-its language, the kept messages and where it stood (``Context.forget_chat``). Kept, and said so:
+its language, the kept messages, the notices it was sent and refused, and where it stood
+(``Context.forget_chat``). The notices refused ("parar avisos") are shown. Kept, and said so:
 the contact history, for the regulation's term (``KEPT_YEARS``), and what the ISP's own system holds.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from flows.contacts import DATA_DELETED
 from flows.context import KEPT_YEARS, Context
 from flows.flow import TO_MENU, YES_NO, Answer, Chosen, Flow, Option, StepEvent, Steps, Unexpected
+from flows.subscriber.notice_choices import refused_groups
 
 
 class MyData(Flow):
@@ -35,6 +37,7 @@ class MyData(Flow):
             since=link.proved_at.astimezone(ctx.coordinator.zone) if link is not None else None,
             language=ctx.state.language or "", recent=len(ctx.recent), contacts=len(contacts), years=KEPT_YEARS,
             ticket=ctx.current_ticket,
+            refused=[ctx.text(f"notices.button_{group}") for group in refused_groups(await ctx.notice_opt_outs())],
         )
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:

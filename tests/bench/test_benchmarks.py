@@ -69,6 +69,20 @@ def test_telegram_surge(database: str) -> None:
 
 
 @pytest.mark.parametrize("database", DATABASES)
+def test_notice_round(database: str) -> None:
+    """Every subscriber with a bill due is reminded once while others write, and all are answered."""
+    [line] = run("notice_round", "--subscribers", "12", "--people", "3", "--within", "120", database=database)
+    assert line["figure"] == "notice_round"
+    assert line["told"] == line["reminders"] == 12
+    assert line["answers"] > 0 and line["bound_seconds"] > 0  # type: ignore[operator]
+    assert line["too_many_requests"] == sum(line["too_many_requests_by_limit"].values())  # type: ignore[union-attr]
+    # One listing of each kind for the 15 linked customers (one page), none per subscriber.
+    assert line["isp_calls_by_operation"]["ConsultaDocumentosAbertos"] == 1  # type: ignore[index]
+    assert {"round_seconds", "round_vs_bound", "made_seconds", "answer_p50_ms", "answer_p99_ms",
+            "isp_calls_per_subscriber"} <= set(line)
+
+
+@pytest.mark.parametrize("database", DATABASES)
 def test_whatsapp_surge(database: str) -> None:
     """Everybody answered once, under Meta's limits as the fake keeps them; the 130429s counted."""
     [line] = run("whatsapp_surge", "--subscribers", "15", "--rate", "80", "--connections", "4", "--within", "120",

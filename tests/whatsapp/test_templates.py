@@ -7,6 +7,7 @@ kind's bodies and the example file names a template for each."""
 from __future__ import annotations
 
 from datetime import date, datetime, time
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,8 @@ from tests.whatsapp.harness import MARIA_WA_ID, RunningWhatsApp, running_whatsap
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "ops" / "whatsapp-templates.yaml"
 SURVEY = "https://pesquisa.provedor.example.com.br/q/abc"
+# Amounts as a notice round writes its template values (``flows.notices``: money, in the person's language).
+MONEY = {amount: default_translations().money("en", Decimal(amount)) for amount in ("99.90", "103.12")}
 # Each kind as the flows send it: the text's key and its variables.
 SENT_AS: dict[str, tuple[str, dict[str, Any]]] = {
     "outage_over": ("outages.ended", {"up": datetime(2026, 11, 27, 14, 30)}),
@@ -41,6 +44,13 @@ SENT_AS: dict[str, tuple[str, dict[str, Any]]] = {
     "back_to_bot": ("human.back_to_bot", {"survey": ""}),
     "queue_position": ("human.waiting", {"ahead": 2, "minutes": 10}),
     "restart_result": ("restart.not_back", {"seconds": 90}),
+    "bill_due": ("bills.notice_due", {"value": Decimal("99.90"), "amount": MONEY["99.90"],
+                                      "due": date(2026, 12, 2)}),
+    "bill_overdue": ("bills.notice_overdue", {"value": Decimal("99.90"), "value_up": Decimal("103.12"),
+                                              "amount": MONEY["103.12"], "due": date(2026, 11, 26), "blocked": "1201"}),
+    "payment_received": ("bills.notice_paid", {"value": Decimal("99.90"), "amount": MONEY["99.90"],
+                                               "due": date(2026, 11, 26)}),
+    "outage_started": ("outages.started", {"since": datetime(2026, 11, 27, 9, 30)}),
 }
 
 
@@ -88,6 +98,8 @@ async def test_each_kind_goes_as_its_own_template_in_the_persons_language(
     assert by_kind["survey"] == [SURVEY] and by_kind["back_to_bot"] == []
     assert by_kind["visit_scheduled"][:2] == ["2026112770001", "11/28/2026"] and "2:00" in by_kind["visit_scheduled"][2]
     assert "11/27/2026" in by_kind["outage_over"][0] and "2:30" in by_kind["outage_over"][0]
+    assert by_kind["bill_due"] == ["R$\u00a099.90", "12/2/2026"]  # the amount as money, as the round writes it
+    assert by_kind["bill_overdue"] == ["11/26/2026", "R$\u00a0103.12"]
 
 
 async def test_a_kind_without_a_template_is_held_and_counted_by_kind(

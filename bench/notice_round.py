@@ -1,0 +1,129 @@
+"""A round of notices for many subscribers under Telegram's ceiling while others write: the round
+must go at the channel's pace and never hold their answers back.
+
+    .venv/bin/python -m bench.notice_round [--subscribers 10000] [--people 50] [--database URL]
+
+The whole bot runs over the fake Bot API, which answers 429 past Telegram's limits. ``--subscribers``
+linked customers each have a bill due in three days; ``--people`` others, with none, write one
+after another every ``WRITE_EVERY`` seconds during the round (``ASKED``). Figures: ``round_seconds``, from the
+round's start to the last reminder reaching Telegram, against ``bound_seconds`` (reminders ÷ 30 a
+second; ``round_vs_bound``, the issue's bound 1.1); ``made_seconds``, when the round had handed every
+notice to the channel; ``answer_p99_ms``, from a person's message reaching Telegram to the bot's next
+message to that chat (bound 1 s; watched every 20 ms); ``too_many_requests`` (0 expected); the ISP
+calls of the round, by operation and per subscriber.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from datetime import timedelta
+from typing import Any
+
+from bot.runtime.processor import DEFAULT_CONCURRENCY
+from bot.sandbox.seed import document_record
+from bot.store import Links
+from flows.notices import BILL_DUE
+from tests.telegram import fake_bot_api as tg
+from tests.telegram.fake_bot_api import FakeBotApi, TelegramLimits
+from tests.telegram.harness import running_bot
+
+from bench.outage_surge import parked_subscribers
+from bench.report import dialect, emit, figure, median, percentile
+from bench.telegram_surge import POLL, TELEGRAM_RATE, Watch
+
+WRITE_EVERY = 0.25  # seconds between two people's messages during the round
+# What people write: answered without an ISP read. The sandbox ISP runs in the bot's own process and
+# loop (filters evaluated over every customer): a read per person would measure it, not the bot.
+ASKED = "/ajuda"
+DUE_IN_DAYS = 3
+FIRST_DOCUMENT = 9_000_000
+
+
+async def measure(url: str | None, subscribers: int, people: int, within: float, concurrency: int) -> dict[str, Any]:
+    async with parked_subscribers(url, subscribers + people, concurrency) as parked, FakeBotApi(
+        max_poll_timeout=0.25, limits=TelegramLimits(),
+    ) as api, running_bot(parked.database, parked.sandbox, concurrency=concurrency, sender_limits={}, api=api) as bot:
+        sandbox = parked.sandbox
+        parked.event.update(Status="C")  # no outage: the bills' reminders alone
+        due_chats, writers = parked.chats[:subscribers], parked.chats[subscribers:]
+        due = sandbox.clock().date() + timedelta(days=DUE_IN_DAYS)
+        links = await _customers_of(parked.database, due_chats)
+        for n, customer in enumerate(links):
+            record = sandbox.store.find("customers", Codigo=customer)
+            assert record is not None
+            sandbox.store.insert("documents", document_record(FIRST_DOCUMENT + n, record, [], due, 99.90, paid_on=None))
+        await bot.chat(1).say("/ajuda")  # a stranger's help: pools and templates ready, no ISP read
+        sandbox.reset_calls()
+        notices = bot.app.notices
+        assert notices is not None
+        watch = Watch(bot.api, seen=len(bot.api.outgoing()))
+        told: dict[int, float] = {}
+        due_set = set(due_chats)
+        started = time.perf_counter()
+        round_task = asyncio.create_task(notices.run(send=bot.processor.send_notices))
+        made = 0.0  # when the round had handed every notice to the channel
+        next_write, writer = 0.0, 0
+        try:
+            async with asyncio.timeout(within):
+                while len(told) < subscribers or watch.unanswered or not round_task.done():
+                    now = time.perf_counter() - started
+                    if len(told) < subscribers and writers and now >= next_write:
+                        chat = writers[writer % len(writers)]
+                        writer, next_write = writer + 1, now + WRITE_EVERY
+                        bot.api.push_update(tg.text_message(chat, ASKED))
+                        watch.wrote(chat, now)
+                    if round_task.done() and not made:
+                        made = time.perf_counter() - started
+                    for sent in watch.follow(time.perf_counter() - started):
+                        if sent.chat_id in due_set and sent.chat_id not in told:
+                            told[int(sent.chat_id)] = time.perf_counter() - started
+                    await asyncio.sleep(POLL)
+        except TimeoutError:
+            print(f"notice_round: gave up after {within:.0f} s with {subscribers - len(told)} not told",
+                  file=sys.stderr)
+        report = round_task.result() if round_task.done() and not round_task.cancelled() else None
+        calls = dict(sandbox.calls)
+        too_many = dict(api.too_many_requests)
+    round_seconds = max(told.values(), default=0.0)
+    bound = subscribers / TELEGRAM_RATE
+    waits = watch.waits
+    return figure(
+        "notice_round", database=dialect(url), subscribers=subscribers, people=people, concurrency=concurrency,
+        told=len(told), reminders=report.sent[BILL_DUE] if report else 0,
+        round_seconds=round(round_seconds, 1), bound_seconds=round(bound, 1), made_seconds=round(made, 1),
+        round_vs_bound=round(round_seconds / bound, 3) if bound else 0.0,
+        answers=len(waits), answer_p50_ms=round(1000 * median(waits), 1),
+        answer_p99_ms=round(1000 * percentile(waits, 0.99), 1), answer_max_ms=round(1000 * max(waits, default=0), 1),
+        too_many_requests=sum(too_many.values()), too_many_requests_by_limit=too_many,
+        isp_calls=sum(calls.values()), isp_calls_per_subscriber=round(sum(calls.values()) / subscribers, 4),
+        isp_calls_by_operation=dict(sorted(calls.items())),
+    )
+
+
+async def _customers_of(database: Any, chats: list[int]) -> list[int]:
+    found = []
+    async with database.transaction() as session:
+        for chat in chats:
+            link = await Links().active(session, chat)
+            assert link is not None and link.customer_code is not None
+            found.append(link.customer_code)
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--subscribers", type=int, default=10_000, help="subscribers with a bill due")
+    parser.add_argument("--people", type=int, default=50, help="other subscribers writing during the round")
+    parser.add_argument("--database", default=None, help="default: a SQLite file in a temporary folder")
+    parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY, help="chats the bot processes at once")
+    parser.add_argument("--within", type=float, default=3600.0, help="give up after this many seconds")
+    args = parser.parse_args()
+    emit(asyncio.run(measure(args.database, args.subscribers, args.people, args.within, args.concurrency)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
