@@ -25,6 +25,11 @@ class DeadLetter:
     created_at: datetime
 
 
+# A letter held outside a channel's window (WhatsApp's 24 hours) with no template for it: its error
+# starts so, and it goes as it was once the person writes again (``DeadLetters.held``).
+HELD = "held:"
+
+
 def unstorable(exc: BaseException) -> bool:
     """Whether saving failed on the letter itself (a chat id past 64 bits: ``OverflowError`` from
     SQLite's driver, or under asyncpg's ``DataError`` on PostgreSQL), which no retry will change,
@@ -57,6 +62,14 @@ class DeadLetters:
             DeadLetter(row.id, row.chat_id, row.method, dict(row.params), row.error, row.created_at)
             for row in (await session.execute(statement)).scalars()
         ]
+
+    async def held(self, session: AsyncSession, chat_id: int, *, since: datetime) -> list[DeadLetter]:
+        """The chat's letters held outside the window (``HELD``) since ``since``, oldest first."""
+        statement = (select(DeadLetterRow).where(DeadLetterRow.chat_id == chat_id, DeadLetterRow.created_at >= since,
+                                                 DeadLetterRow.error.startswith(HELD, autoescape=True))
+                     .order_by(DeadLetterRow.id))
+        return [DeadLetter(row.id, row.chat_id, row.method, dict(row.params), row.error, row.created_at)
+                for row in (await session.execute(statement)).scalars()]
 
     async def remove(self, session: AsyncSession, ids: Collection[int]) -> int:
         if not ids:

@@ -218,6 +218,7 @@ class DeadLetterRow(Base):
     """A Bot API call Telegram could not be reached for during the sender's whole horizon."""
 
     __tablename__ = "dead_letters"
+    __table_args__ = (Index("ix_dead_letters_chat", "chat_id"),)  # a chat's held letters, at its next message
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     chat_id: Mapped[int] = mapped_column(BigInteger)

@@ -6,19 +6,20 @@ kind's bodies and the example file names a template for each."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bot import metrics
+from bot.channels.whatsapp.channel import HELD_NEWS
 from bot.channels.whatsapp.templates import guide_section, kinds, load_templates, problems
 from bot.i18n import default_translations
 from bot.sandbox import Sandbox
-from bot.store import Database
+from bot.store import Database, utcnow
 from bot.store.channels import WHATSAPP, ChannelIds
-from bot.store.dead_letters import DeadLetters
+from bot.store.dead_letters import HELD, DeadLetters
 from flows.replies import Notice, notice
 
 from tests.whatsapp import fake_cloud_api as wa
@@ -120,7 +121,35 @@ async def test_a_kind_without_a_template_is_held_and_counted_by_kind(
             (letter,) = await DeadLetters().all(session)
         assert "no template for outage_over" in letter.error and letter.chat_id == chat_id
         assert letter.params["notice"] == "outage_over" and "conexão" in letter.params["body"]["text"]["body"]
+        # She writes again: the window is open, the held notice goes first, then the answer; once.
+        was_held = letter.params["body"]["text"]["body"]
+        answer = await bot.chat(MARIA_WA_ID).say("oi")
+        texts = [sent.text for sent in bot.api.to(MARIA_WA_ID)[1:]]
+        assert texts[0] == was_held and answer[-1].text == texts[-1] and len(texts) >= 2
+        await bot.chat(MARIA_WA_ID).say("oi")
+        assert [sent.text for sent in bot.api.to(MARIA_WA_ID)].count(was_held) == 1
+        async with database.session() as session:
+            assert await DeadLetters().all(session) == []
     assert metrics.WHATSAPP_HELD.labels("outage_over")._value.get() == held + 1
+
+
+async def test_a_held_message_days_old_is_not_sent_when_the_person_writes(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    """Held longer than ``HELD_NEWS`` (an outage over days ago is no news): left for ``ispbot undelivered``."""
+    async with running_whatsapp(database, sandbox, api=FakeCloudApi(window=True)) as bot:
+        await bot.chat(MARIA_WA_ID).say("oi")
+        chat_id = await _chat_id(bot, MARIA_WA_ID)
+        old = _notice(chat_id, "outage_over", "pt_BR")
+        async with database.transaction() as session:
+            await DeadLetters().add(session, chat_id, "whatsapp.text", {
+                "chat_id": chat_id, "kind": "message", "body": {"type": "text", "text": {"body": old.reply.text}},
+                "to": MARIA_WA_ID, "notice": "outage_over", "template": None,
+            }, error=f"{HELD} outside the 24-hour window", now=utcnow() - HELD_NEWS - timedelta(hours=1))
+        await bot.chat(MARIA_WA_ID).say("oi")
+        assert old.reply.text not in [sent.text for sent in bot.api.to(MARIA_WA_ID)]
+        async with database.session() as session:
+            assert len(await DeadLetters().all(session)) == 1
 
 
 async def test_a_failed_status_outside_the_window_sends_the_kinds_template(

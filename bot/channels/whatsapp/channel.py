@@ -19,7 +19,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 SEND_WORKERS = 32
 CHAT_BACKLOG = 20  # messages one person may have waiting; beyond, set aside
 DROPPED = "set aside: its chat had too many updates waiting"
+HELD_NEWS = timedelta(days=3)  # a held message older than this is no longer news: left for the operator
 REMEMBERED = 20_000  # chats whose address and last long list this process keeps in memory
 DEAD_LETTER_TRIES = 12
 POSTS_AT_ONCE = 100  # webhook posts stored in one transaction at most (as a getUpdates batch on Telegram)
@@ -234,6 +235,7 @@ class WhatsAppChannel:
         chat_id, to = incoming.chat_id, self._addresses.get(incoming.chat_id)
         language = pick_language(incoming.client_language)
         calls = self._receipt(read)
+        calls += await self._held(session, chat_id, to)
         calls += render_turn(replies, chat_id, to, language)
         self._keep_pages(chat_id, replies, language)
         calls += [call for notice in notices for call in self.render_notice(notice)]
@@ -278,6 +280,22 @@ class WhatsAppChannel:
         assert read.incoming is not None  # noqa: S101
         wamid = read.reference
         return [WaCall(read.incoming.chat_id, "read", {"message_id": wamid})] if wamid else []
+
+    @staticmethod
+    async def _held(session: AsyncSession, chat_id: int, to: str | None) -> list[WaCall]:
+        """What was held for the chat outside the 24-hour window (a notice with no template): the
+        person wrote, so it goes now, before the answer, if it is recent enough to still be news;
+        taken from the dead letters in the turn's transaction, so it goes once. A file's bytes were
+        not kept: such a letter stays for ``ispbot undelivered``."""
+        letters = await DeadLetters().held(session, chat_id, since=utcnow() - HELD_NEWS)
+        taken = {letter.id: WaCall.from_json(letter.params) for letter in letters
+                 if letter.params.get("kind") == "message"}
+        await DeadLetters().remove(session, list(taken))
+        sendable = [replace(call, to=to or call.to) for call in taken.values()]
+        if sendable:
+            log.info("WhatsApp: %d message(s) held outside the window go to chat %s now that it wrote",
+                     len(sendable), chat_ref(chat_id))
+        return sendable
 
     def _keep_pages(self, chat_id: int, replies: list[Reply], language: str) -> None:
         for reply in replies:

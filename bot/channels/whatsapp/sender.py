@@ -33,6 +33,7 @@ from bot import metrics
 from bot.channels.whatsapp.client import CloudApi, CloudApiError, describe
 from bot.channels.whatsapp.render import WaCall
 from bot.logs import chat_ref
+from bot.store.dead_letters import HELD
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def held(call: WaCall, reason: str) -> str:
     ``answer`` for a turn's own) and say why it is held, for its dead letter."""
     kind = call.notice or "answer"
     metrics.WHATSAPP_HELD.labels(kind).inc()
-    return f"held: outside the 24-hour window and no template for {kind} ({reason})"
+    return f"{HELD} outside the 24-hour window and no template for {kind} ({reason})"
 
 
 @dataclass(frozen=True, slots=True)
