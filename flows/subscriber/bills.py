@@ -1,6 +1,7 @@
 """Bills: the customer's open documents, and for the one they pick every way to pay it: the
 digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I have paid".
 
+- A contract not active is said first, in one line (``standing.say_standing``).
 - At most ``MAX_SHOWN`` documents, oldest due first, the rest counted; "contest" hands one to ``contest``.
   A bill contested in the chat says so (date and protocol: ``contest.marks``) in the list and its card.
 - The line is sent as digits only inside ``<code>`` (one tap copies it). An overdue document is also
@@ -29,6 +30,7 @@ import segno
 from bot.isp import IspApiError
 from bot.isp.models import v1_records
 from bot.isp.pix import parse_br_code
+from markupsafe import Markup
 
 from flows.context import CHOICES, Context
 from flows.events import Media, Text
@@ -36,6 +38,7 @@ from flows.flow import FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, S
 from flows.intents import default_intents, normalise
 from flows.subscriber.contest import marks
 from flows.subscriber.paid import kept, receipt_of
+from flows.subscriber.standing import say_standing
 
 # "Já paguei" (in any words) at a bill is about that bill: the step takes it, with the bill in view.
 KEEPS_PAID = Takes("i have paid", but=frozenset({"paid"}))
@@ -55,6 +58,9 @@ class Bills(Flow):
     )
 
     async def begin(self, ctx: Context) -> None:
+        if not ctx.data.get("standing_said"):  # once: not again when the list is shown anew
+            ctx.data["standing_said"] = True
+            await say_standing(ctx)
         documents = await ctx.coordinator.open_documents(ctx.customer)
         if not documents:
             ctx.say("bills.none_open")
@@ -298,4 +304,4 @@ def _display(item: dict[str, Any]) -> dict[str, Any]:
     now = Decimal(item["value_up"]) if item.get("value_up") else None
     return {"value": value, "due": date.fromisoformat(due) if due else None,
             "overdue": bool(item.get("overdue")), "value_up": now if now is not None and now != value else None,
-            "contested": item.get("contested")}
+            "contested": Markup(item["contested"]) if item.get("contested") else None}  # noqa: S704 - our own

@@ -19,11 +19,14 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from markupsafe import Markup
+
 from flows.contacts import Deadline
 from flows.context import Context
 from flows.events import Text
 from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.rights import record_ticket
+from flows.subscriber.standing import say_standing
 
 HINTS = ("contest", "cobran", "financ")  # a topic for contested charges, when the operator names none
 CONTESTED = "charge_contested"  # what the contact came to (flows.contacts)
@@ -44,6 +47,7 @@ class Contest(Flow):
         if "document" in ctx.data:  # from a bill's card
             self._ask_reason(ctx)
             return
+        await say_standing(ctx)
         documents = sorted(await ctx.coordinator.open_documents(ctx.customer),
                            key=lambda d: (d.Vencimento or date.max, d.Sequencia or 0))[:MAX_SHOWN]
         if not documents:  # a paid charge is contested with a person, who sees the payment
@@ -56,7 +60,7 @@ class Contest(Flow):
                           vars={"value": d.Valor or 0, "due": d.Vencimento, "contested": d.Documento in contested})
                    for d in documents]
         ctx.ask("bill", "contest.which_bill", options,
-                contested=[{"value": d.Valor or 0, "due": d.Vencimento, "mark": contested[d.Documento]}
+                contested=[{"value": d.Valor or 0, "due": d.Vencimento, "mark": Markup(contested[d.Documento])}  # noqa: S704 - our own
                            for d in documents if d.Documento in contested])
 
     async def bill(self, ctx: Context, event: StepEvent) -> None:
