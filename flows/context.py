@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import base64
 import secrets
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -26,6 +26,8 @@ from bot.store import (
     ChatState,
     ChatStates,
     Contacts,
+    ContestedBill,
+    ContestedBills,
     Database,
     Handoffs,
     Inbox,
@@ -111,6 +113,7 @@ class Repositories:
     restarts: RestartWatches = field(default_factory=RestartWatches)
     opt_outs: NoticeOptOuts = field(default_factory=NoticeOptOuts)
     notices: NoticeClaims = field(default_factory=NoticeClaims)
+    contested: ContestedBills = field(default_factory=ContestedBills)
 
 
 class Context:
@@ -542,6 +545,16 @@ class Context:
             first_look=now + timedelta(seconds=policy.restart_poll_seconds),
             give_up_at=now + timedelta(seconds=policy.restart_wait_seconds),
         )
+
+    async def record_contest(self, document: int, *, ticket: int | None, protocol: str | None) -> None:
+        """Remember the customer contested this bill (its number), so every list marks it."""
+        await self._repos.contested.record(self._session, customer_code=self.customer, document=document,
+                                           chat_id=self.chat_id, ticket_id=ticket, protocol=protocol,
+                                           at=self.coordinator.now())
+
+    async def contested_bills(self, documents: Iterable[int]) -> dict[int, ContestedBill]:
+        """The customer's bills among these numbers that were contested in the chat (latest contest)."""
+        return await self._repos.contested.of(self._session, self.customer, documents)
 
     async def last_trust_unblock(self, contract: int) -> datetime | None:
         return await self._repos.unblocks.last(self._session, contract)

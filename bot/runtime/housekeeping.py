@@ -23,7 +23,7 @@ from flows.restarts import RestartChecks
 from bot import metrics
 from bot.runtime.processor import Processor
 from bot.settings import BotSettings
-from bot.store import KEPT_YEARS, Contacts, Database, DeskJobs, Handoffs, RestartWatches, utcnow
+from bot.store import KEPT_YEARS, Contacts, ContestedBills, Database, DeskJobs, Handoffs, RestartWatches, utcnow
 from bot.store.channels import ChannelIds
 
 log = logging.getLogger(__name__)
@@ -89,6 +89,7 @@ class Housekeeping:
             await self.processor.inbox.prune(session, utcnow() - timedelta(days=KEEP_INBOX_FOR))
             await ChannelIds().prune_updates(session, utcnow() - timedelta(days=KEEP_UPDATE_IDS_FOR))
             await Contacts().purge(session, utcnow() - timedelta(days=365 * KEPT_YEARS + 1))
+            await ContestedBills().purge(session, utcnow() - timedelta(days=365 * KEPT_YEARS + 1))
             await RestartWatches().prune(session, utcnow() - timedelta(days=KEEP_RESTART_WATCHES_FOR))
 
     async def run(self, stop: asyncio.Event) -> None:

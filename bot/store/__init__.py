@@ -3,6 +3,7 @@ async, Alembic migrations). Imports nothing else of the project."""
 
 from bot.store.chats import ChatState, ChatStates
 from bot.store.contacts import KEPT_YEARS, Contact, ContactEvent, Contacts
+from bot.store.contested import ContestedBill, ContestedBills
 from bot.store.db import Database
 from bot.store.desk_jobs import DeskJobEntry, DeskJobs, NewDeskJob
 from bot.store.enums import DeskJobKind, DeskJobState, InboxState, Origin, OutboxState, Proof, Role
@@ -51,6 +52,8 @@ __all__ = [
     "Contact",
     "ContactEvent",
     "Contacts",
+    "ContestedBill",
+    "ContestedBills",
     "Database",
     "DatabaseAheadError",
     "DatabaseBehindError",

@@ -351,6 +351,21 @@ class TrustUnblockRow(Base):
     at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
+class ContestedBillRow(Base):
+    """A bill the subscriber contested in the chat: shown as contested (date, protocol) in every list."""
+
+    __tablename__ = "contested_bills"
+    __table_args__ = (Index("ix_contested_bills_customer_code_document", "customer_code", "document"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    customer_code: Mapped[int] = mapped_column(Integer)
+    document: Mapped[int] = mapped_column(Integer)  # the bill's number (``Documento``), as people see it
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    ticket_id: Mapped[int | None] = mapped_column(Integer)
+    protocol: Mapped[str | None] = mapped_column(String(32))  # the ISP ticket's protocol told to the person
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
 class HandoffRow(Base):
     """A conversation handed to the staff: its desk conversation, from the request to the hand-back."""
 

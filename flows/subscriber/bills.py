@@ -1,7 +1,9 @@
 """Bills: the customer's open documents, and for the one they pick every way to pay it: the
 digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I have paid".
 
+- A contract not active is said first, in one line (``standing.say_standing``).
 - At most ``MAX_SHOWN`` documents, oldest due first, the rest counted; "contest" hands one to ``contest``.
+  A bill contested in the chat says so (date and protocol: ``contest.marks``) in the list and its card.
 - The line is sent as digits only inside ``<code>`` (one tap copies it). An overdue document is also
   offered the line with the updated due date (``BoletoAtualizado = S``), asked once per card.
 - One amount: the amount due today (``value_up``) is shown beside the original and is what the PIX
@@ -28,12 +30,15 @@ import segno
 from bot.isp import IspApiError
 from bot.isp.models import v1_records
 from bot.isp.pix import parse_br_code
+from markupsafe import Markup
 
 from flows.context import CHOICES, Context
 from flows.events import Media, Text, Told
 from flows.flow import FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
 from flows.intents import default_intents, normalise
+from flows.subscriber.contest import marks
 from flows.subscriber.paid import kept, receipt_of
+from flows.subscriber.standing import say_standing
 
 # "Já paguei" (in any words) at a bill is about that bill: the step takes it, with the bill in view.
 KEEPS_PAID = Takes("i have paid", but=frozenset({"paid"}))
@@ -54,6 +59,9 @@ class Bills(Flow):
     )
 
     async def begin(self, ctx: Context) -> None:
+        if not ctx.data.get("standing_said"):  # once: not again when the list is shown anew
+            ctx.data["standing_said"] = True
+            await say_standing(ctx)
         documents = await ctx.coordinator.open_documents(ctx.customer)
         if not documents:
             ctx.say("bills.none_open")
@@ -62,7 +70,8 @@ class Bills(Flow):
         today = ctx.coordinator.now().date()
         due_today = await _due_today(ctx)
         oldest = sorted(documents, key=lambda d: (d.Vencimento or date.max, d.Sequencia or 0))[:MAX_SHOWN]
-        shown = [_summary(d, today, due_today) for d in oldest]
+        contested = await marks(ctx, [d.Documento for d in oldest])
+        shown = [_summary(d, today, due_today, contested.get(d.Documento or 0)) for d in oldest]
         options = [Option(item, key="bills.button", vars=_display(item)) for item in shown]
         wanted = ctx.data.get("wanted")
         if wanted and len(shown) == 1:  # "pix" with one bill open: no question to ask
@@ -288,14 +297,18 @@ def draw_qr(text: str) -> bytes:
     return out.getvalue()
 
 
-def _summary(document: v1_records.OpenDocument, today: date, due_today: dict[int, Decimal]) -> dict[str, Any]:
-    """What a button keeps in the chat's state (JSON values only)."""
+def _summary(
+    document: v1_records.OpenDocument, today: date, due_today: dict[int, Decimal], contested: str | None,
+) -> dict[str, Any]:
+    """What a button keeps in the chat's state (JSON values only); ``contested``: the bill's
+    "contested on ..." mark, when it was contested in the chat."""
     due = document.Vencimento
     now = due_today.get(document.Sequencia or 0)
     return {
         "document": document.Documento, "account": document.Conta, "id": document.Sequencia,
         "due": due.isoformat() if due else None, "value": str(document.Valor or 0),
         "value_up": str(now) if now is not None else None, "overdue": bool(due and due < today),
+        "contested": contested,
     }
 
 
@@ -304,4 +317,5 @@ def _display(item: dict[str, Any]) -> dict[str, Any]:
     value = Decimal(item["value"])
     now = Decimal(item["value_up"]) if item.get("value_up") else None
     return {"value": value, "due": date.fromisoformat(due) if due else None,
-            "overdue": bool(item.get("overdue")), "value_up": now if now is not None and now != value else None}
+            "overdue": bool(item.get("overdue")), "value_up": now if now is not None and now != value else None,
+            "contested": Markup(item["contested"]) if item.get("contested") else None}  # noqa: S704 - our own

@@ -1,12 +1,16 @@
-"""Connection: online or not, whether the NAS behind it answers, and a known outage said first.
+"""Connection: the contract's standing first, then a known outage, online or not, and the NAS.
 
 - The customer's NAS are those ``ConsultaClienteOnline`` names, else (offline) those its PPPoE
   authentications are set on. A NAS missing from ``ConsultaStatusNAS`` counts as up; one down
   without a failover event is told plainly as a problem on our side.
 - An open failover event affecting the customer is told first, with "tell me when it ends" and the
   menu. ``look_at_network``, ``offer_outage`` and ``answer_outage`` are shared with the ticket flow.
-- An outage on record is found without any read about the customer (in a surge everybody on the
-  failed NAS asks at once); only it comes before a contract that is not active (``standing``).
+- The contract's standing is read before anything else (``standing.tell_standing``): a contract
+  cancelled, suspended, blocked or awaiting installation is said first, with what the person can
+  do, even during an outage (a subscriber who just cancelled must not hear the outage notice). That
+  is one read of the customer's contracts (kept ``CUSTOMER_TTL`` seconds, and dropped at once by the
+  bot's own cancel, suspension or unblock); the outage itself is then found without any further
+  read about the customer (in a surge everybody on the failed NAS asks at once).
 - Online, "restart my connection" (``restart``) is offered; the equipment the ISP lists for the
   contract is told in plain words (``equipment``).
 - A trust unblock of the last ``standing.PROMISE_REMEMBERED`` is remembered: while its release time
@@ -85,11 +89,9 @@ class Connection(Flow):
     )
 
     async def begin(self, ctx: Context) -> None:
-        promise = None
-        if await ctx.coordinator.outage_on_record(ctx.customer) is None:  # in a surge: no read about each one
-            promise = await trust_promise(ctx)
-            if not (promise and promise["pending"]) and await tell_standing(ctx, "standing"):
-                return
+        promise = await trust_promise(ctx)
+        if not (promise and promise["pending"]) and await tell_standing(ctx, "standing"):
+            return
         network = await look_at_network(ctx)
         if network.outage is not None:
             offer_outage(ctx, "outage", network.outage, ticket_anyway=False)

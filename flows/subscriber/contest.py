@@ -2,21 +2,31 @@
 person's words becomes a ticket on the topic the operator names (``contest_topic``; else one whose
 name says contest, billing or finance), recorded against the contact with the contested charge's
 30-day deadline (``Deadline.CONTESTED_CHARGE``: staff are warned before it runs out), and the person
-is told their rights in one line. Holding the amount back from collection is the ISP's to do: the
-ticket asks it of staff.
+is told their rights in one line.
+
+- Holding the amount back from collection has no operation in the ISP's web service (the finance
+  group's ``document_delete`` and ``document_payment`` are back-office acts a chat bot must not
+  take): the bot does not promise it. It says the bill stays open as it is until the answer, and
+  that the ticket asks staff not to collect the contested amount meanwhile (what it does ask).
+- The bill is remembered as contested (``ctx.record_contest``): every list and card of bills marks
+  it with the date and the protocol (``marks``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal
 from typing import Any
+
+from markupsafe import Markup
 
 from flows.contacts import Deadline
 from flows.context import Context
 from flows.events import Text
 from flows.flow import TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.rights import record_ticket
+from flows.subscriber.standing import say_standing
 
 HINTS = ("contest", "cobran", "financ")  # a topic for contested charges, when the operator names none
 CONTESTED = "charge_contested"  # what the contact came to (flows.contacts)
@@ -37,16 +47,21 @@ class Contest(Flow):
         if "document" in ctx.data:  # from a bill's card
             self._ask_reason(ctx)
             return
+        await say_standing(ctx)
         documents = sorted(await ctx.coordinator.open_documents(ctx.customer),
                            key=lambda d: (d.Vencimento or date.max, d.Sequencia or 0))[:MAX_SHOWN]
         if not documents:  # a paid charge is contested with a person, who sees the payment
             ctx.say("contest.no_open_bills")
             ctx.switch("human")
             return
+        contested = await marks(ctx, [d.Documento for d in documents])
         options = [Option({"number": d.Documento, "due": d.Vencimento.isoformat() if d.Vencimento else None,
                            "value": str(d.Valor or 0)}, key="contest.bill_button",
-                          vars={"value": d.Valor or 0, "due": d.Vencimento}) for d in documents]
-        ctx.ask("bill", "contest.which_bill", options)
+                          vars={"value": d.Valor or 0, "due": d.Vencimento, "contested": d.Documento in contested})
+                   for d in documents]
+        ctx.ask("bill", "contest.which_bill", options,
+                contested=[{"value": d.Valor or 0, "due": d.Vencimento, "mark": Markup(contested[d.Documento])}  # noqa: S704 - our own
+                           for d in documents if d.Documento in contested])
 
     async def bill(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Chosen):
@@ -65,7 +80,9 @@ class Contest(Flow):
         due = bill["due"].strftime("%d/%m/%Y") if bill["due"] else "sem vencimento"
         text = (f"Cobrança contestada pelo assinante no chat: documento {bill['number']}, vencimento {due}, "
                 f"valor R$ {bill['value']:.2f}. Motivo, nas palavras do assinante: {words}. Responder em até "
-                f"30 dias (RGC, Resolução Anatel 765/2023) e não cobrar o valor contestado até a resposta.")
+                f"30 dias (RGC, Resolução Anatel 765/2023). O robô NÃO suspende a cobrança (não há operação para "
+                f"isso no web service): o boleto segue em aberto, com juros. Pedido ao financeiro: não cobrar "
+                f"o valor contestado até a resposta.")
         ticket, protocol = await record_ticket(ctx, hints=_hints(ctx), contract=None,
                                                subject="Contestação de cobrança (chat)", text=text)
         if ticket is None:
@@ -74,6 +91,8 @@ class Contest(Flow):
             return
         due_at = await ctx.record(self.name, CONTESTED, ticket=ticket, reference=str(protocol),
                                   deadline=Deadline.CONTESTED_CHARGE)
+        if bill["number"] is not None:
+            await ctx.record_contest(int(bill["number"]), ticket=ticket, protocol=str(protocol))
         until = (due_at or ctx.coordinator.now() + Deadline.CONTESTED_CHARGE.term).date()
         ctx.say("contest.done", protocol=protocol, until=until, **bill)
         ctx.to_menu()
@@ -81,6 +100,15 @@ class Contest(Flow):
     def _ask_reason(self, ctx: Context) -> None:
         ctx.ask("reason", "contest.reason", [Option("menu", key="contest.button_menu")],
                 **_bill(ctx.data["document"]))
+
+
+async def marks(ctx: Context, numbers: Iterable[int | None]) -> dict[int, str]:
+    """Bill number → "contested on DD/MM, protocol N" for the bills among these that were contested
+    in the chat: what every list and card of bills says beside the bill."""
+    found = await ctx.contested_bills(n for n in numbers if n is not None)
+    zone = ctx.coordinator.zone
+    return {number: ctx.text("contest.mark", at=contest.at.astimezone(zone).date(), protocol=contest.protocol)
+            for number, contest in found.items()}
 
 
 def _hints(ctx: Context) -> tuple[str, ...]:

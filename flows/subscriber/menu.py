@@ -9,7 +9,8 @@ being told an outage (see ``GREETING``).
 A contract blocked for non-payment is said in the greeting, with the overdue total due today that
 unblocks it (``standing.overdue_total``: the amount the bills' cards and PIX codes carry): the
 person who opens the menu of a blocked contract wants that first. The contract is the chat's own,
-else the only one, else the blocked one among several.
+else the only one, else the blocked one among several. A contract otherwise not active (cancelled,
+suspended, awaiting installation: ``standing.inactive_among``) is said there in one line too.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from typing import Any
 
 from bot.isp import IspError
 from bot.isp.models.v1_records import ContractStatus
+from markupsafe import Markup
 
 from flows.context import Context
 from flows.events import Media, Text
 from flows.flow import MENU_FLOWS, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.intents import SMALL_TALK, default_intents
 from flows.subscriber.paid import kept, receipt_of
-from flows.subscriber.standing import overdue_total
+from flows.subscriber.standing import inactive_among, overdue_total
 
 # What small talk gets before the menu (a greeting gets the menu's own greeting).
 SMALL_TALK_REPLIES = {"thanks": "menu.thanks", "ok": "menu.ok", "bye": "menu.bye"}
@@ -56,9 +58,10 @@ class Menu(Flow):
         greeting = ctx.data.get(GREETING) or await self._who(ctx)
         if greeting is not None:
             ctx.data[GREETING] = list(greeting)
-        name, contract, blocked, owed = (*(greeting or ("", "")), None, None)[:4]
+        name, contract, blocked, owed, standing = (*(greeting or ("", "")), None, None, None)[:5]
         ctx.ask("choose", "menu.prompt", options, columns=2, name=name, contract=contract, blocked=blocked,
-                owed=Decimal(owed) if owed else None)
+                owed=Decimal(owed) if owed else None,
+                standing=Markup(standing) if standing else None)  # noqa: S704 - our own rendered template
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -80,9 +83,11 @@ class Menu(Flow):
             case _:
                 raise Unexpected("menu.not_understood")
 
-    async def _who(self, ctx: Context) -> tuple[str, str, int | None, str | None] | None:
+    async def _who(self, ctx: Context) -> tuple[str, str, int | None, str | None, str | None] | None:
         """Name and contract plan for the greeting, and a contract blocked for non-payment with what
-        unblocks it (None when the ISP could not say: the menu still works when the ISP does not)."""
+        unblocks it, or the standing of one otherwise not active (cancelled, suspended, awaiting
+        installation) in words (None when the ISP could not say: the menu still works when the ISP
+        does not)."""
         try:
             customer = await ctx.coordinator.customer(ctx.customer)
             contracts = await ctx.coordinator.contracts(ctx.customer)
@@ -95,12 +100,18 @@ class Menu(Flow):
         candidates = [contract] if contract else contracts
         blocked = next((c.Numero for c in candidates if c.Situacao_Codigo is ContractStatus.BLOCKED), None)
         if blocked is None:
-            return name, plan, None, None
+            inactive = inactive_among(contracts, chosen)
+            if inactive is None or inactive.Situacao_Codigo is ContractStatus.BLOCKED:
+                return name, plan, None, None, None
+            status = inactive.Situacao_Codigo
+            standing = ctx.text(f"standing.status_{status.value if status else 'other'}", number=inactive.Numero,
+                                plan="")
+            return name, plan, None, None, standing
         try:
             owed, overdue = await overdue_total(ctx)
         except IspError:  # the block is still said, without the amount
-            return name, plan, blocked, None
-        return name, plan, blocked, (str(owed) if overdue else None)
+            return name, plan, blocked, None, None
+        return name, plan, blocked, (str(owed) if overdue else None), None
 
 
 def carried_greeting(ctx: Context) -> dict[str, Any]:

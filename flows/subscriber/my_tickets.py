@@ -8,6 +8,8 @@ Choices where the spec is silent:
 - The service-order and appointment codes become words in the templates (the locale files), so
   each language says them its own way; an unknown code is left out rather than shown raw.
 - At most ``MAX_SHOWN`` tickets, newest first; the rest are counted.
+- A contract not active is said first, in one line (``standing.say_standing``): a visit listed
+  below may be to a contract cancelled or suspended.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from bot.isp.models.v1_records import Ticket
 
 from flows.context import Context
 from flows.flow import TO_MENU, Flow, Steps
+from flows.subscriber.standing import say_standing
 
 MAX_SHOWN = 8
 
@@ -29,6 +32,7 @@ class MyTickets(Flow):
     steps = Steps(begin=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
+        await say_standing(ctx)  # a visit to a contract cancelled or suspended: that first
         tickets = await ctx.coordinator.open_tickets(ctx.customer)
         if not tickets:
             ctx.say("my_tickets.none_open")

@@ -51,8 +51,7 @@ class NewTicket(Flow):
     )
 
     async def begin(self, ctx: Context) -> None:
-        known = await ctx.coordinator.outage_on_record(ctx.customer)  # first: in a surge it costs no read per customer
-        if known is None and await tell_standing(ctx, "standing", ticket_anyway=True):
+        if await tell_standing(ctx, "standing", ticket_anyway=True):  # before an outage: see ``connection``
             return
         await self._ask_topic(ctx)
 

@@ -1,7 +1,10 @@
 """A contract that is not active is told first, in its own plain words, with what can be done.
 
 The connection and ticket flows (and the "no internet" words) read the contract's state first
-(second document, 3.1): a blocked subscriber must hear that it is blocked, not a router checklist.
+(second document, 3.1), before an outage on record: a blocked subscriber must hear that it is
+blocked, not a router checklist, and one who just cancelled that the contract is cancelled. The
+flows that list bills or tickets (``bills``, ``contest``, ``my_tickets``) say it in one line before
+their list (``say_standing``), and the menu's greeting says it too.
 
 Choices where the spec is silent:
 - The contract is the chat's, else every contract of the customer: one active means nothing is said.
@@ -31,14 +34,37 @@ _ORDER = [ContractStatus.BLOCKED, ContractStatus.SUSPENDED, ContractStatus.IN_IN
           ContractStatus.WAITING_FOR_INSTALLATION, ContractStatus.CANCELLED, ContractStatus.TRANSFERRED]
 
 
-async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False) -> bool:
-    """Say why the contract does not work and ask in ``step``; False (nothing said) when it is active."""
-    contracts = await ctx.coordinator.contracts(ctx.customer)
-    chosen = ctx.link.contract if ctx.link else None
+async def inactive_contract(ctx: Context) -> Contract | None:
+    """The contract whose standing is said: the chat's, else the customer's when none is active (the
+    one the person can act on first); None when one is active or the customer has none. Read through
+    the coordinator, whose copy the bot's own cancel, suspension and unblock drop at once."""
+    contracts = await ctx.coordinator.standing_contracts(ctx.customer)
+    return inactive_among(contracts, ctx.link.contract if ctx.link else None)
+
+
+def inactive_among(contracts: list[Contract], chosen: int | None) -> Contract | None:
+    """``inactive_contract`` of contracts already read (``chosen``: the chat's contract)."""
     relevant = [c for c in contracts if c.Numero == chosen] or contracts
     if not relevant or any(c.Situacao_Codigo in (ContractStatus.ACTIVE, None) for c in relevant):
+        return None
+    return min(relevant, key=_rank)
+
+
+async def say_standing(ctx: Context) -> None:
+    """One line before a list of bills or tickets: the contract's standing, when it is not active,
+    with what the person can do (the list follows as usual)."""
+    contract = await inactive_contract(ctx)
+    if contract is not None:
+        status = contract.Situacao_Codigo
+        ctx.say(f"standing.note_{status.value if status else 'other'}", number=contract.Numero,
+                plan=contract.Plano_Descricao or "")
+
+
+async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False) -> bool:
+    """Say why the contract does not work and ask in ``step``; False (nothing said) when it is active."""
+    contract = await inactive_contract(ctx)
+    if contract is None:
         return False
-    contract = min(relevant, key=_rank)
     status = contract.Situacao_Codigo
     ctx.data["standing_contract"] = contract.Numero
     promise = await trust_promise(ctx) if status is ContractStatus.BLOCKED else None
@@ -87,7 +113,7 @@ async def trust_promise(ctx: Context) -> dict[str, Any] | None:
     """The newest trust unblock of the chat's contract (else of any of the customer's) within
     ``PROMISE_REMEMBERED``: its contract, when it was done, when the release is due, and whether that
     time is still to come. None when there is none."""
-    contracts = await ctx.coordinator.contracts(ctx.customer)
+    contracts = await ctx.coordinator.standing_contracts(ctx.customer)
     chosen = ctx.link.contract if ctx.link else None
     numbers = [c.Numero for c in contracts if c.Numero is not None and c.Numero == chosen]
     numbers = numbers or [c.Numero for c in contracts if c.Numero is not None]

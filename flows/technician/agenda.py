@@ -8,6 +8,8 @@
   appointments only.
 - Every ticket that can be taken in hand gets a button, ``PAGE`` at a time ("more", "back"); the
   text lists the whole day. A closed ticket is shown but cannot be taken in hand.
+- A visit whose customer's contract is cancelled or suspended says so, and one past its time is
+  marked late (``service_orders.standing``, ``service_orders.late``).
 - Another day: the day before or after, back to today, or a day typed (``dd/mm``, ``dd/mm/yyyy``,
   "hoje", "amanhã", "ontem", a weekday's name, in any of the bot's languages), also without
   pressing "another day" first.
@@ -136,6 +138,7 @@ def _entry(ctx: Context, visit: service_orders.Visit | None) -> dict[str, Any] |
         "status": ctx.text(f"technician_status.status_{service_orders.status_name(ticket)}"),
         "closed": visit.closed, "to_confirm": ticket.Situacao_Agendamento == "to_confirm",
         "day": ticket.Data_Agendamento, "time": ticket.Hora_Agendamento,
+        "standing": visit.standing, "late": visit.late(ctx.coordinator.now()),
     }
 
 

@@ -9,6 +9,9 @@
 - The agenda's tickets: the technician's with the day's appointment, and open service orders
   (``Situacao_OS`` F, A, E, P) of tickets not closed, one filtered query each; their customers and
   contracts are read in one query each (``IN``), not once per ticket.
+- A ticket's query names no contract: an order is marked "contract cancelled" or "suspended" when
+  none of its customer's contracts is in effect (``standing``), and "late" when its appointment's
+  start has passed with the work not begun (``late``).
 """
 
 from __future__ import annotations
@@ -99,6 +102,10 @@ class Visit:
     name: str
     address: str
     plan: str
+    standing: str | None = None  # "cancelled" or "suspended": the customer has no contract in effect
+
+    def late(self, now: datetime) -> bool:
+        return late(self.ticket, now)
 
     @property
     def number(self) -> int:
@@ -135,11 +142,14 @@ async def visits(ctx: Context, tickets: Iterable[v1_records.Ticket]) -> list[Vis
     codes = sorted({t.CodigoCliente for t in tickets if t.CodigoCliente})
     customers: dict[int, v1_records.Customer] = {}
     plans: dict[int, list[str]] = {}
+    statuses: dict[int, list[v1_records.ContractStatus | None]] = {}
     if codes:
         for customer in await ctx.coordinator.customers_by_codes(codes):
             if customer.Codigo is not None:
                 customers[customer.Codigo] = customer
         for contract in await ctx.coordinator.contracts_of(codes):
+            if contract.Cliente_Codigo is not None:
+                statuses.setdefault(contract.Cliente_Codigo, []).append(contract.Situacao_Codigo)
             if contract.Cliente_Codigo is None or not contract.Plano_Descricao:
                 continue
             if contract.Situacao_Codigo in (v1_records.ContractStatus.CANCELLED, v1_records.ContractStatus.TRANSFERRED):
@@ -153,8 +163,29 @@ async def visits(ctx: Context, tickets: Iterable[v1_records.Ticket]) -> list[Vis
         found.append(Visit(
             ticket, name=(owner.Nome or "") if owner else "", address=address(owner),
             plan=" + ".join(plans.get(ticket.CodigoCliente or 0, [])),
+            standing=standing(statuses.get(ticket.CodigoCliente or 0, [])),
         ))
     return found
+
+
+def standing(statuses: Iterable[v1_records.ContractStatus | None]) -> str | None:
+    """What a technician must know before going: "suspended" or "cancelled" when none of the
+    customer's contracts is in effect (a visit may still be due: taking the equipment back), else None."""
+    found = set(statuses)
+    out = {v1_records.ContractStatus.SUSPENDED, v1_records.ContractStatus.CANCELLED,
+           v1_records.ContractStatus.TRANSFERRED}
+    if not found or not found <= out:
+        return None
+    return "suspended" if v1_records.ContractStatus.SUSPENDED in found else "cancelled"
+
+
+def late(ticket: v1_records.Ticket, now: datetime) -> bool:
+    """A visit past its time: the appointment's start has passed (``now`` in the ISP's zone) and the
+    work has not begun (no order, queued or on the way), the ticket still open."""
+    slot = slot_of(ticket)
+    begun = ticket.Situacao_OS not in (None, v1_records.OsStatus.QUEUED, v1_records.OsStatus.ON_THE_WAY)
+    return (slot is not None and has_appointment(ticket) and ticket.Encerramento_DataHora is None and not begun
+            and slot[0] < now.replace(tzinfo=None))
 
 
 def address(customer: v1_records.Customer | None) -> str:

@@ -1,5 +1,6 @@
 """The ticket in hand: who, where, what, the service order's status and the appointment, with the
-actions a technician takes on it. Every action flow comes back here when it is done."""
+actions a technician takes on it. Every action flow comes back here when it is done. A customer
+whose contract is cancelled or suspended, and a visit past its time, are said on the card."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ class Ticket(Flow):
             phones=service_orders.phones(customer), map=service_orders.map_link(customer),
             plan=contracts[0].Plano_Descricao if len(contracts) == 1 else "",
             day=ticket.Data_Agendamento, time=ticket.Hora_Agendamento,
+            standing=service_orders.standing(c.Situacao_Codigo for c in contracts),
+            late=service_orders.late(ticket, ctx.coordinator.now()),
         )
 
     async def act(self, ctx: Context, event: StepEvent) -> None:

@@ -179,7 +179,7 @@ async def test_a_line_that_leaves_interest_for_later_says_so_plainly(desk: Desk,
 
     monkeypatch.setattr(desk.engine.coordinator, "digitable_line", the_original)
     await chat.tap("Atualizar vencimento")
-    assert "valor de R$\u00a099,90 (juros e multa até hoje vêm na próxima fatura" in chat.text
+    assert "valor de R$\u00a099,90 (menos que o valor de hoje: a diferença de juros e multa pode vir" in chat.text
 
 
 async def test_already_due_is_asked_once_and_not_after_the_update(desk: Desk) -> None:

@@ -83,6 +83,8 @@ async def test_taking_the_offer_keeps_the_plan_and_tells_staff(cancelling: Desk)
     await chat.tap("Prefiro não dizer")
     await chat.tap("Quero a oferta")
     assert "Seu plano continua" in chat.text and "Protocolo" in chat.text
+    # The bot only records the acceptance on a ticket: it says so, not that the offer is applied.
+    assert "vale depois que a equipe aplicar" in chat.text and "vai aplicar a oferta" not in chat.text
     assert state(cancelling.sandbox, DEMO_IDENTITIES.contract) == "A"
     _, note = last_ticket(cancelling.sandbox, MARIA)
     assert "aceitou a oferta de retenção" in note

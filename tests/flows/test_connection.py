@@ -133,8 +133,10 @@ async def test_a_surge_on_the_failed_nas_costs_no_read_about_each_customer(desk:
     desk.sandbox.reset_calls()
     await asyncio.gather(*(chat.command("conexao") for chat in chats))
     assert all("falha na nossa rede que afeta a sua conexão" in chat.text for chat in chats)
-    # The open events, and the customers on the failed NAS, each read once for everybody.
-    assert desk.sandbox.call_count() == desk.sandbox.call_count("FailOverEvents") + len(hosts) == 1 + len(hosts)
+    # The open events, the customers on the failed NAS and their contracts (each one's standing is
+    # told first), each read once for everybody.
+    assert desk.sandbox.call_count("ConsultaContratos") == len(hosts)
+    assert desk.sandbox.call_count() == 1 + 2 * len(hosts)
 
 
 async def test_tell_me_when_its_back_shows_the_menu_it_showed_before_without_a_read(desk: Desk) -> None:

@@ -52,3 +52,45 @@ async def test_in_words_the_bill_is_asked_and_the_operator_topic_used(
         assert ticket["Topico"] == "Negociação de débito" and "Protocolo" in chat.text
     finally:
         await desk.client.aclose()
+
+
+async def test_the_bot_promises_no_hold_on_collection_it_cannot_make(desk: Desk) -> None:
+    """The ISP's web service has no operation to hold a bill back: the bot says the bill stays open
+    as it is, and that it asked the team (the ticket), not that the amount is not charged."""
+    chat = await desk.linked_chat(MARIA)
+    await chat.command("boleto")
+    await chat.tap("vencido")
+    await chat.tap("Contestar cobrança")
+    await chat.say("Fui cobrada por um ponto extra que nunca instalaram")
+    assert "não é cobrado" not in chat.text
+    assert "não consigo suspender a cobrança" in chat.text and "continua em aberto" in chat.text
+    _, note = last_ticket(desk.sandbox)
+    assert "NÃO suspende a cobrança" in note and "não cobrar o valor contestado" in note
+
+
+async def test_a_contested_bill_is_marked_with_date_and_protocol_in_every_list_and_card(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.command("boleto")
+    assert "contestado" not in chat.text
+    await chat.tap("vencido")
+    await chat.tap("Contestar cobrança")
+    await chat.say("Fui cobrada por um ponto extra que nunca instalaram")
+    ticket, _ = last_ticket(desk.sandbox)
+    mark = f"contestado em 10/03/2025, protocolo {ticket['Protocolo']}"
+    await chat.say("segunda via")  # the list
+    assert mark in chat.text and "⚖️ contestado" in " ".join(chat.buttons)
+    await chat.tap("vencido")  # the bill's card
+    assert mark in chat.text
+    await chat.command("contestar")  # the list to contest another
+    assert mark in chat.text and "⚖️ contestado" in " ".join(chat.buttons)
+
+
+async def test_the_mark_is_said_in_english_too(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA, language="en")
+    await chat.command("bills")
+    await chat.tap("overdue")
+    await chat.tap("Contest")
+    await chat.say("I was charged for an extra point never installed")
+    assert "cannot hold back the charge" in chat.text
+    await chat.command("bills")
+    assert "contested on 3/10/2025, protocol" in chat.text

@@ -94,7 +94,7 @@ def test_money_is_in_reais_in_every_language_with_the_language_s_digits(tmp_path
 
 def test_a_customer_name_with_markup_is_escaped() -> None:
     text = default_translations().render("pt_BR", "menu.prompt", name="<b>Zé</b> & Cia", contract="", blocked=None,
-                                         owed=None)
+                                         owed=None, standing=None)
     assert "&lt;b&gt;Zé&lt;/b&gt; &amp; Cia" in text
     assert text.count("<b>") == 1  # only the template's own bold around the name
 

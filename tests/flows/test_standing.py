@@ -16,6 +16,7 @@ from flows.policy import Policy
 from sqlalchemy import update
 
 from tests.flows.harness import Desk, make_desk
+from tests.flows.test_cancel_plan import policy as cancel_policy
 from tests.store.dbtools import ScratchDatabase
 
 
@@ -84,15 +85,20 @@ async def test_other_states_have_their_own_words(desk: Desk, state: str, words: 
     assert "Pagar com PIX" not in " ".join(chat.buttons)
 
 
-async def test_an_outage_on_record_is_told_first_without_a_read_about_the_customer(desk: Desk) -> None:
+async def test_a_suspended_contract_is_told_before_an_outage_on_record(desk: Desk) -> None:
     contract = desk.sandbox.store.find("contracts", Numero=D.contract)
     assert contract is not None
     contract["Situacao_Codigo"] = "S"  # Maria is on the seeded outage
     chat = await desk.linked_chat()
     desk.expire_caches()
-    desk.sandbox.reset_calls()
     await chat.command("conexao")
-    assert "falha na nossa rede" in chat.text and desk.sandbox.call_count("ConsultaContratos") == 0
+    assert "suspenso" in chat.text and "falha na nossa rede" not in chat.text
+
+
+async def test_an_active_contract_on_an_outage_hears_the_outage(desk: Desk) -> None:
+    chat = await desk.linked_chat()  # Maria is on the seeded outage
+    await chat.say("sem internet")
+    assert "falha na nossa rede" in chat.text
 
 
 async def test_an_active_contract_gets_the_usual_answer(desk: Desk) -> None:
@@ -151,3 +157,41 @@ async def test_a_contract_the_isp_still_shows_blocked_after_a_trust_unblock_hear
     assert f"desbloqueio em confiança do contrato {D.blocked_contract} às" in chat.text
     assert "bloqueado por falta de pagamento" not in chat.text
     assert "🔓 Desbloquear em confiança" not in chat.buttons
+
+
+async def test_right_after_cancelling_in_the_chat_every_flow_says_the_contract_is_cancelled(
+    sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock,
+) -> None:
+    """Maria is on the seeded outage: after she cancels, "sem internet" must not answer with it."""
+    desk = make_desk(sandbox, database, clock, cancel_policy(sandbox))
+    try:
+        chat = await desk.linked_chat()
+        await chat.say("sem internet")  # read once before: a cached copy must not hide the cancel
+        assert "falha na nossa rede" in chat.text
+        await chat.say("quero cancelar meu plano")
+        await chat.tap("Preço")
+        await chat.tap("Vivo Fibra")
+        await chat.tap("Sim, cancelar agora")
+        assert f"Contrato {D.contract} cancelado" in chat.text
+        assert f"Seu contrato {D.contract} está cancelado" in chat.text  # the menu after it
+        await chat.say("sem internet")
+        assert f"Seu contrato {D.contract} (Fibra 300 Mega) está cancelado" in chat.text
+        assert "falha na nossa rede" not in chat.text and "🙋 Falar com atendente" in chat.buttons
+        await chat.command("chamado")
+        assert "está cancelado" in chat.text and "🛠️ Abrir chamado mesmo assim" in chat.buttons
+        await chat.command("boleto")  # the bills still open: the standing first, then the list
+        assert chat.text.index("está cancelado") < chat.text.index("boletos em aberto")
+        await chat.command("chamados")
+        assert chat.text.startswith(f"O contrato {D.contract} (Fibra 300 Mega) está cancelado")
+    finally:
+        await desk.client.aclose()
+
+
+async def test_in_english_the_standing_comes_first_too(desk: Desk) -> None:
+    contract = desk.sandbox.store.find("contracts", Numero=D.contract)
+    assert contract is not None
+    contract["Situacao_Codigo"] = "E"
+    chat = await desk.linked_chat(language="en")
+    assert "waiting for installation" in chat.text  # the menu
+    await chat.command("bills")
+    assert chat.text.startswith(f"🛠️ Contract {D.contract} (Fibra 300 Mega) is still waiting for installation")

@@ -133,3 +133,19 @@ async def test_the_staff_desk_hears_of_a_suspension_and_of_its_calling_off(desk:
     assert suspended[:3] == ("notify", chat.chat_id, MARIA) and "Suspensão temporária pelo chat" in suspended[3]
     assert f"contrato {DEMO_IDENTITIES.contract}, 30 dias a partir de {start:%d/%m/%Y}" in suspended[3]
     assert called_off[:3] == ("notify", chat.chat_id, MARIA) and "Suspensão desfeita pelo chat" in called_off[3]
+
+
+async def test_right_after_a_suspension_from_today_the_connection_says_suspended(desk: Desk) -> None:
+    chat = await desk.linked_chat()
+    await chat.say("sem internet")
+    await chat.say("quero suspender minha internet")
+    await chat.tap("Suspender por um tempo")
+    await chat.say("30")
+    await chat.tap("Hoje")
+    await chat.tap("Sim, suspender")
+    assert "Pronto" in chat.text and "está suspenso" in chat.text  # the menu after it
+    await chat.say("minha internet caiu")
+    assert "está suspenso" in chat.text and "falha na nossa rede" not in chat.text
+    await chat.say("menu")
+    await chat.say("segunda via")
+    assert "está suspenso" in chat.text and "boletos em aberto" in chat.text

@@ -126,3 +126,45 @@ async def test_a_day_said_in_words_is_understood_in_each_language(desk: Desk) ->
     assert "12 de marzo" in spanish.text
     await spanish.say("viernes")
     assert "14 de marzo" in spanish.text
+
+
+async def test_a_visit_to_a_contract_the_subscriber_cancelled_is_marked_in_the_agenda_and_the_card(
+    desk: Desk,
+) -> None:
+    chat = await desk.technician_chat()
+    await chat.command("agenda")
+    assert "contrato cancelado" not in chat.text and "atrasada" not in chat.text
+    for contract in desk.sandbox.store.where("contracts", Cliente_Codigo=D.customer):
+        contract["Situacao_Codigo"] = "C"  # Maria cancelled in the chat meanwhile
+    await chat.command("agenda")
+    line = next(row for row in chat.text.splitlines() if "#70001" in row)
+    assert "⚠️ contrato cancelado" in line
+    await chat.tap("#70001")
+    assert "O contrato deste cliente está cancelado" in chat.text
+
+
+async def test_a_suspended_contract_is_marked_suspended(desk: Desk) -> None:
+    for contract in desk.sandbox.store.where("contracts", Cliente_Codigo=D.customer):
+        contract["Situacao_Codigo"] = "S"
+    chat = await desk.technician_chat()
+    await chat.command("agenda")
+    line = next(row for row in chat.text.splitlines() if "#70001" in row)
+    assert "⏸️ contrato suspenso" in line
+
+
+async def test_a_visit_past_its_time_not_begun_is_marked_late(desk: Desk) -> None:
+    chat = await desk.technician_chat()
+    desk.clock.advance(hours=5)  # 14:30: the 14:00 visit has not begun
+    await chat.command("agenda")
+    line = next(row for row in chat.text.splitlines() if "#70001" in row)
+    assert "⏰ atrasada" in line
+    await chat.tap("#70001")
+    assert "Visita atrasada" in chat.text
+    await chat.tap("Status da OS")
+    await chat.tap("A caminho")
+    await chat.tap("Status da OS")
+    await chat.tap("Em execução")
+    await chat.share_location(-23.5869, -46.6353)
+    await chat.command("agenda")  # begun: no longer late
+    line = next(row for row in chat.text.splitlines() if "#70001" in row)
+    assert "atrasada" not in line

@@ -24,6 +24,7 @@ from tests.store.dbtools import ENV_URL, ScratchDatabase, postgresql_url, separa
 TABLES = {
     "chats", "links", "link_attempts", "processed_updates", "inbox", "outbox", "invites", "outage_watches",
     "trust_unblocks", "handoffs", "desk_jobs", "contacts", "contact_events",
+    "contested_bills",
 }
 
 # A revision newer than this code's head, as a later version of ispbot would ship.
