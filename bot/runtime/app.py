@@ -38,6 +38,7 @@ from flows.technician import technician_flows
 from starlette.applications import Starlette
 
 from bot import i18n, metrics
+from bot.acs import AcsClient, AcsSettings
 from bot.channels.console import ConsoleChannel
 from bot.channels.telegram.channel import TelegramChannel, make_bot
 from bot.channels.telegram.desk import TelegramForumDesk
@@ -86,6 +87,7 @@ class Settings:
     whatsapp_settings: WhatsAppSettings | None = None
     server_settings: ServerSettings | None = None
     chatwoot_settings: ChatwootSettings | None = None  # read when ISPBOT_STAFF_DESK=chatwoot
+    acs_settings: AcsSettings | None = None  # the ACS, when ISPBOT_ACS_URL is set
 
     @property
     def concurrency(self) -> int:
@@ -241,11 +243,14 @@ class App:
     owns_database: bool
     terminal: Terminal | None = None  # with a console channel only
     deadlines: DeadlineWatch | None = None  # complaints' and requests' deadlines close to their end
+    acs: AcsClient | None = None  # the ACS's NBI, when configured
 
     async def aclose(self) -> None:
         """Close what the app opened itself (what was passed in belongs to whoever passed it)."""
         if self.owns_client:
             await self.client.aclose()
+        if self.acs is not None:
+            await self.acs.aclose()
         if self.owns_database:
             await self.database.dispose()
 
@@ -334,10 +339,11 @@ def build_core(
     settings: Settings, database: Database, *, client: IspClient | None = None,
     http_transport: httpx.AsyncBaseTransport | None = None, wall_clock: Callable[[], datetime] | None = None,
     cache_clock: Callable[[], float] | None = None, policy: Policy | None = None, files: FileSource | None = None,
+    acs_transport: httpx.AsyncBaseTransport | None = None,
 ) -> App:
     """``build_app`` without a channel, on a database known to be current: the engine and what
     surrounds it. ``cache_clock`` (the coordinator's) and ``policy`` (instead of the settings') are
-    for tests."""
+    for tests, ``acs_transport`` the ACS's transport (a fake NBI)."""
     i18n.use_locales_dir(settings.bot_settings.locales_dir)  # the texts the engine, flows and notices read
     owns_client = client is None
     if client is None:
@@ -360,7 +366,9 @@ def build_core(
         path = settings.whatsapp.whatsapp_templates
         found = set(load_templates(path)) if path is not None else set()
         policy = replace(policy, held_outside_window=frozenset(set(kinds(i18n.default_translations())) - found))
-    engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
+    acs_settings = settings.acs_settings
+    acs = AcsClient(acs_settings, http_transport=acs_transport) if acs_settings and acs_settings.configured else None
+    engine = Engine(database, coordinator, role_flows(), policy=policy, files=files, acs=acs)
     notifier = OutageNotifier(database, coordinator)
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
     deadlines = DeadlineWatch(
@@ -369,7 +377,7 @@ def build_core(
     )
     return App(
         settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False,
-        deadlines=deadlines,
+        deadlines=deadlines, acs=acs,
     )
 
 
