@@ -47,7 +47,8 @@ class Menu(Flow):
         begin=("choose",),
         choose=(MENU_FLOWS, Switch("invoices"), Switch("wifi_password"), Switch("cancel_plan"), Switch("paid"),
                 Switch("sales"), Switch("suspend"), Switch("restart"),
-                Switch("contest"), Switch("paid_bills"), Switch("statement"), Switch("company"), TO_MENU),
+                Switch("contest"), Switch("paid_bills"), Switch("statement"), Switch("company"), Switch("router"),
+                TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:
