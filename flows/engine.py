@@ -766,7 +766,7 @@ class Engine:
 
     def _enter(self, ctx: Context, name: str, data: dict[str, object] | None) -> None:
         """The chat is in flow ``name`` now, with ``data`` as its own: what other flows kept is gone."""
-        ctx.menu = self.flows[ctx.state.role].menu  # the role may have changed in this turn (an invite redeemed)
+        ctx.menu = self._menu(ctx.state.role)  # the role may have changed in this turn (an invite redeemed)
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
         recent = ctx.state.data.get(RECENT, [])
