@@ -260,11 +260,12 @@ async def build_app(
     http_transport: httpx.AsyncBaseTransport | None = None, wall_clock: Callable[[], datetime] | None = None,
     bot: Bot | None = None, sender_limits: dict[str, Any] | None = None, files: FileSource | None = None,
     whatsapp_transport: httpx.AsyncBaseTransport | None = None, console: ConsoleChannel | None = None,
+    acs_transport: httpx.AsyncBaseTransport | None = None,
 ) -> App:
     """The bot, ready to run. The keywords are seams for tests, benchmarks and the demo: a database
     or client they own, the ISP's transport, the wall clock, a ``Bot``, relaxed sender limits,
     ``files`` for a channel-less engine, the Cloud API's transport, and ``console``, the demo's
-    terminal to run over. Raises ``DatabaseRevisionError`` (its message says how to fix it) on a
+    terminal to run over, ``acs_transport`` the ACS's (a fake NBI). Raises ``DatabaseRevisionError`` (its message says how to fix it) on a
     database not at this code's migration head: the bot never writes to a schema it does not know."""
     telegram_settings, whatsapp_settings = settings.telegram_settings, settings.whatsapp
     owns_database = database is None
@@ -297,6 +298,7 @@ async def build_app(
         files = console.files  # what "/file <path>" sends, read from this machine
     app = build_core(
         settings, database, client=client, http_transport=http_transport, wall_clock=wall_clock, files=files,
+        acs_transport=acs_transport,
     )
     default_intents()  # its models are trained now (a second), not when the first person writes
     runtime = None

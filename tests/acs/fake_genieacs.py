@@ -28,6 +28,7 @@ from urllib.parse import parse_qs, unquote
 
 import httpx
 
+ACS_URL = "http://acs.example.net:7557"  # where the tests' bots reach it
 STAMP = "2026-11-29T06:00:00.000Z"
 LAST_INFORM = "2026-11-29T06:55:00.000Z"
 

@@ -30,6 +30,7 @@ from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, Upload
 from flows.stock import StockCatalog
 
+from tests.acs.fake_genieacs import ACS_URL
 from tests.store.dbtools import ScratchDatabase
 
 
@@ -220,9 +221,6 @@ class LoseAnswers(httpx.AsyncBaseTransport):
             self.then()
             raise httpx.ReadTimeout("the answer was lost", request=request)
         return response
-
-
-ACS_URL = "http://acs.example.net:7557"
 
 
 def make_desk(

@@ -152,6 +152,7 @@ async def test_a_critical_signal_offers_a_ticket_that_carries_the_reading(acs: A
     await chat.tap("Sinal da fibra")
     assert "-29,3 dBm — crítico" in chat.text
     await chat.tap("Abrir chamado")
+    await chat.tap("Outro")
     assert "-29,3 dBm (crítico)" in chat.text  # the ticket's description, shown before it is opened
 
 
