@@ -9,11 +9,13 @@ the flow (``AcsError``), never left to the engine's generic apology.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from bot.acs import AcsClient, AcsError, AcsRefused, AcsUnknownDevice, Device, Signal, TaskOutcome
+from bot.i18n import plain_text
 
 from flows.context import Context
 from flows.steps import TO_MENU, Answer, Chosen, Option, StepEvent, Switch, Unexpected
@@ -65,7 +67,8 @@ class Look:
 async def look_at(ctx: Context, device: Device) -> Look:
     """Ask the device for its signal and WAN state now; what the ACS knows when it does not answer."""
     acs = acs_of(ctx)
-    paths = [p for p in (device.optical_path().path if device.optical_path() else None, device.wan_status_path) if p]
+    optical = device.optical_path()
+    paths = [*([optical.path] if optical else []), device.wan_status_path]
     outcome = await acs.refresh(device.id, paths)
     fresh = outcome is TaskOutcome.APPLIED
     if fresh:
@@ -150,3 +153,22 @@ async def answer_next(ctx: Context, event: StepEvent) -> None:
             ctx.to_menu()
         case _:
             raise Unexpected("router.pick_a_button")
+
+
+async def look_first(ctx: Context) -> str | None:
+    """What the technician sees of the chat's router before anything else (troubleshooting): said
+    to the chat and returned as the words a ticket carries; None without an ACS, without exactly one
+    device, or when the ACS fails or takes longer than its timeout (the check goes on without it)."""
+    if ctx.acs is None or ctx.link is None:
+        return None
+    try:
+        async with asyncio.timeout(ctx.acs.settings.timeout):
+            devices = await devices_for(ctx, ctx.customer, ctx.link.contract)
+            if len(devices) != 1:
+                return None
+            look = await look_at(ctx, devices[0])
+    except (AcsError, TimeoutError):
+        return None
+    seen = plain_text(ctx.text("router.seen", **look.words(ctx)))
+    ctx.say("router.look", seen=seen)
+    return seen

@@ -234,7 +234,7 @@ def make_desk(
     cache_clock = FakeMonotonic()
     files = FakeFiles()
 
-    acs_settings = AcsSettings(_env_file=None, url=ACS_URL, timeout=4) if acs is not None else None  # type: ignore[call-arg]
+    acs_settings = AcsSettings(_env_file=None, url=ACS_URL, timeout=4) if acs is not None else None
     app = build_core(
         Settings(isp_settings, BotSettings(_env_file=None), acs_settings=acs_settings),  # type: ignore[call-arg]
         database, http_transport=http_transport or httpx.ASGITransport(app=sandbox.app), wall_clock=clock,

@@ -10,11 +10,12 @@ import pytest
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import FixedClock, Sandbox
 
-from tests.acs.fake_genieacs import FakeGenieAcs, tr098_device, tr181_device
+from tests.acs.fake_genieacs import VENDORS, FakeGenieAcs, tr098_device, tr181_device
 from tests.flows.harness import Desk, TestChat, make_desk
+from tests.flows.test_new_ticket import quiet_customer, tickets_of
 from tests.store.dbtools import ScratchDatabase
 
-PASSWORD = "Casa#Nova2026"  # noqa: S105 - a subscriber's fictitious new Wi-Fi password
+PASSWORD = "Casa#Nova2026"
 KEY = "InternetGatewayDevice.LANDevice.1.WLANConfiguration.{}.PreSharedKey.1.KeyPassphrase"
 SSID = "InternetGatewayDevice.LANDevice.1.WLANConfiguration.{}.SSID"
 
@@ -134,11 +135,9 @@ async def test_a_tr181_router_is_found_by_the_pppoe_login(acs: Acs) -> None:
 async def test_the_fiber_signal_is_read_fresh_and_told_in_words(
     acs: Acs, vendor: str, raw: str, told: str, level: str,
 ) -> None:
-    device = acs.nbi.add(tr098_device(acs.serial, vendor=vendor, rx="-10"))
-    optical = next(p for p in ("X_GponInterafceConfig.RXPower", "X_ZTE-COM_GponInterfaceConfig.RxPower",
-                               "X_FH_GponInterfaceConfig.RXPower", "X_ITBS_GponInterfaceConfig.RXPower")
-                   if p.startswith({"huawei": "X_Gpon", "zte": "X_ZTE", "fiberhome": "X_FH", "intelbras": "X_ITBS"}[vendor]))
-    acs.nbi.live[device] = {f"InternetGatewayDevice.WANDevice.1.{optical}": raw}
+    device = acs.nbi.add(tr098_device(acs.serial, vendor=vendor, rx="-10"))  # read again: ``raw``
+    *_, optical, reading = VENDORS[vendor]
+    acs.nbi.live[device] = {f"InternetGatewayDevice.WANDevice.1.{optical}.{reading}": raw}
     chat = await acs.chat()
     await chat.tap("Meu roteador")
     await chat.tap("Sinal da fibra")
@@ -208,3 +207,29 @@ async def test_no_device_or_several(acs: Acs) -> None:
     await chat.tap("EX220")
     await chat.tap("Aparelhos conectados")
     assert "notebook" in chat.text
+
+
+async def test_no_internet_looks_at_the_router_first_and_the_ticket_carries_it(acs: Acs) -> None:
+    customer = quiet_customer(acs.desk.sandbox)
+    serials = [str(e["serial"]) for e in acs.desk.sandbox.store.rows("equipment") if e["customer_id"] == customer]
+    login = next(str(a["Usuario"]) for a in acs.desk.sandbox.store.rows("authentications") if a["Cliente"] == customer)
+    device = acs.nbi.add(tr098_device(serials[0] if serials else "NO-SERIAL", login=login, vendor="zte",
+                                      connected=False))
+    acs.nbi.live[device] = {"InternetGatewayDevice.WANDevice.1.X_ZTE-COM_GponInterfaceConfig.RxPower": "-30.2"}
+    chat = await acs.desk.linked_chat(customer)
+    await chat.say("estou sem internet")
+    assert "Olhei o seu roteador: Sinal da fibra: -30,2 dBm (crítico). Conexão do roteador: caída." in chat.text
+    await chat.tap("chamado")
+    await chat.tap("Sem conexão")
+    await chat.tap("Abrir chamado")
+    (opened,) = [t for t in tickets_of(acs.desk.sandbox, customer) if t["Assunto"] == "Sem conexão"]
+    told = [str(o) for o in acs.desk.sandbox.store.rows("occurrences") if str(o).find(opened["Numero"]) >= 0]
+    assert any("-30,2 dBm (crítico)" in o and "Conexão do roteador: caída" in o for o in told)
+
+
+async def test_no_internet_without_the_acs_answering_goes_on_as_before(acs: Acs) -> None:
+    customer = quiet_customer(acs.desk.sandbox)
+    acs.nbi.down = True
+    chat = await acs.desk.linked_chat(customer)
+    await chat.say("estou sem internet")
+    assert "Olhei o seu roteador" not in chat.text and chat.buttons

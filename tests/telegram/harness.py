@@ -34,9 +34,9 @@ from bot.store import Database, DeskJobState, InboxState, Invites, Role
 from bot.store.models import DeskJobRow, InboxRow
 from sqlalchemy import func, select
 
+from tests.acs.fake_genieacs import ACS_URL
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi, Sent
-from tests.acs.fake_genieacs import ACS_URL
 
 WEBHOOK_SECRET = "test-webhook-secret-0123456789"
 
@@ -82,7 +82,7 @@ class RunningBot:
         self.app = await build_app(
             Settings(self.client.settings, self.bot_settings or BotSettings(), self.settings,
                      chatwoot_settings=self.chatwoot,
-                     acs_settings=AcsSettings(_env_file=None, url=ACS_URL) if self.acs is not None else None),  # type: ignore[call-arg]
+                     acs_settings=AcsSettings(_env_file=None, url=ACS_URL) if self.acs is not None else None),
             database=self.database, client=self.client, wall_clock=self.sandbox.clock, sender_limits=self.sender_limits,
             acs_transport=self.acs,
         )
