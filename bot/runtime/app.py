@@ -266,7 +266,8 @@ async def build_app(
     or client they own, the ISP's transport, the wall clock, a ``Bot``, relaxed sender limits,
     ``files`` for a channel-less engine, the Cloud API's transport, ``console``, the demo's terminal
     to run over, and ``acs_transport``, the ACS's (a fake NBI). Raises ``DatabaseRevisionError`` (its
-    message says how to fix it) on a database not at this code's migration head: the bot never writes to a schema it does not know."""
+    message says how to fix it) on a database not at this code's migration head: the bot never writes
+    to a schema it does not know."""
     telegram_settings, whatsapp_settings = settings.telegram_settings, settings.whatsapp
     owns_database = database is None
     if database is None:
