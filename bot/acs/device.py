@@ -84,14 +84,14 @@ def to_dbm(raw: Any, unit: str) -> float | None:
         value = float(str(raw).strip())
     except ValueError:
         return None
-    if not math.isfinite(value):
+    if not math.isfinite(value) or value == 0:  # 0 is a firmware's "no reading" (no light), never 1 mW on a fiber
         return None
     if unit == "mdBm":
         value /= 1000
-    elif unit == "uW" or value > 0:
-        if value <= 0:
-            return None
+    elif value > 0:  # microwatts (a firmware's unit on a path meant for dBm, or the vendor's own)
         value = 10 * math.log10(value / 1000)
+    elif unit == "uW":
+        return None
     return round(value, 2)
 
 
