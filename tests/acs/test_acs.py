@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from bot.acs import AcsClient, AcsRefused, AcsSettings, AcsUnavailable, AcsUnknownDevice, Device, TaskOutcome
+from bot.acs import (
+    AcsClient,
+    AcsRefused,
+    AcsSettings,
+    AcsUnavailable,
+    AcsUnknownDevice,
+    Device,
+    TaskOutcome,
+    signal_level,
+)
 from bot.acs.device import to_dbm
 from bot.doctor.acs import acs_findings
 from bot.doctor.report import Status
@@ -29,8 +38,6 @@ def test_readings_are_told_in_dbm(raw: object, unit: str, dbm: float | None) -> 
 
 
 def test_levels_follow_the_technicians_thresholds() -> None:
-    from bot.acs import signal_level
-
     assert [signal_level(x) for x in (-24.9, -25.0, -28.0, -28.01)] == ["good", "weak", "weak", "critical"]
 
 
