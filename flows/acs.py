@@ -172,3 +172,33 @@ async def look_first(ctx: Context) -> str | None:
     seen = plain_text(ctx.text("router.seen", **look.words(ctx)))
     ctx.say("router.look", seen=seen)
     return seen
+
+
+async def router_line(ctx: Context, customer: int, *, fresh: bool = False) -> str | None:
+    """The customer's router as an order's card shows it to the technician (signal, when read, last
+    contact, the WAN session): what the ACS last knew, or read from the router now when ``fresh``
+    (the technician asked); None without an ACS. Bounded by the ACS's timeout as a whole."""
+    if ctx.acs is None:
+        return None
+    try:
+        async with asyncio.timeout(ctx.acs.settings.timeout):
+            devices = await devices_for(ctx, customer, None)
+            if not devices:
+                return ctx.text("router.technician_none")
+            device = devices[0]
+            answered = True
+            if fresh:
+                look = await look_at(ctx, device)
+                answered = look.fresh
+                device = await acs_of(ctx).device(device.id) if answered else device
+    except (AcsError, TimeoutError):
+        return ctx.text("router.technician_down")
+    zone = ctx.coordinator.zone
+    signal = device.signal()
+    read_at = signal.read_at.astimezone(zone) if signal and signal.read_at else None
+    line = plain_text(ctx.text(
+        "router.technician_line", model=device.model, dbm=signal.dbm if signal else None,
+        level=signal.level if signal else "", read_at=read_at,
+        last_inform=device.last_inform.astimezone(zone) if device.last_inform else None, wan_up=device.wan_up,
+    ))
+    return plain_text(ctx.text("router.technician_fresh", fresh=answered, line=line)) if fresh else line

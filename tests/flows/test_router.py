@@ -233,3 +233,18 @@ async def test_no_internet_without_the_acs_answering_goes_on_as_before(acs: Acs)
     chat = await acs.desk.linked_chat(customer)
     await chat.say("estou sem internet")
     assert "Olhei o seu roteador" not in chat.text and chat.buttons
+
+
+async def test_the_technicians_order_shows_the_router_and_reads_it_again_on_request(acs: Acs) -> None:
+    device = acs.nbi.add(tr098_device(acs.serial, rx="-22.5"))
+    chat = await acs.desk.technician_chat()
+    await chat.command("agenda")
+    await chat.tap("#70001")
+    assert "Roteador Huawei Technologies Co., Ltd HG8145V5: sinal -22,5 dBm (bom, lido" in chat.text
+    assert "último contato" in chat.text and acs.nbi.done == []  # the card waits on no router
+    acs.nbi.live[device] = {"InternetGatewayDevice.WANDevice.1.X_GponInterafceConfig.RXPower": "-28.4"}
+    await chat.tap("Ler o roteador")
+    assert "Lido agora: Roteador" in chat.text and "-28,4 dBm (crítico" in chat.text
+    acs.nbi.online.clear()
+    await chat.tap("Ler o roteador")
+    assert "o roteador não respondeu: última leitura do ACS" in chat.text and "-28,4 dBm" in chat.text
