@@ -84,7 +84,7 @@ class Wifi(Flow):
     async def what(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value="password"):
-                ctx.ask("password", "router.ask_password", length=PASSWORD_LENGTH)
+                ctx.ask("password", "router.ask_password", length=PASSWORD_LENGTH, deleted=ctx.deletes_messages)
             case Chosen(value="name"):
                 device = await current_device(ctx)
                 if device is not None:
