@@ -123,6 +123,7 @@ async def test_a_new_wifi_password_is_applied_and_kept_nowhere(
         chat = await bot.maria(8804)
         await say(chat, "quero trocar a senha do wifi")
         await chat.tap("Senha do Wi-Fi")
+        assert "Eu apago a sua mensagem desta conversa e não guardo a senha" in chat.text
         first = await say(chat, wifi_password)
         wrong = await say(chat, mistyped)
         assert "não ficaram iguais" in chat.text
