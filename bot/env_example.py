@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic_settings import BaseSettings
 
+from bot.acs import AcsSettings
 from bot.channels.telegram.settings import TelegramSettings
 from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.desks.chatwoot.settings import ChatwootSettings
@@ -29,6 +30,7 @@ SECTIONS: tuple[tuple[str, type[BaseSettings]], ...] = (
     ("The ISP's web service", IspSettings),
     ("The database and the bot's policy", BotSettings),
     ("The staff desk in Chatwoot (with ISPBOT_STAFF_DESK=chatwoot)", ChatwootSettings),
+    ("The ISP's ACS (GenieACS's NBI): the router and its Wi-Fi from the chat", AcsSettings),
 )
 HEADER = """\
 # ispbot's settings. Copy this file to .env in the folder ispbot runs from, or set the variables in the

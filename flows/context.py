@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from bot import metrics
+from bot.acs import AcsClient
 from bot.i18n import CHANNEL_NAMES, DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, plain_text
 from bot.store import KEPT_YEARS as KEPT_YEARS  # noqa: PLC0414 - re-exported: the history's legal term
 from bot.store import UNIDENTIFIED as UNIDENTIFIED  # noqa: PLC0414 - re-exported for the flows, as Role
@@ -123,7 +124,7 @@ class Context:
         menu: Sequence[str] = (), message_id: int | None = None, sender_name: str | None = None,
         files: FileSource | None = None, database: Database | None = None,
         reservations: list[int] | None = None, proved_phone: str | None = None, asks_contact: bool = True,
-        channel: str = "telegram",
+        channel: str = "telegram", acs: AcsClient | None = None,
     ) -> None:
         self.state = state
         self.link = link
@@ -149,6 +150,7 @@ class Context:
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
         self.next_data: dict[str, Any] = {}  # what switch() hands the next flow (its ``data``)
         self._files = files
+        self.acs = acs  # the ISP's ACS (GenieACS's NBI, ``bot.acs``), None when there is none
         # Where a link attempt is counted before the ISP is asked, in a transaction of its own
         # (``begin_link_attempt``), and the attempts so counted in this turn, for the engine to take
         # back if the turn ends without an answer.

@@ -21,10 +21,11 @@ import asyncio
 import logging
 import traceback
 import weakref
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 
+from bot.acs import AcsClient
 from bot.i18n import DEFAULT_LANGUAGE, Translations, default_translations, plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
 from bot.store import (
@@ -193,8 +194,10 @@ class Engine:
     def __init__(
         self, database: Database, coordinator: IspCoordinator, flows: Mapping[Role, RoleFlows], *,
         policy: Policy | None = None, translations: Translations | None = None, files: FileSource | None = None,
+        acs: AcsClient | None = None,
     ) -> None:
         self.database = database
+        self.acs = acs  # the ACS's NBI (``bot.acs``); None: no ACS, its flows are off the menu
         self.coordinator = coordinator
         self.flows = flows
         self.files = files  # set by a channel that can fetch what people send (a receipt)
@@ -382,10 +385,18 @@ class Engine:
         return Context(
             state=state, link=link, session=session, repos=self.repos, coordinator=self.coordinator,
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,
-            menu=self.flows[state.role].menu, message_id=incoming.message_id, sender_name=incoming.sender_name,
+            menu=self._menu(state.role), message_id=incoming.message_id, sender_name=incoming.sender_name,
             files=self.files, database=self.database, reservations=reservations,
             proved_phone=incoming.proved_phone, asks_contact=incoming.asks_contact, channel=incoming.channel,
+            acs=self.acs,
         )
+
+    def _menu(self, role: Role) -> Sequence[str]:
+        """The role's menu, without the flows that need an ACS when there is none."""
+        flows = self.flows[role]
+        if self.acs is not None:
+            return flows.menu
+        return tuple(name for name in flows.menu if not flows.flows[name].needs_acs)
 
     # ---- the contact -----------------------------------------------------------------------------
     async def _contact(self, session: AsyncSession, state: ChatState, link: Link | None, event: Event,
@@ -755,7 +766,7 @@ class Engine:
 
     def _enter(self, ctx: Context, name: str, data: dict[str, object] | None) -> None:
         """The chat is in flow ``name`` now, with ``data`` as its own: what other flows kept is gone."""
-        ctx.menu = self.flows[ctx.state.role].menu  # the role may have changed in this turn (an invite redeemed)
+        ctx.menu = self._menu(ctx.state.role)  # the role may have changed in this turn (an invite redeemed)
         ctx.state.flow, ctx.state.step = name, None
         misses = ctx.state.data.get(MISSES, 0)
         recent = ctx.state.data.get(RECENT, [])

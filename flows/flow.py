@@ -80,6 +80,8 @@ class Flow:
     # Steps whose answer is personal data needed for that turn only (a tax id, a login, a shared
     # contact): like a ``SECRET``'s, it is forgotten once the turn used it (``forgets``).
     private_steps: ClassVar[frozenset[str]] = frozenset()
+    # A flow that works through the ISP's ACS (``ctx.acs``): off the menu when there is none.
+    needs_acs: ClassVar[bool] = False
     # Every step and where it can lead (``flows.steps``): checked when the flow is found, drawn in docs/flows/.
     steps: ClassVar[Steps]
 

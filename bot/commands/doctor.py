@@ -98,12 +98,14 @@ def _load(kind: type[S], check: str, found: list[Finding]) -> S | None:
 
 
 async def diagnose(seconds: float) -> list[Finding]:
-    """The findings in a fixed order: settings, database, Telegram, WhatsApp, Chatwoot, ISP."""
+    """The findings in a fixed order: settings, database, Telegram, WhatsApp, Chatwoot, ISP, ACS."""
     import asyncio
 
+    from bot.acs import AcsSettings
     from bot.channels.telegram.settings import TelegramSettings
     from bot.channels.whatsapp.settings import WhatsAppSettings
     from bot.desks.chatwoot.settings import ChatwootSettings
+    from bot.doctor.acs import acs_findings
     from bot.doctor.chatwoot import chatwoot_findings
     from bot.doctor.isp import isp_findings
     from bot.doctor.reach import reach_findings
@@ -130,6 +132,7 @@ async def diagnose(seconds: float) -> list[Finding]:
     chatwoot = None
     if bot_settings is not None and bot_settings.staff_desk == "chatwoot":
         chatwoot = _load(ChatwootSettings, "chatwoot", settings_found)
+    acs = _load(AcsSettings, "acs", settings_found)
     if bot_settings is not None and telegram is not None:
         settings_found += reach_findings(bot_settings, telegram)
     if bot_settings is not None:
@@ -145,10 +148,11 @@ async def diagnose(seconds: float) -> list[Finding]:
         )
         found_in_database, tickets = stored
         on_isp = await isp_findings(isp_settings, seconds, tickets) if isp_settings is not None else []
+        on_acs = await acs_findings(acs, seconds) if acs is not None and acs.configured else []
     finally:
         if database is not None:
             await database.dispose()
-    return [*settings_found, *found_in_database, *on_telegram, *on_whatsapp, *on_chatwoot, *on_isp]
+    return [*settings_found, *found_in_database, *on_telegram, *on_whatsapp, *on_chatwoot, *on_isp, *on_acs]
 
 
 async def _nothing() -> list[Finding]:

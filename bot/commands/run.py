@@ -101,8 +101,11 @@ def load_settings() -> RunSettings:
         from bot.desks.chatwoot.settings import ChatwootSettings
 
         chatwoot = load(ChatwootSettings)
+    from bot.acs import AcsSettings
+
+    acs = load(AcsSettings)
     return RunSettings(server, telegram, whatsapp if whatsapp is not None and whatsapp.configured else None, isp, bot,
-                       chatwoot)
+                       chatwoot, acs if acs.configured else None)
 
 
 def run(_: argparse.Namespace) -> int:

@@ -39,6 +39,7 @@ from flows.technician import technician_flows
 from starlette.applications import Starlette
 
 from bot import i18n, metrics
+from bot.acs import AcsClient, AcsSettings
 from bot.channels.console import ConsoleChannel
 from bot.channels.telegram.channel import TelegramChannel, make_bot
 from bot.channels.telegram.desk import TelegramForumDesk
@@ -87,6 +88,7 @@ class Settings:
     whatsapp_settings: WhatsAppSettings | None = None
     server_settings: ServerSettings | None = None
     chatwoot_settings: ChatwootSettings | None = None  # read when ISPBOT_STAFF_DESK=chatwoot
+    acs_settings: AcsSettings | None = None  # the ACS, when ISPBOT_ACS_URL is set
 
     @property
     def concurrency(self) -> int:
@@ -244,11 +246,14 @@ class App:
     terminal: Terminal | None = None  # with a console channel only
     deadlines: DeadlineWatch | None = None  # complaints' and requests' deadlines close to their end
     notices: NoticeRound | None = None  # the notices the bot writes first (bills, payments, outages)
+    acs: AcsClient | None = None  # the ACS's NBI, when configured
 
     async def aclose(self) -> None:
         """Close what the app opened itself (what was passed in belongs to whoever passed it)."""
         if self.owns_client:
             await self.client.aclose()
+        if self.acs is not None:
+            await self.acs.aclose()
         if self.owns_database:
             await self.database.dispose()
 
@@ -258,12 +263,14 @@ async def build_app(
     http_transport: httpx.AsyncBaseTransport | None = None, wall_clock: Callable[[], datetime] | None = None,
     bot: Bot | None = None, sender_limits: dict[str, Any] | None = None, files: FileSource | None = None,
     whatsapp_transport: httpx.AsyncBaseTransport | None = None, console: ConsoleChannel | None = None,
+    acs_transport: httpx.AsyncBaseTransport | None = None,
 ) -> App:
     """The bot, ready to run. The keywords are seams for tests, benchmarks and the demo: a database
     or client they own, the ISP's transport, the wall clock, a ``Bot``, relaxed sender limits,
-    ``files`` for a channel-less engine, the Cloud API's transport, and ``console``, the demo's
-    terminal to run over. Raises ``DatabaseRevisionError`` (its message says how to fix it) on a
-    database not at this code's migration head: the bot never writes to a schema it does not know."""
+    ``files`` for a channel-less engine, the Cloud API's transport, ``console``, the demo's terminal
+    to run over, and ``acs_transport``, the ACS's (a fake NBI). Raises ``DatabaseRevisionError`` (its
+    message says how to fix it) on a database not at this code's migration head: the bot never writes
+    to a schema it does not know."""
     telegram_settings, whatsapp_settings = settings.telegram_settings, settings.whatsapp
     owns_database = database is None
     if database is None:
@@ -295,6 +302,7 @@ async def build_app(
         files = console.files  # what "/file <path>" sends, read from this machine
     app = build_core(
         settings, database, client=client, http_transport=http_transport, wall_clock=wall_clock, files=files,
+        acs_transport=acs_transport,
     )
     default_intents()  # its models are trained now (a second), not when the first person writes
     runtime = None
@@ -337,10 +345,11 @@ def build_core(
     settings: Settings, database: Database, *, client: IspClient | None = None,
     http_transport: httpx.AsyncBaseTransport | None = None, wall_clock: Callable[[], datetime] | None = None,
     cache_clock: Callable[[], float] | None = None, policy: Policy | None = None, files: FileSource | None = None,
+    acs_transport: httpx.AsyncBaseTransport | None = None,
 ) -> App:
     """``build_app`` without a channel, on a database known to be current: the engine and what
     surrounds it. ``cache_clock`` (the coordinator's) and ``policy`` (instead of the settings') are
-    for tests."""
+    for tests, ``acs_transport`` the ACS's transport (a fake NBI)."""
     i18n.use_locales_dir(settings.bot_settings.locales_dir)  # the texts the engine, flows and notices read
     owns_client = client is None
     if client is None:
@@ -363,7 +372,9 @@ def build_core(
         path = settings.whatsapp.whatsapp_templates
         found = set(load_templates(path)) if path is not None else set()
         policy = replace(policy, held_outside_window=frozenset(set(kinds(i18n.default_translations())) - found))
-    engine = Engine(database, coordinator, role_flows(), policy=policy, files=files)
+    acs_settings = settings.acs_settings
+    acs = AcsClient(acs_settings, http_transport=acs_transport) if acs_settings and acs_settings.configured else None
+    engine = Engine(database, coordinator, role_flows(), policy=policy, files=files, acs=acs)
     notifier = OutageNotifier(database, coordinator)
     mirror = MirrorWorker(database, client)  # chat_messages, from the outbox
     deadlines = DeadlineWatch(
@@ -377,7 +388,7 @@ def build_core(
     ))
     return App(
         settings, database, client, coordinator, engine, notifier, mirror, None, owns_client, False,
-        deadlines=deadlines, notices=notices,
+        deadlines=deadlines, notices=notices, acs=acs,
     )
 
 

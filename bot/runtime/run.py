@@ -21,6 +21,7 @@ import httpx
 from telegram.error import TelegramError
 
 from bot import logs
+from bot.acs import AcsSettings
 from bot.channels.telegram.failures import cannot_start
 from bot.channels.telegram.polling import FatalPollingError
 from bot.channels.telegram.settings import TelegramSettings
@@ -49,9 +50,10 @@ class RunSettings:
     isp: IspSettings
     bot: BotSettings
     chatwoot: ChatwootSettings | None = None
+    acs: AcsSettings | None = None  # with ISPBOT_ACS_URL only
 
     def app_settings(self) -> Settings:
-        return Settings(self.isp, self.bot, self.telegram, self.whatsapp, self.server, self.chatwoot)
+        return Settings(self.isp, self.bot, self.telegram, self.whatsapp, self.server, self.chatwoot, self.acs)
 
 
 async def run(settings: RunSettings, stop: asyncio.Event | None = None) -> None:
@@ -86,7 +88,8 @@ async def run(settings: RunSettings, stop: asyncio.Event | None = None) -> None:
 
 def main(settings: RunSettings) -> int:
     """Run the bot with these settings (``ispbot run`` loads them) until a signal; the exit code."""
-    secrets = [settings.isp.key.get_secret_value(), *(settings.chatwoot.secrets() if settings.chatwoot else [])]
+    secrets = [settings.isp.key.get_secret_value(), *(settings.chatwoot.secrets() if settings.chatwoot else []),
+               *(settings.acs.secrets() if settings.acs else [])]
     telegram, whatsapp = settings.telegram, settings.whatsapp
     if telegram is not None:
         secrets.append(telegram.telegram_token.get_secret_value())

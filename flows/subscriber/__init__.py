@@ -33,15 +33,17 @@ from flows.subscriber import (  # noqa: F401 - their flows, for discover
     papers,
     restart,
     rights,
+    router,
     standing,
     statement,
     suspend,
     unlink,
+    wifi,
 )
 
 MENU = (
-    "bills", "new_ticket", "my_tickets", "connection", "contracts", "human", "my_contacts", "help", "language",
-    "my_data", "unlink",
+    "bills", "new_ticket", "my_tickets", "connection", "router", "contracts", "human", "my_contacts", "help",
+    "language", "my_data", "unlink",
 )
 
 

@@ -11,6 +11,8 @@
   is one read of the customer's contracts (kept ``CUSTOMER_TTL`` seconds, and dropped at once by the
   bot's own cancel, suspension or unblock); the outage itself is then found without any further
   read about the customer (in a surge everybody on the failed NAS asks at once).
+- With the ISP's ACS, the router is looked at first (``flows.acs.look_first``: last contact, fiber
+  signal, WAN state) and what is seen said; a ticket opened from here carries it.
 - Online, "restart my connection" (``restart``) is offered; the equipment the ISP lists for the
   contract is told in plain words (``equipment``).
 - A trust unblock of the last ``standing.PROMISE_REMEMBERED`` is remembered: while its release time
@@ -25,6 +27,7 @@ from typing import Any
 
 from bot.isp.models.v1_records import FailoverEvent, YesNo
 
+from flows.acs import look_first
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.subscriber.menu import carried_greeting
@@ -102,6 +105,8 @@ class Connection(Flow):
                 ctx.ask("next", "connection.unblock_pending", options[::-1], **promise)
                 return
             ctx.say("connection.unblock_late", **promise)
+        if (seen := await look_first(ctx)) is not None:  # the router first, as the technician looks
+            ctx.data["seen"] = seen
         nas = await ctx.coordinator.nas_status()
         nas_down = any(nas.get(host) is False for host in network.hosts)
         key = "connection.online" if network.online else "connection.nas_down" if nas_down else "connection.offline"
@@ -116,8 +121,8 @@ class Connection(Flow):
 
     async def next(self, ctx: Context, event: StepEvent) -> None:
         match event:
-            case Chosen(value="ticket"):
-                ctx.switch("new_ticket")
+            case Chosen(value="ticket"):  # carrying what was seen of the router, if it was looked at
+                ctx.switch("new_ticket", **({"description": ctx.data["seen"]} if ctx.data.get("seen") else {}))
             case Chosen(value="restart"):
                 ctx.switch("restart")
             case Chosen(value="equipment"):

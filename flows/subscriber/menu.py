@@ -50,7 +50,7 @@ class Menu(Flow):
         choose=(MENU_FLOWS, Switch("invoices"), Switch("wifi_password"), Switch("cancel_plan"), Switch("paid"),
                 Switch("sales"), Switch("suspend"), Switch("restart"),
                 Switch("contest"), Switch("paid_bills"), Switch("statement"), Switch("company"),
-                Switch("notices_off"), Switch("notices_on"), TO_MENU),
+                Switch("notices_off"), Switch("notices_on"), Switch("router"), TO_MENU),
     )
 
     async def begin(self, ctx: Context) -> None:

@@ -225,9 +225,12 @@ class WifiPassword(NewTicket):
 
     name = "wifi_password"
     commands = ()
-    steps = NewTicket.steps.but(begin=("describe", Switch("human")))
+    steps = NewTicket.steps.but(begin=("describe", Switch("human"), Switch("wifi")))
 
     async def begin(self, ctx: Context) -> None:
+        if ctx.acs is not None:  # the ISP's ACS changes it from the chat
+            ctx.switch("wifi")
+            return
         topics = [t for t in await ctx.coordinator.subscriber_topics() if t.Codigo is not None and t.Nome]
         topic = next((t for t in topics if any(w in " ".join(normalise(t.Nome or "")) for w in WIFI_WORDS)), None)
         if topic is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.isp.models import v1_records
 
+from flows.acs import router_line
 from flows.context import Context
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
 from flows.technician import service_orders
@@ -18,7 +19,7 @@ ACTIONS = ("status", "occurrence", "checklist", "materials", "appointment", "fin
 class Ticket(Flow):
     name = "ticket"
     commands = ("os", "ticket")
-    steps = Steps(begin=("act", Switch("agenda"), TO_MENU), act=(*map(Switch, ACTIONS), TO_MENU))
+    steps = Steps(begin=("act", Switch("agenda"), TO_MENU), act=(*map(Switch, ACTIONS), "act", TO_MENU))
 
     async def begin(self, ctx: Context) -> None:
         try:
@@ -30,12 +31,19 @@ class Ticket(Flow):
                 return
             refuse_not_yours(ctx)
             return
+        await self._card(ctx, ticket)
+
+    async def _card(self, ctx: Context, ticket: v1_records.Ticket, *, fresh: bool = False) -> None:
         customer = await ctx.coordinator.customer(ticket.CodigoCliente) if ticket.CodigoCliente else None
         contracts = await ctx.coordinator.contracts(ticket.CodigoCliente) if ticket.CodigoCliente else []
         options = [Option(action, key=f"technician.action_{action}") for action in ACTIONS]
+        # With the ISP's ACS: the customer's router on the card, read again on request.
+        router = await router_line(ctx, ticket.CodigoCliente, fresh=fresh) if ticket.CodigoCliente else None
+        if router is not None:
+            options.append(Option("router", key="technician.action_router"))
         options.append(Option("menu", key="technician.action_menu"))
         ctx.ask(
-            "act", "technician.ticket_card", options, columns=2,
+            "act", "technician.ticket_card", options, columns=2, router=router,
             number=ticket.Numero, protocol=ticket.Protocolo, subject=ticket.Assunto or ticket.Topico or "",
             status=_status(ticket), name=customer.Nome if customer else "", address=service_orders.address(customer),
             phones=service_orders.phones(customer), map=service_orders.map_link(customer),
@@ -47,6 +55,13 @@ class Ticket(Flow):
 
     async def act(self, ctx: Context, event: StepEvent) -> None:
         match event:
+            case Chosen(value="router"):
+                try:
+                    ticket = await ticket_in_hand(ctx)
+                except NotYours:
+                    refuse_not_yours(ctx)
+                    return
+                await self._card(ctx, ticket, fresh=True)
             case Chosen(value=action):
                 ctx.switch(action)
             case _:

@@ -31,7 +31,8 @@ OURS = {*SOURCES, TESTS}
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Ground: nothing of ours below them (``GROUND`` says what each may import of the others).
-    ("bot.heap", "bot.jsontext", "bot.logs", "bot.languages", "bot.i18n", "bot.store", "bot.isp", "bot.sandbox"),
+    ("bot.heap", "bot.jsontext", "bot.logs", "bot.languages", "bot.i18n", "bot.store", "bot.isp", "bot.sandbox",
+     "bot.acs"),
     ("bot.metrics",),  # counts the ISP client's calls
     ("flows",),  # the engine, the context and what every role's flows share
     ("flows.subscriber", "flows.technician", "flows.staff"),
@@ -54,7 +55,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 GROUND: dict[str, tuple[str, ...]] = {
     "bot.heap": (), "bot.jsontext": (), "bot.logs": ("bot.jsontext",), "bot.languages": (),
     "bot.i18n": ("bot.languages",), "bot.store": ("bot.jsontext",),
-    "bot.isp": (), "bot.sandbox": (),
+    "bot.isp": (), "bot.sandbox": (), "bot.acs": (),
 }
 
 # The processor knows a channel only by what the runtime asks of every channel (``bot.channels.base``):
@@ -74,6 +75,7 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot.store": frozenset({"aiosqlite", "alembic", "asyncpg", "sqlalchemy"}),
     "bot.isp": frozenset({"cachetools", "httpx", "pydantic", "pydantic_core", "pydantic_settings", "tenacity"}),
     "bot.sandbox": frozenset({"fpdf", "segno", "starlette", "uvicorn", "yaml"}),
+    "bot.acs": frozenset({"httpx", "pydantic", "pydantic_settings"}),
     "bot.metrics": frozenset({"prometheus_client"}),
     "bot.languages": frozenset(),
     "flows": frozenset({"sqlalchemy", "yaml", "babel", "text_to_num"}),

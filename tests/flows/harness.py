@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
+from bot.acs import AcsSettings
 from bot.i18n import plain_text
 from bot.isp import IspClient, IspSettings
 from bot.runtime.app import Settings, build_core
@@ -29,6 +30,7 @@ from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, Upload
 from flows.stock import StockCatalog
 
+from tests.acs.fake_genieacs import ACS_URL
 from tests.store.dbtools import ScratchDatabase
 
 
@@ -223,18 +225,20 @@ class LoseAnswers(httpx.AsyncBaseTransport):
 
 def make_desk(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, policy: Policy | None = None, *,
-    http_transport: httpx.AsyncBaseTransport | None = None,
+    http_transport: httpx.AsyncBaseTransport | None = None, acs: httpx.AsyncBaseTransport | None = None,
 ) -> Desk:
     """The engine as the composition root builds it (``bot.runtime.app.build_core``), over the sandbox
-    (``http_transport``: another way to it, one that loses answers, say)."""
+    (``http_transport``: another way to it, one that loses answers, say); ``acs``: the ISP has an ACS,
+    this (a fake GenieACS NBI) answering for it."""
     isp_settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
     cache_clock = FakeMonotonic()
     files = FakeFiles()
 
+    acs_settings = AcsSettings(_env_file=None, url=ACS_URL, timeout=4) if acs is not None else None
     app = build_core(
-        Settings(isp_settings, BotSettings(_env_file=None)),  # type: ignore[call-arg]
+        Settings(isp_settings, BotSettings(_env_file=None), acs_settings=acs_settings),  # type: ignore[call-arg]
         database, http_transport=http_transport or httpx.ASGITransport(app=sandbox.app), wall_clock=clock,
-        cache_clock=cache_clock, policy=policy or sandbox_policy(sandbox), files=files,
+        cache_clock=cache_clock, policy=policy or sandbox_policy(sandbox), files=files, acs_transport=acs,
     )
     return Desk(sandbox, database, app.client, app.engine, cache_clock, clock, files=files)
 

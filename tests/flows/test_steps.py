@@ -139,9 +139,9 @@ def test_every_move_declared_is_made_by_the_code(case: tuple[Role, Flow]) -> Non
 def test_the_menus_keep_their_order() -> None:
     flows = role_flows()
     assert flows[Role.SUBSCRIBER].menu == (
-        "bills", "new_ticket", "my_tickets", "connection", "contracts", "human", "my_contacts", "help", "language",
-        "my_data", "unlink",
-    )
+        "bills", "new_ticket", "my_tickets", "connection", "router", "contracts", "human", "my_contacts", "help",
+        "language", "my_data", "unlink",
+    )  # "router" shows only with an ACS (``Flow.needs_acs``): tests/flows/test_router.py
     assert flows[Role.TECHNICIAN].menu == ("agenda", "ticket")
     assert flows[Role.STAFF].menu == ()
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from bot.acs import AcsSettings
 from bot.channels.telegram.channel import TelegramChannel
 from bot.channels.telegram.sender import Rate
 from bot.channels.telegram.settings import TelegramSettings
@@ -33,6 +34,7 @@ from bot.store import Database, DeskJobState, InboxState, Invites, Role
 from bot.store.models import DeskJobRow, InboxRow
 from sqlalchemy import func, select
 
+from tests.acs.fake_genieacs import ACS_URL
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi, Sent
 
@@ -61,6 +63,7 @@ class RunningBot:
     poll_timeout: int = 1
     bot_settings: BotSettings | None = None  # None: from the environment, as `ispbot run` reads them
     chatwoot: ChatwootSettings | None = None
+    acs: httpx.AsyncBaseTransport | None = None  # the ISP's ACS: a fake GenieACS NBI (tests/acs)
 
     @property
     def runtime(self) -> Runtime:
@@ -78,8 +81,10 @@ class RunningBot:
     async def start(self) -> None:
         self.app = await build_app(
             Settings(self.client.settings, self.bot_settings or BotSettings(), self.settings,
-                     chatwoot_settings=self.chatwoot),
+                     chatwoot_settings=self.chatwoot,
+                     acs_settings=AcsSettings(_env_file=None, url=ACS_URL) if self.acs is not None else None),
             database=self.database, client=self.client, wall_clock=self.sandbox.clock, sender_limits=self.sender_limits,
+            acs_transport=self.acs,
         )
         await self.runtime.start()
         self.stop = asyncio.Event()
@@ -184,7 +189,7 @@ async def running_bot(
     database: Database, sandbox: Sandbox, *, mode: str = "polling", sender_limits: dict[str, Any] | None = None,
     staff_chat_id: int | None = None, concurrency: int = 32, poll_timeout: int = 1, api: FakeBotApi | None = None,
     paid_broadcast: bool = False, api_url: str | None = None, bot_settings: BotSettings | None = None,
-    chatwoot: ChatwootSettings | None = None,
+    chatwoot: ChatwootSettings | None = None, acs: httpx.AsyncBaseTransport | None = None,
 ) -> AsyncIterator[RunningBot]:
     """``api``: another bot's fake Telegram, for a second worker of the same bot (webhook mode), or
     one that enforces Telegram's limits; ``api_url``: where the bot reaches it (a proxy in front);
@@ -207,7 +212,7 @@ async def running_bot(
         limits = fast_sender_limits() if sender_limits is None else sender_limits
         bot = RunningBot(api, database, client, sandbox, settings, limits, mode)
         bot.poll_timeout = poll_timeout
-        bot.bot_settings, bot.chatwoot = bot_settings, chatwoot
+        bot.bot_settings, bot.chatwoot, bot.acs = bot_settings, chatwoot, acs
         await bot.start()
         try:
             yield bot

@@ -14,6 +14,7 @@ from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
 from bot.store import Database
 
+from tests.acs.fake_genieacs import FakeGenieAcs, tr098_device
 from tests.tablescan import every_row, holding
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import TelegramChat, running_bot
@@ -106,3 +107,33 @@ async def test_a_password_the_person_deleted_first_leaves_nothing_to_send_again(
         tables = await every_row(database)
         assert tables["dead_letters"] == []  # Telegram's "not found" is no answer to send again
         assert holding(tables, D.pppoe_password) == []
+
+
+async def test_a_new_wifi_password_is_applied_and_kept_nowhere(
+    database: Database, sandbox: Sandbox, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Typed twice (the second time to confirm), mistyped once: each message deleted from the chat,
+    the router has it, and no table, log line or reply holds it."""
+    caplog.set_level(logging.DEBUG)
+    serial = next(str(e["serial"]) for e in sandbox.store.rows("equipment") if e["customer_id"] == D.customer)
+    nbi = FakeGenieAcs()
+    device = nbi.add(tr098_device(serial))
+    wifi_password, mistyped = "Wifi#Casa2026", "Wifi#Casa2062"
+    async with running_bot(database, sandbox, acs=nbi) as bot:
+        chat = await bot.maria(8804)
+        await say(chat, "quero trocar a senha do wifi")
+        await chat.tap("Senha do Wi-Fi")
+        assert "Eu apago a sua mensagem desta conversa e não guardo a senha" in chat.text
+        first = await say(chat, wifi_password)
+        wrong = await say(chat, mistyped)
+        assert "não ficaram iguais" in chat.text
+        again = await say(chat, wifi_password)
+        confirmed = await say(chat, wifi_password)
+        assert "aplicada" in chat.text
+        assert nbi.value(device, "InternetGatewayDevice.LANDevice.1.WLANConfiguration.2.PreSharedKey.1.KeyPassphrase") \
+            == wifi_password
+        assert sorted(bot.api.deleted) == sorted((chat.chat_id, m) for m in (first, wrong, again, confirmed))
+        tables = await every_row(database)
+        assert holding(tables, wifi_password, mistyped) == []
+        assert all(wifi_password not in str(sent) for sent in bot.api.sent(chat.chat_id))
+    assert wifi_password not in caplog.text and mistyped not in caplog.text

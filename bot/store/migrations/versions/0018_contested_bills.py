@@ -4,7 +4,7 @@
 the ticket's protocol), so every list and card of bills shows it as contested.
 
 Revision ID: 0018
-Revises: 0014
+Revises: 0016
 Create Date: 2026-11-29
 """
 
@@ -18,7 +18,7 @@ from alembic import op
 from bot.store.types import UtcDateTime
 
 revision: str = "0018"
-down_revision: str | None = "0014"
+down_revision: str | None = "0016"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

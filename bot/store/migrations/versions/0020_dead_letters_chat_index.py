@@ -4,7 +4,7 @@ A WhatsApp message held outside the 24-hour window (no template for it) goes as 
 person writes again: each turn of theirs looks for their chat's held letters.
 
 Revision ID: 0020
-Revises: 0016
+Revises: 0018
 Create Date: 2026-11-29
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0020"
-down_revision: str | None = "0016"
+down_revision: str | None = "0018"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
