@@ -134,7 +134,7 @@ def _lines(bank: str, at: datetime, amount: Decimal, parties: tuple[tuple[str, s
     return layouts[bank], truth
 
 
-def _image(lines: list[str], *, width: int, background: tuple[int, int, int], ink: tuple[int, int, int],
+def image_of(lines: list[str], *, width: int, background: tuple[int, int, int], ink: tuple[int, int, int],
            jpeg: int | None) -> bytes:
 
     size = max(16, width // 30)
@@ -171,7 +171,7 @@ def _font(size: int) -> Any:
     return ImageFont.load_default(size=size)
 
 
-def _pdf(lines: list[str]) -> bytes:
+def pdf_of(lines: list[str]) -> bytes:
     pdf = FPDF(format=(148, 210))
     pdf.add_page()
     pdf.set_font("Helvetica", size=11)
@@ -193,7 +193,7 @@ def samples(count: int = 60, seed: int = 48) -> list[Sample]:
         amount = Decimal(rng.choice([79.9, 99.9, 102.3, 119.9, 149.9, 1234.56, 89.0])).quantize(Decimal("0.01"))
         lines, truth = _lines(bank, at, amount, (PAYEES[index % len(PAYEES)], PAYERS[index % len(PAYERS)]), rng)
         if rendering == "pdf":
-            content, pdf = _pdf(lines), True
+            content, pdf = pdf_of(lines), True
         else:
             width, jpeg, background, ink = {
                 "png-1080": (1080, None, (255, 255, 255), (20, 20, 20)),
@@ -203,7 +203,7 @@ def samples(count: int = 60, seed: int = 48) -> list[Sample]:
                 "tinted-dark": (1080, None, (28, 28, 36), (235, 235, 235)) if index % 2 else
                                (1080, None, (238, 244, 236), (25, 60, 30)),
             }[rendering]
-            content, pdf = _image(list(lines), width=width, background=background, ink=ink, jpeg=jpeg), False
+            content, pdf = image_of(list(lines), width=width, background=background, ink=ink, jpeg=jpeg), False
         out.append(Sample(f"{index:02d}-{bank}-{rendering}", content, pdf, truth))
     return out
 

@@ -37,7 +37,8 @@ _OCR_SEMAPHORE = asyncio.Semaphore(2)  # the number of OCRs at once, whatever th
 
 class Refused(Exception):
     """A file not read, on purpose: ``reason`` is a word the flow turns into the person's answer
-    (``too_large``, ``too_many_pixels``, ``pdf_script``, ``too_many_pages``, ``unreadable``)."""
+    (``too_large``, ``too_many_pixels``, ``pdf_script``, ``too_many_pages``; ``unreadable`` stays
+    inside this module: such a file is read as saying nothing)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -76,11 +77,17 @@ def read_receipt(content: bytes, *, pdf: bool) -> Reading:
     if len(content) > MAX_BYTES:
         raise Refused("too_large")
     fingerprint = hashlib.sha256(content).hexdigest()
-    if pdf or content[:5] == b"%PDF-":
-        return Reading(read_fields(pdf_text(content)), fingerprint, "pdf")
-    if not ocr_available():
-        return Reading(Receipt(missing=("amount", "date")), fingerprint, "none")
-    return Reading(read_fields(image_text(content)), fingerprint, "ocr")
+    nothing = Reading(Receipt(missing=("amount", "date")), fingerprint, "none")
+    try:
+        if pdf or content[:5] == b"%PDF-":
+            return Reading(read_fields(pdf_text(content)), fingerprint, "pdf")
+        if not ocr_available():
+            return nothing
+        return Reading(read_fields(image_text(content)), fingerprint, "ocr")
+    except Refused as refused:
+        if refused.reason == "unreadable":  # a file nothing reads goes on as a file, for staff to see
+            return nothing
+        raise
 
 
 def pdf_text(content: bytes) -> str:
