@@ -1,30 +1,23 @@
 """"I have paid": which bill, when, the receipt, a confirmation, then ``send_payment_notification``.
-It begins from a bill's card (the bill known, and the receipt if sent there), from words
-("paguei") or from a photo or PDF sent at the menu or the bill list: only what is missing is asked.
+It begins from a bill's card (the bill known, and the receipt if sent there), from words ("paguei")
+or from a photo or PDF sent at the menu or the bill list: only what is missing is asked.
 
-- The bills are those of ``get_unpaid_document``, oldest first; one open bill is taken without
-  asking. The date is today, yesterday or said ("anteontem", "sexta passada", "agora há pouco"; also
-  in the request, "paguei ontem"), not in the future nor over ``OLDEST_DAYS`` ago.
-- A receipt is a photo or a PDF (or an image file) of at most ``policy.receipt_max_bytes``, fetched
-  only once the person confirmed, sent to the ISP and dropped: never logged, never stored.
-- No ``ctx.write_once``: the ISP refuses a second notice for a bill (code 21), told plainly.
-- The bill is named with the amounts its card shows (``_display``: the amount due today beside the
-  original). A bill whose payment was already told is said so as soon as the bill is known, with when and the
-  protocol (``_earlier_notice``: the ticket the ISP opened for the notice).
+- Bills: ``get_unpaid_document``, oldest first; one open bill is taken without asking. The date is
+  today, yesterday or said ("anteontem", "paguei ontem"), not future nor over ``OLDEST_DAYS`` ago.
+- A receipt (photo or PDF of at most ``policy.receipt_max_bytes``) is never logged nor stored. It is
+  read as it comes (``bot.receipts``, off the event loop): its amount picks the bill, its date the
+  payment's, and a receipt saying both is sent at once, one message telling what was read; the same
+  receipt again (end-to-end id or file, from the notes on the payment tickets) gets the first
+  protocol; another payee goes to a person; what was read and any doubt is a note on the ticket.
+- No ``ctx.write_once``: the ISP refuses a second notice for a bill (code 21), told plainly; a bill
+  already told is said as soon as it is known (``_earlier_notice``), with when and the protocol.
 - After the notice, a blocked contract is offered the unblock in trust when the policy allows it.
-- A receipt is read as soon as it comes (``bot.receipts``, in a worker thread): its amount picks the
-  bill (the amount due today or the face value), its date the payment's date, so neither is asked; a
-  receipt saying all of it is sent at once, with one message of what was read and the protocol. The
-  same receipt again (its PIX end-to-end id or the same file) is "already received" with the first
-  protocol (read back from the notes on the customer's payment tickets); a payee that is not the ISP
-  goes to a person; an amount of no bill is sent on the nearest bill with the doubt in the ticket's
-  note. What was read, the match and any doubt are a note on the ticket for staff.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import PurePath
 from typing import Any
@@ -311,8 +304,10 @@ class Paid(Flow):
         if read and read.get("amount"):
             if ticket:
                 await _note_for_staff(ctx, ticket, read, document)
+            paid_at = datetime.fromisoformat(read["paid_at"]) if read.get("paid_at") else None
             ctx.say("paid.sent_read", ticket=protocol or ticket, amount=Decimal(read["amount"]),
-                    paid_at=datetime.fromisoformat(read["paid_at"]) if read.get("paid_at") else None,
+                    paid_on=paid_at.date() if paid_at else None,
+                    paid_time=paid_at if paid_at and paid_at.time() != time(0, 0) else None,
                     payee=read.get("payee"), doubt_amount=read.get("doubt_amount", False), **_display(document))
         else:
             ctx.say("paid.sent", ticket=protocol or ticket, **_display(document))  # the number staff search by

@@ -29,7 +29,8 @@ OURS = {*SOURCES, "tests"}  # bench drives the tests' fakes
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Ground: nothing of ours below them (``GROUND`` says what each may import of the others).
-    ("bot.heap", "bot.jsontext", "bot.logs", "bot.languages", "bot.i18n", "bot.store", "bot.isp", "bot.sandbox"),
+    ("bot.heap", "bot.jsontext", "bot.logs", "bot.languages", "bot.i18n", "bot.store", "bot.isp", "bot.sandbox",
+     "bot.receipts"),
     ("bot.metrics",),  # counts the ISP client's calls
     ("flows",),  # the engine, the context and what every role's flows share
     ("flows.subscriber", "flows.technician", "flows.staff"),
@@ -50,7 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 GROUND: dict[str, tuple[str, ...]] = {
     "bot.heap": (), "bot.jsontext": (), "bot.logs": ("bot.jsontext",), "bot.languages": (),
     "bot.i18n": ("bot.languages",), "bot.store": ("bot.jsontext",),
-    "bot.isp": (), "bot.sandbox": (),
+    "bot.isp": (), "bot.sandbox": (), "bot.receipts": (),
 }
 
 # The processor knows a channel only by what the runtime asks of every channel (``bot.channels.base``):
@@ -70,6 +71,7 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot.store": frozenset({"aiosqlite", "alembic", "asyncpg", "sqlalchemy"}),
     "bot.isp": frozenset({"cachetools", "httpx", "pydantic", "pydantic_core", "pydantic_settings", "tenacity"}),
     "bot.sandbox": frozenset({"fpdf", "segno", "starlette", "uvicorn", "yaml"}),
+    "bot.receipts": frozenset({"PIL", "pypdf"}),  # a receipt's text: images by Tesseract (a program), PDFs
     "bot.metrics": frozenset({"prometheus_client"}),
     "bot.languages": frozenset(),
     "flows": frozenset({"sqlalchemy", "yaml", "babel", "text_to_num"}),
