@@ -132,18 +132,25 @@ class Paid(Flow):
         if ctx.data.get("receipt"):
             self._ask_confirm(ctx)
         else:
-            ctx.ask("receipt", "paid.send_receipt", [Option("cancel", key="paid.button_cancel")],
-                    limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+            self._ask_receipt(ctx, "paid.send_receipt")
 
     async def receipt(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Media() if (file := receipt_of(event)) is not None:
+                if file.size is not None and file.size > ctx.policy.receipt_max_bytes:
+                    ctx.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+                    ctx.data["receipt_tries"] = int(ctx.data.get("receipt_tries", 0)) + 1
+                    self._ask_receipt(ctx, "paid.send_receipt")  # asked again, a person offered beside
+                    return
                 self._keep(ctx, file)
                 if not await self._read_and_use(ctx):
                     self._ask_confirm(ctx)
             case Chosen(value="cancel"):
                 ctx.say("paid.dropped")
                 ctx.to_menu()
+            case Chosen(value="person"):  # no photo nor PDF to send: a person checks the payment otherwise
+                ctx.say("paid.to_a_person")
+                ctx.switch("human")
             case _:
                 raise Unexpected("paid.receipt_kinds")
 
@@ -240,9 +247,18 @@ class Paid(Flow):
         reason = ctx.data.pop("refused", None)
         if reason is None:
             return False
-        ctx.ask("receipt", f"paid.refused_{reason}", [Option("cancel", key="paid.button_cancel")],
-                limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+        self._ask_receipt(ctx, f"paid.refused_{reason}")
         return True
+
+    def _ask_receipt(self, ctx: Context, key: str) -> None:
+        """Ask for the receipt (again); after a file that did not go (too large, lost, refused) a
+        person is offered beside it, so no one loops on "mande de novo"."""
+        tries = int(ctx.data.get("receipt_tries", 0)) + (key != "paid.send_receipt")
+        ctx.data["receipt_tries"] = tries
+        options = [Option("cancel", key="paid.button_cancel")]
+        if tries >= 1:
+            options.insert(0, Option("person", key="paid.button_person"))
+        ctx.ask("receipt", key, options, limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
 
     def _ask_bill(self, ctx: Context) -> None:
         options = [Option(b, key="paid.button_bill", vars=_display(b)) for b in ctx.data["bills"]]
@@ -276,12 +292,11 @@ class Paid(Flow):
             content = await ctx.fetch_file(receipt["ref"], limit=ctx.policy.receipt_max_bytes)
         except FileTooLarge:
             ctx.data.pop("receipt")
-            ctx.ask("receipt", "paid.too_large_again", [Option("cancel", key="paid.button_cancel")],
-                    limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+            self._ask_receipt(ctx, "paid.too_large_again")
             return
         except FileUnavailable:
             ctx.data.pop("receipt")
-            ctx.ask("receipt", "paid.receipt_lost", [Option("cancel", key="paid.button_cancel")])
+            self._ask_receipt(ctx, "paid.receipt_lost")
             return
         document = ctx.data["document"]
         try:

@@ -118,3 +118,17 @@ async def test_a_screenshot_is_read_by_ocr(reading_desk: Desk) -> None:
     await chat.send_file("photo", "photo", screenshot)
     assert "R$\xa0102,30 pago em 10/03/2025 às 14:32" in chat.text and "é o boleto de 26/02/2025" in chat.text
     assert len(_notifications(reading_desk)) == 1
+
+
+async def test_someone_whose_file_does_not_go_is_offered_a_person(reading_desk: Desk) -> None:
+    chat = await reading_desk.linked_chat()
+    await chat.command("boleto")
+    await chat.tap("28/03/2025")
+    await chat.tap("Já paguei")
+    await chat.tap("Hoje")
+    assert "falar com uma pessoa" not in chat.text  # asked once: the file as usual
+    await chat.send_file("document", "comprovante.pdf", b"%PDF-1.4", mime="application/pdf", size=50 * 1024 * 1024)
+    assert "grande demais" in chat.text and any("falar com uma pessoa" in b for b in chat.buttons)
+    await chat.tap("Não consigo enviar: falar com uma pessoa")
+    assert "uma pessoa da nossa equipe confere o pagamento" in chat.text
+    assert not _notifications(reading_desk)
