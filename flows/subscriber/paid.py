@@ -422,6 +422,28 @@ async def _earlier_notice(ctx: Context, bill: dict[str, Any]) -> Ticket | None:
     return max(found, key=lambda t: t.Numero or 0, default=None)
 
 
+async def receipts_sent(ctx: Context, numbers: list[str]) -> dict[str, dict[str, str]]:
+    """For each bill (by document number) whose payment was told with a receipt: when and the
+    protocol, from the ISP's payment tickets (JSON values); nothing when the ISP cannot say now.
+    Shown in every list and card until the ISP shows the bill paid (it then leaves the open bills)."""
+    wanted = [n for n in (str(n or "").strip() for n in numbers) if n]
+    if not wanted:
+        return {}
+    try:
+        tickets = await ctx.coordinator.tickets(ctx.customer)
+    except IspError:
+        return {}
+    found: dict[str, dict[str, str]] = {}
+    for ticket in tickets:  # newest first: the first found per bill is its latest notice
+        if not ticket.Assunto or not _NOTICE.search(ticket.Assunto) or ticket.Abertura_DataHora is None:
+            continue
+        for number in wanted:
+            if number not in found and re.search(rf"(?<!\d){re.escape(number)}(?!\d)", ticket.Assunto):
+                found[number] = {"at": ticket.Abertura_DataHora.isoformat(),
+                                 "protocol": str(ticket.Protocolo or ticket.Numero)}
+    return found
+
+
 def _display(bill: dict[str, Any]) -> dict[str, Any]:
     """The bill as its card in the bills flow shows it: the original amount, and the amount due today
     (``value_up``) beside it where the ISP says it and it differs."""

@@ -132,3 +132,16 @@ async def test_someone_whose_file_does_not_go_is_offered_a_person(reading_desk: 
     await chat.tap("Não consigo enviar: falar com uma pessoa")
     assert "uma pessoa da nossa equipe confere o pagamento" in chat.text
     assert not _notifications(reading_desk)
+
+
+async def test_a_bill_with_a_receipt_sent_is_marked_in_the_list_and_its_card(reading_desk: Desk) -> None:
+    chat = await reading_desk.linked_chat()
+    await chat.send_file("document", "comprovante.pdf", pdf_of(_pix("102,30")), mime="application/pdf")
+    protocol = chat.text.split("Protocolo ")[1].split(".")[0]
+    await chat.command("boleto")
+    listed = chat.text.replace("\xa0", " ")
+    assert f"comprovante enviado em 10/03/2025, em análise (protocolo {protocol})" in listed
+    assert listed.count("comprovante enviado") == 1  # only the bill it paid
+    assert "Total para hoje: R$ 202,20" in listed  # 102,30 overdue + 99,90
+    await chat.tap("26/02/2025")
+    assert f"Comprovante enviado em 10/03/2025, em análise (protocolo {protocol})" in chat.text
