@@ -215,6 +215,8 @@ class Paid(Flow):
                 return False
             ctx.data["document"] = bill or closest
             ctx.data["read"]["doubt_amount"] = bill is None
+        elif read.amount is not None:  # the bill came from its card: the amount must still be its own
+            ctx.data["read"]["doubt_amount"] = match_bill(read.amount, [ctx.data["document"]])[0] is None
         if read.paid_at is not None and "paid_on" not in ctx.data:
             today = ctx.coordinator.now().date()
             if read.paid_at.date() > today or read.paid_at.date() < today - timedelta(days=OLDEST_DAYS):

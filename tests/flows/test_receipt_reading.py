@@ -145,3 +145,13 @@ async def test_a_bill_with_a_receipt_sent_is_marked_in_the_list_and_its_card(rea
     assert "Total para hoje: R$ 202,20" in listed  # 102,30 overdue + 99,90
     await chat.tap("26/02/2025")
     assert f"Comprovante enviado em 10/03/2025, em análise (protocolo {protocol})" in chat.text
+
+
+async def test_a_receipt_at_a_bills_card_of_another_amount_is_sent_with_the_doubt_said(reading_desk: Desk) -> None:
+    chat = await reading_desk.linked_chat()
+    await chat.command("boleto")
+    await chat.tap("28/03/2025")
+    await chat.send_file("document", "comprovante.pdf", pdf_of(_pix("150,00")), mime="application/pdf")
+    assert "não bate com nenhum boleto" in chat.text and "28/03/2025" in chat.text
+    (notice,) = _notifications(reading_desk)
+    assert notice["document_id"] == D.open_document
