@@ -83,6 +83,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench.answer_reading
 	$(BIN)/python -m bench.long_messages
 	$(BIN)/python -m bench.cli_help
+	$(BIN)/python -m bench.receipt_reading
 
 ## The same at small sizes, a few minutes in all: to try a change, not to quote (see bench/RESULTS.md).
 bench-quick: $(BENCH_STAMP)
@@ -98,6 +99,7 @@ bench-quick: $(BENCH_STAMP)
 	$(BIN)/python -m bench.answer_reading --rounds 1
 	$(BIN)/python -m bench.long_messages --rounds 3
 	$(BIN)/python -m bench.cli_help --runs 3
+	$(BIN)/python -m bench.receipt_reading --count 20
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -110,6 +110,10 @@ class BotSettings(BaseSettings):
         default="", max_length=160,
         description="the ISP's legal name and CNPJ as printed on cancel receipts and yearly statements",
     )
+    company_tax_id: str = Field(
+        default="", max_length=20, pattern=r"^[0-9A-Za-z./\- ]*$",
+        description="the ISP's CNPJ: a payment receipt naming another payee goes to a person",
+    )
     self_cancel: bool = Field(
         default=True, description="subscribers cancel in the chat (contract_cancel); off: a person takes it",
     )
@@ -258,6 +262,7 @@ class BotSettings(BaseSettings):
             contact_quiet=timedelta(minutes=self.contact_quiet_minutes),
             stock=stock_catalog(self.stock_file) if self.stock_file is not None else StockCatalog(),
             company=" ".join(self.company.split()),
+            company_tax_id="".join(c for c in self.company_tax_id if c.isalnum()).upper(),
             self_cancel=self.self_cancel,
             retention_offer=" ".join(self.retention_offer.split()),
             cancel_terms=CancelTerms(

@@ -77,6 +77,8 @@ class Policy:
     stock: StockCatalog = field(default_factory=StockCatalog)
     # The ISP's legal name and CNPJ, printed on the papers the bot makes (cancel receipt, yearly statement).
     company: str = ""
+    # The ISP's CNPJ (digits): a receipt's payee is checked against it, the company's name and the bill's PIX.
+    company_tax_id: str = ""
     # Cancelling in the chat (``contract_cancel``, the decree's "without an attendant"): off, or without
     # the ISP ids of ``cancel_terms``, a person takes it; the one retention offer ("" for none).
     self_cancel: bool = True

@@ -109,6 +109,7 @@ async def diagnose(seconds: float) -> list[Finding]:
     from bot.doctor.chatwoot import chatwoot_findings
     from bot.doctor.isp import isp_findings
     from bot.doctor.reach import reach_findings
+    from bot.doctor.receipts import receipt_findings
     from bot.doctor.rights import cancel_findings
     from bot.doctor.telegram import telegram_findings
     from bot.doctor.whatsapp import whatsapp_findings
@@ -137,6 +138,7 @@ async def diagnose(seconds: float) -> list[Finding]:
         settings_found += reach_findings(bot_settings, telegram)
     if bot_settings is not None:
         settings_found += cancel_findings(bot_settings)
+        settings_found += receipt_findings(bot_settings)
     database = support.open_database(bot_settings.database_url) if bot_settings is not None else None
     try:
         listen = f"{server.listen_host}:{server.listen_port}" if server is not None else "ISPBOT_LISTEN_HOST:PORT"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Awaitable, Callable
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -37,7 +37,7 @@ from flows.events import Media, Text, Told
 from flows.flow import FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
 from flows.intents import default_intents, normalise
 from flows.subscriber.contest import marks
-from flows.subscriber.paid import kept, receipt_of
+from flows.subscriber.paid import kept, receipt_of, receipts_sent
 from flows.subscriber.standing import say_standing
 
 # "Já paguei" (in any words) at a bill is about that bill: the step takes it, with the bill in view.
@@ -72,12 +72,17 @@ class Bills(Flow):
         oldest = sorted(documents, key=lambda d: (d.Vencimento or date.max, d.Sequencia or 0))[:MAX_SHOWN]
         contested = await marks(ctx, [d.Documento for d in oldest])
         shown = [_summary(d, today, due_today, contested.get(d.Documento or 0)) for d in oldest]
+        sent = await receipts_sent(ctx, [item["document"] for item in shown])
+        for item in shown:
+            if (receipt := sent.get(str(item["document"] or "").strip())) is not None:
+                item["receipt"] = receipt
         options = [Option(item, key="bills.button", vars=_display(item)) for item in shown]
         wanted = ctx.data.get("wanted")
         if wanted and len(shown) == 1:  # "pix" with one bill open: no question to ask
             await self._chosen(ctx, shown[0])
             return
-        ctx.ask("choose", "bills.choose", options, documents=[_display(i) for i in shown],
+        total = sum((Decimal(i["value_up"] or i["value"]) for i in shown), Decimal(0))
+        ctx.ask("choose", "bills.choose", options, documents=[_display(i) for i in shown], total=total,
                 hidden=len(documents) - len(shown), wanted=ctx.text(f"bills.button_{wanted}") if wanted else None)
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
@@ -316,6 +321,9 @@ def _display(item: dict[str, Any]) -> dict[str, Any]:
     due = item.get("due")
     value = Decimal(item["value"])
     now = Decimal(item["value_up"]) if item.get("value_up") else None
+    receipt = item.get("receipt") or {}
     return {"value": value, "due": date.fromisoformat(due) if due else None,
             "overdue": bool(item.get("overdue")), "value_up": now if now is not None and now != value else None,
-            "contested": Markup(item["contested"]) if item.get("contested") else None}  # noqa: S704 - our own
+            "contested": Markup(item["contested"]) if item.get("contested") else None,  # noqa: S704 - our own
+            "receipt_at": datetime.fromisoformat(receipt["at"]) if receipt else None,
+            "receipt_protocol": receipt.get("protocol")}

@@ -1,30 +1,34 @@
 """"I have paid": which bill, when, the receipt, a confirmation, then ``send_payment_notification``.
-It begins from a bill's card (the bill known, and the receipt if sent there), from words
-("paguei") or from a photo or PDF sent at the menu or the bill list: only what is missing is asked.
+It begins from a bill's card (the bill known, and the receipt if sent there), from words ("paguei")
+or from a photo or PDF sent at the menu or the bill list: only what is missing is asked.
 
-- The bills are those of ``get_unpaid_document``, oldest first; one open bill is taken without
-  asking. The date is today, yesterday or said ("anteontem", "sexta passada", "agora há pouco"; also
-  in the request, "paguei ontem"), not in the future nor over ``OLDEST_DAYS`` ago.
-- A receipt is a photo or a PDF (or an image file) of at most ``policy.receipt_max_bytes``, fetched
-  only once the person confirmed, sent to the ISP and dropped: never logged, never stored.
-- No ``ctx.write_once``: the ISP refuses a second notice for a bill (code 21), told plainly.
-- The bill is named with the amounts its card shows (``_display``: the amount due today beside the
-  original). A bill whose payment was already told is said so as soon as the bill is known, with when and the
-  protocol (``_earlier_notice``: the ticket the ISP opened for the notice).
+- Bills: ``get_unpaid_document``, oldest first; one open bill is taken without asking. The date is
+  today, yesterday or said ("anteontem", "paguei ontem"), not future nor over ``OLDEST_DAYS`` ago.
+- A receipt (photo or PDF of at most ``policy.receipt_max_bytes``) is never logged nor stored. It is
+  read as it comes (``bot.receipts``, off the event loop): its amount picks the bill, its date the
+  payment's, and a receipt saying both is sent at once, one message telling what was read; the same
+  receipt again (end-to-end id or file, from the notes on the payment tickets) gets the first
+  protocol; another payee goes to a person; what was read and any doubt is a note on the ticket.
+- No ``ctx.write_once``: the ISP refuses a second notice for a bill (code 21), told plainly; a bill
+  already told is said as soon as it is known (``_earlier_notice``), with when and the protocol.
 - After the notice, a blocked contract is offered the unblock in trust when the policy allows it.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import PurePath
 from typing import Any
 
+from bot.i18n import plain_text
 from bot.isp import IspApiError, IspError
 from bot.isp.errors import ErrorName
 from bot.isp.models.v1_records import ContractStatus, Ticket
+from bot.receipts.fields import end_to_end_key
+from bot.receipts.matching import match_bill, payee_is
+from bot.receipts.reading import Reading, Refused, read_receipt_async
 
 from flows.contacts import PAYMENT_NOTICED, Deadline
 from flows.context import Context
@@ -46,6 +50,7 @@ from flows.flow import (
 )
 
 OLDEST_DAYS = 90
+EARLIER_TICKETS = 6  # the customer's newest payment tickets looked at for the same receipt
 RECEIPT_TYPES = ("application/pdf", "image/")
 RECEIPT_SUFFIXES = (".pdf", ".jpg", ".jpeg", ".png")
 _NOTICE = re.compile(r"pagamento|payment|pago", re.IGNORECASE)  # the subject of a notice's ticket
@@ -64,11 +69,11 @@ class Paid(Flow):
     name = "paid"
     commands = ("paguei", "comprovante", "paid")
     steps = Steps(
-        begin=("bill", "when", TO_MENU),
-        bill=(FILES, "bill", "when", TO_MENU),
-        when=(DATE_PAST, FILES, "receipt", "confirm"),
-        receipt=(FILES, "confirm", TO_MENU),
-        confirm=(YES_NO, FILES, "confirm", "receipt", "after", TO_MENU),
+        begin=("bill", "when", "receipt", "after", Switch("human"), TO_MENU),
+        bill=(FILES, "bill", "when", "receipt", "after", Switch("human"), TO_MENU),
+        when=(DATE_PAST, FILES, "when", "receipt", "confirm", "after", Switch("human"), TO_MENU),
+        receipt=(FILES, "when", "receipt", "confirm", "after", Switch("human"), TO_MENU),
+        confirm=(YES_NO, FILES, "when", "confirm", "receipt", "after", Switch("human"), TO_MENU),
         after=(Switch("contracts"), TO_MENU),
     )
 
@@ -77,19 +82,17 @@ class Paid(Flow):
         if receipt and (receipt.get("size") or 0) > ctx.policy.receipt_max_bytes:
             ctx.data.pop("receipt")
             ctx.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+        if ctx.data.get("receipt") and await self._read_and_use(ctx):
+            return
         if ctx.data.get("document"):
             if not await self._told_before(ctx):
                 self._ask_date(ctx, got_receipt=bool(ctx.data.get("receipt")))
             return
-        unpaid = [d for d in await ctx.coordinator.unpaid_documents(ctx.customer) if d.id is not None]
-        if not unpaid:
+        bills = await _open_bills(ctx)
+        if not bills:
             ctx.say("paid.none_open")
             ctx.to_menu()
             return
-        bills = [{"id": d.id, "number": d.document_number, "due": d.due_date.isoformat() if d.due_date else None,
-                  "value": str(d.value_init or d.value_up or 0),
-                  "value_up": str(d.value_up) if d.value_up is not None else None}
-                 for d in sorted(unpaid, key=lambda d: (d.due_date or date.max, d.id or 0))]
         if len(bills) == 1:
             ctx.data["document"] = bills[0]
             if not await self._told_before(ctx):
@@ -101,7 +104,8 @@ class Paid(Flow):
     async def bill(self, ctx: Context, event: StepEvent) -> None:
         if isinstance(event, Media) and (file := receipt_of(event)) is not None:  # the receipt before the bill
             self._keep(ctx, file)
-            self._ask_bill(ctx)
+            if not await self._read_and_use(ctx):
+                self._ask_bill(ctx)
             return
         if not isinstance(event, Chosen):
             raise Unexpected("paid.pick_a_button")
@@ -119,7 +123,8 @@ class Paid(Flow):
                     raise Unexpected("paid.date_out_of_range", days=OLDEST_DAYS)
             case Media() if (file := receipt_of(event)) is not None:  # the receipt before the date
                 self._keep(ctx, file)
-                self._ask_date(ctx, got_receipt=True)
+                if not await self._read_and_use(ctx):
+                    self._ask_date(ctx, got_receipt=True)
                 return
             case _:
                 raise Unexpected("paid.date_not_understood")
@@ -127,17 +132,25 @@ class Paid(Flow):
         if ctx.data.get("receipt"):
             self._ask_confirm(ctx)
         else:
-            ctx.ask("receipt", "paid.send_receipt", [Option("cancel", key="paid.button_cancel")],
-                    limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+            self._ask_receipt(ctx, "paid.send_receipt")
 
     async def receipt(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Media() if (file := receipt_of(event)) is not None:
+                if file.size is not None and file.size > ctx.policy.receipt_max_bytes:
+                    ctx.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+                    ctx.data["receipt_tries"] = int(ctx.data.get("receipt_tries", 0)) + 1
+                    self._ask_receipt(ctx, "paid.send_receipt")  # asked again, a person offered beside
+                    return
                 self._keep(ctx, file)
-                self._ask_confirm(ctx)
+                if not await self._read_and_use(ctx):
+                    self._ask_confirm(ctx)
             case Chosen(value="cancel"):
                 ctx.say("paid.dropped")
                 ctx.to_menu()
+            case Chosen(value="person"):  # no photo nor PDF to send: a person checks the payment otherwise
+                ctx.say("paid.to_a_person")
+                ctx.switch("human")
             case _:
                 raise Unexpected("paid.receipt_kinds")
 
@@ -168,6 +181,86 @@ class Paid(Flow):
         if file.size is not None and file.size > ctx.policy.receipt_max_bytes:
             raise Unexpected("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
         ctx.data["receipt"] = kept(file)
+        ctx.data.pop("read", None)
+
+    async def _read_and_use(self, ctx: Context) -> bool:
+        """Read the receipt just kept and take from it what it answers; True when that settled the turn
+        (sent, refused, a duplicate, another payee), False to go on asking what is still missing."""
+        reading = await self._read(ctx)
+        if reading is None:
+            return "receipt" not in ctx.data and self._refused(ctx)
+        read = reading.receipt
+        ctx.data["read"] = {
+            "amount": str(read.amount) if read.amount is not None else None,
+            "paid_at": read.paid_at.isoformat() if read.paid_at else None, "payee": read.payee_name,
+            "payee_tax_id": read.payee_tax_id, "payer": read.payer_name, "bank": read.bank,
+            "e2e": read.end_to_end, "line": read.digitable_line, "fingerprint": reading.fingerprint[:16],
+        }
+        if (earlier := await _receipt_sent_before(ctx, ctx.data["read"])) is not None:
+            ctx.say("paid.receipt_again", protocol=earlier)
+            ctx.to_menu()
+            return True
+        if not read.is_receipt:
+            return False  # a photo of something else: asked as before, the receipt kept for staff
+        payee = payee_is(read.payee_name, read.payee_tax_id, company=ctx.policy.company,
+                         company_tax_id=ctx.policy.company_tax_id)
+        if payee == "other":
+            ctx.say("paid.other_payee", payee=read.payee_name or read.payee_tax_id, amount=read.amount)
+            ctx.switch("human")
+            return True
+        ctx.data["read"]["payee_checked"] = payee
+        if "document" not in ctx.data:
+            bill, closest = match_bill(read.amount, await _open_bills(ctx))
+            if bill is None and closest is None:
+                return False
+            ctx.data["document"] = bill or closest
+            ctx.data["read"]["doubt_amount"] = bill is None
+        elif read.amount is not None:  # the bill came from its card: the amount must still be its own
+            ctx.data["read"]["doubt_amount"] = match_bill(read.amount, [ctx.data["document"]])[0] is None
+        if read.paid_at is not None and "paid_on" not in ctx.data:
+            today = ctx.coordinator.now().date()
+            if read.paid_at.date() > today or read.paid_at.date() < today - timedelta(days=OLDEST_DAYS):
+                ctx.say("paid.read_date_out", paid_on=read.paid_at.date(), days=OLDEST_DAYS)
+            else:
+                ctx.data["paid_on"] = read.paid_at.date().isoformat()
+        if "paid_on" not in ctx.data:
+            self._ask_date(ctx, got_receipt=True)
+            return True
+        if await self._told_before(ctx):
+            return True
+        await self._send(ctx)
+        return True
+
+    async def _read(self, ctx: Context) -> Reading | None:
+        """The receipt's reading; None when it cannot be fetched now (the send tries again) or was
+        refused (``ctx.data["refused"]``, the receipt dropped)."""
+        receipt = ctx.data["receipt"]
+        try:
+            content = await ctx.fetch_file(receipt["ref"], limit=ctx.policy.receipt_max_bytes)
+            return await read_receipt_async(content, pdf=receipt["name"].endswith(".pdf"))
+        except (FileTooLarge, FileUnavailable):
+            return None
+        except Refused as refused:
+            ctx.data.pop("receipt")
+            ctx.data["refused"] = refused.reason
+            return None
+
+    def _refused(self, ctx: Context) -> bool:
+        reason = ctx.data.pop("refused", None)
+        if reason is None:
+            return False
+        self._ask_receipt(ctx, f"paid.refused_{reason}")
+        return True
+
+    def _ask_receipt(self, ctx: Context, key: str) -> None:
+        """Ask for the receipt (again); after a file that did not go (too large, lost, refused) a
+        person is offered beside it, so no one loops on "mande de novo"."""
+        tries = int(ctx.data.get("receipt_tries", 0)) + (key != "paid.send_receipt")
+        ctx.data["receipt_tries"] = tries
+        options = [Option("cancel", key="paid.button_cancel")]
+        if tries >= 1:
+            options.insert(0, Option("person", key="paid.button_person"))
+        ctx.ask("receipt", key, options, limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
 
     def _ask_bill(self, ctx: Context) -> None:
         options = [Option(b, key="paid.button_bill", vars=_display(b)) for b in ctx.data["bills"]]
@@ -201,12 +294,11 @@ class Paid(Flow):
             content = await ctx.fetch_file(receipt["ref"], limit=ctx.policy.receipt_max_bytes)
         except FileTooLarge:
             ctx.data.pop("receipt")
-            ctx.ask("receipt", "paid.too_large_again", [Option("cancel", key="paid.button_cancel")],
-                    limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+            self._ask_receipt(ctx, "paid.too_large_again")
             return
         except FileUnavailable:
             ctx.data.pop("receipt")
-            ctx.ask("receipt", "paid.receipt_lost", [Option("cancel", key="paid.button_cancel")])
+            self._ask_receipt(ctx, "paid.receipt_lost")
             return
         document = ctx.data["document"]
         try:
@@ -225,7 +317,17 @@ class Paid(Flow):
         # The ISP confirms the payment later: a request, with its term.
         await ctx.record(self.name, PAYMENT_NOTICED, ticket=ticket or None, reference=str(protocol or ticket or ""),
                          deadline=Deadline.REQUEST)
-        ctx.say("paid.sent", ticket=protocol or ticket, **_display(document))  # the number staff search by
+        read = ctx.data.get("read")
+        if read and read.get("amount"):
+            if ticket:
+                await _note_for_staff(ctx, ticket, read, document)
+            paid_at = datetime.fromisoformat(read["paid_at"]) if read.get("paid_at") else None
+            ctx.say("paid.sent_read", ticket=protocol or ticket, amount=Decimal(read["amount"]),
+                    paid_on=paid_at.date() if paid_at else None,
+                    paid_time=paid_at if paid_at and paid_at.time() != time(0, 0) else None,
+                    payee=read.get("payee"), doubt_amount=read.get("doubt_amount", False), **_display(document))
+        else:
+            ctx.say("paid.sent", ticket=protocol or ticket, **_display(document))  # the number staff search by
         await self._offer_unblock(ctx)
 
     async def _offer_unblock(self, ctx: Context) -> None:
@@ -241,6 +343,59 @@ class Paid(Flow):
         ctx.data["blocked"] = blocked[0]
         options = [Option("unblock", key="paid.button_unblock"), Option("menu", key="paid.button_menu")]
         ctx.ask("after", "paid.offer_unblock", options, number=blocked[0])
+
+
+async def _open_bills(ctx: Context) -> list[dict[str, Any]]:
+    """The open bills as the chat's state keeps them, oldest first."""
+    unpaid = [d for d in await ctx.coordinator.unpaid_documents(ctx.customer) if d.id is not None]
+    return [{"id": d.id, "number": d.document_number, "due": d.due_date.isoformat() if d.due_date else None,
+             "value": str(d.value_init or d.value_up or 0),
+             "value_up": str(d.value_up) if d.value_up is not None else None}
+            for d in sorted(unpaid, key=lambda d: (d.due_date or date.max, d.id or 0))]
+
+
+def _marks(read: dict[str, Any]) -> list[str]:
+    """What tells this receipt again in a ticket's note: its end-to-end id (as OCR-proof key) and
+    its file's fingerprint."""
+    marks = [f"arquivo {read['fingerprint']}"]
+    if read.get("e2e"):
+        marks.append(f"E2E {end_to_end_key(read['e2e'])}")
+    return marks
+
+
+async def _note_for_staff(ctx: Context, ticket: int, read: dict[str, Any], bill: dict[str, Any]) -> None:
+    """The fields read, the match and the doubts, on the ticket: staff check it at a glance. A note
+    that fails leaves the notice sent (the file is on the ticket)."""
+    note = plain_text(ctx.text(
+        "paid.staff_note", amount=Decimal(read["amount"]),
+        paid_at=datetime.fromisoformat(read["paid_at"]) if read.get("paid_at") else None,
+        payee=read.get("payee"), payee_tax_id=read.get("payee_tax_id"), payer=read.get("payer"),
+        bank=read.get("bank"), e2e=read.get("e2e"), line=read.get("line"),
+        payee_checked=read.get("payee_checked", "unknown"), doubt_amount=read.get("doubt_amount", False),
+        marks=" · ".join(_marks(read)), **_display(bill),
+    ))
+    try:
+        await ctx.coordinator.add_occurrence(ticket, note, ctx.policy.isp_user)
+    except IspError:
+        return
+
+
+async def _receipt_sent_before(ctx: Context, read: dict[str, Any]) -> str | None:
+    """The protocol of an earlier notice with this very receipt (the same end-to-end id or file),
+    from the notes on the customer's payment tickets, the newest few; None when none or the ISP
+    cannot say now."""
+    marks = _marks(read)
+    try:
+        tickets = [t for t in await ctx.coordinator.tickets(ctx.customer) if t.Assunto and _NOTICE.search(t.Assunto)]
+        for ticket in tickets[:EARLIER_TICKETS]:
+            if ticket.Numero is None:
+                continue
+            notes = await ctx.coordinator.occurrences(ticket.Numero)
+            if any(o.Descricao and any(mark in o.Descricao for mark in marks) for o in notes):
+                return str(ticket.Protocolo or ticket.Numero)
+    except IspError:
+        return None
+    return None
 
 
 def kept(file: FileRef) -> dict[str, Any]:
@@ -267,6 +422,28 @@ async def _earlier_notice(ctx: Context, bill: dict[str, Any]) -> Ticket | None:
     names = re.compile(rf"(?<!\d){re.escape(number)}(?!\d)")
     found = [t for t in tickets if t.Assunto and names.search(t.Assunto) and _NOTICE.search(t.Assunto)]
     return max(found, key=lambda t: t.Numero or 0, default=None)
+
+
+async def receipts_sent(ctx: Context, numbers: list[str]) -> dict[str, dict[str, str]]:
+    """For each bill (by document number) whose payment was told with a receipt: when and the
+    protocol, from the ISP's payment tickets (JSON values); nothing when the ISP cannot say now.
+    Shown in every list and card until the ISP shows the bill paid (it then leaves the open bills)."""
+    wanted = [n for n in (str(n or "").strip() for n in numbers) if n]
+    if not wanted:
+        return {}
+    try:
+        tickets = await ctx.coordinator.tickets(ctx.customer)
+    except IspError:
+        return {}
+    found: dict[str, dict[str, str]] = {}
+    for ticket in tickets:  # newest first: the first found per bill is its latest notice
+        if not ticket.Assunto or not _NOTICE.search(ticket.Assunto) or ticket.Abertura_DataHora is None:
+            continue
+        for number in wanted:
+            if number not in found and re.search(rf"(?<!\d){re.escape(number)}(?!\d)", ticket.Assunto):
+                found[number] = {"at": ticket.Abertura_DataHora.isoformat(),
+                                 "protocol": str(ticket.Protocolo or ticket.Numero)}
+    return found
 
 
 def _display(bill: dict[str, Any]) -> dict[str, Any]:

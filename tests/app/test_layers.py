@@ -32,7 +32,7 @@ OURS = {*SOURCES, TESTS}
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Ground: nothing of ours below them (``GROUND`` says what each may import of the others).
     ("bot.heap", "bot.jsontext", "bot.logs", "bot.languages", "bot.i18n", "bot.store", "bot.isp", "bot.sandbox",
-     "bot.acs"),
+     "bot.acs", "bot.receipts"),
     ("bot.metrics",),  # counts the ISP client's calls
     ("flows",),  # the engine, the context and what every role's flows share
     ("flows.subscriber", "flows.technician", "flows.staff"),
@@ -55,7 +55,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 GROUND: dict[str, tuple[str, ...]] = {
     "bot.heap": (), "bot.jsontext": (), "bot.logs": ("bot.jsontext",), "bot.languages": (),
     "bot.i18n": ("bot.languages",), "bot.store": ("bot.jsontext",),
-    "bot.isp": (), "bot.sandbox": (), "bot.acs": (),
+    "bot.isp": (), "bot.sandbox": (), "bot.acs": (), "bot.receipts": (),
 }
 
 # The processor knows a channel only by what the runtime asks of every channel (``bot.channels.base``):
@@ -76,6 +76,7 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot.isp": frozenset({"cachetools", "httpx", "pydantic", "pydantic_core", "pydantic_settings", "tenacity"}),
     "bot.sandbox": frozenset({"fpdf", "segno", "starlette", "uvicorn", "yaml"}),
     "bot.acs": frozenset({"httpx", "pydantic", "pydantic_settings"}),
+    "bot.receipts": frozenset({"PIL", "pypdf"}),  # a receipt's text: images by Tesseract (a program), PDFs
     "bot.metrics": frozenset({"prometheus_client"}),
     "bot.languages": frozenset(),
     "flows": frozenset({"sqlalchemy", "yaml", "babel", "text_to_num"}),

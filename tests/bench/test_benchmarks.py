@@ -232,3 +232,9 @@ def test_answer_reading() -> None:
     long = [line for line in lines if line["figure"] == "answer_reading_long"]
     assert {line["text"] for line in long} == {"emoji", "words", "one_word", "digits", "control"}
     assert all(line["characters"] >= 4000 for line in long)
+
+
+def test_receipt_reading() -> None:
+    (line,) = run("receipt_reading", "--count", "52", database=None)  # the first PDF is the 51st
+    assert line["figure"] == "receipt_reading" and line["fields"]["amount"] >= 0.9
+    assert line["cpu_pdf_ms_mean"] is not None and line["receipts"] >= 1
