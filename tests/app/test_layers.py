@@ -79,7 +79,7 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot.receipts": frozenset({"PIL", "pypdf"}),  # a receipt's text: images by Tesseract (a program), PDFs
     "bot.metrics": frozenset({"prometheus_client"}),
     "bot.languages": frozenset(),
-    "flows": frozenset({"sqlalchemy", "yaml", "babel", "text_to_num"}),
+    "flows": frozenset({"sqlalchemy", "yaml", "babel", "text_to_num", "cachetools"}),
     "flows.subscriber": frozenset({"fpdf", "markupsafe", "segno"}),
     "flows.technician": frozenset({"babel"}),
     "flows.staff": frozenset(),
