@@ -98,13 +98,13 @@ async def test_the_staff_card_shows_the_contact_protocol(desk: Desk) -> None:
     protocol = protocol_in(chat.text)
     await chat.say("quero falar com um atendente")
     [handoff] = chat.handoffs
-    assert f"Atendimento (contato) {protocol}" in handoff.summary["card"]
+    assert f"Protocolo do atendimento: {protocol}" in handoff.summary["card"]
     stranger = desk.chat(name="Ana")
     await stranger.start()
     theirs = protocol_in(stranger.text)
     await stranger.say("quero falar com um atendente")
     [handoff] = stranger.handoffs
-    assert theirs != protocol and f"Atendimento (contato) {theirs}" in handoff.summary["card"]
+    assert theirs != protocol and f"Protocolo do atendimento: {theirs}" in handoff.summary["card"]
 
 
 # ---- "Meus atendimentos" ---------------------------------------------------------------------------
@@ -126,8 +126,8 @@ async def test_my_contacts_lists_each_contact_with_protocol_date_subject_and_out
     assert text.index(second) < text.index(first or "")  # newest first
     assert "10/03/2025 09:30" in text and "10/03/2025 12:30" in text
     assert "Abertura de chamado" in text and "Histórico de atendimentos" in text
-    assert f"chamado aberto ({ticket['Protocolo']})" in text
-    assert "reclamação: resposta até 17/03/2025" in text
+    assert f"chamado aberto (chamado nº {ticket['Numero']})" in text
+    assert f"Prazo de reclamação (chamado nº {ticket['Numero']}): resposta até 17/03/2025" in text  # labelled
 
 
 async def test_my_contacts_shows_only_the_last_three_years_and_another_customers_never(desk: Desk) -> None:
@@ -138,7 +138,7 @@ async def test_my_contacts_shows_only_the_last_three_years_and_another_customers
     await chat.say("historico")
     assert "Seus atendimentos" in chat.text
     mine = protocol_in(chat.text)
-    listed = re.findall(r"^(\d{14,}) · ", chat.text, re.MULTILINE)
+    listed = re.findall(r"^Protocolo (\d{14,}) · ", chat.text, re.MULTILINE)
     assert listed == [mine]  # the contact of three years ago is past the term; the other customer's is theirs
     assert theirs not in chat.text
 
