@@ -1,6 +1,6 @@
 """The hours the ISP's people answer (its phone and the staff desk), read from what the operator wrote
 in ``ISPBOT_SUPPORT_HOURS`` the way people write it: "seg a sex, 8h às 18h; sáb, 8h às 12h",
-"seg-sex 08:00-12:00, 13:00-18:00", "mon-fri 8:00-17:30", "todos os dias 8h às 22h", "24h".
+"seg-sex 08:00-12:00, 13:00-18:00", "mon-fri 8:00-17:30", "todos os dias 8h às 22h", "Mon to Sat, 8 am to 8 pm", "24h".
 
 Each part (split at ";" or a new line) is days, then the hours: days are named by their first three
 letters in Portuguese, English or Spanish (accents and a full name welcome), a range with "a", "-",
@@ -29,7 +29,7 @@ _RANGE = frozenset({"a", "-", "to", "ate", "hasta", "al", "through", "thru"})
 _LIST = frozenset({",", "e", "and", "y", "&"})
 _EVERY_DAY = ("todos os dias", "diariamente", "every day", "daily", "todos los dias", "diario", "diariamente")
 _FILLER = frozenset({"de", "das", "da", "do", "feira", "feiras", "from", "desde", "por"})
-_TIME = re.compile(r"(\d{1,2})\s*(?:(?::|h)\s*(\d{2})?)?")
+_TIME = re.compile(r"(\d{1,2})\s*(?:(?::|h)\s*(\d{2})?)?\s*(?:([ap])\.?\s?m\b\.?)?")
 _ALL_DAY = re.compile(r"24\s*(?:h|horas|hours|hs)\b")
 _SEPARATORS = re.compile(r"[;\n|]")
 _DAY_WORD = re.compile(r"[a-z]+|[,&-]")
@@ -144,6 +144,8 @@ def _read_spans(text: str, part: str) -> list[tuple[int, int]]:
     times: list[int] = []
     for found in _TIME.finditer(text):
         hour, minute = int(found[1]), int(found[2] or 0)
+        if found[3] and 1 <= hour <= 12:  # "8 am", "8 pm", "12 pm" is noon
+            hour = hour % 12 + (12 if found[3] == "p" else 0)
         if hour > 24 or minute > 59 or (hour == 24 and minute):
             raise HoursUnreadable(f"{found[0].strip()!r} in {part!r} is not a time of day")
         times.append(hour * 60 + minute)
