@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
+from flows.hours import read_hours
 from flows.policy import CancelTerms, Policy
 from flows.stock import StockCatalog
 from pydantic import Field, field_validator
@@ -88,7 +89,13 @@ class BotSettings(BaseSettings):
     support_phone: str = Field(
         default="", description="the ISP's phone, told to people the bot cannot hand to a person (not linked, no desk)",
     )
-    support_hours: str = Field(default="", max_length=120, description="when that phone answers, as people read it")
+    support_hours: str = Field(
+        default="", max_length=120,
+        description=(
+            "when that phone and the staff desk answer, as people read it and the bot reads it "
+            "(days then hours, in the ISP's time zone: seg-sex 08:00-18:00; sáb 08:00-12:00)"
+        ),
+    )
     address: str = Field(
         default="", max_length=200, description="the ISP's address (an office or a shop), told to anyone who asks",
     )
@@ -234,6 +241,12 @@ class BotSettings(BaseSettings):
     def _one_line(cls, value: str) -> str:
         return " ".join(value.split())  # said inside a sentence: one line, single spaces
 
+    @field_validator("support_hours")
+    @classmethod
+    def _schedule(cls, value: str) -> str:
+        read_hours(value)  # the bot tells when the desk opens next: the text must name a schedule
+        return value
+
     @field_validator("website")
     @classmethod
     def _site(cls, value: str) -> str:
@@ -251,6 +264,7 @@ class BotSettings(BaseSettings):
             link_target_max_failures=self.link_target_max_failures,
             support_phone=self.support_phone,
             support_hours=self.support_hours,
+            handoff_minutes_each=self.handoff_minutes_each,
             address=self.address,
             website=self.website,
             sales_phone=self.sales_phone,

@@ -56,6 +56,7 @@ from flows.coordinator import IspCoordinator
 from flows.files import FileSource, FileUnavailable
 from flows.identity import target_ref
 from flows.policy import Policy
+from flows.queue import Expectation, expectation
 from flows.replies import (
     AskContact,
     AskLocation,
@@ -276,6 +277,21 @@ class Context:
         _, new = await self._repos.handoffs.open(self._session, self.chat_id, ticket_id=ticket,
                                                  customer_code=UNIDENTIFIED if customer is None else customer)
         return new
+
+    async def say_expectation(self, *, queued: bool) -> None:
+        """Tell the person what to expect of the staff (``flows.queue``): outside the desk's hours, when
+        it opens; open, their place in line and the wait (``queued``: in the desk's line, else a
+        ticket answered from the ISP system, with no line to tell); the hours when they are known."""
+        now = self.coordinator.now()
+        if queued:
+            expected = await expectation(self._session, self._repos.handoffs, self.policy, self.chat_id, now)
+        else:
+            hours = self.policy.desk_hours
+            closed = hours is not None and not hours.open_at(now)
+            expected = Expectation(None if hours is None else not closed, 0, 0,
+                                   hours.next_opening(now) if hours is not None and closed else None)
+        if queued or expected.open is not None:
+            self.say("human.expect", queued=queued, **expected.said(now, self.policy.support_hours))
 
     async def notify_customer(self, customer: int, kind: str, key: str, /, **variables: Any) -> int:
         """Tell every chat linked to ``customer`` something (a notice of ``kind``: ``flows.replies.Notice``),

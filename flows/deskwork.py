@@ -42,6 +42,8 @@ from flows.desk import (
     job_payload,
 )
 from flows.events import StaffEvent
+from flows.policy import Policy
+from flows.queue import open_now, pace_minutes
 from flows.replies import Handoff, Message, Notice, Reply, ToStaff, notice
 
 STAFF_LANGUAGE = DEFAULT_LANGUAGE  # what the bot says to the staff, whatever the subscriber speaks
@@ -201,9 +203,14 @@ DeskHandler = Callable[[Context, DeskWork, StaffEvent], Awaitable[None]]
 
 async def waiting_notices(
     session: AsyncSession, stores: DeskStores, translations: Translations, *, now: datetime, wait: timedelta,
-    minutes_each: int,
+    policy: Policy,
 ) -> list[Notice]:
-    """Tell each subscriber nobody answered for ``wait`` (once) their place and the expected wait."""
+    """Tell each subscriber nobody answered for ``wait`` (once) their place and the expected wait, at
+    the desk's own pace (``flows.queue``); outside the desk's hours nobody is told (they heard when
+    it opens as they asked)."""
+    if not open_now(policy.desk_hours, now):
+        return []
+    minutes_each = await pace_minutes(session, stores.handoffs, policy, now)
     notices: list[Notice] = []
     for ahead, case in enumerate(await stores.handoffs.unanswered(session)):
         if case.waiting_told_at is not None or now - case.opened_at < wait:

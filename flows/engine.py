@@ -959,8 +959,10 @@ class Engine:
         if not self.policy.staff_desk:
             return []
         async with self.database.transaction() as session:
-            return await waiting_notices(session, self.desk_stores, self.translations, now=now, wait=wait,
-                                         minutes_each=minutes_each)
+            # ``minutes_each``: the operator's wait per person, where the desk's own pace is not known yet.
+            policy = replace(self.policy, handoff_minutes_each=minutes_each)
+            return await waiting_notices(session, self.desk_stores, self.translations,
+                                         now=now.astimezone(self.coordinator.zone), wait=wait, policy=policy)
 
     # ---- the mirror ------------------------------------------------------------------------------
     async def _mirror(self, session: AsyncSession, ctx: Context, said: str, replies: list[Reply]) -> None:

@@ -39,6 +39,7 @@ SHORT = "short"
 BYE = "bye"
 SMALL_TALK = frozenset({"greeting", "thanks", "ok", BYE})
 NONE = "none"  # an example's label when no flow fits
+LEFT_OVER = 2  # words of a request beside its phrase that still say nothing else ("um", "por favor")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where PyYAML has it: faster
 # What the model learns from the phrases of these names: a word that leaves a question, sent at the menu,
 # is the menu; everyday words and our words in another sense lead nowhere.
@@ -199,6 +200,16 @@ class Intents:
         raw = self._read(language, read_words(text))
         name = self._phrase(language, raw, [self.resolve(language, word) for word in raw])[0] if raw else None
         return None if name == NONE else name
+
+    def only_asks(self, language: str, text: str, name: str) -> bool:
+        """Whether the text does nothing but ask for ``name`` ("quero falar com um atendente, por
+        favor"): its phrase and small talk cover all its words but ``LEFT_OVER``; "a internet caiu,
+        quero um atendente" tells something besides."""
+        raw = self._read(language, read_words(text))
+        if not raw:
+            return True
+        phrase, covered = self._phrase(language, raw, [self.resolve(language, word) for word in raw])
+        return phrase == name and len(raw) - covered <= LEFT_OVER
 
     def _read(self, language: str, words: Iterable[str]) -> list[str]:
         """The words as matched: short forms spelled out, a number apart from its unit."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from flows.hours import HoursUnreadable, WeeklyHours, read_hours
 from flows.stock import StockCatalog
 
 
@@ -47,7 +48,10 @@ class Policy:
     # opening hours, named to someone the bot cannot hand to a person (not linked, no staff desk, or
     # linking locked); and its sales team's phone and address (a site or a shop) for prospects.
     support_phone: str = ""
-    support_hours: str = ""
+    support_hours: str = ""  # also when the staff desk answers (``desk_hours``)
+    # Minutes a person waits per place in line when the desk has answered too few people lately to
+    # tell from its own answer times (``flows.queue``).
+    handoff_minutes_each: int = 10
     # The ISP's own facts besides that phone, told to anyone who asks at any point (``flows.subscriber.company``).
     address: str = ""
     website: str = ""
@@ -94,3 +98,12 @@ class Policy:
     # often (``flows.restarts``, after the turn).
     restart_wait_seconds: float = 60.0
     restart_poll_seconds: float = 5.0
+
+    @property
+    def desk_hours(self) -> WeeklyHours | None:
+        """When the ISP's people answer, read from ``support_hours`` (None: not given, or not a
+        schedule; the settings refuse one that is not, so only a hand-made policy meets that)."""
+        try:
+            return read_hours(self.support_hours)
+        except HoursUnreadable:
+            return None

@@ -101,6 +101,19 @@ class Handoffs:
         statement = select(HandoffRow).where(_open, HandoffRow.answered_at.is_(None)).order_by(HandoffRow.opened_at)
         return [_from_row(row) for row in (await session.execute(statement)).scalars()]
 
+    async def answer_times(
+        self, session: AsyncSession, *, since: datetime, limit: int,
+    ) -> list[tuple[datetime, datetime]]:
+        """When recent handoffs were asked for and first answered by staff (opened, answered), newest
+        first: the desk's own pace, whichever desk it is."""
+        statement = (
+            select(HandoffRow.opened_at, HandoffRow.answered_at)
+            .where(HandoffRow.answered_at.is_not(None), HandoffRow.opened_at >= since)
+            .order_by(HandoffRow.opened_at.desc()).limit(limit)
+        )
+        return [(opened, answered) for opened, answered in (await session.execute(statement)).all()
+                if answered is not None]
+
     async def told_waiting(self, session: AsyncSession, handoff_id: int, at: datetime | None = None) -> bool:
         """Mark the subscriber told their place in line; False when another process already did."""
         statement = (

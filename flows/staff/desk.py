@@ -149,9 +149,9 @@ async def _close(ctx: Context, desk: DeskWork, args: str) -> None:
     if done is None:
         return
     survey = await ctx.coordinator.survey_link(desk.ticket_id)
-    protocol = (ticket.Protocolo if ticket else None) or desk.ticket_id
-    ctx.tell("survey" if survey else "ticket_closed", "human.closed", protocol=protocol, survey=survey or "")
-    await desk.mirror_system(plain_text(ctx.text("human.closed", protocol=protocol, survey=survey or "")))
+    # The ticket by its own number, labelled a ticket: "protocol" is the contact's (``flows.contacts``).
+    ctx.tell("survey" if survey else "ticket_closed", "human.closed", ticket=desk.ticket_id, survey=survey or "")
+    await desk.mirror_system(plain_text(ctx.text("human.closed", ticket=desk.ticket_id, survey=survey or "")))
     desk.note("staff.closed", ticket=desk.ticket_id, survey=bool(survey))
     await desk.hand_back(ctx.state, resolved=True)
 

@@ -28,6 +28,7 @@ from flows.context import UNIDENTIFIED, Context
 from flows.events import UNREADABLE, Contact, Location, Media, Text
 from flows.flow import TO_MENU, Flow, StepEvent, Steps, Switch
 from flows.identity import masked_tax_id
+from flows.intents import default_intents
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ STAFF_LANGUAGE = "pt_BR"
 TOPIC_HINTS = ("atendimento", "telegram", "suporte")
 SALES_HINTS = ("comercial", "venda")  # the administrative topic of sales, where there is one
 ASKED_KEPT = 300  # characters of a prospect's question shown on the staff's card
+TITLE_WORDS = 60  # characters of what the person asked in a ticket's subject and a desk conversation's title
 
 
 class Human(Flow):
@@ -61,15 +63,15 @@ class Human(Flow):
             return
         ctx.set_current_ticket(ticket)
         if not ctx.policy.staff_desk:
-            protocol = await ctx.coordinator.protocol(ctx.customer, ticket) or ticket
             # Answered later, from the ISP system: a request, with its term.
-            await ctx.record(self.name, TICKET_OPENED, ticket=ticket, reference=str(protocol),
-                             deadline=Deadline.REQUEST)
-            ctx.say("human.by_ticket", protocol=protocol)
-            ctx.switch("follow_ticket", protocol=protocol)
+            await ctx.record(self.name, TICKET_OPENED, ticket=ticket, deadline=Deadline.REQUEST)
+            ctx.say("human.by_ticket", ticket=ticket)
+            await ctx.say_expectation(queued=False)
+            ctx.switch("follow_ticket", ticket=ticket)
             return
         if not await ctx.open_handoff(ticket):
             ctx.say("human.already")
+            await ctx.say_expectation(queued=True)
             ctx.wait("with_person")
             return
         title, card, tax_id = await self._card(ctx, ticket)
@@ -78,6 +80,7 @@ class Human(Flow):
         ctx.handoff("taken_over" if taken else "asked", title=title, card=card, tax_id=tax_id)
         if not taken:
             ctx.say("human.requested")
+            await ctx.say_expectation(queued=True)
         ctx.wait("with_person")
 
     async def _unidentified(self, ctx: Context) -> None:
@@ -89,19 +92,22 @@ class Human(Flow):
             return
         if not await ctx.open_handoff(UNIDENTIFIED):
             ctx.say("human.already")
+            await ctx.say_expectation(queued=True)
             ctx.wait("with_person")
             return
         name = ctx.sender_name or ""
         reason = "sales" if sales else str(ctx.data.get("reason") or "asked")
         asked = str(ctx.data.get("asked") or "")[:ASKED_KEPT]
         render = ctx.render_in
-        title = plain_text(render(STAFF_LANGUAGE, "human.unidentified_title", name=name, sales=sales))
+        said = "" if default_intents().only_asks(ctx.language, asked, "human") else _short(asked)
+        title = plain_text(render(STAFF_LANGUAGE, "human.unidentified_title", name=name, sales=sales, asked=said))
         contact = ctx.contact.protocol if ctx.contact is not None else ""
         card = render(STAFF_LANGUAGE, "human.unidentified_card", name=name, reason=reason, asked=asked,
                       language=ctx.language, contact=contact)
         await ctx.record(self.name, HANDED_TO_PERSON)
         ctx.handoff("sales" if sales else "unidentified", title=title[:128], card=card)
         ctx.say("human.sales_requested" if sales else "human.requested_unidentified")
+        await ctx.say_expectation(queued=True)
         ctx.wait("with_person")
 
     async def with_person(self, ctx: Context, event: StepEvent) -> None:
@@ -144,10 +150,13 @@ class Human(Flow):
                 log.warning("no active administrative topic: a handoff cannot open its ticket")
                 return None
             contract = ctx.link.contract if ctx.link else None
+            asked = asked_words(ctx)
+            # Titled by what the person asked, in their words (the channel's subject when they typed
+            # nothing but the request); the description opens with it, then their last messages.
+            description = "\n".join(dict.fromkeys([asked, *ctx.recent] if asked else ctx.recent))
             return await ctx.coordinator.open_ticket(
-                customer=ctx.customer, contract=contract, topic=topic, subject=subject(ctx),
-                description="\n".join(ctx.recent) or subject(ctx), mode=ctx.policy.ticket_mode,
-                user=ctx.policy.isp_user,
+                customer=ctx.customer, contract=contract, topic=topic, subject=_short(asked) or subject(ctx),
+                description=description or subject(ctx), mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
             )
         except IspError as exc:
             log.warning("a handoff could not open its ticket: %s", type(exc).__name__)
@@ -157,7 +166,7 @@ class Human(Flow):
         """The topic's title, the summary card and the masked tax id, from what the ISP says now
         (best effort)."""
         facts: dict[str, Any] = {"ticket": ticket, "name": "", "contract": "", "status": "", "online": None,
-                                 "bills": None, "tickets": None, "protocol": ticket}
+                                 "bills": None, "tickets": None}
         tax_id = ""
         try:
             customer = await ctx.coordinator.customer(ctx.customer)
@@ -174,13 +183,14 @@ class Human(Flow):
             facts["bills"] = len(await ctx.coordinator.open_documents(ctx.customer))
             open_tickets = await ctx.coordinator.open_tickets(ctx.customer)
             facts["tickets"] = len(open_tickets)
-            facts["protocol"] = next((t.Protocolo for t in open_tickets if t.Numero == ticket), None) or ticket
         except IspError as exc:  # the card shows what it could read; the handoff goes on
             log.info("handoff card incomplete: %s", type(exc).__name__)
         render = ctx.render_in
-        title = plain_text(render(STAFF_LANGUAGE, "human.topic_title", protocol=facts["protocol"], name=facts["name"]))
+        asked = asked_words(ctx)
+        title = plain_text(render(STAFF_LANGUAGE, "human.topic_title", ticket=ticket, name=facts["name"],
+                                  asked=_short(asked)))
         contact = ctx.contact.protocol if ctx.contact is not None else ""
-        card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, contact=contact, **facts)
+        card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, contact=contact, asked=asked, **facts)
         return title[:128], card, tax_id
 
 
@@ -202,6 +212,25 @@ class Sales(Flow):
             ctx.switch("link", again=True)
         else:
             ctx.to_menu()
+
+
+def asked_words(ctx: Context) -> str:
+    """What the person asked a person for, in their words: the request itself when it says more than
+    "a person, please", else the last thing they typed before it ("" when they typed nothing else).
+    A button's label, a command or a file is not their words."""
+    typed = [line for line in ctx.recent if line.strip() and not line.startswith(("/", "["))]
+    intents = default_intents()
+    while typed and intents.only_asks(ctx.language, typed[-1], "human"):
+        typed.pop()
+    return typed[-1].strip() if typed else ""
+
+
+def _short(words: str) -> str:
+    """Words cut to a title's length, at a word where there is one."""
+    if len(words) <= TITLE_WORDS:
+        return words
+    cut = words[:TITLE_WORDS].rsplit(" ", 1)[0] or words[:TITLE_WORDS]
+    return f"{cut}…"
 
 
 def say_contacts(ctx: Context, *, sales: bool) -> None:

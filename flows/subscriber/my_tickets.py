@@ -50,7 +50,7 @@ def _describe(ticket: Ticket) -> dict[str, Any]:
             if ticket.Hora_Agendamento is not None else ticket.Data_Agendamento
         )
     return {
-        "protocol": ticket.Protocolo or ticket.Numero,
+        "ticket": ticket.Numero,  # its own number, labelled a ticket: "protocol" is the contact's
         "topic": ticket.Topico or ticket.Assunto or "",
         "subject": ticket.Assunto if ticket.Assunto and ticket.Assunto != ticket.Topico else "",
         "opened": ticket.Abertura_DataHora,

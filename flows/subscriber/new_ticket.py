@@ -8,8 +8,8 @@
   opening occurrence (``MAX_DESCRIPTION``). Without a subscriber-center topic, a person instead.
 - A photo at the topic or the description is the problem's, never a receipt; its caption describes it.
 - Contract: the one chosen at linking, else the customer's only one, else none.
-- The protocol is the ticket's one name towards the subscriber (what staff ask for); when reading it
-  fails the number is told: nothing may fail after the write. What the subscriber writes next is
+- The ticket is told by its number, labelled a ticket (the protocol is the contact's, told when the
+  contact began): known from the write itself, so nothing may fail after it. What the subscriber writes next is
   added to the ticket (``follow_ticket``). The opening is written with ``ctx.write_once``: its
   read-back looks for a ticket of the same subject opened since shortly before the try.
 """
@@ -151,8 +151,8 @@ class NewTicket(Flow):
         write = ctx.write_once("opening", ask=lambda key: self._ask_confirm(ctx, key),
                                unsure="new_ticket.unsure", wait="new_ticket.not_yet")
         match await write.recall(lambda tried: self._landed(ctx, subject, tried)):
-            case Found(value=(number, protocol)):
-                await self._opened(ctx, number, protocol)
+            case Found(value=number):
+                await self._opened(ctx, number)
                 return
             case Wait():
                 return
@@ -167,16 +167,15 @@ class NewTicket(Flow):
             description=ctx.data["description"], mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
         ))
         if sent is not None:
-            await self._opened(ctx, sent.value, await ctx.coordinator.protocol(customer, sent.value))
+            await self._opened(ctx, sent.value)
 
-    async def _opened(self, ctx: Context, number: int, protocol: int | None) -> None:
-        # The protocol is what staff search by; the ticket's number only when the ISP could not say.
+    async def _opened(self, ctx: Context, number: int) -> None:
+        # The ticket is told by its own number, labelled a ticket ("protocol" is the contact's).
         # A problem reported is a complaint: answered within the regulation's shorter term.
         ctx.set_current_ticket(number)
-        await ctx.record(self.name, TICKET_OPENED, ticket=number, reference=str(protocol or number),
-                         deadline=Deadline.COMPLAINT)
-        ctx.say("new_ticket.opened", protocol=protocol or number, topic=ctx.data["subject"])
-        ctx.switch("follow_ticket", protocol=protocol or number)
+        await ctx.record(self.name, TICKET_OPENED, ticket=number, deadline=Deadline.COMPLAINT)
+        ctx.say("new_ticket.opened", ticket=number, topic=ctx.data["subject"])
+        ctx.switch("follow_ticket", ticket=number)
 
     async def _topic(self, ctx: Context) -> TicketTopic | None:
         if ctx.data["topic"] == OTHER:
@@ -194,13 +193,13 @@ class NewTicket(Flow):
         contracts = await ctx.coordinator.contracts(ctx.customer)
         return contracts[0].Numero if len(contracts) == 1 else None
 
-    async def _landed(self, ctx: Context, subject: str, tried: datetime) -> tuple[int, int | None] | None:
-        """The number and protocol of the ticket a timed-out opening created, if it did (fresh from
-        the ISP, not the cache)."""
+    async def _landed(self, ctx: Context, subject: str, tried: datetime) -> int | None:
+        """The number of the ticket a timed-out opening created, if it did (fresh from the ISP, not
+        the cache)."""
         ctx.coordinator.forget(ctx.customer)
         since = tried.astimezone(ctx.coordinator.zone).replace(tzinfo=None) - CLOCK_SLACK
         return next(
-            ((t.Numero, t.Protocolo) for t in await ctx.coordinator.tickets(ctx.customer)
+            (t.Numero for t in await ctx.coordinator.tickets(ctx.customer)
              if t.Numero is not None and t.Assunto == subject
              and t.Abertura_DataHora is not None and t.Abertura_DataHora >= since),
             None,

@@ -262,6 +262,9 @@ ISP_DEPENDS = ("isp-operations", "isp-environment")
 @pytest.mark.parametrize("wrong", [
     Wrong("ISPBOT_DATABASE_URL", "mysql://db/ispbot", "settings",
           "FAIL configuration: ISPBOT_DATABASE_URL: not a database URL the bot can use", ("database",)),
+    Wrong("ISPBOT_SUPPORT_HOURS", "seg a sex", "settings",  # the bot tells when the desk opens: a schedule
+          "FAIL configuration: ISPBOT_SUPPORT_HOURS: no hours in 'seg a sex': write the days, then the hours, "
+          "e.g. 'seg-sex 08:00-18:00; sáb 08:00-12:00'", ("database",)),
     Wrong("ISPBOT_TELEGRAM_TOKEN", "not-a-token", "telegram",
           "FAIL configuration: ISPBOT_TELEGRAM_TOKEN: does not look like a bot token", TELEGRAM_DEPENDS),
     Wrong("ISPBOT_TELEGRAM_TOKEN", OTHER_TOKEN, "telegram",

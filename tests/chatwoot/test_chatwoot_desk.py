@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from bot.desks.chatwoot.desk import ChatwootDesk, identifier
 from bot.desks.chatwoot.intake import PATH, REPLIES
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
+from bot.sandbox.clock import ISP_ZONE
 from bot.settings import BotSettings
 from bot.store import Database
 from bot.web import serve
@@ -24,6 +26,7 @@ from tests.chatwoot.conftest import settings_for
 from tests.chatwoot.fake_chatwoot import AGENT_ID, TEAM_ID, Conversation, FakeChatwoot
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, TelegramChat, running_bot
+from tests.telegram.test_handoff_expectations import HOURS, answered_lately, at
 
 MARIA = 8401
 
@@ -213,3 +216,24 @@ async def test_files_go_both_ways_as_files_for_a_telegram_subscriber(bot: Runnin
     assert not any(chatwoot.url in str(sent.params) for sent in told)
     [photo] = [sent for sent in told if sent.method == "sendPhoto"]
     assert photo.params["photo"] == jpeg
+
+
+async def test_a_handoff_tells_the_place_in_line_at_the_pace_chatwoot_agents_answered(
+    database: Database, sandbox: Sandbox, chatwoot: FakeChatwoot, free_tcp_port: int,
+) -> None:
+    # The desk's pace comes from its own answers, the same handoff rows whichever desk answered.
+    await answered_lately(database, 4, 5, 7)
+    desk = BotSettings(_env_file=None, staff_desk="chatwoot", support_hours=HOURS)  # type: ignore[call-arg]
+    settings = settings_for(chatwoot, timeout=1.0, team_id=TEAM_ID)
+    async with running_bot(database, sandbox, bot_settings=desk, chatwoot=settings) as running:
+        first = await running.maria(MARIA)
+        await first.say("/atendente")
+        assert "Você é o próximo da fila. Espera estimada: cerca de 5 minutos." in first.text
+        second = await running.maria(MARIA + 1)
+        await second.say("/atendente")
+        assert "Há 1 pessoa na sua frente. Espera estimada: cerca de 10 minutos." in second.text
+        at(sandbox, datetime(2025, 3, 14, 18, 30, tzinfo=ISP_ZONE))  # Friday after closing
+        third = await running.maria(MARIA + 2)
+        await third.say("/atendente")
+        assert "respondemos amanhã a partir das 8h." in third.text  # Saturday morning
+        assert "Antes de você, 2 pessoas aguardam." in third.text

@@ -93,7 +93,7 @@ async def test_a_yes_in_words_confirms_and_a_person_asked_for_is_no_yes(desk: De
     chat = await desk.linked_chat(MARIA)
     await chat.say("quero apagar meus dados")
     await chat.say("quero falar com um atendente")  # "quero" is no yes here: a person is asked for
-    assert "deixei de lado" in chat.text and "Nossa equipe vai entrar em contato" in chat.text
+    assert "deixei de lado" in chat.text and "Nossa equipe vai responder por aqui" in chat.text
     assert "apaguei o vínculo" not in chat.text
     await chat.say("meus dados")
     await chat.say("pode apagar tudo")

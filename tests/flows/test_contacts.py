@@ -98,13 +98,13 @@ async def test_the_staff_card_shows_the_contact_protocol(desk: Desk) -> None:
     protocol = protocol_in(chat.text)
     await chat.say("quero falar com um atendente")
     [handoff] = chat.handoffs
-    assert f"Atendimento (contato) {protocol}" in handoff.summary["card"]
+    assert f"Protocolo do atendimento: {protocol}" in handoff.summary["card"]
     stranger = desk.chat(name="Ana")
     await stranger.start()
     theirs = protocol_in(stranger.text)
     await stranger.say("quero falar com um atendente")
     [handoff] = stranger.handoffs
-    assert theirs != protocol and f"Atendimento (contato) {theirs}" in handoff.summary["card"]
+    assert theirs != protocol and f"Protocolo do atendimento: {theirs}" in handoff.summary["card"]
 
 
 # ---- "Meus atendimentos" ---------------------------------------------------------------------------
@@ -126,8 +126,34 @@ async def test_my_contacts_lists_each_contact_with_protocol_date_subject_and_out
     assert text.index(second) < text.index(first or "")  # newest first
     assert "10/03/2025 09:30" in text and "10/03/2025 12:30" in text
     assert "Abertura de chamado" in text and "Histórico de atendimentos" in text
-    assert f"chamado aberto ({ticket['Protocolo']})" in text
-    assert "reclamação: resposta até 17/03/2025" in text
+    assert f"chamado aberto (chamado nº {ticket['Numero']})" in text
+    assert f"Prazo de reclamação (chamado nº {ticket['Numero']}): resposta até 17/03/2025" in text  # labelled
+
+
+async def test_my_protocol_is_the_latest_contact_s_then_the_list_with_one_protocol_format(desk: Desk) -> None:
+    customer = quiet_customer(desk.sandbox)
+    chat = await desk.linked_chat(customer)
+    first = protocol_in(chat.text)
+    await chat.say("meu protocolo")  # within the same contact: its protocol, nothing opened anew
+    assert f"📋 Protocolo deste atendimento: {first}\n" in chat.text
+    await chat.command("ticket")
+    await chat.tap("Lentidão")
+    await chat.say("Lenta toda noite")
+    await chat.tap("Abrir chamado")
+    (ticket,) = [t for t in tickets_of(desk.sandbox, customer) if t["Assunto"] == "Lentidão"]
+    assert f"chamado nº {ticket['Numero']}" in chat.text
+
+    desk.clock.advance(days=1)
+    await chat.say("qual o meu protocolo?")
+    second = protocol_in(chat.text)
+    assert second is not None and second != first
+    text = chat.text
+    assert f"📋 Protocolo deste atendimento: {second}\n" in text  # the latest contact's: this one
+    assert f"Protocolo {second} · 11/03/2025 09:30" in text and f"Protocolo {first} · 10/03/2025 09:30" in text
+    assert f"chamado aberto (chamado nº {ticket['Numero']})" in text
+    assert f"⏳ Prazo de reclamação (chamado nº {ticket['Numero']}): resposta até 17/03/2025" in text
+    # One number per contact, in one format: the ISP's ticket protocol is nowhere beside it.
+    assert set(re.findall(r"\d{12,}", text)) == {first, second}
 
 
 async def test_my_contacts_shows_only_the_last_three_years_and_another_customers_never(desk: Desk) -> None:
@@ -138,7 +164,7 @@ async def test_my_contacts_shows_only_the_last_three_years_and_another_customers
     await chat.say("historico")
     assert "Seus atendimentos" in chat.text
     mine = protocol_in(chat.text)
-    listed = re.findall(r"^(\d{14,}) · ", chat.text, re.MULTILINE)
+    listed = re.findall(r"^Protocolo (\d{14,}) · ", chat.text, re.MULTILINE)
     assert listed == [mine]  # the contact of three years ago is past the term; the other customer's is theirs
     assert theirs not in chat.text
 

@@ -101,7 +101,7 @@ async def test_repeated_misunderstandings_bring_a_person(desk: Desk) -> None:
 async def test_without_a_staff_desk_asking_for_a_person_opens_a_ticket(desk: Desk) -> None:
     chat = await desk.linked_chat()
     await chat.command("atendente")
-    assert "Registrei seu pedido no protocolo" in chat.text
+    assert "Registrei seu pedido no chamado nº" in chat.text
     assert not chat.handoffs
     assert "Para outra coisa, escolha abaixo" in chat.text  # and the bot goes on helping
     assert chat.buttons

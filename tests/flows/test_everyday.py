@@ -76,15 +76,15 @@ async def test_after_opening_a_ticket_what_the_subscriber_writes_is_added_and_ac
     await describe_no_connection(chat)
     await chat.tap("Abrir chamado")
     (ticket,) = [t for t in tickets_of(desk.sandbox, customer) if t["Assunto"] == "Sem conexão"]
-    assert f"protocolo é {ticket['Protocolo']}" in chat.text
+    assert f"chamado nº {ticket['Numero']}" in chat.text
     async with desk.database.transaction() as session:  # what the turns before queued, as if delivered
         await Outbox().mark_sent(session, [entry.id for entry in await Outbox().claim_batch(session, 100)])
 
     await chat.say("esqueci de dizer: o roteador fica no quarto")
     assert understood(chat.text)
-    assert chat.text == f"📝 Anotado no protocolo {ticket['Protocolo']}."
+    assert chat.text == f"📝 Anotado no chamado nº {ticket['Numero']}."
     await chat.send_media("photo", "a luz do roteador")
-    assert "Anotado no protocolo" in chat.text
+    assert "Anotado no chamado nº" in chat.text
     async with desk.database.transaction() as session:
         queued = [entry.message for entry in await Outbox().claim_batch(session, 100)]
     said = [m.content for m in queued if m.origin is Origin.CUSTOMER]
@@ -108,22 +108,22 @@ async def test_the_menu_buttons_stay_usable_while_following_a_ticket(desk: Desk)
     assert "Sem conexão" in chat.text
 
 
-async def test_asking_for_a_person_without_a_desk_names_the_protocol_and_keeps_the_words(desk: Desk) -> None:
+async def test_asking_for_a_person_without_a_desk_names_the_ticket_and_keeps_the_words(desk: Desk) -> None:
     chat = await desk.linked_chat()
     await chat.command("atendente")
     (ticket,) = [t for t in tickets_of(desk.sandbox, MARIA) if t["Assunto"] == "Atendimento pelo Telegram"]
-    assert f"Registrei seu pedido no protocolo {ticket['Protocolo']}" in chat.text
-    assert "chamado #" not in chat.text
+    assert f"Registrei seu pedido no chamado nº {ticket['Numero']}" in chat.text
+    assert str(ticket["Protocolo"]) not in chat.text  # "protocolo" is the contact's alone
     await chat.say("é urgente, trabalho em casa")
-    assert chat.text == f"📝 Anotado no protocolo {ticket['Protocolo']}."
+    assert chat.text == f"📝 Anotado no chamado nº {ticket['Numero']}."
 
 
-@pytest.mark.parametrize(("language", "named"), [("en", "protocol number"), ("es", "protocolo")])
-async def test_every_language_names_a_ticket_by_its_protocol(desk: Desk, language: str, named: str) -> None:
+@pytest.mark.parametrize(("language", "named"), [("en", "ticket no."), ("es", "reclamo n.º")])
+async def test_every_language_names_a_ticket_as_a_ticket(desk: Desk, language: str, named: str) -> None:
     chat = await desk.linked_chat(language=language)
     await chat.command("human")
     (ticket,) = [t for t in tickets_of(desk.sandbox, MARIA) if t["Assunto"] == "Atendimento pelo Telegram"]
-    assert f"{named} {ticket['Protocolo']}" in chat.text
+    assert f"{named} {ticket['Numero']}" in chat.text
     assert "#" not in chat.text
 
 
@@ -172,9 +172,10 @@ async def test_cancelling_a_plan_reaches_a_person_on_a_cancellation_ticket(desk:
     assert "Você quer cancelar o seu plano" in chat.text  # asked first: nothing is opened on a few words
     await chat.tap("Sim, quero cancelar")
     assert "vou te passar para uma pessoa" in chat.text
-    assert "Registrei seu pedido no protocolo" in chat.text
+    assert "Registrei seu pedido no chamado nº" in chat.text
     assert "Situação:" not in chat.text  # not the contract's card, with only a Menu button
-    (ticket,) = [t for t in tickets_of(desk.sandbox, MARIA) if t["Assunto"] == "Atendimento pelo Telegram"]
+    # The ticket is titled by what the person asked, in their words.
+    (ticket,) = [t for t in tickets_of(desk.sandbox, MARIA) if t["Assunto"] == "quero cancelar meu plano"]
     assert ticket["Topico"] == "Cancelamento"
 
 
@@ -182,7 +183,7 @@ async def test_the_wifi_password_reaches_a_person_where_the_isp_has_no_such_topi
     chat = await desk.linked_chat(quiet_customer(desk.sandbox))
     await chat.say("trocar senha do wifi")
     assert "senha do Wi-Fi, vou te passar para uma pessoa" in chat.text
-    assert "Registrei seu pedido no protocolo" in chat.text
+    assert "Registrei seu pedido no chamado nº" in chat.text
 
 
 async def test_the_wifi_password_opens_a_ticket_of_that_topic_where_there_is_one(desk: Desk) -> None:
@@ -205,7 +206,7 @@ async def test_three_misses_in_a_row_say_why_before_a_person_is_called(desk: Des
         await chat.say("xyzzy plugh")
     lines = chat.text.splitlines()
     bridge = next(i for i, line in enumerate(lines) if "não estou conseguindo te entender" in line)
-    opened = next(i for i, line in enumerate(lines) if "Registrei seu pedido no protocolo" in line)
+    opened = next(i for i, line in enumerate(lines) if "Registrei seu pedido no chamado nº" in line)
     assert bridge < opened
     async with desk.database.transaction() as session:
         state = await ChatStates().load(session, chat.chat_id)
@@ -221,7 +222,7 @@ async def test_a_ticket_closed_meanwhile_takes_no_more_words(desk: Desk) -> None
     row["Encerramento_DataHora"] = "2025-03-10 09:45:00"  # the staff closed it in the ISP system
     desk.expire_caches()
     await chat.say("ainda estou esperando")
-    assert f"protocolo {ticket['Protocolo']} já foi encerrado" in chat.text
+    assert f"chamado nº {ticket['Numero']} já foi encerrado" in chat.text
     assert "Anotado" not in chat.text and "Como posso ajudar" in chat.text
     async with desk.database.transaction() as session:
         queued = [entry.message for entry in await Outbox().claim_batch(session, 100)]

@@ -20,7 +20,7 @@ async def test_open_tickets_with_status_service_order_and_appointment_in_words(d
     chat = await desk.linked_chat(MARIA)
     await chat.command("chamados")
     assert "Você tem 1 chamado aberto" in chat.text
-    assert "Protocolo 2025030970001 · Sem conexão" in chat.text
+    assert "Chamado nº 70001 · Sem conexão" in chat.text
     assert "Sem conexão desde ontem à noite" in chat.text
     assert "Aberto em 09/03/2025 08:00" in chat.text
     assert "Situação: em atendimento" in chat.text

@@ -90,7 +90,7 @@ async def test_open_anyway_lands_in_the_isp_with_telegram_mode_contract_and_desc
     new = [t for t in tickets_of(desk.sandbox, MARIA) if t["Numero"] not in before]
     assert len(new) == 1
     assert new[0]["Assunto"] == "Sem conexão" and new[0]["Topico"] == "Sem conexão"
-    assert f"protocolo é {new[0]['Protocolo']}" in chat.text
+    assert f"chamado nº {new[0]['Numero']}" in chat.text
     row = stored_ticket(desk.sandbox, int(new[0]["Numero"]))
     assert row["modo"] == DEMO_IDENTITIES.telegram_mode
     assert row["contrato"] == DEMO_IDENTITIES.contract
@@ -210,7 +210,7 @@ async def test_english_speakers_open_tickets_in_english(desk: Desk) -> None:
     await chat.tap("Lentidão")
     await chat.say("Slow every night")
     await chat.tap("Open ticket")
-    assert "Ticket opened! Your protocol number is" in chat.text
+    assert "Ticket opened! It is ticket no." in chat.text
 
 
 # ---- a timed-out opening ---------------------------------------------------------------------------
@@ -273,7 +273,7 @@ async def test_a_timed_out_opening_that_landed_is_found_not_opened_again(slow_de
     chat = await timed_out_opening(slow_desk)
     await chat.tap("Abrir chamado")
     (ticket,) = opened_by_the_bot(slow_desk.sandbox)
-    assert f"protocolo é {ticket['Protocolo']}" in chat.text
+    assert f"chamado nº {ticket['Numero']}" in chat.text
     assert slow_desk.sandbox.call_count("AtendimentoCadastro") == 1
 
 
@@ -289,7 +289,7 @@ async def test_an_opening_the_isp_finishes_late_is_waited_for_then_found(
     slow_desk.clock.advance(minutes=1)
     await chat.tap("Abrir chamado")
     (ticket,) = opened_by_the_bot(slow_desk.sandbox)
-    assert f"protocolo é {ticket['Protocolo']}" in chat.text
+    assert f"chamado nº {ticket['Numero']}" in chat.text
     assert slow_desk.sandbox.call_count("AtendimentoCadastro") == 1
 
 

@@ -111,7 +111,7 @@ async def test_every_question_takes_a_typed_option_a_person_a_receipt_and_nonsen
         person = await _at(desk, question.path)
         await person.say("quero falar com um atendente")
         assert (await _position(desk, person))[0] in ("human", "follow_ticket"), f"a person at {where}"
-        assert "atendente" in person.text or "protocolo" in person.text.casefold(), where
+        assert "atendente" in person.text or "chamado nº" in person.text, where
 
         receipt = await _at(desk, question.path)
         await receipt.send_file("document", "comprovante.pdf", RECEIPT, mime="application/pdf")
@@ -134,7 +134,7 @@ async def test_asking_for_a_person_at_a_question_leaves_it_in_one_line(desk: Des
     await chat.say("quero falar com um atendente")
     assert chat.text.startswith("↪️ Certo, deixei de lado o que estávamos fazendo.")
     assert "conte em poucas palavras" not in chat.text  # not the question again
-    assert "protocolo" in chat.text.casefold()  # a person takes it on a ticket
+    assert "chamado nº" in chat.text  # a person takes it on a ticket
 
 
 async def test_typing_a_buttons_name_at_a_bills_card_is_pressing_it(desk: Desk) -> None:
@@ -176,7 +176,7 @@ async def test_after_a_ticket_a_cancellation_is_its_own_request_and_details_are_
     await chat.tap("Abrir chamado")
     [slow] = [t for t in tickets_of(desk.sandbox, customer) if t["Assunto"] == "Lentidão"]
     await chat.say("ainda está lento agora de manhã")
-    assert f"Anotado no protocolo {slow['Protocolo']}" in chat.text
+    assert f"Anotado no chamado nº {slow['Numero']}" in chat.text
     await chat.say("quero cancelar meu plano")
     assert "Anotado" not in chat.text
     assert "Você quer cancelar o seu plano" in chat.text
@@ -191,7 +191,7 @@ async def test_after_a_ticket_a_cancellation_is_its_own_request_and_details_are_
     assert "quero cancelar meu plano" not in in_slow
 
 
-async def test_one_protocol_number_from_opening_to_my_tickets(desk: Desk) -> None:
+async def test_one_ticket_number_from_opening_to_my_tickets(desk: Desk) -> None:
     customer = quiet_customer(desk.sandbox)
     chat = await desk.linked_chat(customer)
     await chat.command("chamado")
@@ -199,10 +199,10 @@ async def test_one_protocol_number_from_opening_to_my_tickets(desk: Desk) -> Non
     await chat.say("Lenta toda noite")
     await chat.tap("Abrir chamado")
     [slow] = [t for t in tickets_of(desk.sandbox, customer) if t["Assunto"] == "Lentidão"]
-    assert f"protocolo é {slow['Protocolo']}" in chat.text
+    assert f"chamado nº {slow['Numero']}" in chat.text
     await chat.say("meus chamados")
-    assert str(slow["Protocolo"]) in chat.text
-    assert f"{slow['Numero']} " not in chat.text.replace(str(slow["Protocolo"]), "")
+    assert f"Chamado nº {slow['Numero']}" in chat.text
+    assert str(slow["Protocolo"]) not in chat.text  # "protocolo" is the contact's alone
 
 
 async def test_with_no_ticket_open_a_cancellation_is_asked_before_anything_is_opened(desk: Desk) -> None:

@@ -35,3 +35,17 @@ async def test_the_protocol_comes_in_the_first_message_and_staff_hear_of_a_deadl
         assert len(warnings) == 1 and warnings[0].message_thread_id is None
         warnings = [s.text or "" for s in warnings]
         assert found.group(1) in warnings[0] and "solicitação" in warnings[0]
+
+
+async def test_meu_protocolo_typed_on_telegram_gives_the_contact_s_protocol_and_the_list(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    async with running_bot(database, sandbox, staff_chat_id=tg.STAFF_GROUP_ID) as bot:
+        maria = await bot.maria(8411)
+        first = bot.api.sent(maria.chat_id)[0].text or ""
+        found = re.search(r"Protocolo deste atendimento: <b>(\d{14})</b>", first)
+        assert found is not None
+        await maria.say("meu protocolo")
+        assert f"📋 Protocolo deste atendimento: <b>{found.group(1)}</b>" in maria.text
+        assert f"Protocolo <b>{found.group(1)}</b> · " in maria.text and "Seus atendimentos" in maria.text
+        assert "Você tem" not in maria.text  # not the tickets' list

@@ -123,7 +123,7 @@ async def test_one_topic_per_conversation_kept_across_a_restart_and_the_wait_tol
         await bot.channel.sender.drain()
         await bot.runtime.housekeeping.tell_waiting()  # a second look tells nothing new
         await bot.channel.sender.drain()
-        waits = [s.text or "" for s in bot.api.sent(maria.chat_id) if "Espera estimada" in (s.text or "")]
+        waits = [s.text or "" for s in bot.api.sent(maria.chat_id) if "está ocupada" in (s.text or "")]
         assert len(waits) == 1 and "você é o próximo" in waits[0] and "10 minutos" in waits[0]
 
 
