@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from bot.operations_doc import render
 
+from tests.app.test_layers import LAYERS
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 _FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
@@ -59,3 +61,13 @@ def test_no_example_names_a_migration_number(document: Path) -> None:
 def test_the_operations_list_is_the_catalogs() -> None:
     committed = (ROOT / "docs" / "isp-operations.md").read_text(encoding="utf-8")
     assert committed == render(), "docs/isp-operations.md is stale: run `make docs`"
+
+
+def test_the_architectures_layer_list_is_the_layers_tests() -> None:
+    """docs/architecture.md's numbered list of layers names the packages of ``LAYERS``, in their order."""
+    section = prose(ROOT / "docs" / "architecture.md").split("## Layers", 1)[1].split("\n| package", 1)[0]
+    numbered = section[re.search(r"^1\. ", section, re.MULTILINE).start():]  # type: ignore[union-attr]
+    ours = re.compile(r"(bot|flows|bench|tests)(\.[a-z0-9_]+)*")
+    named = list(dict.fromkeys(name for name in re.findall(r"`([a-z0-9_.]+)`", numbered) if ours.fullmatch(name)))
+    assert named == [package for layer in LAYERS for package in layer], (
+        "docs/architecture.md's layers differ from LAYERS (tests/app/test_layers.py): same packages, same order")
