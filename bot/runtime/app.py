@@ -40,7 +40,6 @@ from starlette.applications import Starlette
 from bot import i18n, metrics
 from bot.channels.console import ConsoleChannel
 from bot.channels.telegram.channel import TelegramChannel, make_bot
-from bot.channels.telegram.desk import TelegramForumDesk
 from bot.channels.telegram.files import TelegramFiles
 from bot.channels.telegram.settings import TelegramSettings
 from bot.channels.whatsapp.channel import WhatsAppChannel
@@ -55,6 +54,7 @@ from bot.desks.chatwoot.files import URL_SCHEMES, ChatwootFiles
 from bot.desks.chatwoot.intake import ChatwootIntake, web_hook
 from bot.desks.chatwoot.recovery import ChatwootRecovery
 from bot.desks.chatwoot.settings import REQUIRED, ChatwootSettings
+from bot.desks.telegram.desk import TelegramForumDesk
 from bot.desks.worker import DeskWorker
 from bot.isp import IspClient, IspSettings
 from bot.mirror import MirrorWorker

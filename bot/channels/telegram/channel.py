@@ -31,13 +31,13 @@ from bot.channels.base import Read
 from bot.channels.telegram import raw
 from bot.channels.telegram.aiohttp_request import AiohttpRequest, UnreadableAnswer
 from bot.channels.telegram.commands import chat_scope_calls, default_menu_calls
-from bot.channels.telegram.desk import staff_event
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.render import ApiCall, render, render_turn
 from bot.channels.telegram.sender import Rate, Sender
 from bot.channels.telegram.settings import TelegramSettings
 from bot.channels.telegram.updates import ID_LIMIT, parse, route, route_common
+from bot.desks.telegram.desk import staff_event
 from bot.i18n import Translations, pick_language
 from bot.logs import chat_ref
 from bot.store import Database, Inbox, Role, utcnow
