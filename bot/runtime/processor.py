@@ -32,7 +32,8 @@ from flows.replies import Notice, Reply
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
-from bot.channels.base import Call, Channel, Read
+from bot.channels.base import Call, Channel
+from bot.reads import Read
 from bot.runtime.update_log import update_done
 from bot.store import Answered, Database, Inbox, InboxItem, UpdateTakenError, utcnow
 from bot.store.channels import channel_of_chat

@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("flows.subscriber", "flows.technician", "flows.staff"),
     ("flows.diagrams",),  # draws every role's flows
     ("bot.settings", "bot.mirror", "bot.web"),
+    ("bot.reads",),  # what a channel or a desk made of a stored update: below both, so neither imports the other
     ("bot.channels", "bot.channels.telegram", "bot.channels.whatsapp", "bot.channels.console", "bot.desks",
      "bot.desks.chatwoot"),
     # The doctor checks the channels (the Bot API token): it sits above them.

@@ -27,7 +27,6 @@ from flows.replies import Message, Notice, Reply, RoleMenu
 from sqlalchemy.ext.asyncio import AsyncSession
 from telegram.error import BadRequest, NetworkError
 
-from bot.channels.base import Read
 from bot.channels.telegram import raw
 from bot.channels.telegram.aiohttp_request import AiohttpRequest, UnreadableAnswer
 from bot.channels.telegram.commands import chat_scope_calls, default_menu_calls
@@ -40,6 +39,7 @@ from bot.channels.telegram.updates import ID_LIMIT, parse, route, route_common
 from bot.desks.telegram.desk import staff_event
 from bot.i18n import Translations, pick_language
 from bot.logs import chat_ref
+from bot.reads import Read
 from bot.store import Database, Inbox, Role, utcnow
 from bot.store.dead_letters import DeadLetters, unstorable
 from bot.store.models import TELEGRAM
