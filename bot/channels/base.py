@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from flows.events import Incoming
 from flows.replies import Notice, Reply
 from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.reads import Read
 
 
 class Call(Protocol):
@@ -24,18 +24,6 @@ class Call(Protocol):
 
 
 CallT = TypeVar("CallT", bound=Call)
-
-
-@dataclass(frozen=True, slots=True)
-class Read:
-    """What the channel made of a stored update. ``incoming`` None: nothing for the bot (settled
-    without an answer), or, with ``failed``, an update it cannot read (set aside, logged by id)."""
-
-    kind: str  # for the update's log line: text, choice, staff_text, unparseable, ...
-    incoming: Incoming | None = None
-    failed: str | None = None
-    error: Exception | None = None
-    reference: str | None = None  # the channel's own id of the message (WhatsApp's wamid, to mark it read)
 
 
 class Channel(Protocol[CallT]):

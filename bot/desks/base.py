@@ -5,9 +5,12 @@ it, after the turn committed (``bot.desks.worker``), so a desk's HTTP never hold
 
 from __future__ import annotations
 
-from typing import ClassVar, Protocol
+from collections.abc import Mapping
+from typing import Any, ClassVar, Protocol
 
 from flows.desk import DeskChat, DeskPost
+
+from bot.reads import Read
 
 
 class DeskUnavailable(Exception):
@@ -51,7 +54,9 @@ class Desk(Protocol):
     ``chat`` (``DeskChat``) says whose conversation: chat id, the subscriber's channel and language,
     the name staff see, ticket, customer code, contract, attributes to show (tax id masked).
 
-    In (what staff do): the desk turns its updates into ``flows.events`` ``StaffEvent``s naming the
+    In (what staff do), ``read(payload)``, as a channel reads its updates: the processor offers the
+    desk every stored inbox row first; the desk answers None for a row not its own (the channel reads
+    it), else a ``Read`` of the ``flows.events`` ``StaffEvent`` it made of it, naming the
     conversation by the same ``ref``: ``StaffReply`` (a reply meant for the person; never a private
     note), ``StaffCommand`` (/assign, /status, /note, /close, /bot: ``name`` and ``args``; a desk may
     read them from private notes) and ``Resolved`` (the desk's own "resolve"). Each is stored in the
@@ -74,3 +79,7 @@ class Desk(Protocol):
     async def close(self, ref: str, chat: DeskChat, *, resolved: bool) -> None: ...
 
     async def notify(self, chat: DeskChat, text: str) -> None: ...
+
+    def read(self, payload: Mapping[str, Any]) -> Read | None:
+        """Never raises: a row of the desk's that cannot be read comes back with ``failed``."""
+        ...

@@ -42,7 +42,6 @@ from bot import i18n, metrics
 from bot.acs import AcsClient, AcsSettings
 from bot.channels.console import ConsoleChannel
 from bot.channels.telegram.channel import TelegramChannel, make_bot
-from bot.channels.telegram.desk import TelegramForumDesk
 from bot.channels.telegram.files import TelegramFiles
 from bot.channels.telegram.settings import TelegramSettings
 from bot.channels.whatsapp.channel import WhatsAppChannel
@@ -51,12 +50,14 @@ from bot.channels.whatsapp.files import WhatsAppFiles
 from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.channels.whatsapp.templates import kinds, load_templates
 from bot.channels.whatsapp.updates import MEDIA_PREFIX
+from bot.desks.base import Desk
 from bot.desks.chatwoot.client import ChatwootClient
 from bot.desks.chatwoot.desk import ChatwootDesk
 from bot.desks.chatwoot.files import URL_SCHEMES, ChatwootFiles
 from bot.desks.chatwoot.intake import ChatwootIntake, web_hook
 from bot.desks.chatwoot.recovery import ChatwootRecovery
 from bot.desks.chatwoot.settings import REQUIRED, ChatwootSettings
+from bot.desks.telegram.desk import TelegramForumDesk
 from bot.desks.worker import DeskWorker
 from bot.isp import IspClient, IspSettings
 from bot.mirror import MirrorWorker
@@ -70,6 +71,9 @@ from bot.store.migrate import ensure_current
 from bot.store.processes import Processes
 from bot.web import Health, Hook, WhatsAppHook, create_web_app
 from telegram import Bot
+
+# Each staff desk by the name ISPBOT_STAFF_DESK gives it; what it is (``follows_every_chat``) it says itself.
+DESKS: dict[str, type[Desk]] = {desk.name: desk for desk in (TelegramForumDesk, ChatwootDesk)}
 
 
 def role_flows() -> dict[Role, RoleFlows]:
@@ -366,7 +370,7 @@ def build_core(
     if (desk := staff_desk(settings)) is not None:
         # Handoffs go to the staff desk, answered live (not only through a ticket); a shared inbox
         # (Chatwoot) keeps every chat's whole history, a forum topic only the handed-over part.
-        policy = replace(policy, staff_desk=True, desk_follows_every_chat=desk == "chatwoot")
+        policy = replace(policy, staff_desk=True, desk_follows_every_chat=DESKS[desk].follows_every_chat)
     if settings.whatsapp is not None and not policy.held_outside_window:
         # What WhatsApp holds outside its window is not said to have reached the person.
         path = settings.whatsapp.whatsapp_templates
@@ -409,22 +413,23 @@ def _build_runtime(app: App, bot: Bot | None, sender_limits: dict[str, Any] | No
         whatsapp = WhatsAppChannel(whatsapp_settings, database, api=api, staff_files=telegram_files)
         channels.append(whatsapp)
     desk, chatwoot, chatwoot_desk = None, None, None
+    port: Desk | None = None
     chosen, chatwoot_settings = staff_desk(settings), settings.chatwoot_settings
     staff_chat = telegram_settings.staff_chat_id if telegram_settings is not None else None
-    if chosen == "telegram" and telegram is not None and staff_chat is not None:
+    if chosen == TelegramForumDesk.name and telegram is not None and staff_chat is not None:
         # Every channel's subscribers reach the forum; the staff's answers go back by the chat's channel.
         forum = TelegramForumDesk(telegram.sender.submit, staff_chat, engine.translations)
-        desk = DeskWorker(database, forum)
-    elif chosen == "chatwoot" and chatwoot_settings is not None:
+        desk, port = DeskWorker(database, forum), forum
+    elif chosen == ChatwootDesk.name and chatwoot_settings is not None:
         chatwoot = ChatwootClient(chatwoot_settings)
         chatwoot_desk = ChatwootDesk(chatwoot, team_id=chatwoot_settings.team_id,
                                      agents=chatwoot_settings.agent_users(), files=engine.files)
-        desk = DeskWorker(database, chatwoot_desk)
+        desk, port = DeskWorker(database, chatwoot_desk), chatwoot_desk
     if desk is not None:
         engine.on_desk_jobs = desk.wake
     inbox = Inbox(lease=LEASE, owner=str(uuid.uuid4()))
     processor = Processor(engine, database, channels, concurrency=settings.concurrency, inbox=inbox,
-                          desk_read=chatwoot_desk.read if chatwoot_desk is not None else None)
+                          desk=port)
     if telegram is not None:
         telegram.connect(inbox, processor.wake, processor.progressed)
     if whatsapp is not None:

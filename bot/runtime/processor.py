@@ -23,7 +23,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -32,7 +32,9 @@ from flows.replies import Notice, Reply
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
-from bot.channels.base import Call, Channel, Read
+from bot.channels.base import Call, Channel
+from bot.desks.base import Desk
+from bot.reads import Read
 from bot.runtime.update_log import update_done
 from bot.store import Answered, Database, Inbox, InboxItem, UpdateTakenError, utcnow
 from bot.store.channels import channel_of_chat
@@ -78,12 +80,12 @@ class Processor:
     def __init__(
         self, engine: Engine, database: Database, channels: Channel[Any] | Sequence[Channel[Any]], *,
         concurrency: int = DEFAULT_CONCURRENCY, inbox: Inbox | None = None, max_attempts: int = MAX_ATTEMPTS,
-        desk_read: Callable[[Mapping[str, Any]], Read | None] | None = None,
+        desk: Desk | None = None,
     ) -> None:
         """``channels``: the adapters this process runs, each under its ``name``: an update is read
         and answered by its inbox row's channel, a notice sent by its chat's (``bot.store.channels``).
-        ``desk_read``: a desk whose webhook keeps its events in the inbox (Chatwoot) reads them
-        (None: not its own), the channel reads the rest."""
+        ``desk``: the staff desk, offered every row first to read what is its own (the staff group's
+        messages, Chatwoot's webhook events; ``Desk.read``), the channel reads the rest."""
         self.engine = engine
         self.database = database
         listed = [channels] if not isinstance(channels, Sequence) else list(channels)
@@ -91,7 +93,7 @@ class Processor:
         # Whose chats each serves: its own, or those it stands in for (the demo's console, Telegram's).
         self._by_chats: Mapping[str, Channel[Any]] = {getattr(c, "serves", c.name): c for c in listed}
         self.channel = listed[0]  # the first: where a single-channel caller looks
-        self.desk_read = desk_read
+        self.desk = desk
         self.inbox = inbox or Inbox(lease=LEASE, owner=str(uuid.uuid4()))
         self.max_attempts = max_attempts
         self._concurrency = concurrency
@@ -257,7 +259,7 @@ class Processor:
         if channel is None:
             await self._not_mine(item)
             return True
-        read = (self.desk_read and self.desk_read(item.payload)) or channel.read(item.payload)
+        read = (self.desk and self.desk.read(item.payload)) or channel.read(item.payload)
         if read.incoming is None:  # unreadable (this update only, never its chat), or nothing for the bot
             await self._settle(item, failed=read.failed)
             update_done(item.update_id, read.kind, "ignored" if read.failed is None else "skipped",

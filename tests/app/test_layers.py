@@ -38,8 +38,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("flows.subscriber", "flows.technician", "flows.staff"),
     ("flows.diagrams",),  # draws every role's flows
     ("bot.settings", "bot.mirror", "bot.web"),
-    ("bot.channels", "bot.channels.telegram", "bot.channels.whatsapp", "bot.channels.console", "bot.desks",
-     "bot.desks.chatwoot"),
+    ("bot.reads",),  # what a channel or a desk made of a stored update: below both, so neither imports the other
+    ("bot.channels", "bot.channels.telegram", "bot.channels.whatsapp", "bot.channels.console"),
+    # The staff desks, above the channels: the forum desk speaks the Bot API through the Telegram channel's
+    # calls and reads the staff group's updates as it does. No channel knows a desk.
+    ("bot.desks", "bot.desks.telegram", "bot.desks.chatwoot"),
     # The doctor checks the channels (the Bot API token): it sits above them.
     ("bot.doctor",),
     ("bot.runtime",),  # the composition root, and the entry points of `ispbot run` and `ispbot demo`

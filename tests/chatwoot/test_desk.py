@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from bot.channels.base import Read
 from bot.channels.telegram.settings import TelegramSettings
 from bot.desks.base import Desk, DeskRefused, DeskUnavailable
 from bot.desks.chatwoot.client import ChatwootClient
@@ -16,6 +15,7 @@ from bot.desks.chatwoot.intake import as_payload
 from bot.desks.chatwoot.settings import ChatwootSettings
 from bot.desks.chatwoot.webhook import CHAT_ATTRIBUTE, Command, Reply, StatusChange
 from bot.isp import IspSettings
+from bot.reads import Read
 from bot.runtime.app import DeskSettingsError, Settings, staff_desk
 from bot.sandbox import PRODUCTION_KEY
 from bot.settings import BotSettings

@@ -140,7 +140,7 @@ def test_nothing_but_the_coordinator_reaches_the_isp_client() -> None:
         ("bot/commands/invites.py", "async def f(client):\n    return await client.ConsultaUsuarios()\n"),
         ("bot/runtime/app.py", "def f(self):\n    return self.isp.ConsultaTopicos\n"),  # passed on, not called
         ("bot/desks/chatwoot/desk.py", "async def f(isp_client):\n    await isp_client.call('ConsultaClientes', r)\n"),
-        ("bot/channels/telegram/desk.py", "from bot.isp import F\n"),
+        ("bot/desks/telegram/desk.py", "from bot.isp import F\n"),
         ("bot/web.py", "import bot.isp.filters\n"),
     ],
 )

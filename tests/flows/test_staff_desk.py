@@ -13,12 +13,12 @@ from typing import Any
 
 import httpx
 import pytest
-from bot.channels.telegram.desk import TelegramForumDesk
 from bot.channels.telegram.render import ApiCall
 from bot.cli import build_parser
 from bot.commands import desk as desk_cli
 from bot.commands.support import run_action
 from bot.desks.base import DeskRefused, DeskUnavailable
+from bot.desks.telegram.desk import TelegramForumDesk
 from bot.desks.worker import DeskWorker
 from bot.i18n import plain_text
 from bot.sandbox import DEMO_IDENTITIES as D

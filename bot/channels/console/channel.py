@@ -31,10 +31,10 @@ from flows.files import FileTooLarge, FileUnavailable
 from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, Upload
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.channels.base import Read
 from bot.channels.console.calls import Shown, incoming_of, shows, update_payload
 from bot.channels.console.terminal import Screen, terminal_text
 from bot.i18n import Translations, default_translations, pick_language
+from bot.reads import Read
 from bot.store import Database, Inbox, InboxState
 from bot.store.models import TELEGRAM
 

@@ -19,7 +19,6 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from flows.engine import RoleFlows
@@ -27,19 +26,18 @@ from flows.replies import Message, Notice, Reply, RoleMenu
 from sqlalchemy.ext.asyncio import AsyncSession
 from telegram.error import BadRequest, NetworkError
 
-from bot.channels.base import Read
 from bot.channels.telegram import raw
 from bot.channels.telegram.aiohttp_request import AiohttpRequest, UnreadableAnswer
 from bot.channels.telegram.commands import chat_scope_calls, default_menu_calls
-from bot.channels.telegram.desk import staff_event
 from bot.channels.telegram.intake import Intake
 from bot.channels.telegram.polling import ALLOWED_UPDATES, Poller
 from bot.channels.telegram.render import ApiCall, render, render_turn
 from bot.channels.telegram.sender import Rate, Sender
 from bot.channels.telegram.settings import TelegramSettings
-from bot.channels.telegram.updates import ID_LIMIT, parse, route, route_common
+from bot.channels.telegram.updates import route_stored
 from bot.i18n import Translations, pick_language
 from bot.logs import chat_ref
+from bot.reads import Read
 from bot.store import Database, Inbox, Role, utcnow
 from bot.store.dead_letters import DeadLetters, unstorable
 from bot.store.models import TELEGRAM
@@ -106,29 +104,12 @@ class TelegramChannel:
     # ---- bot.channels.base.Channel ---------------------------------------------------------------
     def read(self, payload: dict[str, Any]) -> Read:
         # Most updates are a private chat's words or button: read from the JSON, no ``Update`` built.
-        routed = route_common(payload)
-        if routed is None:
-            update = parse(payload, self.bot)
-            if update is None:
-                return Read("unparseable", failed="could not be parsed")
-            try:
-                routed = route(update, self.settings.staff_chat_id)
-            except Exception as exc:  # a field of an unexpected type, say: this update only, never its chat
-                return Read("unroutable", failed=f"could not be routed ({type(exc).__name__})", error=exc)
-        if routed is None:
+        found = route_stored(payload, self.bot, self.settings.staff_chat_id)
+        if isinstance(found, Read):
+            return found
+        if found.staff:  # a topic of the staff group: the forum desk's to read (``bot.desks.telegram``), not ours
             return Read("other")
-        incoming = routed.incoming
-        if any(value is not None and not -ID_LIMIT < value < ID_LIMIT
-               for value in (incoming.chat_id, incoming.sender_id, incoming.message_id)):
-            # Telegram's ids fit in 52 bits; one past the database's 64 is forged: set aside, once.
-            return Read("unroutable", failed="an id beyond 64 bits")
-        kind = ("staff_" if routed.staff else "") + type(routed.incoming.event).__name__.lower()
-        if routed.staff:  # a topic of the staff group: the desk's conversation, for the engine's staff flow
-            event = staff_event(routed.incoming, routed.thread_id)
-            if event is None:
-                return Read("other")
-            return Read(kind, replace(routed.incoming, event=event))
-        return Read(kind, routed.incoming)
+        return Read(type(found.incoming.event).__name__.lower(), found.incoming)
 
     async def answer(
         self, session: AsyncSession, read: Read, replies: list[Reply], notices: list[Notice],

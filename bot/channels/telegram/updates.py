@@ -37,6 +37,7 @@ from flows.events import (
     place,
 )
 
+from bot.reads import Read
 from telegram import Bot, Message, Update
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,7 @@ def _dig(value: Any, *keys: str) -> int | None:
     return _an_id(value)
 
 
-def parse(raw: dict[str, Any], bot: Bot) -> Update | None:
+def parse(raw: dict[str, Any], bot: Bot | None) -> Update | None:
     try:
         return Update.de_json(raw, bot)
     except Exception as exc:  # whatever a strict parser raises on an odd update
@@ -133,6 +134,29 @@ def route(update: Update, staff_chat_id: int | None = None) -> Routed | None:
     if not private:
         return Routed(incoming, thread_id=message.message_thread_id, staff=True)
     return Routed(incoming)
+
+
+def route_stored(raw: dict[str, Any], bot: Bot | None, staff_chat_id: int | None) -> Routed | Read:
+    """What a stored update means (``route``, the quick way for a private chat's text or button), or
+    the ``Read`` of one that means nothing to the bot (``other``) or cannot be read (``failed``).
+    The channel and the forum desk (``bot.desks.telegram``) read their updates with it."""
+    routed = route_common(raw)
+    if routed is None:
+        update = parse(raw, bot)
+        if update is None:
+            return Read("unparseable", failed="could not be parsed")
+        try:
+            routed = route(update, staff_chat_id)
+        except Exception as exc:  # a field of an unexpected type, say: this update only, never its chat
+            return Read("unroutable", failed=f"could not be routed ({type(exc).__name__})", error=exc)
+    if routed is None:
+        return Read("other")
+    incoming = routed.incoming
+    if any(value is not None and not -ID_LIMIT < value < ID_LIMIT
+           for value in (incoming.chat_id, incoming.sender_id, incoming.message_id)):
+        # Telegram's ids fit in 52 bits; one past the database's 64 is forged: set aside, once.
+        return Read("unroutable", failed="an id beyond 64 bits")
+    return routed
 
 
 def _message_event(message: Message) -> Event | None:

@@ -29,7 +29,6 @@ from flows.replies import Button, Message, Notice, Reply
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics
-from bot.channels.base import Read
 from bot.channels.whatsapp import updates
 from bot.channels.whatsapp.client import WINDOW_CODES, CloudApi, CloudApiError, describe
 from bot.channels.whatsapp.render import MORE, WaCall, options_message, render, render_turn
@@ -38,6 +37,7 @@ from bot.channels.whatsapp.settings import WhatsAppSettings
 from bot.channels.whatsapp.templates import load_templates
 from bot.i18n import pick_language
 from bot.logs import chat_ref
+from bot.reads import Read
 from bot.store import Database, Inbox, utcnow
 from bot.store.channels import WHATSAPP, ChannelIds
 from bot.store.dead_letters import DeadLetters, unstorable

@@ -22,7 +22,7 @@ from typing import Any
 from flows.events import UNREADABLE, Choice, Command, Contact, Event, FileRef, Incoming, Media, Start, Text, place
 from sqlalchemy import String
 
-from bot.channels.base import Read
+from bot.reads import Read
 from bot.store.models import ChannelChatRow, ChannelUpdateRow, MessageStatusRow
 
 log = logging.getLogger(__name__)

@@ -31,12 +31,12 @@ from flows.desk import Attachment, DeskChat, DeskPost, PostKind, StaffMember
 from flows.events import Incoming, Resolved, StaffCommand, StaffReply
 from flows.files import FileSource, FileTooLarge, FileUnavailable
 
-from bot.channels.base import Read
 from bot.desks.base import DeskRefused, DeskUnavailable
 from bot.desks.chatwoot.client import ChatwootClient, ChatwootError, ChatwootGone, File
 from bot.desks.chatwoot.intake import from_payload
 from bot.desks.chatwoot.webhook import CHAT_ATTRIBUTE, Command, Reply, StatusChange
 from bot.i18n import plain_text
+from bot.reads import Read
 
 log = logging.getLogger(__name__)
 

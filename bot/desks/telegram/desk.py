@@ -7,7 +7,7 @@ the topic (``createForumTopic``, named with the protocol and the customer's name
 and notes as they are), closing closes it. Calls go through the channel's sender, so the group's
 rate limits hold for the desk too.
 
-In (``staff_event``): what someone writes in a topic is a staff event for the engine, which counts
+In (``read``, through the port): what someone writes in a topic is a staff event for the engine, which counts
 it only from chats linked as staff (``ispbot invite staff``); commands are ``/assign``, ``/note``...;
 a topic a staff member closes in Telegram's own screen ends the conversation, as Chatwoot's "resolve".
 """
@@ -15,7 +15,8 @@ a topic a staff member closes in Telegram's own screen ends the conversation, as
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from flows.desk import Attachment, DeskChat, DeskPost, PostKind, StaffMember
@@ -35,8 +36,10 @@ from flows.events import (
 )
 
 from bot.channels.telegram.render import ApiCall
+from bot.channels.telegram.updates import chat_of, route_stored
 from bot.desks.base import DeskRefused
 from bot.i18n import Translations, plain_text
+from bot.reads import Read
 
 MAX_TOPIC_NAME = 128
 
@@ -86,6 +89,19 @@ class TelegramForumDesk:
     async def notify(self, chat: DeskChat, text: str) -> None:
         """In the group's general topic, where the staff see what is nobody's conversation yet."""
         await self._call(ApiCall("sendMessage", {"chat_id": self.staff_chat_id, "text": text, "parse_mode": "HTML"}))
+
+    def read(self, payload: Mapping[str, Any]) -> Read | None:
+        """A stored update of the staff group as the engine's staff event (``other`` when it is none:
+        outside a topic, a button, /start); None: not the staff group's (the channel reads it)."""
+        if not isinstance(payload, dict) or chat_of(payload) != self.staff_chat_id:
+            return None
+        found = route_stored(payload, None, self.staff_chat_id)  # no bot needed: ids and words are read, not fetched
+        if isinstance(found, Read):
+            return found
+        event = staff_event(found.incoming, found.thread_id) if found.staff else None
+        if event is None:
+            return Read("other")
+        return Read("staff_" + type(found.incoming.event).__name__.lower(), replace(found.incoming, event=event))
 
     def _send(self, thread: int, text: str) -> ApiCall:
         return ApiCall("sendMessage", {
