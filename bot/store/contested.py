@@ -19,7 +19,8 @@ from bot.store.types import utcnow
 class ContestedBill:
     document: int
     at: datetime
-    protocol: str | None
+    ticket: int | None  # the ticket it was recorded on, what the person is told
+    protocol: str | None  # that ticket's protocol in the ISP system, for staff
 
 
 class ContestedBills:
@@ -36,10 +37,11 @@ class ContestedBills:
         wanted = sorted(set(documents))
         if not wanted:
             return {}
-        statement = (select(ContestedBillRow.document, ContestedBillRow.at, ContestedBillRow.protocol)
+        statement = (select(ContestedBillRow.document, ContestedBillRow.at, ContestedBillRow.ticket_id,
+                            ContestedBillRow.protocol)
                      .where(ContestedBillRow.customer_code == customer_code, ContestedBillRow.document.in_(wanted))
                      .order_by(ContestedBillRow.at))
-        return {row.document: ContestedBill(row.document, row.at, row.protocol)
+        return {row.document: ContestedBill(row.document, row.at, row.ticket_id, row.protocol)
                 for row in await session.execute(statement)}
 
     async def purge(self, session: AsyncSession, before: datetime) -> int:

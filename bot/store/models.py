@@ -352,7 +352,7 @@ class TrustUnblockRow(Base):
 
 
 class ContestedBillRow(Base):
-    """A bill the subscriber contested in the chat: shown as contested (date, protocol) in every list."""
+    """A bill the subscriber contested in the chat: shown as contested (date, ticket) in every list."""
 
     __tablename__ = "contested_bills"
     __table_args__ = (Index("ix_contested_bills_customer_code_document", "customer_code", "document"),)
@@ -362,7 +362,7 @@ class ContestedBillRow(Base):
     document: Mapped[int] = mapped_column(Integer)  # the bill's number (``Documento``), as people see it
     chat_id: Mapped[int] = mapped_column(BigInteger)
     ticket_id: Mapped[int | None] = mapped_column(Integer)
-    protocol: Mapped[str | None] = mapped_column(String(32))  # the ISP ticket's protocol told to the person
+    protocol: Mapped[str | None] = mapped_column(String(32))  # the ISP ticket's protocol, for staff only
     at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 

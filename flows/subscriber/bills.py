@@ -3,7 +3,7 @@ digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I h
 
 - A contract not active is said first, in one line (``standing.say_standing``).
 - At most ``MAX_SHOWN`` documents, oldest due first, the rest counted; "contest" hands one to ``contest``.
-  A bill contested in the chat says so (date and protocol: ``contest.marks``) in the list and its card.
+  A bill contested in the chat says so (date and ticket: ``contest.marks``) in the list and its card.
 - The line is sent as digits only inside ``<code>`` (one tap copies it). An overdue document is also
   offered the line with the updated due date (``BoletoAtualizado = S``), asked once per card.
 - One amount: the amount due today (``value_up``) is shown beside the original and is what the PIX
@@ -326,4 +326,4 @@ def _display(item: dict[str, Any]) -> dict[str, Any]:
             "overdue": bool(item.get("overdue")), "value_up": now if now is not None and now != value else None,
             "contested": Markup(item["contested"]) if item.get("contested") else None,  # noqa: S704 - our own
             "receipt_at": datetime.fromisoformat(receipt["at"]) if receipt else None,
-            "receipt_protocol": receipt.get("protocol")}
+            "receipt_ticket": receipt.get("ticket")}

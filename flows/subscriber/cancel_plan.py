@@ -10,7 +10,8 @@ cancel needs (``cancel_terms``), is asked once and handed to a person with the c
 - Right before ``contract_cancel`` the contract is read again; it sets a state (``ctx.write_state``):
   after a lost answer the contract is read back, one shown cancelled goes on as done, and when even
   that read fails the person is asked to let the bot check again (never a blind second cancel).
-- Done: a ticket on the cancellation topic records it for staff (its protocol is told), the staff
+- Done: a ticket on the cancellation topic records it for staff (its number is told, and the
+  contact's protocol is the receipt's), the staff
   desk hears of it (``ctx.tell_staff``), and a receipt PDF (``papers``) is sent. The ISP's refusal
   (code 38) is said plainly.
 """
@@ -124,7 +125,7 @@ class CancelPlan(Flow):
                 ticket, protocol = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=ctx.data["contract"],
                                                        subject="Retenção aceita (chat)", text=text)
                 await ctx.record(self.name, RETAINED, ticket=ticket, reference=str(protocol) if protocol else None)
-                ctx.say("cancel_plan.offer_taken", protocol=protocol)
+                ctx.say("cancel_plan.offer_taken", ticket=ticket)
                 ctx.to_menu()
             case _:
                 raise Unexpected("cancel_plan.pick_a_button")
@@ -232,18 +233,17 @@ class CancelPlan(Flow):
                 + (f" Concorrente: {competitor}." if competitor else "")
                 + (" Oferta de retenção apresentada e recusada." if offered else "")
                 + " Recibo enviado ao assinante em PDF.")
-        ticket, number_told = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=number,
-                                                  subject="Cancelamento pelo assinante (chat)", text=text)
-        await ctx.record(self.name, CANCELLED_OUTCOME, ticket=ticket, reference=str(number_told or number))
-        protocol: int | str | None = number_told
-        if protocol is None and ctx.contact is not None:  # the ISP's ticket failed: the contact's protocol stands
-            protocol = ctx.contact.protocol
+        ticket, ticket_protocol = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=number,
+                                                      subject="Cancelamento pelo assinante (chat)", text=text)
+        await ctx.record(self.name, CANCELLED_OUTCOME, ticket=ticket, reference=str(ticket_protocol or number))
+        # The receipt's protocol is the contact's (RGC); the ticket is named as a ticket, by its number.
+        protocol = ctx.contact.protocol if ctx.contact is not None else None
         ctx.tell_staff("cancel_plan.staff_notice", customer=ctx.customer, number=number, plan=plan, when=when,
-                       reason=reason, competitor=competitor, protocol=protocol)
+                       reason=reason, competitor=competitor, protocol=protocol, ticket=ticket)
         customer = await ctx.coordinator.customer(ctx.customer)
         variables = {
             "number": number, "plan": plan, "reason": reason, "competitor": competitor, "when": when,
-            "protocol": protocol, "name": customer.Nome if customer else "",
+            "protocol": protocol, "ticket": ticket, "name": customer.Nome if customer else "",
             "tax_id": customer.CNPJ_CNPF if customer else "", "future": ctx.policy.cancel_terms.future_billing,
             "withdrawal": bool(ctx.policy.cancel_terms.withdrawal_topic), "company": ctx.policy.company,
         }

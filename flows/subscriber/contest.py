@@ -9,7 +9,7 @@ is told their rights in one line.
   take): the bot does not promise it. It says the bill stays open as it is until the answer, and
   that the ticket asks staff not to collect the contested amount meanwhile (what it does ask).
 - The bill is remembered as contested (``ctx.record_contest``): every list and card of bills marks
-  it with the date and the protocol (``marks``).
+  it with the date and the ticket's number (``marks``).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ class Contest(Flow):
         if bill["number"] is not None:
             await ctx.record_contest(int(bill["number"]), ticket=ticket, protocol=str(protocol))
         until = (due_at or ctx.coordinator.now() + Deadline.CONTESTED_CHARGE.term).date()
-        ctx.say("contest.done", protocol=protocol, until=until, **bill)
+        ctx.say("contest.done", ticket=ticket, until=until, **bill)
         ctx.to_menu()
 
     def _ask_reason(self, ctx: Context) -> None:
@@ -103,11 +103,11 @@ class Contest(Flow):
 
 
 async def marks(ctx: Context, numbers: Iterable[int | None]) -> dict[int, str]:
-    """Bill number → "contested on DD/MM, protocol N" for the bills among these that were contested
+    """Bill number → "contested on DD/MM, ticket no. N" for the bills among these that were contested
     in the chat: what every list and card of bills says beside the bill."""
     found = await ctx.contested_bills(n for n in numbers if n is not None)
     zone = ctx.coordinator.zone
-    return {number: ctx.text("contest.mark", at=contest.at.astimezone(zone).date(), protocol=contest.protocol)
+    return {number: ctx.text("contest.mark", at=contest.at.astimezone(zone).date(), ticket=contest.ticket)
             for number, contest in found.items()}
 
 

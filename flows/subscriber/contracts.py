@@ -152,9 +152,10 @@ class Contracts(Flow):
             return
         ticket = await self._note(ctx, contract)
         await ctx.record_trust_unblock(number)
+        # The person is told the ticket by its number ("protocol" is the contact's); staff search by its protocol.
         protocol = ticket and (await ctx.coordinator.protocol(ctx.customer, ticket) or ticket)
         await ctx.record(self.name, UNBLOCKED, ticket=ticket or None, reference=str(protocol) if protocol else None)
-        ctx.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes, protocol=protocol)
+        ctx.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes, ticket=ticket or None)
         ctx.to_menu()
 
     async def _fresh(self, ctx: Context, number: int) -> v1_records.Contract | None:

@@ -4,7 +4,7 @@ handoff, and a desk conversation with a card (customer, contract, online, open b
 last messages; in pt_BR, the staff's language). The person's words go to the desk (``ctx.relay``),
 the bot quiet until staff hand back (``/bot``); asked again, "a person is coming". A staff member
 who answers first in a chat the bot serves (Chatwoot) takes it over so (``taken_over``), unsaid.
-Without a desk: the ticket's protocol, and what they write joins it (``follow_ticket``).
+Without a desk: the ticket's number, and what they write joins it (``follow_ticket``).
 ``cancel_plan`` says why and asks for a person on a ticket of a cancellation topic.
 
 Someone linked to no customer reaches a person too (``/atendente``, the words, the link's button):

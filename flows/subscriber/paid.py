@@ -8,9 +8,9 @@ or from a photo or PDF sent at the menu or the bill list: only what is missing i
   read as it comes (``bot.receipts``, off the event loop): its amount picks the bill, its date the
   payment's, and a receipt saying both is sent at once, one message telling what was read; the same
   receipt again (end-to-end id or file, from the notes on the payment tickets) gets the first
-  protocol; another payee goes to a person; what was read and any doubt is a note on the ticket.
+  ticket's number; another payee goes to a person; what was read and any doubt is a note on the ticket.
 - No ``ctx.write_once``: the ISP refuses a second notice for a bill (code 21), told plainly; a bill
-  already told is said as soon as it is known (``_earlier_notice``), with when and the protocol.
+  already told is said as soon as it is known (``_earlier_notice``), with when and its ticket.
 - After the notice, a blocked contract is offered the unblock in trust when the policy allows it.
 """
 
@@ -197,7 +197,7 @@ class Paid(Flow):
             "e2e": read.end_to_end, "line": read.digitable_line, "fingerprint": reading.fingerprint[:16],
         }
         if (earlier := await _receipt_sent_before(ctx, ctx.data["read"])) is not None:
-            ctx.say("paid.receipt_again", protocol=earlier)
+            ctx.say("paid.receipt_again", ticket=earlier)
             ctx.to_menu()
             return True
         if not read.is_receipt:
@@ -273,12 +273,12 @@ class Paid(Flow):
         ctx.ask("when", "paid.when", options, columns=2, got_receipt=got_receipt, **_display(ctx.data["document"]))
 
     async def _told_before(self, ctx: Context) -> bool:
-        """Say when this bill's payment was already told, and its protocol; False when it was not."""
+        """Say when this bill's payment was already told, and its ticket; False when it was not."""
         bill = ctx.data["document"]
         ticket = await _earlier_notice(ctx, bill)
         if ticket is None:
             return False
-        ctx.say("paid.told_before", at=ticket.Abertura_DataHora, protocol=ticket.Protocolo or ticket.Numero,
+        ctx.say("paid.told_before", at=ticket.Abertura_DataHora, ticket=ticket.Numero,
                 closed=ticket.Encerramento_DataHora is not None, **_display(bill))
         ctx.to_menu()
         return True
@@ -313,6 +313,8 @@ class Paid(Flow):
                 ctx.say("paid.already_informed", **_display(document))
                 ctx.to_menu()
             return
+        # The person is told the ticket by its own number, labelled a ticket ("protocol" is the
+        # contact's); the ISP ticket's protocol stays on the record for staff to search by.
         protocol = await ctx.coordinator.protocol(ctx.customer, ticket) if ticket else None
         # The ISP confirms the payment later: a request, with its term.
         await ctx.record(self.name, PAYMENT_NOTICED, ticket=ticket or None, reference=str(protocol or ticket or ""),
@@ -322,12 +324,12 @@ class Paid(Flow):
             if ticket:
                 await _note_for_staff(ctx, ticket, read, document)
             paid_at = datetime.fromisoformat(read["paid_at"]) if read.get("paid_at") else None
-            ctx.say("paid.sent_read", ticket=protocol or ticket, amount=Decimal(read["amount"]),
+            ctx.say("paid.sent_read", ticket=ticket, amount=Decimal(read["amount"]),
                     paid_on=paid_at.date() if paid_at else None,
                     paid_time=paid_at if paid_at and paid_at.time() != time(0, 0) else None,
                     payee=read.get("payee"), doubt_amount=read.get("doubt_amount", False), **_display(document))
         else:
-            ctx.say("paid.sent", ticket=protocol or ticket, **_display(document))  # the number staff search by
+            ctx.say("paid.sent", ticket=ticket, **_display(document))
         await self._offer_unblock(ctx)
 
     async def _offer_unblock(self, ctx: Context) -> None:
@@ -381,7 +383,7 @@ async def _note_for_staff(ctx: Context, ticket: int, read: dict[str, Any], bill:
 
 
 async def _receipt_sent_before(ctx: Context, read: dict[str, Any]) -> str | None:
-    """The protocol of an earlier notice with this very receipt (the same end-to-end id or file),
+    """The ticket number of an earlier notice with this very receipt (the same end-to-end id or file),
     from the notes on the customer's payment tickets, the newest few; None when none or the ISP
     cannot say now."""
     marks = _marks(read)
@@ -392,7 +394,7 @@ async def _receipt_sent_before(ctx: Context, read: dict[str, Any]) -> str | None
                 continue
             notes = await ctx.coordinator.occurrences(ticket.Numero)
             if any(o.Descricao and any(mark in o.Descricao for mark in marks) for o in notes):
-                return str(ticket.Protocolo or ticket.Numero)
+                return str(ticket.Numero)
     except IspError:
         return None
     return None
@@ -426,7 +428,7 @@ async def _earlier_notice(ctx: Context, bill: dict[str, Any]) -> Ticket | None:
 
 async def receipts_sent(ctx: Context, numbers: list[str]) -> dict[str, dict[str, str]]:
     """For each bill (by document number) whose payment was told with a receipt: when and the
-    protocol, from the ISP's payment tickets (JSON values); nothing when the ISP cannot say now.
+    ticket's number, from the ISP's payment tickets (JSON values); nothing when the ISP cannot say now.
     Shown in every list and card until the ISP shows the bill paid (it then leaves the open bills)."""
     wanted = [n for n in (str(n or "").strip() for n in numbers) if n]
     if not wanted:
@@ -442,7 +444,7 @@ async def receipts_sent(ctx: Context, numbers: list[str]) -> dict[str, dict[str,
         for number in wanted:
             if number not in found and re.search(rf"(?<!\d){re.escape(number)}(?!\d)", ticket.Assunto):
                 found[number] = {"at": ticket.Abertura_DataHora.isoformat(),
-                                 "protocol": str(ticket.Protocolo or ticket.Numero)}
+                                 "ticket": str(ticket.Numero or "")}
     return found
 
 

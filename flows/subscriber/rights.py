@@ -1,6 +1,7 @@
 """What the flows of the subscriber's rights share (cancel, suspend, contest a charge): a contract's
 state, the contract read fresh before a write, the pick among several contracts, and the ticket that
-records an act for the ISP's staff (in Portuguese) and gives the person its protocol.
+records an act for the ISP's staff (in Portuguese), told to the person by its number (the ISP's
+protocol of it is kept for staff: "protocol" is the contact's).
 """
 
 from __future__ import annotations

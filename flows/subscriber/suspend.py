@@ -1,6 +1,6 @@
 """Suspending a contract for a while (``contract_suspend_temporary``), or calling off a scheduled
-suspension (``contract_suspend_temporary_cancel``), each recorded on a ticket whose protocol is told
-and told to the staff desk (``ctx.tell_staff``).
+suspension (``contract_suspend_temporary_cancel``), each recorded on a ticket told by its number
+(labelled a ticket: "protocol" is the contact's) and told to the staff desk (``ctx.tell_staff``).
 
 - The contract (active or suspended ones, when several), then suspend or call off. A contract in
   effect suspended is told when it comes back; one not active cannot be suspended (said plainly).
@@ -225,7 +225,7 @@ class Suspend(Flow):
         outcome = "suspended" if key == "suspend.done" else "suspension_cancelled"  # flows.contacts' outcomes
         await ctx.record(self.name, outcome, ticket=ticket, reference=str(protocol) if protocol else None)
         notice = "suspend.staff_notice" if key == "suspend.done" else "suspend.staff_notice_called_off"
-        ctx.tell_staff(notice, customer=ctx.customer, protocol=protocol, **terms)
-        ctx.say(key, protocol=protocol, **terms)
+        ctx.tell_staff(notice, customer=ctx.customer, ticket=ticket, **terms)
+        ctx.say(key, ticket=ticket, **terms)  # by its number, labelled a ticket: "protocol" is the contact's
         ctx.to_menu()
 

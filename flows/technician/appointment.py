@@ -180,7 +180,7 @@ class Appointment(Flow):
                 confirmed=status is v2_requests.AppointmentStatus.CONFIRMED)
         if ticket.CodigoCliente is not None:  # the subscriber hears of their visit's new time
             await ctx.notify_customer(ticket.CodigoCliente, "visit_scheduled", "technician_appointment.customer_visit",
-                                      protocol=ticket.Protocolo, day=when.date(), time=when.time())
+                                      ticket=ticket.Numero, day=when.date(), time=when.time())
         back_to_ticket(ctx)
 
 

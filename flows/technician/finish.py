@@ -116,8 +116,7 @@ class Finish(Flow):
         if ticket.CodigoCliente is not None:
             link = await ctx.coordinator.survey_link(number)
             await ctx.notify_customer(ticket.CodigoCliente, "survey" if link else "visit_done",
-                                      "technician_work.visit_done", number=number,
-                                      protocol=ticket.Protocolo or number, survey=link or "")
+                                      "technician_work.visit_done", ticket=number, survey=link or "")
             ctx.coordinator.forget(ticket.CodigoCliente)  # the subscriber's ticket list changed
         ctx.set_current_ticket(None)
         if AGENDA in ctx.menu:

@@ -196,7 +196,7 @@ class Status(Flow):
         if target is service_orders.Move.ON_THE_WAY and ticket.CodigoCliente:
             told = await ctx.notify_customer(
                 ticket.CodigoCliente, "technician_on_the_way", "technician_status.customer_on_the_way",
-                protocol=ticket.Protocolo or ticket.Numero, subject=ticket.Assunto or ticket.Topico or "",
+                ticket=ticket.Numero, subject=ticket.Assunto or ticket.Topico or "",
             )
         reason = ctx.data.get("reason") if target is service_orders.Move.ABORTED else None
         unrecorded = await self._record_reason(ctx, ticket.Numero or 0, reason) if reason else None

@@ -349,7 +349,7 @@ async def test_a_receipt_is_sent_by_naming_a_file(desk: Desk, tmp_path: Path) ->
         await chat.say(str(next(i for i, c in enumerate(chat.choices, 1) if "28/03/2025" in c.label)))
         await chat.say("1")  # today
         shown = await chat.say("1") or ""  # send
-    assert "Protocolo" in shown
+    assert "Chamado nº" in shown
     (notice,) = desk.sandbox.store.rows("payment_notifications")
     assert notice["file_name"] == "comprovante.pdf" and notice["file_size"] == len(b"%PDF-1.4 receipt")
 

@@ -34,7 +34,7 @@ async def test_a_request_with_its_length_asks_only_for_the_start(desk: Desk, clo
     monday = clock.now.date() + timedelta(days=(7 - clock.now.weekday()) or 7)
     assert "suspenso por 90 dias" in chat.text and f"{monday:%d/%m/%Y}" in chat.text
     await chat.say("sim, pode")
-    assert "Protocolo" in chat.text
+    assert "Chamado nº" in chat.text
     (scheduled,) = desk.sandbox.store.where("suspensions", contract_id=DEMO_IDENTITIES.contract, status="scheduled")
     assert scheduled["duration"] == 90 and scheduled["start_date"] == monday.isoformat()
 

@@ -1,5 +1,5 @@
 """Cancelling in the chat: the contract, the ISP's reasons, the competitor, one retention offer
-declined in one tap, what happens next, contract_cancel, the protocol and a receipt PDF; the ISP's
+declined in one tap, what happens next, contract_cancel, the contact's protocol, the ticket and a receipt PDF; the ISP's
 refusal in plain words; a lost answer read back, never resent; switched off, a person takes it."""
 
 from __future__ import annotations
@@ -65,12 +65,14 @@ async def test_cancel_walked_end_to_end_with_the_offer_declined_in_one_tap(cance
     ticket, note = last_ticket(cancelling.sandbox, MARIA)
     assert ticket["Topico"] == "Cancelamento"
     assert "cancelado pelo próprio assinante" in note and "recusada" in note
-    assert f"Protocolo: {ticket['Protocolo']}" in chat.text
+    # The receipt's protocol is the contact's (RGC); the ticket is named as a ticket.
+    assert "Protocolo do atendimento: " in chat.text and f"Chamado nº {ticket['Numero']}." in chat.text
     receipt = chat.last(Upload)
     assert receipt.kind == "document" and receipt.filename == f"cancelamento-{DEMO_IDENTITIES.contract}.pdf"
     body = pdf_text(receipt.data)
     assert receipt.data.startswith(b"%PDF") and "Comprovante de cancelamento" in body
-    assert "Maria Aparecida da Silva" in body and str(ticket["Protocolo"]) in body
+    assert "Maria Aparecida da Silva" in body and f"chamado nº {ticket['Numero']}" in body
+    assert "Protocolo do atendimento: 2" in body and str(ticket["Protocolo"]) not in body
     assert "Fibra Sandbox Telecom Ltda" in body and "Vivo Fibra" in body
     await chat.say("meus atendimentos")
     assert "Cancelamento" in chat.text and "contrato cancelado" in chat.text
@@ -82,7 +84,7 @@ async def test_taking_the_offer_keeps_the_plan_and_tells_staff(cancelling: Desk)
     await chat.tap("Mudança de endereço")
     await chat.tap("Prefiro não dizer")
     await chat.tap("Quero a oferta")
-    assert "Seu plano continua" in chat.text and "Protocolo" in chat.text
+    assert "Seu plano continua" in chat.text and "Chamado nº" in chat.text
     # The bot only records the acceptance on a ticket: it says so, not that the offer is applied.
     assert "vale depois que a equipe aplicar" in chat.text and "vai aplicar a oferta" not in chat.text
     assert state(cancelling.sandbox, DEMO_IDENTITIES.contract) == "A"

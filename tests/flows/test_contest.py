@@ -31,7 +31,8 @@ async def test_a_charge_is_contested_from_the_bill_card(desk: Desk, clock: Fixed
     ticket, note = last_ticket(desk.sandbox)
     assert ticket["Topico"] == "Contestação de cobrança"
     assert "ponto extra que nunca instalaram" in note and "30 dias" in note
-    assert f"Protocolo: {ticket['Protocolo']}" in chat.text
+    assert f"Contestação registrada no chamado nº {ticket['Numero']}." in chat.text
+    assert str(ticket["Protocolo"]) not in chat.text  # "protocolo" is the contact's alone
     until = (clock.now + timedelta(days=30)).strftime("%d/%m/%Y")
     assert f"resposta em até 30 dias (até {until})" in chat.text
     await chat.say("meus atendimentos")
@@ -49,7 +50,7 @@ async def test_in_words_the_bill_is_asked_and_the_operator_topic_used(
         await chat.tap("99,90")
         await chat.say("Cobraram depois que pedi o cancelamento do ponto")
         ticket, _ = last_ticket(sandbox)
-        assert ticket["Topico"] == "Negociação de débito" and "Protocolo" in chat.text
+        assert ticket["Topico"] == "Negociação de débito" and f"chamado nº {ticket['Numero']}" in chat.text
     finally:
         await desk.client.aclose()
 
@@ -68,7 +69,7 @@ async def test_the_bot_promises_no_hold_on_collection_it_cannot_make(desk: Desk)
     assert "NÃO suspende a cobrança" in note and "não cobrar o valor contestado" in note
 
 
-async def test_a_contested_bill_is_marked_with_date_and_protocol_in_every_list_and_card(desk: Desk) -> None:
+async def test_a_contested_bill_is_marked_with_date_and_ticket_in_every_list_and_card(desk: Desk) -> None:
     chat = await desk.linked_chat(MARIA)
     await chat.command("boleto")
     assert "contestado" not in chat.text
@@ -76,7 +77,7 @@ async def test_a_contested_bill_is_marked_with_date_and_protocol_in_every_list_a
     await chat.tap("Contestar cobrança")
     await chat.say("Fui cobrada por um ponto extra que nunca instalaram")
     ticket, _ = last_ticket(desk.sandbox)
-    mark = f"contestado em 10/03/2025, protocolo {ticket['Protocolo']}"
+    mark = f"contestado em 10/03/2025, chamado nº {ticket['Numero']}"
     await chat.say("segunda via")  # the list
     assert mark in chat.text and "⚖️ contestado" in " ".join(chat.buttons)
     await chat.tap("vencido")  # the bill's card
@@ -93,4 +94,4 @@ async def test_the_mark_is_said_in_english_too(desk: Desk) -> None:
     await chat.say("I was charged for an extra point never installed")
     assert "cannot hold back the charge" in chat.text
     await chat.command("bills")
-    assert "contested on 3/10/2025, protocol" in chat.text
+    assert "contested on 3/10/2025, ticket no." in chat.text

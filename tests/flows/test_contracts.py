@@ -86,7 +86,7 @@ async def test_unblock_in_trust_states_terms_unblocks_and_notes_it_for_the_staff
     assert desk.sandbox.call_count("contract_unblock") == 1
     [ticket] = _bot_tickets(desk, JOAO)
     assert ticket["Tipo"] == "A" and ticket["iniciativa"] == "C" and ticket["modo"] == DEMO_IDENTITIES.telegram_mode
-    assert f"protocolo {ticket['Protocolo']}" in chat.text
+    assert f"no chamado nº {ticket['Numero']}." in chat.text
     occurrences = await desk.client.ConsultaOcorrenciasAtendimentos(F("Atendimento") == ticket["Numero"])
     assert any("Desbloqueio em confiança do contrato 5002" in (o.Descricao or "") for o in occurrences)
 
@@ -199,7 +199,7 @@ async def test_with_a_current_ticket_the_unblock_is_an_occurrence_on_it_not_a_ne
     await chat.command("contratos")
     await chat.tap("Desbloqueio em confiança")
     await chat.tap("Sim, desbloquear")
-    assert f"protocolo {desk.sandbox.store.find('tickets', Numero=ticket)['Protocolo']}" in chat.text
+    assert f"no chamado nº {ticket}." in chat.text
     occurrences = await desk.client.ConsultaOcorrenciasAtendimentos(F("Atendimento") == ticket)
     assert any("Desbloqueio em confiança do contrato 5002" in (o.Descricao or "") for o in occurrences)
     assert _bot_tickets(desk, JOAO) == []

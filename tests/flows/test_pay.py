@@ -155,20 +155,20 @@ async def test_i_have_paid_from_a_bill_sends_the_receipt_and_tells_the_ticket(de
     (notice,) = _notifications(desk)
     assert notice["document_id"] == D.open_document and notice["payment_date"] == "2025-03-10"
     assert notice["file_sha256"] == hashlib.sha256(RECEIPT).hexdigest()
-    assert f"Protocolo {_protocol(desk, notice)}" in chat.text  # the number staff search by, as everywhere
+    # The ticket by its own number, labelled a ticket: "protocolo" is the contact's alone.
+    assert f"Chamado nº {notice['ticket']}" in chat.text and _isp_protocol(desk, notice) not in chat.text
 
 
-async def test_a_second_i_have_paid_says_when_the_receipt_was_sent_and_its_protocol(desk: Desk) -> None:
+async def test_a_second_i_have_paid_says_when_the_receipt_was_sent_and_its_ticket(desk: Desk) -> None:
     chat = await _bill(desk)
     await chat.tap("Já paguei")
     await chat.tap("Ontem")
     await chat.send_file("photo", "comprovante.jpg", b"\xff\xd8\xff jpeg")
     await chat.tap("Enviar")
     (notice,) = _notifications(desk)
-    protocol = _protocol(desk, notice)
     chat = await _bill(desk)
     await chat.tap("Já paguei")
-    assert "já foi informado em 10/03/2025" in chat.text and f"protocolo {protocol}" in chat.text
+    assert "já foi informado em 10/03/2025" in chat.text and f"chamado nº {notice['ticket']}" in chat.text
     assert "não é preciso mandar de novo" in chat.text and "Quando você pagou" not in chat.text
     await chat.say("paguei")  # in words, from the menu: the other bill is asked, this one is still listed
     assert "Qual boleto você pagou" in chat.text
@@ -218,7 +218,7 @@ async def test_the_receipt_sent_at_the_bills_card_is_that_bills_receipt(desk: De
     assert "Confere?" in chat.text and "comprovante.jpg" in chat.text  # the receipt is not asked again
     await chat.tap("Enviar")
     (notice,) = _notifications(desk)
-    assert notice["document_id"] == D.open_document and f"Protocolo {_protocol(desk, notice)}" in chat.text
+    assert notice["document_id"] == D.open_document and f"Chamado nº {notice['ticket']}" in chat.text
 
 
 async def test_a_receipt_sent_at_the_bill_list_asks_only_which_bill(desk: Desk) -> None:
@@ -309,7 +309,7 @@ async def test_the_isp_down_at_the_send_asks_again_and_nothing_is_sent_twice(des
     assert "Confere?" in chat.text  # the question again
     assert _notifications(desk) == []
     await chat.tap("Enviar")
-    assert len(_notifications(desk)) == 1 and "Protocolo" in chat.text
+    assert len(_notifications(desk)) == 1 and "Chamado nº" in chat.text
 
 
 async def test_a_blocked_subscriber_is_offered_the_unblock_after_telling_the_payment(desk: Desk) -> None:
@@ -320,7 +320,7 @@ async def test_a_blocked_subscriber_is_offered_the_unblock_after_telling_the_pay
     await chat.tap("Hoje")
     await chat.send_file("document", "comprovante.pdf", RECEIPT, mime="application/pdf")
     await chat.tap("Enviar")
-    assert "Protocolo" in chat.text and f"contrato {D.blocked_contract} está bloqueado" in chat.text
+    assert "Chamado nº" in chat.text and f"contrato {D.blocked_contract} está bloqueado" in chat.text
     await chat.tap("Desbloquear em confiança")
     assert "desbloque" in chat.text.casefold()
 
@@ -353,7 +353,7 @@ async def test_the_whole_money_loop_in_every_answer_variant(desk: Desk, variant:
     await chat.send_file("document", "comprovante.pdf", RECEIPT, mime="application/pdf")
     await chat.tap("Enviar")
     (notice,) = _notifications(desk)
-    assert f"Protocolo {_protocol(desk, notice)}" in chat.text
+    assert f"Chamado nº {notice['ticket']}" in chat.text
 
 
 @pytest.mark.parametrize("failure", ["", [], {}])
@@ -368,8 +368,8 @@ async def test_refusals_read_the_same_whatever_their_result(desk: Desk, failure:
     assert "já foi informado" in chat.text and len(_notifications(desk)) == 1
 
 
-def _protocol(desk: Desk, notice: dict[str, Any]) -> str:
-    """The protocol of the ticket the ISP opened for a payment notice."""
+def _isp_protocol(desk: Desk, notice: dict[str, Any]) -> str:
+    """The ISP's own protocol of the ticket it opened for a payment notice (never told as a protocol)."""
     tickets = desk.sandbox.v1("ConsultaAtendimentos", {"Filtro": f"CodigoCliente = {D.customer}"})["result"]
     return str(next(t["Protocolo"] for t in tickets if int(t["Numero"]) == notice["ticket"]))
 

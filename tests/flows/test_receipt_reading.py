@@ -48,7 +48,7 @@ async def test_a_pdf_receipt_at_the_menu_is_read_matched_and_sent_without_a_ques
     assert notice["document_id"] != D.open_document and notice["payment_date"] == "2025-03-10"
     text = chat.text.replace("\xa0", " ")
     assert "R$ 102,30 pago em 10/03/2025 às 14:32 para FIBRA X TELECOM LTDA" in text
-    assert "é o boleto de 26/02/2025" in text and "Protocolo" in text
+    assert "é o boleto de 26/02/2025" in text and f"Chamado nº {notice['ticket']}." in text
     assert "Quando você pagou" not in text and "Qual boleto" not in text and "Confere?" not in text
 
 
@@ -59,14 +59,14 @@ async def test_the_face_value_due_today_is_the_bill_not_yet_overdue(reading_desk
     assert notice["document_id"] == D.open_document and "é o boleto de 28/03/2025" in chat.text
 
 
-async def test_the_same_receipt_again_is_already_received_with_the_first_protocol(reading_desk: Desk) -> None:
+async def test_the_same_receipt_again_is_already_received_with_the_first_ticket(reading_desk: Desk) -> None:
     chat = await reading_desk.linked_chat()
     await chat.send_file("document", "comprovante.pdf", pdf_of(_pix("102,30")), mime="application/pdf")
-    first = chat.text.split("Protocolo ")[1].split(".")[0]
+    (notice,) = _notifications(reading_desk)
     # the same PIX, printed again (another file: the end-to-end id tells it)
     await chat.send_file("document", "de-novo.pdf", pdf_of(_pix("102,30", when="10/03/2025 14:32")),
                          mime="application/pdf")
-    assert "já foi recebido antes" in chat.text and first in chat.text
+    assert "já foi recebido antes" in chat.text and f"no chamado nº {notice['ticket']}." in chat.text
     assert len(_notifications(reading_desk)) == 1
 
 
@@ -137,14 +137,14 @@ async def test_someone_whose_file_does_not_go_is_offered_a_person(reading_desk: 
 async def test_a_bill_with_a_receipt_sent_is_marked_in_the_list_and_its_card(reading_desk: Desk) -> None:
     chat = await reading_desk.linked_chat()
     await chat.send_file("document", "comprovante.pdf", pdf_of(_pix("102,30")), mime="application/pdf")
-    protocol = chat.text.split("Protocolo ")[1].split(".")[0]
+    (notice,) = _notifications(reading_desk)
     await chat.command("boleto")
     listed = chat.text.replace("\xa0", " ")
-    assert f"comprovante enviado em 10/03/2025, em análise (protocolo {protocol})" in listed
+    assert f"comprovante enviado em 10/03/2025, em análise (chamado nº {notice['ticket']})" in listed
     assert listed.count("comprovante enviado") == 1  # only the bill it paid
     assert "Total para hoje: R$ 202,20" in listed  # 102,30 overdue + 99,90
     await chat.tap("26/02/2025")
-    assert f"Comprovante enviado em 10/03/2025, em análise (protocolo {protocol})" in chat.text
+    assert f"Comprovante enviado em 10/03/2025, em análise (chamado nº {notice['ticket']})" in chat.text
 
 
 async def test_a_receipt_at_a_bills_card_of_another_amount_is_sent_with_the_doubt_said(reading_desk: Desk) -> None:

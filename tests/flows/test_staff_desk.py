@@ -337,7 +337,7 @@ async def test_a_cancel_in_the_chat_reaches_the_desk_as_a_notice(cancelling: Des
     await chat.tap("Preço")
     await chat.tap("Prefiro não dizer")
     await chat.tap("Sim, cancelar agora")
-    assert "Protocolo" in chat.text
+    assert "Chamado nº" in chat.text
     assert fake.calls == [] and await jobs(desk) == [("notice", "pending")]  # written with the turn
     await DeskWorker(desk.database, fake).round()
     [(what, chat_id, customer, text)] = fake.calls
@@ -356,7 +356,7 @@ async def test_without_a_desk_a_cancel_writes_no_desk_job(sandbox: Sandbox, data
         await chat.tap("Preço")
         await chat.tap("Prefiro não dizer")
         await chat.tap("Sim, cancelar agora")
-        assert "Protocolo" in chat.text and await jobs(desk) == []  # the cancel's ticket is the staff's record
+        assert "Chamado nº" in chat.text and await jobs(desk) == []  # the cancel's ticket is the staff's record
     finally:
         await desk.client.aclose()
 

@@ -1,4 +1,4 @@
-"""Suspending a contract for a while and calling it off, each with its protocol; the ISP's refusals
+"""Suspending a contract for a while and calling it off, each with its ticket; the ISP's refusals
 (already scheduled, none to call off, not active) in plain words; a lost answer is not a second one.
 
 The client refuses a start date already past everywhere, so these chats live on today's date."""
@@ -14,6 +14,7 @@ from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
 from bot.sandbox.clock import ISP_ZONE
 
 from tests.flows.harness import Desk, TestChat, losing_answers
+from tests.flows.test_cancel_plan import last_ticket
 from tests.flows.test_staff_desk import RecordingDesk
 from tests.store.dbtools import ScratchDatabase
 
@@ -37,20 +38,20 @@ async def ask_for(chat: TestChat, days: str, start: str) -> None:
     await chat.tap(start) if start == "Hoje" else await chat.say(start)
 
 
-async def test_a_suspension_is_scheduled_then_called_off_each_with_its_protocol(desk: Desk, clock: FixedClock) -> None:
+async def test_a_suspension_is_scheduled_then_called_off_each_with_its_ticket(desk: Desk, clock: FixedClock) -> None:
     chat = await desk.linked_chat(MARIA)
     start = (clock.now + timedelta(days=7)).date()
     await ask_for(chat, "60", start.strftime("%d/%m"))
     assert "suspenso por 60 dias" in chat.text and (start + timedelta(days=60)).strftime("%d/%m/%Y") in chat.text
     await chat.tap("Sim, suspender")
-    assert "Pronto" in chat.text and "Protocolo" in chat.text
+    assert "Pronto" in chat.text and f"Chamado nº {last_ticket(desk.sandbox, MARIA)[0]['Numero']}." in chat.text
     (scheduled,) = suspensions(desk.sandbox, "scheduled")
     assert scheduled["duration"] == 60 and scheduled["start_date"] == start.isoformat()
     await ask_for(chat, "30", "Hoje")
     await chat.tap("Sim, suspender")
     assert "Já existe uma suspensão agendada" in chat.text
     await chat.tap("Desfazer a suspensão agendada")
-    assert "foi desfeita" in chat.text and "Protocolo" in chat.text
+    assert "foi desfeita" in chat.text and f"Chamado nº {last_ticket(desk.sandbox, MARIA)[0]['Numero']}." in chat.text
     assert suspensions(desk.sandbox, "cancelled") and not suspensions(desk.sandbox, "scheduled")
     await chat.say("suspender")
     await chat.tap("Desfazer")

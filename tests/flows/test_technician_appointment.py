@@ -42,7 +42,8 @@ async def test_a_reschedule_is_recorded_in_the_isp_keeping_the_duration(desk: De
     assert (row["Data_Agendamento"], row["Hora_Agendamento"], row["Duracao_Agendamento"],
             row["Situacao_Agendamento"]) == ("2025-03-11", "10:30:00", "01:30:00", "to_confirm")
     [told] = desk.notices_for(maria.chat_id)
-    assert "visita técnica" in told and "11/03/2025 às 10:30" in told
+    assert "visita técnica do seu chamado nº 70001" in told and "11/03/2025 às 10:30" in told
+    assert "protocolo" not in told  # "protocolo" is the contact's alone
 
 
 async def test_the_new_day_can_be_said_in_words(desk: Desk) -> None:

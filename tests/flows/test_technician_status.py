@@ -53,7 +53,8 @@ async def test_on_the_way_tells_marias_linked_chat_and_shows_the_card(desk: Desk
     assert ticket(desk)["Situacao_OS"] == "A"
     notices = desk.notices_for(maria.chat_id)
     assert len(notices) == 1 and "técnico está a caminho" in notices[0]
-    assert "2025030970001" in notices[0]  # the protocol Maria knows
+    assert "chamado nº 70001" in notices[0]  # her ticket, named as a ticket ("protocolo" is a contact's)
+    assert "2025030970001" not in notices[0] and "protocolo" not in notices[0]
 
 
 async def test_abort_asks_for_the_reason_and_a_confirmation_and_records_the_reason(desk: Desk) -> None:

@@ -305,7 +305,7 @@ async def test_finish_closes_the_ticket_and_tells_the_subscriber_with_the_survey
     assert ticket.Encerramento_DataHora is not None
     assert (ticket.Causa, ticket.Solucao) == ("ONU travada", "ONU reiniciada e sinal conferido")
     [notice] = desk.notices_for(maria.chat_id)
-    assert "visita técnica" in notice and "https://pesquisa.provedor.example.com.br/q/" in notice
+    assert "visita técnica do chamado nº 70001" in notice and "https://pesquisa.provedor.example.com.br/q/" in notice
     async with desk.database.transaction() as session:
         assert (await ChatStates().load(session, chat.chat_id)).current_ticket is None
 

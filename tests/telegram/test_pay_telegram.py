@@ -61,7 +61,7 @@ async def test_i_have_paid_fetches_the_receipt_once_and_tells_the_ticket(databas
         await chat.tap("Hoje")
         assert "comprovante.pdf" in chat.text and bot.api.calls["getFile"] == 0  # fetched only once confirmed
         await chat.tap("Enviar")
-        assert "Protocolo" in chat.text
+        assert "Chamado nº" in chat.text
         assert bot.api.calls["getFile"] == 1 and bot.api.calls["(download)"] == 1
         (notice,) = sandbox.store.rows("payment_notifications")
         assert notice["file_sha256"] == hashlib.sha256(RECEIPT).hexdigest() and notice["document_id"] == D.open_document
@@ -95,7 +95,7 @@ async def test_the_screenshot_sent_at_the_bills_card_after_the_pix_is_that_bills
         await chat.tap("Hoje")
         assert "Confere?" in chat.text and bot.api.calls["getFile"] == 0  # fetched only once confirmed
         await chat.tap("Enviar")
-        assert "Protocolo" in chat.text and bot.api.calls["getFile"] == 1
+        assert "Chamado nº" in chat.text and bot.api.calls["getFile"] == 1
         (notice,) = sandbox.store.rows("payment_notifications")
         assert notice["document_id"] == D.open_document
         assert notice["file_sha256"] == hashlib.sha256(screenshot).hexdigest()

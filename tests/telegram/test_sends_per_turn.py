@@ -135,7 +135,7 @@ async def walk_subscribers(walk: Walk) -> None:
         "tap Segunda via", "tap 28/03/2025", "tap PIX copia", "tap QR code", "tap Boleto em PDF",
         "tap Outros boletos", "tap 26/02/2025", "tap Menu", "say segunda via", "tap 28/03/2025", "tap Já paguei",
         "tap Hoje", "receipt", "tap Enviar")
-    assert "Protocolo" in maria.text
+    assert "Chamado nº" in maria.text
 
     await walk.run("receipt out of the blue", maria,
         "say /menu", "receipt", "tap 28/03/2025", "tap Ontem", "tap Cancelar")

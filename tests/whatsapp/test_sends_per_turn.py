@@ -129,7 +129,7 @@ async def walk_subscribers(walk: Walk) -> None:
         "tap Segunda via", "tap 28/03/2025", "tap PIX copia", "tap QR code", "tap Boleto em PDF",
         "tap Outros boletos", "tap 26/02/2025", "tap Menu", "say segunda via", "tap 28/03/2025", "tap Já paguei",
         "tap Hoje", "receipt", "tap Enviar")
-    assert "Protocolo" in maria.text
+    assert "Chamado nº" in maria.text
 
     await walk.run("new ticket", maria,
         "say /menu", "tap Abrir chamado", "tap_first", "tap Abrir chamado mesmo assim",

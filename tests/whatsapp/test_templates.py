@@ -34,11 +34,11 @@ MONEY = {amount: default_translations().money("en", Decimal(amount)) for amount 
 # Each kind as the flows send it: the text's key and its variables.
 SENT_AS: dict[str, tuple[str, dict[str, Any]]] = {
     "outage_over": ("outages.ended", {"up": datetime(2026, 11, 27, 14, 30)}),
-    "technician_on_the_way": ("technician_status.customer_on_the_way", {"protocol": 2026112770001,
+    "technician_on_the_way": ("technician_status.customer_on_the_way", {"ticket": 70001,
                                                                         "subject": "Sem conexão"}),
-    "visit_scheduled": ("technician_appointment.customer_visit", {"protocol": 2026112770001,
+    "visit_scheduled": ("technician_appointment.customer_visit", {"ticket": 70001,
                                                                   "day": date(2026, 11, 28), "time": time(14, 0)}),
-    "visit_done": ("technician_work.visit_done", {"number": 70001, "protocol": 2026112770001, "survey": ""}),
+    "visit_done": ("technician_work.visit_done", {"ticket": 70001, "survey": ""}),
     "staff_answer": ("human.from_staff", {"name": "Carla", "text": "Olá!\nJá vejo seu caso."}),
     "ticket_closed": ("human.closed", {"ticket": 70001, "survey": ""}),
     "survey": ("human.closed", {"ticket": 70001, "survey": SURVEY}),
@@ -95,9 +95,9 @@ async def test_each_kind_goes_as_its_own_template_in_the_persons_language(
     by_kind = {kind: [p["text"] for c in s.body["template"].get("components", []) for p in c["parameters"]]
                for kind, s in zip(SENT_AS, bot.api.to(MARIA_WA_ID)[1:], strict=True)}
     assert by_kind["staff_answer"] == ["Carla", "Olá! · Já vejo seu caso."]  # one line, as Meta requires
-    assert by_kind["technician_on_the_way"] == ["2026112770001", "Sem conexão"]
+    assert by_kind["technician_on_the_way"] == ["70001", "Sem conexão"]
     assert by_kind["survey"] == [SURVEY] and by_kind["back_to_bot"] == []
-    assert by_kind["visit_scheduled"][:2] == ["2026112770001", "11/28/2026"] and "2:00" in by_kind["visit_scheduled"][2]
+    assert by_kind["visit_scheduled"][:2] == ["70001", "11/28/2026"] and "2:00" in by_kind["visit_scheduled"][2]
     assert "11/27/2026" in by_kind["outage_over"][0] and "2:30" in by_kind["outage_over"][0]
     assert by_kind["bill_due"] == ["R$\u00a099.90", "12/2/2026"]  # the amount as money, as the round writes it
     assert by_kind["bill_overdue"] == ["11/26/2026", "R$\u00a0103.12"]
