@@ -3,6 +3,7 @@ out, one whose ticket the ISP closed is answered, and the gauges count them (``f
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from bot.desks.worker import DeskWorker
@@ -59,7 +60,7 @@ async def test_a_complaint_whose_ticket_the_isp_closed_is_answered_without_a_war
     assert contact is not None and contact.outcomes[0].settled_at is not None
     chat = await desk.linked_chat(quiet_customer(desk.sandbox))
     await chat.say("meus atendimentos")
-    assert "reclamação: resposta até 17/03/2025 (respondida)" in chat.text
+    assert re.search(r"Prazo de reclamação( \(chamado nº \d+\))?: resposta até 17/03/2025 \(respondida\)", chat.text)
 
 
 async def test_with_a_staff_desk_the_warning_is_a_desk_notice_about_the_person_written_once(desk: Desk) -> None:

@@ -1,6 +1,7 @@
 """Paying from the chat over Telegram, through the fake Bot API: the PIX code, the QR code as a photo
 (sendPhoto), the bill's PDF as a document (sendDocument, uploaded), and "I have paid" with a receipt
-fetched with getFile, once."""
+fetched with getFile when it comes (to read it) and when it is sent (to attach it: its bytes are
+never kept in the chat's state)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ async def test_pix_qr_and_pdf_reach_telegram(database: Database, sandbox: Sandbo
         assert documents[0].params["_filename"] == "boleto-2025-03-28.pdf"
 
 
-async def test_i_have_paid_fetches_the_receipt_once_and_tells_the_ticket(database: Database,
+async def test_i_have_paid_reads_the_receipt_and_tells_the_ticket(database: Database,
                                                                         sandbox: Sandbox) -> None:
     async with running_bot(database, sandbox) as bot:
         chat = await bot.maria(7302)
@@ -59,10 +60,10 @@ async def test_i_have_paid_fetches_the_receipt_once_and_tells_the_ticket(databas
         assert "Qual boleto você pagou" in chat.text
         await chat.tap("28/03/2025")
         await chat.tap("Hoje")
-        assert "comprovante.pdf" in chat.text and bot.api.calls["getFile"] == 0  # fetched only once confirmed
+        assert "comprovante.pdf" in chat.text and bot.api.calls["getFile"] == 1  # read when it came
         await chat.tap("Enviar")
         assert "Chamado nº" in chat.text
-        assert bot.api.calls["getFile"] == 1 and bot.api.calls["(download)"] == 1
+        assert bot.api.calls["getFile"] == 2 and bot.api.calls["(download)"] == 2  # and attached
         (notice,) = sandbox.store.rows("payment_notifications")
         assert notice["file_sha256"] == hashlib.sha256(RECEIPT).hexdigest() and notice["document_id"] == D.open_document
 
@@ -93,9 +94,9 @@ async def test_the_screenshot_sent_at_the_bills_card_after_the_pix_is_that_bills
         assert "Recebi o comprovante" in chat.text and "28/03/2025" in chat.text and "Quando você pagou" in chat.text
         assert "Toque no botão" not in chat.text
         await chat.tap("Hoje")
-        assert "Confere?" in chat.text and bot.api.calls["getFile"] == 0  # fetched only once confirmed
+        assert "Confere?" in chat.text and bot.api.calls["getFile"] == 1  # read when it came
         await chat.tap("Enviar")
-        assert "Chamado nº" in chat.text and bot.api.calls["getFile"] == 1
+        assert "Chamado nº" in chat.text and bot.api.calls["getFile"] == 2
         (notice,) = sandbox.store.rows("payment_notifications")
         assert notice["document_id"] == D.open_document
         assert notice["file_sha256"] == hashlib.sha256(screenshot).hexdigest()
