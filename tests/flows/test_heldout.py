@@ -105,7 +105,7 @@ def test_the_latest_round_is_understood(language: str) -> None:
     assert understood / total >= FLOOR, f"{language}: {understood}/{total} held-out requests understood"
 
 
-# Round 12's unrelated texts are at 90 % in Portuguese only (English 84.6 %, Spanish 80.6 %: docs/intents.md):
+# Round 12's unrelated texts are at 90 % in Portuguese only (English 84.6 %, Spanish 77.4 %: docs/intents.md):
 # kept visible, strict=False so that the test passes as XPASS, and can lose its mark, once the reading reaches it.
 SHORT_OF_RESTRAINT = {"en", "es"}
 
