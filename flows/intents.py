@@ -49,8 +49,7 @@ SMOOTHING = 0.05  # the naive Bayes model's; chosen, with the next, on the examp
 PHRASE_WEIGHT = 1.5  # what the best vocabulary phrase adds to the model's probability, times its share
 # The model's "none" weighs this many times a destination before the text is read: the texts no flow
 # serves are many more kinds than any one flow's, and a wrong flow is worse than "not understood".
-# Chosen by 5-fold cross-validation on the examples (never the held-out rounds): from 1 to 8, the
-# unrelated examples not understood rose from 75-78 % to 80-83 %, the requests fell 0.1-0.3 points.
+# Chosen by 5-fold cross-validation on the examples, never the held-out rounds (docs/intents.md).
 NONE_WEIGHT = 8.0
 SURE = 0.7  # below this, the best reading is not sure enough: "not understood" beats a wrong flow
 # What is read of a text: a request is at a message's start (the longest example is 40 words, 205

@@ -1,18 +1,16 @@
 """Bills: the customer's open documents, and for the one they pick every way to pay it: the
 digitable line, PIX copy-and-paste, the PIX QR code, the bill as a PDF, and "I have paid".
 
-- A contract not active is said first, in one line (``standing.say_standing``).
-- At most ``MAX_SHOWN`` documents, oldest due first, the rest counted; "contest" hands one to ``contest``.
-  A bill contested in the chat says so (date and ticket: ``contest.marks``) in the list and its card.
+- A contract not active is said first, in one line (``standing.say_standing``). At most
+  ``MAX_SHOWN`` documents, oldest due first, the rest counted; a bill contested in the chat or with
+  a receipt sent says so (``contest.marks``, ``paid.receipts_sent``) in the list and its card.
 - The line is sent as digits only inside ``<code>`` (one tap copies it). An overdue document is also
   offered the line with the updated due date (``BoletoAtualizado = S``), asked once per card.
 - One amount: the amount due today (``value_up``) is shown beside the original and is what the PIX
-  code and the updated line carry; each says the amount it carries itself, with one plain note
-  where that is less (``_later``). Without ``value_up`` the list shows the original amounts.
+  code and the updated line carry, each saying it, with a plain note where that is less (``_later``).
 - At the card a typed button name or "I have paid" works (``_typed``); a photo or PDF at the list
-  or the card is the receipt of the bill in view, and "I have paid" goes on with it. A way to pay
-  named at the list ("pix") is done once the bill is known: at once when only one is open.
-- A button keeps what the queries need (one ISP call); a bill paid in between is told, with the list.
+  or the card is the receipt of the bill in view. A way to pay named at the list ("pix") is done
+  once the bill is known. A bill paid in between is told, with the list.
 - The PIX code is shown only as a well-formed BR Code with a right CRC; the QR is the ISP's, else
   drawn from the checked code. The PDF is fetched each time, never kept (its link lives minutes).
 """

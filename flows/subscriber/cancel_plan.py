@@ -3,16 +3,14 @@
 cancel needs (``cancel_terms``), is asked once and handed to a person with the cancellation topic.
 
 - The contract (when several can be cancelled: states E, I, A, B, S), the reason from the ISP's list
-  (a reason typed in the person's words is kept for the ticket, whatever it mentions, and the
-  closest of the list is asked for),
+  (one typed in the person's words is kept for the ticket, and the closest of the list asked for),
   optionally the competitor ("I'd rather not say" first), the operator's one retention offer if any
   (declined in one tap; taking it opens a ticket for staff), then what happens next and a last "yes".
 - Right before ``contract_cancel`` the contract is read again; it sets a state (``ctx.write_state``):
   after a lost answer the contract is read back, one shown cancelled goes on as done, and when even
   that read fails the person is asked to let the bot check again (never a blind second cancel).
-- Done: a ticket on the cancellation topic records it for staff (its number is told, and the
-  contact's protocol is the receipt's), the staff
-  desk hears of it (``ctx.tell_staff``), and a receipt PDF (``papers``) is sent. The ISP's refusal
+- Done: a ticket on the cancellation topic records it for staff (its number is told, the contact's
+  protocol is the receipt's), the staff desk hears of it, and a receipt PDF (``papers``) is sent. The ISP's refusal
   (code 38) is said plainly.
 """
 

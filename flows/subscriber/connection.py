@@ -1,20 +1,15 @@
 """Connection: the contract's standing first, then a known outage, online or not, and the NAS.
 
-- The customer's NAS are those ``ConsultaClienteOnline`` names, else (offline) those its PPPoE
-  authentications are set on. A NAS missing from ``ConsultaStatusNAS`` counts as up; one down
-  without a failover event is told plainly as a problem on our side.
-- An open failover event affecting the customer is told first, with "tell me when it ends" and the
-  menu. ``look_at_network``, ``offer_outage`` and ``answer_outage`` are shared with the ticket flow.
-- The contract's standing is read before anything else (``standing.tell_standing``): a contract
-  cancelled, suspended, blocked or awaiting installation is said first, with what the person can
-  do, even during an outage (a subscriber who just cancelled must not hear the outage notice). That
-  is one read of the customer's contracts (kept ``CUSTOMER_TTL`` seconds, and dropped at once by the
-  bot's own cancel, suspension or unblock); the outage itself is then found without any further
-  read about the customer (in a surge everybody on the failed NAS asks at once).
-- With the ISP's ACS, the router is looked at first (``flows.acs.look_first``: last contact, fiber
-  signal, WAN state) and what is seen said; a ticket opened from here carries it.
-- Online, "restart my connection" (``restart``) is offered; the equipment the ISP lists for the
-  contract is told in plain words (``equipment``).
+- The customer's NAS are those ``ConsultaClienteOnline`` names, else those its PPPoE logins are set
+  on; one missing from ``ConsultaStatusNAS`` is up, one down without a failover event our problem.
+- The contract's standing first (``standing.tell_standing``): one cancelled, suspended, blocked or
+  awaiting installation is said with what the person can do, even during an outage (who just
+  cancelled must not hear the outage notice); in a surge the contracts of everybody on the failed
+  NAS are read together. Then an open failover event affecting the customer, with "tell me when it
+  ends" (``look_at_network``, ``offer_outage``, ``answer_outage``: shared with the ticket flow).
+- With the ISP's ACS, the router is looked at (``flows.acs.look_first``) and what is seen said and
+  carried by a ticket opened from here.
+- Online, a restart (``restart``) is offered; the contract's equipment is told (``equipment``).
 - A trust unblock of the last ``standing.PROMISE_REMEMBERED`` is remembered: while its release time
   runs, a connection still down hears that promise and when it ends (not a checklist nor the
   block); after it, the checklist says the promised time passed and the ticket is offered.

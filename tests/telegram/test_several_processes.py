@@ -206,7 +206,7 @@ async def link_and_open_ticket(telegram: Telegram, api: FakeBotApi, chat_id: int
     assert any("cadastro confirmado" in (sent.text or "") for sent in api.sent(chat_id))
     before = len(api.sent(chat_id))
     await send(tg.text_message(chat_id, "/atendente"))
-    assert any("protocolo" in (sent.text or "") for sent in api.sent(chat_id)[before:])
+    assert any("chamado nº" in (sent.text or "") for sent in api.sent(chat_id)[before:])
 
 
 # ---- the test -----------------------------------------------------------------------------------------
