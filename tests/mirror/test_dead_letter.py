@@ -33,8 +33,8 @@ async def test_a_ticket_the_isp_lost_ends_dead_is_shown_and_retried(
     worker = make_worker(desk.database)
     delivered = await worker.deliver_once()
 
+    await chat.say("meu CPF é 529.982.247-25, alguém pode ver?")  # noted in the ticket, which then goes missing
     with ticket_missing(desk.sandbox, ticket):
-        await chat.say("meu CPF é 529.982.247-25, alguém pode ver?")
         await worker.deliver_once()
         rows = await outbox_rows(desk.database, ticket)
         dead = [row for row in rows if row.state == "dead"]
