@@ -592,6 +592,32 @@ class IspCoordinator:
         paid = [r for r in rows if r.Motivo is v1_records.SettlementReason.PAYMENT]
         return sorted(paid, key=lambda r: (r.DataVencimento or date.min, r.Sequencia or 0))
 
+    # ---- the notice round (``flows.notices``): reads of many customers, never cached ------------
+    # A round reads as of its moment and counts its calls (``RoundReport.isp_calls``), so a cached
+    # copy would both hide a change and skew the count. The caller pages the customers (one call each).
+    async def open_bills_of(self, customers: Sequence[int], first: date, last: date) -> list[v1_records.OpenDocument]:
+        """The open bills (``Tipo`` C) of these customers dated from ``first`` to ``last`` (both
+        included), in one call whatever their number."""
+        # The spec names the filter of CliFor "Cliente".
+        where = (F("Tipo") == "C") & F("Cliente").in_(customers) & F("Data").between(first, last)
+        return await self.client.ConsultaDocumentosAbertos(where)
+
+    async def payments_of(self, customers: Sequence[int], since: date) -> list[v1_records.SettledDocument]:
+        """The bills of these customers settled by payment (``MotivoBaixa`` PAGTO) on ``since`` or
+        later, in one call whatever their number."""
+        where = ((F("Movimento.Tipo") == "C") & F("Movimento.Cliente").in_(customers)
+                 & (F("Movimento.DataBaixa") >= since) & (F("Movimento.MotivoBaixa") == "PAGTO"))
+        return await self.client.ConsultaDocumentosBaixados(where)
+
+    async def amounts_due_today(self, customer: int) -> list[v2_finance.UnpaidDocument]:
+        """The customer's open bills with the amount due today (``value_up``), read now: unlike
+        ``unpaid_documents``, neither taken from nor left in the per-customer cache."""
+        return await self.client.get_unpaid_document(v2_finance.GetUnpaidDocument(customer_id=customer))
+
+    async def outages_open_now(self) -> list[v1_records.FailoverEvent]:
+        """The open failover events, read now: unlike ``open_outages``, not the copy shared in a surge."""
+        return await self.client.FailOverEvents(F("Status") == "O")
+
 
 def _named(event: v1_records.FailoverEvent) -> set[str]:
     """The customer codes the event names itself."""

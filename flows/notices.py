@@ -26,9 +26,7 @@ from typing import Any
 
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.isp import IspError
-from bot.isp.filters import F
 from bot.isp.models import v1_records
-from bot.isp.models.v2_finance import GetUnpaidDocument
 from bot.store import (
     Answered,
     Database,
@@ -209,9 +207,8 @@ class NoticeRound:
         last_due = today + timedelta(days=settings.due_days)
         documents: list[v1_records.OpenDocument] = []
         for page in _pages(customers):
-            where = (F("Tipo") == "C") & F("Cliente").in_(page) & F("Data").between(first_overdue, last_due)
             report.isp_calls["ConsultaDocumentosAbertos"] += 1
-            documents += await self.coordinator.client.ConsultaDocumentosAbertos(where)
+            documents += await self.coordinator.open_bills_of(page, first_overdue, last_due)
         due = [d for d in documents
                if settings.due_days and d.Vencimento is not None and today <= d.Vencimento <= last_due]
         overdue = [d for d in documents if d.Vencimento is not None and first_overdue <= d.Vencimento <= last_overdue]
@@ -247,7 +244,7 @@ class NoticeRound:
         """The customer's bills' amounts due today (interest and fine included); none when the ISP cannot say."""
         report.isp_calls["get_unpaid_document"] += 1
         try:
-            unpaid = await self.coordinator.client.get_unpaid_document(GetUnpaidDocument(customer_id=customer))
+            unpaid = await self.coordinator.amounts_due_today(customer)
         except IspError:
             return {}
         return {d.id: str(d.value_up) for d in unpaid if d.id is not None and d.value_up is not None}
@@ -258,10 +255,8 @@ class NoticeRound:
         since = today - timedelta(days=PAID_WITHIN_DAYS)
         planned: list[Planned] = []
         for page in _pages(customers):
-            where = ((F("Movimento.Tipo") == "C") & F("Movimento.Cliente").in_(page)
-                     & (F("Movimento.DataBaixa") >= since) & (F("Movimento.MotivoBaixa") == "PAGTO"))
             report.isp_calls["ConsultaDocumentosBaixados"] += 1
-            for paid in await self.coordinator.client.ConsultaDocumentosBaixados(where):
+            for paid in await self.coordinator.payments_of(page, since):
                 if paid.Motivo is not v1_records.SettlementReason.PAYMENT or not paid.Sequencia:
                     continue
                 amount = paid.ValorBaixado or paid.ValorOriginal or Decimal(0)
@@ -278,7 +273,7 @@ class NoticeRound:
     ) -> list[Planned]:
         del today, customers  # an open event is told whenever it began
         report.isp_calls["FailOverEvents"] += 1
-        events = await self.coordinator.client.FailOverEvents(F("Status") == "O")
+        events = await self.coordinator.outages_open_now()
         planned: list[Planned] = []
         for event in events:
             if event.Id is None:
