@@ -1,18 +1,15 @@
 """The one door to the ISP (``tests/flows/test_one_door.py``): the reads and writes of the flows
 and the staff desk, named for what they mean; each write names its read-back (``flows.writes``).
 
-The ISP server is fragile and a surge (an outage: thousands of subscribers writing at once) must
-not multiply calls. So, like a Home Assistant coordinator in front of a device:
+The ISP server is fragile and a surge (an outage: thousands writing at once) must not multiply
+calls. So, like a Home Assistant coordinator in front of a device:
 
 - reference lists (topics, ticket modes, causes) are kept ``REFERENCE_TTL`` seconds;
-- what many subscribers ask at the same moment (open outages, the customers on a failed NAS, NAS
-  status) is kept a few seconds and fetched once however many ask (``TtlCache`` loads each key
-  once; the client also coalesces identical queries in flight);
-- per-customer reads (contracts, bills, tickets, online status) are kept briefly and dropped as
-  soon as the bot itself changes that customer (a ticket opened, a contract unblocked, cancelled or
-  suspended): what the bot just did is never hidden by a cached copy;
-- the contracts of everybody an outage affects are read together (``standing_contracts``): each
-  subscriber's standing is told first, even in a surge, without a read per customer;
+- what many ask at the same moment (open outages, the customers on a failed NAS, NAS status) is
+  kept a few seconds and fetched once however many ask (``TtlCache``; the client coalesces too);
+- per-customer reads are kept briefly and dropped as soon as the bot itself changes that customer:
+  what the bot just did is never hidden by a cached copy;
+- the contracts of everybody an outage affects are read together (``standing_contracts``);
 - secrets (``ConsultaAutenticacaoSenha``) and tickets being worked on are never cached.
 
 Every filter is built with ``F``: no text a person typed ever reaches a ``Filtro`` unquoted.
