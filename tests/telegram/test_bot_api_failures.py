@@ -23,6 +23,7 @@ from bot.sandbox import Sandbox
 from bot.store.dead_letters import DeadLetters
 from telegram.error import BadRequest, NetworkError
 
+from tests.mirror.conftest import until
 from tests.store.dbtools import ScratchDatabase
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, fast_sender_limits, running_bot
@@ -65,10 +66,16 @@ async def ask_for_help(bot: RunningBot) -> list[int]:
     return ids
 
 
-async def until_tried(proxy: OddProxy, odd: Odd, times: int) -> None:
-    """Until every chat's answer met the odd answer more than once (the port being closed, a while)."""
+async def until_tried(bot: RunningBot, ids: list[int], proxy: OddProxy, odd: Odd, times: int) -> None:
+    """Until every chat's answer met the odd answer more than once (the port being closed: every update
+    answered, then a while of refused tries)."""
     if odd.name == Odd.refused:
-        await asyncio.sleep(1.5)
+        async def answered() -> bool:
+            rows = [await bot.inbox_row(update_id) for update_id in ids]
+            return all(row is not None and row.answer is not None for row in rows)
+
+        await until(answered, tries=400, pause=0.05)
+        await asyncio.sleep(1.5)  # nothing to await: the refused connections leave no trace to wait for
         return
     await proxy.until_answered_oddly("sendMessage", times, within=20)  # a timeout takes the client's 5 s each
 
@@ -93,7 +100,7 @@ async def test_an_answer_is_delivered_or_kept_whatever_the_bot_api_answers(
         async with proxy.answering(odd, paths=("/sendMessage",)):
             ids = await ask_for_help(bot)
             if case.fate == DELIVERED:
-                await until_tried(proxy, odd, 2 * len(CHATS))
+                await until_tried(bot, ids, proxy, odd, 2 * len(CHATS))
                 for update_id in ids:  # answered, and its answer still kept for sending
                     row = await bot.inbox_row(update_id)
                     assert row is not None and row.answer is not None
