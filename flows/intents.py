@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
@@ -50,7 +51,11 @@ PHRASE_WEIGHT = 1.5  # what the best vocabulary phrase adds to the model's proba
 # The model's "none" weighs this many times a destination before the text is read: the texts no flow
 # serves are many more kinds than any one flow's, and a wrong flow is worse than "not understood".
 # Chosen by 5-fold cross-validation on the examples, never the held-out rounds (docs/intents.md).
-NONE_WEIGHT = 8.0
+NONE_WEIGHT = 16.0
+# A text's words the model never saw (in the examples: words written once) are features too, up to
+# this many: other businesses are told by the words we never write. Chosen with ``NONE_WEIGHT``.
+RARE = "<rare>"
+RARE_WORDS = 2
 SURE = 0.7  # below this, the best reading is not sure enough: "not understood" beats a wrong flow
 # What is read of a text: a request is at a message's start (the longest example is 40 words, 205
 # characters), and reading costs what is read, so a 4,096-character message costs what its start does.
@@ -147,14 +152,8 @@ class Intents:
         taught = [(words, TAUGHT_AS.get(name, destination(name)))
                   for phrases in named.values() for name, words in phrases]
         examples = {language: _examples(directory / EXAMPLES / f"{language}.yaml") for language in self._phrases}
-        self._models = {
-            language: NaiveBayes(
-                ((_features(self._read(language, words)), label)
-                 for words, label in [*taught, *examples[language]]),
-                smoothing=SMOOTHING, weights={NONE: NONE_WEIGHT},
-            )
-            for language in self._phrases
-        }
+        self._known: dict[str, frozenset[str]] = {}  # language → the words its model saw more than once
+        self._models = {language: self._model(language, taught, examples[language]) for language in self._phrases}
         # Which language a text is in: the same naive Bayes, each language's own phrases, examples and
         # the bot's own sentences (where "sim", "sí" and "yes" are) its class, a word as written its
         # feature (no typo read: "graciass" is nobody's word).
@@ -186,11 +185,24 @@ class Intents:
         own = [self.resolve(language, word) for word in raw]
         phrase, covered = self._phrase(language, raw, own)
         model = self._models.get(language)
-        likely = model.probabilities(_features(word for word, _ in own)) if model else {}
+        known = self._known.get(language, frozenset())
+        likely = model.probabilities(_features([word for word, _ in own], known.__contains__)) if model else {}
         if phrase is not None:
             likely[phrase] = likely.get(phrase, 0.0) + PHRASE_WEIGHT * covered / len(raw)
         best = max(likely, key=likely.__getitem__, default=NONE)
         return None if best == NONE or likely[best] < SURE else best
+
+    def _model(self, language: str, taught: list[tuple[tuple[str, ...], str]],
+               examples: list[tuple[tuple[str, ...], str]]) -> NaiveBayes:
+        """The language's model. A word written once in all it learns from stands, in the examples, for
+        the words it never saw (``RARE``): where such words are written tells what an unknown word says."""
+        phrases = [(self._read(language, words), label) for words, label in taught]
+        written = [(self._read(language, words), label) for words, label in examples]
+        times = Counter(word for words, _ in [*phrases, *written] for word in set(words))
+        known = self._known[language] = frozenset(word for word, count in times.items() if count > 1)
+        return NaiveBayes([*((_features(words, lambda _: True), label) for words, label in phrases),
+                           *((_features(words, known.__contains__), label) for words, label in written)],
+                          smoothing=SMOOTHING, weights={NONE: NONE_WEIGHT})
 
     def plainly(self, language: str, text: str) -> str | None:
         """What a vocabulary phrase in the text names, or None, without the model's guess: where the
@@ -282,7 +294,8 @@ class Intents:
         yield from self._meanings.items()
 
     def _typo_of(self, language: str, word: str) -> tuple[str, float]:
-        if word in self._meanings or language not in self._vocabulary:
+        # A word the examples write more than once is a word of its own, not a typo ("think", "thank").
+        if word in self._meanings or word in self._known.get(language, ()) or language not in self._vocabulary:
             return word, 1.0
         # A letter held down ("caiuuu", "obrigadooo"): the word without the repeats, when it is one.
         # (three times or more: a doubled letter is an ordinary typo, looked up like the others).
@@ -362,12 +375,13 @@ def _elsewhere(candidates: dict[str, list[_Phrase]], texts: dict[str, list[tuple
     return aside
 
 
-def _features(words: Iterable[str]) -> list[str]:
-    """What the model reads of a text: its words, each pair of neighbours, and the stems of the
-    longer words ("cancelamento" and "cancelar" share one)."""
-    words = list(words)
+def _features(words: list[str], known: Callable[[str], bool]) -> list[str]:
+    """What the model reads of a text: its words, each pair of neighbours, the stems of the longer
+    words ("cancelamento" and "cancelar" share one), and ``RARE`` when a word is not ``known``."""
+    unknown = sum(not known(word) for word in words)
+    rare = [f"{RARE}{n}" for n in range(1, min(unknown, RARE_WORDS) + 1)]
     return [*words, *(f"{a} {b}" for a, b in pairwise(words)),
-            *(f"{_stem(word)}-" for word in words if len(word) >= TYPO)]
+            *(f"{_stem(word)}-" for word in words if len(word) >= TYPO), *rare]
 
 
 def _language_features(words: Iterable[str]) -> list[str]:
