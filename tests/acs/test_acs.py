@@ -16,8 +16,7 @@ from bot.acs import (
 from bot.acs.device import to_dbm
 from bot.doctor.acs import acs_findings
 from bot.doctor.report import Status
-
-from tests.acs.fake_genieacs import ACS_URL, FakeGenieAcs, tr098_device, tr181_device
+from bot.sandbox.genieacs import ACS_URL, FakeGenieAcs, tr098_device, tr181_device
 
 
 def client(nbi: FakeGenieAcs, **settings: object) -> AcsClient:
@@ -27,7 +26,10 @@ def client(nbi: FakeGenieAcs, **settings: object) -> AcsClient:
 @pytest.mark.parametrize(("raw", "unit", "dbm"), [
     ("-21.4", "dBm", -21.4),
     (" -27.96 ", "dBm", -27.96),
-    ("12", "dBm", -19.21),  # a ZTE firmware's microwatts on the dBm path: 12 µW
+    ("12", "dBm", -19.21),  # a firmware's microwatts on a dBm path: 12 µW
+    (95, "0.1uW", -20.22),  # ZTE's WANPON reading in tenths of a microwatt: 9.5 µW
+    ("25", "0.1uW", -26.02),
+    ("0", "0.1uW", None),
     (-19_500, "mdBm", -19.5),  # TR-181's OpticalSignalLevel
     ("0", "dBm", None),  # no light at all reads as no reading, not as 0 dBm
     ("", "dBm", None),
