@@ -307,14 +307,36 @@ class FakeGenieAcs(httpx.AsyncBaseTransport):
         elif name in ("getParameterValues", "refreshObject"):
             wanted = task.get("parameterNames") or [task.get("objectName", "")]
             for path, value in self.live.get(task["device"], {}).items():
-                if any(path == w or path.startswith(w.rstrip(".") + ".") for w in wanted):
-                    if (reading := _node(device, path)) is not None:
-                        reading.update(_value=value, _timestamp=_now())
+                asked = any(path == w or path.startswith(w.rstrip(".") + ".") for w in wanted)
+                if asked and (reading := _node(device, path)) is not None:
+                    reading.update(_value=value, _timestamp=_now())
         elif name != "reboot":
             return False
         device["_lastInform"] = _now()
         self.done.append(task)
         return True
+
+
+def demo_acs(equipment: list[dict[str, Any]], logins: dict[int, str]) -> FakeGenieAcs:
+    """The demo's ACS: a Huawei ONU, online, for every piece of equipment the sandbox ISP lists with
+    a serial number (as its product says), its fiber signal and hosts told apart by the serial, and
+    the contract's PPPoE login (``logins``, by customer) as its PPP user. Nothing of it is kept
+    between runs: a Wi-Fi changed in one demo is back to "Casa" in the next."""
+    acs = FakeGenieAcs()
+    for row in equipment:
+        serial = str(row.get("serial") or "")
+        if not serial:
+            continue
+        spread = sum(map(ord, serial)) * 7919  # the same serial, the same reading, run after run
+        rx = round(-17.0 - spread % 110 / 10, 1)  # -17.0 to -27.9 dBm: good, some weak
+        name = str(row.get("customer_name") or "").split(" ")[0].casefold() or "casa"
+        device = acs.add(tr098_device(
+            serial, login=logins.get(int(row.get("customer_id") or 0), ""), rx=str(rx),
+            ssids=(f"{name.title()}-Fibra", f"{name.title()}-Fibra-5G"),
+            hosts=((f"celular-{name}", True), ("smart-tv", True), ("", True), ("notebook", False)),
+        ))
+        acs.live[device] = {MODELS["huawei"].rx_path: str(round(rx - 0.3, 1))}  # read again: a breath lower
+    return acs
 
 
 def _node(document: dict[str, Any], path: str) -> dict[str, Any] | None:
