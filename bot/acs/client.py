@@ -9,12 +9,7 @@ request failed: the reason says why), and **202 "Task faulted"** when the device
 stays on record and the task would be retried: it is deleted, ``DELETE /tasks/<id>``); **404** "No
 such device"; **400** a task it cannot read.
 
-A turn never waits on the ACS longer than ``ISPBOT_ACS_TIMEOUT`` in all: the engine hands each turn
-its own view of the client (``for_turn``), whose calls share one deadline, set at the turn's first
-call. Each call is cut where the deadline falls (an ``AcsUnavailable``); the NBI is told to give up
-on the device at half of what is left, so it answers 202 ("queued") before the cut; a task whose
-answer is cut after it was sent is ``UNCONFIRMED`` (the NBI keeps it: the device takes it when it
-connects), and a task is not sent at all once the deadline has passed.
+A turn never waits on the ACS longer than ``ISPBOT_ACS_TIMEOUT`` in all (``for_turn`` says how).
 """
 
 from __future__ import annotations
@@ -57,7 +52,11 @@ class AcsClient:
 
     def for_turn(self) -> AcsClient:
         """This client for one turn (same connections): its calls share one deadline, the setting's
-        timeout after the first of them."""
+        timeout after the first of them. Each call is cut where the deadline falls (``AcsOutOfTime``).
+        The NBI is told to wait for the device to connect half of what is left, so a device that does
+        not gets its task answered 202 ("queued") before the cut; a task whose answer is cut after its
+        body went out (a device whose session outlasts the turn) is ``UNCONFIRMED``: the NBI inserted
+        it before waiting, and the device takes it. Nothing is sent once the deadline has passed."""
         view = copy.copy(self)
         view._deadline, view._bounded = None, True
         return view

@@ -130,7 +130,7 @@ class Demo:
         console = ConsoleChannel(Screen(stdout), language=language, bold=bold)
         # The ISP's ACS, a fake GenieACS NBI in-process with an ONU for each contract's equipment: the
         # Wi-Fi, the fiber signal and a restart can be tried. ISPBOT_ACS_* meant for a real one are ignored.
-        acs_settings = AcsSettings(_env_file=None, url=ACS_URL, username=None, password=None, timeout=10)  # type: ignore[call-arg]
+        acs_settings = AcsSettings(_env_file=None, url=ACS_URL, username=None, password=None, timeout=10)
         logins = {int(a["Cliente"]): str(a["Usuario"]) for a in reversed(sandbox.store.rows("authentications"))}
         app = await build_app(
             Settings(isp_settings, settings, acs_settings=acs_settings), database=database,

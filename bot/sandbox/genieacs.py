@@ -1,56 +1,8 @@
 """A fake GenieACS NBI (an httpx transport) answering as ``lib/nbi.ts`` does, with the routers and
 ONUs of the vendors Brazilian ISPs deploy: the tests' ACS and the demo's (``ispbot demo``).
 
-What the NBI does (read in genieacs's ``lib/nbi.ts``):
-
-- ``GET``/``HEAD /devices/?query=<JSON>&projection=``: a JSON list and a ``total`` header; a query's
-  parameter paths match their ``_value`` (GenieACS's ``query.expand``), ``$or`` lists alternatives;
-  a query that is no JSON: 400.
-- ``POST /devices/<id>/tasks?connection_request&timeout=<ms>``: a body that is no JSON: 400; no such
-  device: 404 "No such device". The task is inserted first, then the device is asked to connect:
-  one ``online`` takes it in the session the request starts (200, the task as JSON); one that does
-  not connect within ``timeout`` has it queued (202 "Task queued but not processed"), taken when it
-  next informs (``connect``); one ``faulting`` refuses it (202 "Task faulted", the fault kept until
-  the task is deleted: ``DELETE /tasks/<id>``). Setting a parameter that is not writable faults
-  (CWMP 9008). Without ``connection_request``: 202, queued.
-- ``delay``: every answer takes that long (the NBI waiting on a device's session, a slow network):
-  a task is inserted before the wait, as the NBI does, and the transport reports its body sent
-  (httpcore's ``trace`` extension), so a client that gives up meanwhile knows the task is there.
-- ``down``: the connection refused; ``slow``: no answer in time; ``credentials``: HTTP basic asked.
-
-Devices are documents as the NBI keeps them: objects with ``_object``, ``_writable``,
-``_timestamp``; parameters with ``_value``, ``_type``, ``_writable``, ``_timestamp``; ``_id``,
-``_deviceId`` and ``_lastInform`` at the top. ``live`` holds what a device reports when read again
-(``getParameterValues``, ``refreshObject``): a fresh optical reading, say.
-
-The vendors' paths (``MODELS``), and where each comes from. The best source found is the per-model
-files of Anlix's Flashman (a Brazilian ISPs' ACS front end driving GenieACS; its
-``controllers/external-genieacs/cpe-models/``), cross-checked with GenieACS virtual parameters and
-provisions ISPs publish:
-
-- **Huawei** (EG8145V5, HG8145V5): the receive power at ``WANDevice.1.X_GponInterafceConfig.RXPower``
-  (the firmware's spelling), in dBm; the Wi-Fi key at ``WLANConfiguration.{i}.PreSharedKey.1.
-  PreSharedKey`` (Flashman's EG8145V5 model sets the passphrase there). Confidence: high for the
-  optical path (Flashman and many independent provisions), medium for the key.
-- **ZTE** (F670L, sold in Brazil as Multilaser F670L): ``WANDevice.1.X_ZTE-COM_WANPONInterfaceConfig.
-  RXPower`` in tenths of a microwatt (Flashman converts it as 10·log10(raw·0.0001)); the key at
-  ``PreSharedKey.1.KeyPassphrase``. Confidence: high. Older ZTE firmwares' ``X_ZTE-COM_
-  GponInterfaceConfig.RxPower`` in dBm (named in the issue and in GenieACS guides) is read too;
-  confidence: low (no model file confirms it), so the fake does not build it.
-- **Fiberhome** (HG6143D, HG6145F, AN5506 family): ``WANDevice.1.X_FH_GponInterfaceConfig.RXPower``
-  in dBm (Flashman converts nothing: ``parseFloat``); the key at ``PreSharedKey.1.KeyPassphrase``.
-  Confidence: high.
-- **Intelbras** (WiFiber 121 AC, 1200R; ONUs built on the same firmware family as Huawei's): the
-  receive power at Huawei's misspelt ``X_GponInterafceConfig.RXPower``, in dBm; the key on the
-  configuration itself (``WLANConfiguration.{i}.KeyPassphrase``, Flashman's TR-098 default), the
-  2.4 GHz network on instance 6 and the 5 GHz on instance 1 (Flashman's 121 AC remaps them so): a
-  reason instances are discovered, never assumed. Confidence: medium-high (Flashman, and an ISP's
-  code naming the AX1800 "typo de fábrica"). ``X_ITBS_ORG_GponInterfaceConfig.RXPower``, seen in one
-  ISP's list only, is not built.
-- **TR-181** (any Device:2 router): ``Device.Optical.Interface.{i}.OpticalSignalLevel``, an int in
-  thousandths of a dBm (TR-181: "dBm/1000"; Broadcom's CMS fills it in steps of 2 over
-  -65536..65534); SSIDs and access points linked by ``SSIDReference``; the key at ``Device.WiFi.
-  AccessPoint.{i}.Security.KeyPassphrase``. Confidence: high.
+``FakeGenieAcs`` says what it answers, ``Model`` each vendor's paths, where each comes from and how
+sure it is; ``tr098_device`` and ``tr181_device`` build devices, ``demo_acs`` the demo's.
 """
 
 from __future__ import annotations
@@ -84,7 +36,38 @@ def obj(children: dict[str, Any] | None = None, *, writable: bool = False) -> di
 
 @dataclass(frozen=True, slots=True)
 class Model:
-    """A vendor's TR-098 ONU as its firmware lays it out (see the module's docstring for sources)."""
+    """A vendor's TR-098 ONU as its firmware lays it out.
+
+    The vendors' paths (``MODELS``), and where each comes from. The best source found is the per-model
+    files of Anlix's Flashman (a Brazilian ISPs' ACS front end driving GenieACS; its
+    ``controllers/external-genieacs/cpe-models/``), cross-checked with GenieACS virtual parameters and
+    provisions ISPs publish:
+
+    - **Huawei** (EG8145V5, HG8145V5): the receive power at ``WANDevice.1.X_GponInterafceConfig.RXPower``
+      (the firmware's spelling), in dBm; the Wi-Fi key at ``WLANConfiguration.{i}.PreSharedKey.1.
+      PreSharedKey`` (Flashman's EG8145V5 model sets the passphrase there). Confidence: high for the
+      optical path (Flashman and many independent provisions), medium for the key.
+    - **ZTE** (F670L, sold in Brazil as Multilaser F670L): ``WANDevice.1.X_ZTE-COM_WANPONInterfaceConfig.
+      RXPower`` in tenths of a microwatt (Flashman converts it as 10·log10(raw·0.0001)); the key at
+      ``PreSharedKey.1.KeyPassphrase``. Confidence: high. Older ZTE firmwares' ``X_ZTE-COM_
+      GponInterfaceConfig.RxPower`` in dBm (named in the issue and in one published provision) is read too;
+      confidence: low (no model file confirms it), so the fake does not build it.
+    - **Fiberhome** (HG6143D, HG6145F): ``WANDevice.1.X_FH_GponInterfaceConfig.RXPower`` in dBm
+      (Flashman converts nothing: ``parseFloat``); the key at ``PreSharedKey.1.KeyPassphrase``.
+      Confidence: high for these models; the AN5506 ONUs were found in no model file, only under the
+      same ``X_FH_`` path in ISPs' provisions for FiberHome generally (medium).
+    - **Intelbras** (WiFiber 121 AC, 1200R): the receive power at Huawei's misspelt
+      ``X_GponInterafceConfig.RXPower``, in dBm; the key on the
+      configuration itself (``WLANConfiguration.{i}.KeyPassphrase``, Flashman's TR-098 default), the
+      2.4 GHz network on instance 6 and the 5 GHz on instance 1 (Flashman's 121 AC remaps them so): a
+      reason instances are discovered, never assumed. Confidence: medium-high (Flashman, and an ISP's
+      code naming the AX1800 "typo de fábrica"). ``X_ITBS_ORG_GponInterfaceConfig.RXPower``, seen in one
+      ISP's list only, is not built.
+    - **TR-181** (any Device:2 router): ``Device.Optical.Interface.{i}.OpticalSignalLevel``, an int in
+      thousandths of a dBm (TR-181: "dBm/1000"; Broadcom's CMS fills it in steps of 2 over
+      -65536..65534); SSIDs and access points linked by ``SSIDReference``; the key at ``Device.WiFi.
+      AccessPoint.{i}.Security.KeyPassphrase``. Confidence: high.
+    """
 
     manufacturer: str
     oui: str
@@ -192,6 +175,31 @@ Trace = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 @dataclass
 class FakeGenieAcs(httpx.AsyncBaseTransport):
+    """The NBI, over the documents of ``devices``.
+
+    What the NBI does (read in genieacs's ``lib/nbi.ts``):
+
+    - ``GET``/``HEAD /devices/?query=<JSON>&projection=``: a JSON list and a ``total`` header; a query's
+      parameter paths match their ``_value`` (GenieACS's ``query.expand``), ``$or`` lists alternatives;
+      a query that is no JSON: 400.
+    - ``POST /devices/<id>/tasks?connection_request&timeout=<ms>``: a body that is no JSON: 400; no such
+      device: 404 "No such device". The task is inserted first, then the device is asked to connect:
+      one ``online`` takes it in the session the request starts (200, the task as JSON); one that does
+      not connect within ``timeout`` has it queued (202 "Task queued but not processed"), taken when it
+      next informs (``connect``); one ``faulting`` refuses it (202 "Task faulted", the fault kept until
+      the task is deleted: ``DELETE /tasks/<id>``). Setting a parameter that is not writable faults
+      (CWMP 9008). Without ``connection_request``: 202, queued.
+    - ``delay``: every answer takes that long (the NBI waiting on a device's session, a slow network):
+      a task is inserted before the wait, as the NBI does, and the transport reports its body sent
+      (httpcore's ``trace`` extension), so a client that gives up meanwhile knows the task is there.
+    - ``down``: the connection refused; ``slow``: no answer in time; ``credentials``: HTTP basic asked.
+
+    Devices are documents as the NBI keeps them: objects with ``_object``, ``_writable``,
+    ``_timestamp``; parameters with ``_value``, ``_type``, ``_writable``, ``_timestamp``; ``_id``,
+    ``_deviceId`` and ``_lastInform`` at the top. ``live`` holds what a device reports when read again
+    (``getParameterValues``, ``refreshObject``): a fresh optical reading, say.
+    """
+
     devices: dict[str, dict[str, Any]] = field(default_factory=dict)
     online: set[str] = field(default_factory=set)  # devices that answer a connection request
     faulting: set[str] = field(default_factory=set)  # devices that fault every task
