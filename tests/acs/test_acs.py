@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from bot.acs import (
     AcsClient,
+    AcsOutOfTime,
     AcsRefused,
     AcsSettings,
     AcsUnavailable,
@@ -84,6 +85,24 @@ async def test_tasks_answer_200_202_and_faults_as_genieacs_does() -> None:
     assert await acs.reboot(online) is TaskOutcome.UNCONFIRMED  # sent; the session outlasted the wait
     with pytest.raises(AcsUnavailable):
         await acs.find(["A1"], [])
+    await acs.aclose()
+
+
+async def test_a_turns_calls_share_one_deadline_and_nothing_is_sent_after_it() -> None:
+    nbi = FakeGenieAcs()
+    device = nbi.add(tr098_device("A1"))
+    acs = client(nbi, timeout=1.1)
+    turn = acs.for_turn()
+    nbi.delay = 0.7  # each answer alone in time, two are not
+    assert (await turn.device(device)).serial == "A1"
+    assert await turn.reboot(device) is TaskOutcome.UNCONFIRMED  # sent, cut while the NBI waited
+    (queued,) = nbi.queued
+    assert queued["name"] == "reboot"  # kept by the NBI for the device's next inform
+    sent = len(nbi.requests)
+    with pytest.raises(AcsOutOfTime) as spent:
+        await turn.reboot(device)
+    assert not spent.value.sent and len(nbi.requests) == sent  # the turn's time is spent: nothing sent
+    assert (await acs.for_turn().device(device)).serial == "A1"  # the next turn has its own time
     await acs.aclose()
 
 

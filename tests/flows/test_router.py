@@ -36,6 +36,15 @@ def maria_serial(sandbox: Sandbox) -> str:
     return next(str(e["serial"]) for e in sandbox.store.rows("equipment") if e["customer_id"] == D.customer)
 
 
+async def new_wifi_password(chat: TestChat, again: str | None = PASSWORD) -> None:
+    """Ask for the Wi-Fi password's change, type it, and type ``again`` (None: not yet)."""
+    await chat.command("wifi")
+    await chat.tap("Senha do Wi-Fi")
+    await chat.say(PASSWORD)
+    if again is not None:
+        await chat.say(again)
+
+
 @pytest.fixture
 async def acs(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock) -> AsyncIterator[Acs]:
     nbi = FakeGenieAcs()
@@ -73,10 +82,7 @@ async def test_the_wifi_password_is_changed_on_both_networks_and_kept_nowhere(ac
 async def test_two_different_passwords_change_nothing(acs: Acs) -> None:
     device = acs.nbi.add(tr098_device(acs.serial))
     chat = await acs.chat()
-    await chat.command("wifi")
-    await chat.tap("Senha do Wi-Fi")
-    await chat.say(PASSWORD)
-    await chat.say(PASSWORD + "x")
+    await new_wifi_password(chat, PASSWORD + "x")
     assert "não ficaram iguais" in chat.text
     assert acs.nbi.value(device, KEY.format(1)) == "" and acs.nbi.done == []
     await chat.say(PASSWORD)
@@ -87,10 +93,7 @@ async def test_two_different_passwords_change_nothing(acs: Acs) -> None:
 async def test_a_router_that_does_not_answer_gets_it_when_it_connects(acs: Acs) -> None:
     device = acs.nbi.add(tr098_device(acs.serial, vendor="intelbras"), online=False)
     chat = await acs.chat()
-    await chat.command("wifi")
-    await chat.tap("Senha do Wi-Fi")
-    await chat.say(PASSWORD)
-    await chat.say(PASSWORD)
+    await new_wifi_password(chat)
     assert "não respondeu agora" in chat.text and "quando ele se conectar" in chat.text
     path = WLAN + ".6.KeyPassphrase"  # Intelbras's: on the configuration itself, 2.4 GHz on instance 6
     assert acs.nbi.value(device, path) == ""
@@ -119,10 +122,7 @@ async def test_a_tr181_router_is_found_by_the_pppoe_login(acs: Acs) -> None:
         if row["customer_id"] == D.customer:
             row["serial"] = ""  # the ISP lists no serial: the PPPoE login finds it
     chat = await acs.chat()
-    await chat.command("wifi")
-    await chat.tap("Senha do Wi-Fi")
-    await chat.say(PASSWORD)
-    await chat.say(PASSWORD)
+    await new_wifi_password(chat)
     assert "aplicada" in chat.text
     assert acs.nbi.value(device, "Device.WiFi.AccessPoint.11.Security.KeyPassphrase") == PASSWORD
     assert acs.nbi.value(device, "Device.WiFi.AccessPoint.12.Security.KeyPassphrase") == PASSWORD
@@ -146,10 +146,7 @@ async def test_the_wifi_password_is_applied_on_every_network_of_each_vendor(acs:
         device = acs.nbi.add(tr098_device(acs.serial, vendor=vendor))
         keys = VENDOR_KEYS[vendor]
     chat = await acs.chat()
-    await chat.command("wifi")
-    await chat.tap("Senha do Wi-Fi")
-    await chat.say(PASSWORD)
-    await chat.say(PASSWORD)
+    await new_wifi_password(chat)
     assert "aplicada" in chat.text and "2 redes" in chat.text
     assert [acs.nbi.value(device, k) for k in keys] == [PASSWORD, PASSWORD]
 
@@ -175,9 +172,7 @@ async def test_the_fiber_signal_is_read_fresh_scaled_and_told_in_words(
 async def test_a_slow_acs_never_holds_a_turn_longer_than_the_setting_and_loses_nothing(acs: Acs) -> None:
     device = acs.nbi.add(tr098_device(acs.serial))
     chat = await acs.chat()
-    await chat.command("wifi")
-    await chat.tap("Senha do Wi-Fi")
-    await chat.say(PASSWORD)
+    await new_wifi_password(chat, again=None)
     # Each call now takes 60% of the setting: the turn's reading of the router and its change would
     # take 120% of it in all. The change is cut where the setting's time ends, after the NBI took it.
     acs.nbi.delay = ACS_TIMEOUT * 0.6
