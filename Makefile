@@ -78,6 +78,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench.whatsapp_surge --within 400
 	$(BIN)/python -m bench.whatsapp_intake
 	$(BIN)/python -m bench.mirror_drain
+	$(BIN)/python -m bench.acs_turn
 	$(BIN)/python -m bench.memory
 	$(BIN)/python -m bench.intent_matching --compare
 	$(BIN)/python -m bench.answer_reading
@@ -99,6 +100,7 @@ bench-quick: $(BENCH_STAMP)
 	$(BIN)/python -m bench.answer_reading --rounds 1
 	$(BIN)/python -m bench.long_messages --rounds 3
 	$(BIN)/python -m bench.cli_help --runs 3
+	$(BIN)/python -m bench.acs_turn --rounds 5
 	$(BIN)/python -m bench.receipt_reading --count 20
 
 clean:

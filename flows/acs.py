@@ -3,18 +3,18 @@ with the ACS open: found by the serial numbers the ISP lists for the contract, e
 login; read fresh (the fiber signal, the connected devices) before anything is said of it.
 
 Shared by the subscribers' Wi-Fi and router flows, the connection check and the technicians' order.
-Every call is bounded by the ACS's own timeout (``ISPBOT_ACS_TIMEOUT``); a failure is told plainly by
-the flow (``AcsError``), never left to the engine's generic apology.
+A turn's calls share one deadline, the ACS's timeout (``ISPBOT_ACS_TIMEOUT``; ``ctx.acs`` is the
+turn's view, ``AcsClient.for_turn``); a failure, the deadline's included, is told plainly by the flow
+(``AcsError``), never left to the engine's generic apology.
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.acs import AcsClient, AcsError, AcsRefused, AcsUnknownDevice, Device, Signal, TaskOutcome
+from bot.acs import AcsClient, AcsError, AcsRefused, AcsUnavailable, AcsUnknownDevice, Device, Signal, TaskOutcome
 from bot.i18n import plain_text
 
 from flows.context import Context
@@ -52,6 +52,7 @@ class Look:
     signal: Signal | None
     wan_up: bool | None
     fresh: bool
+    device: Device  # its document as read last
 
     def words(self, ctx: Context) -> dict[str, Any]:
         """The look as a template's variables (times in the ISP's zone)."""
@@ -72,8 +73,11 @@ async def look_at(ctx: Context, device: Device) -> Look:
     outcome = await acs.refresh(device.id, paths)
     fresh = outcome is TaskOutcome.APPLIED
     if fresh:
-        device = await acs.device(device.id)
-    return Look(device.last_inform, device.signal(), device.wan_up, fresh)
+        try:
+            device = await acs.device(device.id)
+        except AcsUnavailable:  # the turn's time ran out reading it back: what the ACS knew before
+            fresh = False
+    return Look(device.last_inform, device.signal(), device.wan_up, fresh, device)
 
 
 def device_label(device: Device) -> str:
@@ -158,16 +162,15 @@ async def answer_next(ctx: Context, event: StepEvent) -> None:
 async def look_first(ctx: Context) -> str | None:
     """What the technician sees of the chat's router before anything else (troubleshooting): said
     to the chat and returned as the words a ticket carries; None without an ACS, without exactly one
-    device, or when the ACS fails or takes longer than its timeout (the check goes on without it)."""
+    device, or when the ACS fails or the turn's time for it runs out (the check goes on without it)."""
     if ctx.acs is None or ctx.link is None:
         return None
     try:
-        async with asyncio.timeout(ctx.acs.settings.timeout):
-            devices = await devices_for(ctx, ctx.customer, ctx.link.contract)
-            if len(devices) != 1:
-                return None
-            look = await look_at(ctx, devices[0])
-    except (AcsError, TimeoutError):
+        devices = await devices_for(ctx, ctx.customer, ctx.link.contract)
+        if len(devices) != 1:
+            return None
+        look = await look_at(ctx, devices[0])
+    except AcsError:
         return None
     seen = plain_text(ctx.text("router.seen", **look.words(ctx)))
     ctx.say("router.look", seen=seen)
@@ -177,21 +180,19 @@ async def look_first(ctx: Context) -> str | None:
 async def router_line(ctx: Context, customer: int, *, fresh: bool = False) -> str | None:
     """The customer's router as an order's card shows it to the technician (signal, when read, last
     contact, the WAN session): what the ACS last knew, or read from the router now when ``fresh``
-    (the technician asked); None without an ACS. Bounded by the ACS's timeout as a whole."""
+    (the technician asked); None without an ACS."""
     if ctx.acs is None:
         return None
     try:
-        async with asyncio.timeout(ctx.acs.settings.timeout):
-            devices = await devices_for(ctx, customer, None)
-            if not devices:
-                return ctx.text("router.technician_none")
-            device = devices[0]
-            answered = True
-            if fresh:
-                look = await look_at(ctx, device)
-                answered = look.fresh
-                device = await acs_of(ctx).device(device.id) if answered else device
-    except (AcsError, TimeoutError):
+        devices = await devices_for(ctx, customer, None)
+        if not devices:
+            return ctx.text("router.technician_none")
+        device = devices[0]
+        answered = True
+        if fresh:
+            look = await look_at(ctx, device)
+            answered, device = look.fresh, look.device
+    except AcsError:
         return ctx.text("router.technician_down")
     zone = ctx.coordinator.zone
     signal = device.signal()

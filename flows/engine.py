@@ -296,14 +296,15 @@ class Engine:
                     state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
                 opened = await self._contact(session, state, link, incoming.event)
                 before = state.snapshot()
-                ctx = self._context(state, link, session, incoming, reservations)
+                acs = self.acs.for_turn() if self.acs is not None else None  # one deadline for the turn
+                ctx = self._context(state, link, session, incoming, reservations, acs=acs)
                 try:
                     await self._route(ctx, incoming.event)
                     state.data[MISSES] = 0
                 except Unexpected as miss:
                     if LINK_FAILED in state.data:  # a failure the step recorded stays recorded
                         before.data[LINK_FAILED] = state.data[LINK_FAILED]
-                    ctx = self._context(before, link, session, incoming, reservations)
+                    ctx = self._context(before, link, session, incoming, reservations, acs=acs)
                     if _is_live_update(incoming.event):
                         # A live location keeps sending positions; where no step wants one, stay quiet.
                         if secret and forget is not None:
@@ -380,15 +381,19 @@ class Engine:
 
     def _context(
         self, state: ChatState, link: Link | None, session: AsyncSession, incoming: Incoming,
-        reservations: list[int] | None = None,
+        reservations: list[int] | None = None, *, acs: AcsClient | None = None,
     ) -> Context:
+        """The turn's context; ``acs``: the turn's view of the ACS (``AcsClient.for_turn``), made here
+        when the turn does not share one between its contexts."""
+        if acs is None and self.acs is not None:
+            acs = self.acs.for_turn()
         return Context(
             state=state, link=link, session=session, repos=self.repos, coordinator=self.coordinator,
             policy=self.policy, translations=self.translations, client_language=incoming.client_language,
             menu=self._menu(state.role), message_id=incoming.message_id, sender_name=incoming.sender_name,
             files=self.files, database=self.database, reservations=reservations,
             proved_phone=incoming.proved_phone, asks_contact=incoming.asks_contact, channel=incoming.channel,
-            acs=self.acs,
+            acs=acs,
         )
 
     def _menu(self, role: Role) -> Sequence[str]:

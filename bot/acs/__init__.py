@@ -5,10 +5,10 @@ it: its data model, Wi-Fi networks, fiber signal, WAN state, connected hosts).""
 
 from bot.acs.client import AcsClient, TaskOutcome
 from bot.acs.device import Device, Signal, WifiNetwork, signal_level
-from bot.acs.errors import AcsError, AcsRefused, AcsUnavailable, AcsUnknownDevice
+from bot.acs.errors import AcsError, AcsOutOfTime, AcsRefused, AcsUnavailable, AcsUnknownDevice
 from bot.acs.settings import AcsSettings
 
 __all__ = [
-    "AcsClient", "AcsError", "AcsRefused", "AcsSettings", "AcsUnavailable", "AcsUnknownDevice", "Device", "Signal",
-    "TaskOutcome", "WifiNetwork", "signal_level",
+    "AcsClient", "AcsError", "AcsOutOfTime", "AcsRefused", "AcsSettings", "AcsUnavailable", "AcsUnknownDevice",
+    "Device", "Signal", "TaskOutcome", "WifiNetwork", "signal_level",
 ]

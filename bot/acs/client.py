@@ -7,12 +7,15 @@ asks the device to connect and waits: **200** when the device took the task in a
 with the reason "Task queued but not processed" when it did not connect in time (or the connection
 request failed: the reason says why), and **202 "Task faulted"** when the device refused it (a fault
 stays on record and the task would be retried: it is deleted, ``DELETE /tasks/<id>``); **404** "No
-such device"; **400** a task it cannot read. The turn never waits longer than ``timeout``: the NBI
-is told to give up on the device at half of it.
+such device"; **400** a task it cannot read.
+
+A turn never waits on the ACS longer than ``ISPBOT_ACS_TIMEOUT`` in all (``for_turn`` says how).
 """
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import json
 import logging
 from enum import StrEnum
@@ -22,7 +25,7 @@ from urllib.parse import quote
 import httpx
 
 from bot.acs.device import PPP_USERNAME, Device
-from bot.acs.errors import AcsRefused, AcsUnavailable, AcsUnknownDevice
+from bot.acs.errors import AcsOutOfTime, AcsRefused, AcsUnavailable, AcsUnknownDevice
 from bot.acs.settings import AcsSettings
 
 log = logging.getLogger("bot.acs")
@@ -44,6 +47,25 @@ class AcsClient:
             auth = httpx.BasicAuth(settings.username, password)
         self._http = httpx.AsyncClient(base_url=settings.root, transport=http_transport, auth=auth,
                                        timeout=settings.timeout)
+        self._deadline: float | None = None  # the turn's, on the loop's clock (a ``for_turn`` view's)
+        self._bounded = False  # a turn's view: its calls share the deadline
+
+    def for_turn(self) -> AcsClient:
+        """This client for one turn (same connections): its calls share one deadline, the setting's
+        timeout after the first of them. Each call is cut where the deadline falls (``AcsOutOfTime``).
+        The NBI is told to wait for the device to connect half of what is left, so a device that does
+        not gets its task answered 202 ("queued") before the cut; a task whose answer is cut after its
+        body went out (a device whose session outlasts the turn) is ``UNCONFIRMED``: the NBI inserted
+        it before waiting, and the device takes it. Nothing is sent once the deadline has passed."""
+        view = copy.copy(self)
+        view._deadline, view._bounded = None, True
+        return view
+
+    def time_left(self) -> float:
+        """Seconds this turn may still wait on the ACS (the whole timeout before its first call)."""
+        if self._deadline is None:
+            return self.settings.timeout
+        return max(0.0, self._deadline - asyncio.get_running_loop().time())
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -94,13 +116,15 @@ class AcsClient:
     # ---- tasks -----------------------------------------------------------------------------------
     async def task(self, device_id: str, task: dict[str, Any]) -> TaskOutcome:
         """Post ``task`` to the device with a connection request; what became of it."""
-        wait_ms = int(self.settings.timeout * 500)
+        self._start_clock()
+        wait_ms = int(self.time_left() * 500)  # the NBI answers 202 before this turn's cut
         path = f"/devices/{quote(device_id, safe='')}/tasks"
         try:
             response = await self._send("POST", path, params={"connection_request": "", "timeout": str(wait_ms)},
                                         json=task)
         except AcsUnavailable as exc:
-            if isinstance(exc.__cause__, httpx.ReadTimeout):  # sent and inserted; the session outlasted us
+            # Sent, and inserted by the NBI before it waits on the device: the answer outlasted us.
+            if isinstance(exc.__cause__, httpx.ReadTimeout) or (isinstance(exc, AcsOutOfTime) and exc.sent):
                 return TaskOutcome.UNCONFIRMED
             raise
         if response.status_code == 200:
@@ -134,9 +158,31 @@ class AcsClient:
             except (AcsUnavailable, AcsRefused, AcsUnknownDevice):
                 log.warning("a faulted task could not be deleted from the ACS")
 
+    def _start_clock(self) -> None:
+        if self._bounded and self._deadline is None:
+            self._deadline = asyncio.get_running_loop().time() + self.settings.timeout
+
     async def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        self._start_clock()
+        left = self.time_left()
+        if left <= 0:  # nothing is sent once the turn's time is spent
+            log.warning("the turn's time for the ACS is spent: %s %s not sent", method, path)
+            raise AcsOutOfTime(f"no time left in this turn for {method} {path}", sent=False)
+        sent = False
+
+        async def trace(event: str, info: object) -> None:  # the transport says when the body went out whole
+            nonlocal sent
+            sent = sent or event.endswith("send_request_body.complete")
+
         try:
-            response = await self._http.request(method, path, **kwargs)
+            # The loop cuts the call where the deadline falls, whatever the phase (httpx's per-phase
+            # timeouts would add up).
+            async with asyncio.timeout(left):
+                response = await self._http.request(method, path, timeout=left, extensions={"trace": trace},
+                                                    **kwargs)
+        except TimeoutError as exc:
+            log.warning("the turn's time for the ACS ran out: %s %s", method, path)
+            raise AcsOutOfTime(f"the ACS did not answer {method} {path} in this turn's time", sent=sent) from exc
         except httpx.TimeoutException as exc:
             log.warning("the ACS took longer than %ss: %s %s", self.settings.timeout, method, path)
             raise AcsUnavailable(f"the ACS did not answer {method} {path} in time") from exc

@@ -32,24 +32,35 @@ HOSTS = {TR098: "InternetGatewayDevice.LANDevice.1.Hosts.Host", TR181: "Device.H
 
 @dataclass(frozen=True, slots=True)
 class OpticalPath:
-    """Where a vendor keeps the ONU's received optical power, and in what unit: ``dBm``, ``uW``
-    (microwatts, told as dBm), ``mdBm`` (thousandths of a dBm: TR-181's ``OpticalSignalLevel``)."""
+    """Where a vendor keeps the ONU's received optical power, and in what unit: ``dBm``, ``0.1uW``
+    (tenths of a microwatt, told as dBm), ``mdBm`` (thousandths of a dBm: TR-181's
+    ``OpticalSignalLevel``). ``{i}`` in a path: its instances, discovered."""
 
     vendor: str
     path: str
     unit: str
 
 
-# The vendors' paths, as their firmwares spell them (Huawei's "Interafce" is Huawei's). A positive
-# reading on a path in dBm is a firmware reporting microwatts (received power is always below 0 dBm
-# on a fiber): it is told in dBm as well.
+# The vendors' paths, as their firmwares spell them; where each comes from, and how sure it is, is
+# written in the sandbox's fake NBI (``bot/sandbox/genieacs.py``), which builds each of them. A
+# positive reading on a path in dBm is a firmware reporting microwatts (received power is always
+# below 0 dBm on a fiber): it is told in dBm as well.
 OPTICAL_PATHS = (
+    # Huawei's, and Intelbras's ONUs of the same firmware family ("Interafce" is the firmware's).
     OpticalPath("huawei", "InternetGatewayDevice.WANDevice.1.X_GponInterafceConfig.RXPower", "dBm"),
+    OpticalPath("zte", "InternetGatewayDevice.WANDevice.1.X_ZTE-COM_WANPONInterfaceConfig.RXPower", "0.1uW"),
     OpticalPath("zte", "InternetGatewayDevice.WANDevice.1.X_ZTE-COM_GponInterfaceConfig.RxPower", "dBm"),
     OpticalPath("fiberhome", "InternetGatewayDevice.WANDevice.1.X_FH_GponInterfaceConfig.RXPower", "dBm"),
-    OpticalPath("intelbras", "InternetGatewayDevice.WANDevice.1.X_ITBS_GponInterfaceConfig.RXPower", "dBm"),
-    OpticalPath("tr181", "Device.Optical.Interface.1.OpticalSignalLevel", "mdBm"),
+    OpticalPath("intelbras", "InternetGatewayDevice.WANDevice.1.X_ITBS_ORG_GponInterfaceConfig.RXPower", "dBm"),
+    OpticalPath("tr181", "Device.Optical.Interface.{i}.OpticalSignalLevel", "mdBm"),
 )
+# Where a TR-098 network's WPA key is set, under WLANConfiguration.{i}, in the order tried: the
+# first the device has writable (else the first it has). Huawei's firmwares take it in
+# PreSharedKey.1.PreSharedKey; the standard's passphrase is PreSharedKey.1.KeyPassphrase (the
+# configuration's own KeyPassphrase is WEP's on firmwares that have both); some firmwares have only
+# the configuration's KeyPassphrase.
+KEY_PATHS = ("PreSharedKey.1.KeyPassphrase", "KeyPassphrase", "PreSharedKey.1.PreSharedKey")
+HUAWEI_KEY_PATHS = ("PreSharedKey.1.PreSharedKey", *KEY_PATHS[:2])
 GOOD_ABOVE = -25.0  # dBm: above this the fiber signal is good
 WEAK_DOWN_TO = -28.0  # from -25 to -28 weak; below -28 critical
 
@@ -88,6 +99,10 @@ def to_dbm(raw: Any, unit: str) -> float | None:
         return None
     if unit == "mdBm":
         value /= 1000
+    elif unit == "0.1uW":
+        if value < 0:
+            return None
+        value = 10 * math.log10(value / 10_000)
     elif value > 0:  # microwatts (a firmware's unit on a path meant for dBm, or the vendor's own)
         value = 10 * math.log10(value / 1000)
     elif unit == "uW":
@@ -170,8 +185,7 @@ class Device:
         found = []
         if self.root == TR098:
             for path, node in self.instances("InternetGatewayDevice.LANDevice.1.WLANConfiguration"):
-                keyed = f"{path}.PreSharedKey.1.KeyPassphrase"
-                passphrase = keyed if self.has(keyed) else f"{path}.KeyPassphrase"
+                passphrase = self._key_path(path)
                 found.append(WifiNetwork(f"{path}.SSID", passphrase, _str(node.get("SSID")),
                                          _enabled(node.get("Enable"))))
             return found
@@ -185,6 +199,12 @@ class Device:
                                      _enabled(ssids[ssid].get("Enable"))))
         return found
 
+    def _key_path(self, configuration: str) -> str:
+        order = HUAWEI_KEY_PATHS if "huawei" in self.model.casefold() else KEY_PATHS
+        present = [f"{configuration}.{p}" for p in order if self.has(f"{configuration}.{p}")]
+        writable = [p for p in present if self.node(p).get("_writable") is True]
+        return next(iter(writable or present), f"{configuration}.KeyPassphrase")
+
     def networks_to_change(self) -> list[WifiNetwork]:
         """The networks a change applies to: the enabled ones (a guest network left off stays off and
         as it was), or all of them when the device does not say which are on."""
@@ -193,8 +213,16 @@ class Device:
         return enabled or [n for n in networks if n.enabled is None]
 
     def optical_path(self) -> OpticalPath | None:
-        """The vendor's optical receive power path this device has."""
-        return next((p for p in OPTICAL_PATHS if self.has(p.path)), None)
+        """The vendor's optical receive power path this device has (``{i}``: its first instance)."""
+        for known in OPTICAL_PATHS:
+            if "{i}" in known.path:
+                base, _, leaf = known.path.partition(".{i}.")
+                for instance, _node in self.instances(base):
+                    if self.has(f"{instance}.{leaf}"):
+                        return OpticalPath(known.vendor, f"{instance}.{leaf}", known.unit)
+            elif self.has(known.path):
+                return known
+        return None
 
     def signal(self) -> Signal | None:
         path = self.optical_path()

@@ -12,6 +12,15 @@ class AcsUnavailable(AcsError):
     """The NBI could not be reached, took longer than the setting, or failed (5xx, not JSON)."""
 
 
+class AcsOutOfTime(AcsUnavailable):
+    """The turn's time for the ACS ran out during a call (``sent``: the request had reached the NBI
+    whole, so a task was inserted there) or before it (nothing sent)."""
+
+    def __init__(self, message: str, *, sent: bool) -> None:
+        super().__init__(message)
+        self.sent = sent
+
+
 class AcsUnknownDevice(AcsError):
     """The NBI knows no such device (404 "No such device"): removed from the ACS meanwhile."""
 

@@ -20,7 +20,8 @@ class AcsSettings(BaseSettings):
     password: SecretStr | None = Field(default=None, description="HTTP basic password of the NBI")
     timeout: float = Field(
         default=10.0, gt=1, le=60,
-        description="seconds a call to the ACS may take; a router that answers later gets the change when it connects",
+        description=("seconds a turn may wait on the ACS, all its calls together; a change the router confirms"
+                     " later is told as sent"),
     )
 
     @property

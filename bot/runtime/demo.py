@@ -32,11 +32,13 @@ from flows.events import Command, Start, Text
 from flows.identity import normalise_tax_id
 from flows.restarts import RestartChecks
 
+from bot.acs import AcsSettings
 from bot.channels.console import ConsoleChannel, ConsoleChat, Identity, Screen
 from bot.isp import IspSettings
 from bot.isp.settings import V1_PATH, V2_PATH
 from bot.runtime.app import App, Settings, Terminal, build_app
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
+from bot.sandbox.genieacs import ACS_URL, demo_acs
 from bot.settings import BotSettings
 from bot.store import Database, Invites, Links, Proof, Role
 from bot.store.migrate import upgrade
@@ -126,9 +128,14 @@ class Demo:
             cancel_fine_history=D.cancel_fine_history,  # the sandbox's ids: cancelling in the chat works
         )
         console = ConsoleChannel(Screen(stdout), language=language, bold=bold)
+        # The ISP's ACS, a fake GenieACS NBI in-process with an ONU for each contract's equipment: the
+        # Wi-Fi, the fiber signal and a restart can be tried. ISPBOT_ACS_* meant for a real one are ignored.
+        acs_settings = AcsSettings(_env_file=None, url=ACS_URL, username=None, password=None, timeout=10)
+        logins = {int(a["Cliente"]): str(a["Usuario"]) for a in reversed(sandbox.store.rows("authentications"))}
         app = await build_app(
-            Settings(isp_settings, settings), database=database, http_transport=httpx.ASGITransport(app=sandbox.app),
-            console=console,
+            Settings(isp_settings, settings, acs_settings=acs_settings), database=database,
+            http_transport=httpx.ASGITransport(app=sandbox.app), console=console,
+            acs_transport=demo_acs(sandbox.store.rows("equipment"), logins),
         )
         assert app.terminal is not None  # noqa: S101 - built with a console
         console.chat_names.update({

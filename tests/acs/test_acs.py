@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from bot.acs import (
     AcsClient,
+    AcsOutOfTime,
     AcsRefused,
     AcsSettings,
     AcsUnavailable,
@@ -16,8 +17,7 @@ from bot.acs import (
 from bot.acs.device import to_dbm
 from bot.doctor.acs import acs_findings
 from bot.doctor.report import Status
-
-from tests.acs.fake_genieacs import ACS_URL, FakeGenieAcs, tr098_device, tr181_device
+from bot.sandbox.genieacs import ACS_URL, FakeGenieAcs, tr098_device, tr181_device
 
 
 def client(nbi: FakeGenieAcs, **settings: object) -> AcsClient:
@@ -27,7 +27,10 @@ def client(nbi: FakeGenieAcs, **settings: object) -> AcsClient:
 @pytest.mark.parametrize(("raw", "unit", "dbm"), [
     ("-21.4", "dBm", -21.4),
     (" -27.96 ", "dBm", -27.96),
-    ("12", "dBm", -19.21),  # a ZTE firmware's microwatts on the dBm path: 12 µW
+    ("12", "dBm", -19.21),  # a firmware's microwatts on a dBm path: 12 µW
+    (95, "0.1uW", -20.22),  # ZTE's WANPON reading in tenths of a microwatt: 9.5 µW
+    ("25", "0.1uW", -26.02),
+    ("0", "0.1uW", None),
     (-19_500, "mdBm", -19.5),  # TR-181's OpticalSignalLevel
     ("0", "dBm", None),  # no light at all reads as no reading, not as 0 dBm
     ("", "dBm", None),
@@ -82,6 +85,24 @@ async def test_tasks_answer_200_202_and_faults_as_genieacs_does() -> None:
     assert await acs.reboot(online) is TaskOutcome.UNCONFIRMED  # sent; the session outlasted the wait
     with pytest.raises(AcsUnavailable):
         await acs.find(["A1"], [])
+    await acs.aclose()
+
+
+async def test_a_turns_calls_share_one_deadline_and_nothing_is_sent_after_it() -> None:
+    nbi = FakeGenieAcs()
+    device = nbi.add(tr098_device("A1"))
+    acs = client(nbi, timeout=1.1)
+    turn = acs.for_turn()
+    nbi.delay = 0.7  # each answer alone in time, two are not
+    assert (await turn.device(device)).serial == "A1"
+    assert await turn.reboot(device) is TaskOutcome.UNCONFIRMED  # sent, cut while the NBI waited
+    (queued,) = nbi.queued
+    assert queued["name"] == "reboot"  # kept by the NBI for the device's next inform
+    sent = len(nbi.requests)
+    with pytest.raises(AcsOutOfTime) as spent:
+        await turn.reboot(device)
+    assert not spent.value.sent and len(nbi.requests) == sent  # the turn's time is spent: nothing sent
+    assert (await acs.for_turn().device(device)).serial == "A1"  # the next turn has its own time
     await acs.aclose()
 
 

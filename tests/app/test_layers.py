@@ -77,7 +77,7 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot.i18n": frozenset({"babel", "jinja2", "yaml"}),
     "bot.store": frozenset({"aiosqlite", "alembic", "asyncpg", "sqlalchemy"}),
     "bot.isp": frozenset({"cachetools", "httpx", "pydantic", "pydantic_core", "pydantic_settings", "tenacity"}),
-    "bot.sandbox": frozenset({"fpdf", "segno", "starlette", "uvicorn", "yaml"}),
+    "bot.sandbox": frozenset({"fpdf", "httpx", "segno", "starlette", "uvicorn", "yaml"}),  # httpx: the fake ACS
     "bot.acs": frozenset({"httpx", "pydantic", "pydantic_settings"}),
     "bot.receipts": frozenset({"PIL", "pypdf"}),  # a receipt's text: images by Tesseract (a program), PDFs
     "bot.metrics": frozenset({"prometheus_client"}),

@@ -239,3 +239,12 @@ def test_receipt_reading() -> None:
     (line,) = run("receipt_reading", "--count", "52", database=None)  # the first PDF is the 51st
     assert line["figure"] == "receipt_reading" and line["fields"]["amount"] >= 0.9
     assert line["cpu_pdf_ms_mean"] is not None and line["receipts"] >= 1
+
+
+def test_acs_turn() -> None:
+    lines = run("acs_turn", "--rounds", "1", "--timeout", "1.5", database=None)
+    turns = {line["turn"]: line for line in lines if line["figure"] == "acs_turn"}
+    assert set(turns) == {"signal", "wifi_password", "help"}
+    assert (turns["signal"]["nbi_calls"], turns["wifi_password"]["nbi_calls"], turns["help"]["nbi_calls"]) == (3, 2, 0)
+    slow = {line["turn"]: line for line in lines if line["figure"] == "acs_turn_slow"}
+    assert set(slow) == {"signal", "wifi_password"} and all(line["said"] for line in slow.values())

@@ -243,6 +243,24 @@ async def test_typing_1_presses_the_first_menu_button(demo: Demo) -> None:
     assert bills is not None and "Qual boleto você quer?" in bills  # "🧾 Segunda via", pressed by its number
 
 
+async def test_the_demos_acs_changes_the_wifi_reads_the_signal_and_restarts_the_router(demo: Demo) -> None:
+    assert "trocar a senha do wifi" in demo.introduction()
+    await demo.chat.send(Start())
+    await link_by_tax_id(demo, D.customer_cpf)
+    await demo.say("trocar a senha do wifi")
+    await press(demo.chat, "Senha do Wi-Fi")
+    await demo.say("Jardim#2026")
+    applied = await demo.say("Jardim#2026")
+    assert applied is not None and "a nova senha está aplicada no roteador (2 redes Wi-Fi)" in applied
+    chosen = await demo.say("como está meu sinal")
+    assert chosen is not None and "Huawei" in chosen
+    signal = await press(demo.chat, "Sinal da fibra")
+    assert "Sinal da fibra agora:" in signal and " dBm — " in signal
+    await press(demo.chat, "Reiniciar roteador")
+    restarted = await press(demo.chat, "Sim")
+    assert "O roteador está reiniciando" in restarted
+
+
 async def test_the_demo_opens_the_technicians_chat_with_an_invite_and_links_marias(demo: Demo) -> None:
     intro = demo.introduction()
     assert D.technician in intro and "/tecnico" in intro and "--as technician" in intro  # pt_BR's own words

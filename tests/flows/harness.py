@@ -21,6 +21,7 @@ from bot.i18n import plain_text
 from bot.isp import IspClient, IspSettings
 from bot.runtime.app import Settings, build_core
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, FixedClock, Sandbox
+from bot.sandbox.genieacs import ACS_URL
 from bot.settings import BotSettings
 from bot.store import Invites, Links, Proof, Role
 from flows.engine import Engine
@@ -30,7 +31,6 @@ from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, Upload
 from flows.stock import StockCatalog
 
-from tests.acs.fake_genieacs import ACS_URL
 from tests.store.dbtools import ScratchDatabase
 
 
@@ -226,15 +226,16 @@ class LoseAnswers(httpx.AsyncBaseTransport):
 def make_desk(
     sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock, policy: Policy | None = None, *,
     http_transport: httpx.AsyncBaseTransport | None = None, acs: httpx.AsyncBaseTransport | None = None,
+    acs_timeout: float = 4.0,
 ) -> Desk:
     """The engine as the composition root builds it (``bot.runtime.app.build_core``), over the sandbox
     (``http_transport``: another way to it, one that loses answers, say); ``acs``: the ISP has an ACS,
-    this (a fake GenieACS NBI) answering for it."""
+    this (a fake GenieACS NBI) answering for it, ``acs_timeout`` its ``ISPBOT_ACS_TIMEOUT``."""
     isp_settings = IspSettings(base_url="http://127.0.0.1", key=PRODUCTION_KEY, retries=0)
     cache_clock = FakeMonotonic()
     files = FakeFiles()
 
-    acs_settings = AcsSettings(_env_file=None, url=ACS_URL, timeout=4) if acs is not None else None
+    acs_settings = AcsSettings(_env_file=None, url=ACS_URL, timeout=acs_timeout) if acs is not None else None
     app = build_core(
         Settings(isp_settings, BotSettings(_env_file=None), acs_settings=acs_settings),  # type: ignore[call-arg]
         database, http_transport=http_transport or httpx.ASGITransport(app=sandbox.app), wall_clock=clock,

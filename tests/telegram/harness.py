@@ -29,12 +29,12 @@ from bot.isp import IspClient, IspSettings
 from bot.runtime.app import App, Runtime, Settings, build_app
 from bot.runtime.processor import Processor
 from bot.sandbox import DEMO_IDENTITIES, PRODUCTION_KEY, Sandbox
+from bot.sandbox.genieacs import ACS_URL
 from bot.settings import BotSettings
 from bot.store import Database, DeskJobState, InboxState, Invites, Role
 from bot.store.models import DeskJobRow, InboxRow
 from sqlalchemy import func, select
 
-from tests.acs.fake_genieacs import ACS_URL
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi, Sent
 
@@ -63,7 +63,7 @@ class RunningBot:
     poll_timeout: int = 1
     bot_settings: BotSettings | None = None  # None: from the environment, as `ispbot run` reads them
     chatwoot: ChatwootSettings | None = None
-    acs: httpx.AsyncBaseTransport | None = None  # the ISP's ACS: a fake GenieACS NBI (tests/acs)
+    acs: httpx.AsyncBaseTransport | None = None  # the ISP's ACS: a fake GenieACS NBI (bot/sandbox/genieacs.py)
 
     @property
     def runtime(self) -> Runtime:

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
+from bot.sandbox.genieacs import FakeGenieAcs, tr098_device
 from bot.store import Database
 
-from tests.acs.fake_genieacs import FakeGenieAcs, tr098_device
 from tests.tablescan import every_row, holding
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import TelegramChat, running_bot
@@ -130,7 +130,7 @@ async def test_a_new_wifi_password_is_applied_and_kept_nowhere(
         again = await say(chat, wifi_password)
         confirmed = await say(chat, wifi_password)
         assert "aplicada" in chat.text
-        assert nbi.value(device, "InternetGatewayDevice.LANDevice.1.WLANConfiguration.2.PreSharedKey.1.KeyPassphrase") \
+        assert nbi.value(device, "InternetGatewayDevice.LANDevice.1.WLANConfiguration.5.PreSharedKey.1.PreSharedKey") \
             == wifi_password
         assert sorted(bot.api.deleted) == sorted((chat.chat_id, m) for m in (first, wrong, again, confirmed))
         tables = await every_row(database)
