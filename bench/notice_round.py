@@ -3,18 +3,15 @@ must go at the channel's pace and never hold their answers back.
 
     .venv/bin/python -m bench.notice_round [--subscribers 10000] [--people 50] [--database URL]
 
-The whole bot runs over the fake Bot API, which answers 429 past Telegram's limits. ``--subscribers``
-linked customers each have a bill due in three days; ``--people`` others, with none, write one
-after another every ``WRITE_EVERY`` seconds during the round (``ASKED``). Figures: ``round_seconds``, from the
-round's start to the last reminder reaching Telegram, against ``bound_seconds`` (reminders ÷ 30 a
-second; ``round_vs_bound``, the issue's bound 1.1) and ``shared_bound_seconds`` (every message Telegram
-took meanwhile ÷ 30: the replies to the people writing take slots of the 30 first); ``made_seconds``,
-when the round had handed every notice to the channel; ``cpu_ms_per_notice``, the process's CPU (the
-bot, the fake Bot API, the sandbox ISP) from the round's start to its end, per reminder: the pace an
-idle core allows follows from it, the load averages beside it say how busy the machine was;
-``answer_p99_ms``, from a person's message reaching Telegram to the bot's next message to that chat
-(bound 1 s; watched every 20 ms); ``too_many_requests`` (0 expected); the ISP calls of the round, by
-operation and per subscriber.
+The whole bot runs over the fake Bot API (429 past Telegram's limits). ``--subscribers`` linked
+customers each have a bill due in three days; ``--people`` others write ``ASKED`` one after another
+every ``WRITE_EVERY`` seconds. Figures: ``round_seconds``, from the round's start to the last reminder
+at Telegram, against the reminders ÷ 30 a second (``round_vs_bound``; the issue's bound 1.1) and
+every message Telegram took meanwhile ÷ 30 (``round_vs_shared_bound``: replies go first);
+``made_seconds``, when every notice was handed to the channel; ``cpu_ms_per_notice``, the process's
+CPU (bot, fake Bot API, sandbox ISP) per reminder, whence the pace of an idle core, beside the load
+averages; ``answer_p99_ms``, a person's message at Telegram to the bot's next message to that chat
+(bound 1 s; watched every 20 ms); ``too_many_requests`` (0 expected); the round's ISP calls.
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
 """The conversation engine: one event in, the chat's replies out, its state saved in between.
 
 Each event runs in one database transaction: load the chat's state and link, route the event
-(``/start``, ``/cancelar``, the role's commands and the ``leave`` words work everywhere but at a
-verbatim step, a bare "stop" at rest stops the notices; a button resolves from the chat's own state
-only), run the step and any flow it switched to, save the state if its version is unchanged (else
-run again; from its first ISP call a turn holds the chat, ``_Hold``) and queue the messages for
-``chat_messages`` (contacts: ``flows.contacts``).
+(``/start``, ``/cancelar``, the role's commands, the ``leave`` words and at rest a bare "stop" work
+everywhere but at a verbatim step; a button resolves from the chat's own state only), run the step
+and any flow it switched to, save the state if its version is unchanged (else run again; from its
+first ISP call a turn holds the chat, ``_Hold``) and queue the messages for ``chat_messages``.
 
 Every question is answered here, not in each flow (``Takes`` in ``flows.steps``): a typed option
 chooses it (``flows.answers``); a clear request for another flow, or a file the step cannot read,
