@@ -74,7 +74,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench.overhead
 	$(BIN)/python -m bench.outage_surge
 	$(BIN)/python -m bench.telegram_surge
-	$(BIN)/python -m bench.notice_round
+	$(BIN)/python -m bench.notice_round --subscribers 10000 --people 50
 	$(BIN)/python -m bench.whatsapp_surge --within 400
 	$(BIN)/python -m bench.whatsapp_intake
 	$(BIN)/python -m bench.mirror_drain

@@ -3,20 +3,22 @@ must go at the channel's pace and never hold their answers back.
 
     .venv/bin/python -m bench.notice_round [--subscribers 10000] [--people 50] [--database URL]
 
-The whole bot runs over the fake Bot API, which answers 429 past Telegram's limits. ``--subscribers``
-linked customers each have a bill due in three days; ``--people`` others, with none, write one
-after another every ``WRITE_EVERY`` seconds during the round (``ASKED``). Figures: ``round_seconds``, from the
-round's start to the last reminder reaching Telegram, against ``bound_seconds`` (reminders ÷ 30 a
-second; ``round_vs_bound``, the issue's bound 1.1); ``made_seconds``, when the round had handed every
-notice to the channel; ``answer_p99_ms``, from a person's message reaching Telegram to the bot's next
-message to that chat (bound 1 s; watched every 20 ms); ``too_many_requests`` (0 expected); the ISP
-calls of the round, by operation and per subscriber.
+The whole bot runs over the fake Bot API (429 past Telegram's limits). ``--subscribers`` linked
+customers each have a bill due in three days; ``--people`` others write ``ASKED`` one after another
+every ``WRITE_EVERY`` seconds. Figures: ``round_seconds``, from the round's start to the last reminder
+at Telegram, against the reminders ÷ 30 a second (``round_vs_bound``; the issue's bound 1.1) and
+every message Telegram took meanwhile ÷ 30 (``round_vs_shared_bound``: replies go first);
+``made_seconds``, when every notice was handed to the channel; ``cpu_ms_per_notice``, the process's
+CPU (bot, fake Bot API, sandbox ISP) per reminder, whence the pace of an idle core, beside the load
+averages; ``answer_p99_ms``, a person's message at Telegram to the bot's next message to that chat
+(bound 1 s; watched every 20 ms); ``too_many_requests`` (0 expected); the round's ISP calls.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import time
 from datetime import timedelta
@@ -62,9 +64,11 @@ async def measure(url: str | None, subscribers: int, people: int, within: float,
         watch = Watch(bot.api, seen=len(bot.api.outgoing()))
         told: dict[int, float] = {}
         due_set = set(due_chats)
+        load_before, cpu_started = os.getloadavg()[0], time.process_time()
         started = time.perf_counter()
-        round_task = asyncio.create_task(notices.run(send=bot.processor.send_notices))
+        round_task = asyncio.create_task(notices.run(send=bot.processor.send_round))
         made = 0.0  # when the round had handed every notice to the channel
+        cpu, sends = 0.0, 0  # at the round's end: the process's CPU seconds, the messages Telegram took
         next_write, writer = 0.0, 0
         try:
             async with asyncio.timeout(within):
@@ -80,21 +84,30 @@ async def measure(url: str | None, subscribers: int, people: int, within: float,
                     for sent in watch.follow(time.perf_counter() - started):
                         if sent.chat_id in due_set and sent.chat_id not in told:
                             told[int(sent.chat_id)] = time.perf_counter() - started
+                            if len(told) == subscribers:  # the round's end: what it cost, what went meanwhile
+                                cpu, sends = time.process_time() - cpu_started, watch.sends
                     await asyncio.sleep(POLL)
         except TimeoutError:
             print(f"notice_round: gave up after {within:.0f} s with {subscribers - len(told)} not told",
                   file=sys.stderr)
+        if len(told) < subscribers:  # given up: what it cost and sent until then
+            cpu, sends = time.process_time() - cpu_started, watch.sends
         report = round_task.result() if round_task.done() and not round_task.cancelled() else None
         calls = dict(sandbox.calls)
         too_many = dict(api.too_many_requests)
     round_seconds = max(told.values(), default=0.0)
     bound = subscribers / TELEGRAM_RATE
+    shared_bound = sends / TELEGRAM_RATE  # the replies to the people writing took slots of the 30 too
     waits = watch.waits
     return figure(
         "notice_round", database=dialect(url), subscribers=subscribers, people=people, concurrency=concurrency,
         told=len(told), reminders=report.sent[BILL_DUE] if report else 0,
         round_seconds=round(round_seconds, 1), bound_seconds=round(bound, 1), made_seconds=round(made, 1),
         round_vs_bound=round(round_seconds / bound, 3) if bound else 0.0,
+        sent_in_round=sends, shared_bound_seconds=round(shared_bound, 1),
+        round_vs_shared_bound=round(round_seconds / shared_bound, 3) if shared_bound else 0.0,
+        cpu_seconds=round(cpu, 1), cpu_ms_per_notice=round(1000 * cpu / len(told), 2) if told else 0.0,
+        load_average_before=round(load_before, 2), load_average_after=round(os.getloadavg()[0], 2),
         answers=len(waits), answer_p50_ms=round(1000 * median(waits), 1),
         answer_p99_ms=round(1000 * percentile(waits, 0.99), 1), answer_max_ms=round(1000 * max(waits, default=0), 1),
         too_many_requests=sum(too_many.values()), too_many_requests_by_limit=too_many,

@@ -1,10 +1,10 @@
 """The conversation engine: one event in, the chat's replies out, its state saved in between.
 
 Each event runs in one database transaction: load the chat's state and link, route the event
-(``/start``, ``/cancelar``, the role's commands and the ``leave`` words work everywhere but at a
-verbatim step; a button resolves from the chat's own state only), run the step and any flow it
-switched to, save the state if its version is unchanged (else run again; from its first ISP call a
-turn holds the chat, ``_Hold``) and queue the messages for ``chat_messages`` (contacts: ``flows.contacts``).
+(``/start``, ``/cancelar``, the role's commands, the ``leave`` words and at rest a bare "stop" work
+everywhere but at a verbatim step; a button resolves from the chat's own state only), run the step
+and any flow it switched to, save the state if its version is unchanged (else run again; from its
+first ISP call a turn holds the chat, ``_Hold``) and queue the messages for ``chat_messages``.
 
 Every question is answered here, not in each flow (``Takes`` in ``flows.steps``): a typed option
 chooses it (``flows.answers``); a clear request for another flow, or a file the step cannot read,
@@ -124,6 +124,8 @@ MENU = "menu"
 LINK = "link"
 JOIN = "join"  # the flow that redeems /start payloads (invites), where a role has one
 HUMAN = "human"
+NOTICES_OFF = "notices_off"  # where a bare "stop" at rest leads, with ``EVERY_NOTICE`` (no question asked)
+EVERY_NOTICE = "every_notice"
 CANCEL = ("cancelar", "cancel")  # the commands that leave any question, in every language
 SAVE_ATTEMPTS = 3
 MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversation
@@ -470,6 +472,8 @@ class Engine:
                 await self._begin(ctx, MENU)
             case Command(name=name) if name in CANCEL:
                 await self._leave(ctx, role)
+            case Text(text=text) if self._stops_notices(ctx, role, text):
+                await self._begin(ctx, NOTICES_OFF, {EVERY_NOTICE: True})
             case Text(text=text) if self._free(ctx, role) and default_intents().leaves(ctx.language, text):
                 await self._leave(ctx, role)
             case Command(name=name) if name in role.commands:
@@ -543,6 +547,14 @@ class Engine:
         if flow is not None and not flow.rests_at(ctx.state.step):
             ctx.say("common.cancelled")
         await self._begin(ctx, MENU)
+
+    def _stops_notices(self, ctx: Context, role: RoleFlows, text: str) -> bool:
+        """Whether the text is a bare "stop" said at rest (no question open) by a linked chat: it is about
+        the notices the bot writes first, and stops every kind. At a question it leaves the question."""
+        flow = role.flows.get(ctx.state.flow or "")
+        at_rest = flow is None or (flow.rests_at(ctx.state.step) and ctx.state.step not in flow.verbatim_steps)
+        return (at_rest and ctx.link is not None and NOTICES_OFF in role.flows
+                and default_intents().stops(ctx.language, text))
 
     def _free(self, ctx: Context, role: RoleFlows) -> bool:
         """Whether the chat's words are the bot's to read (not passed on as they are to a person)."""

@@ -2,7 +2,8 @@
 a phrase plainly names something ("quero falar com um atendente"). See docs/intents.md.
 
 The vocabulary is ``locales/intents/<language>.yaml`` (name → phrases): a flow, small talk, ``LEAVE``
-("cancelar" alone leaves any question), a need (``NEEDS``: "moving" reaches ``human``), ``ORDINARY``
+("cancelar" alone leaves any question), ``STOP`` ("parar" alone leaves a question too, and at rest
+stops the notices the bot writes first), a need (``NEEDS``: "moving" reaches ``human``), ``ORDINARY``
 (everyday words, never a typo: "robo" is not "roto"), ``ELSEWHERE`` (our words in another sense:
 "senha do banco" serves no flow) or ``SHORT`` ("vc" is "você"). The examples are whole phrasings,
 each with where it leads, in ``examples/<language>.yaml``; both train a naive Bayes model per language.
@@ -34,6 +35,7 @@ from flows.naive_bayes import NaiveBayes
 TYPO = 5  # words shorter than this must match exactly
 LONG = 8  # words this long forgive two typos
 LEAVE = "leave"
+STOP = "stop"
 ORDINARY = "words"
 ELSEWHERE = "elsewhere"
 SHORT = "short"
@@ -44,7 +46,7 @@ LEFT_OVER = 2  # words of a request beside its phrase that still say nothing els
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where PyYAML has it: faster
 # What the model learns from the phrases of these names: a word that leaves a question, sent at the menu,
 # is the menu; everyday words and our words in another sense lead nowhere.
-TAUGHT_AS = {LEAVE: "menu", ORDINARY: NONE, ELSEWHERE: NONE}
+TAUGHT_AS = {LEAVE: "menu", STOP: "menu", ORDINARY: NONE, ELSEWHERE: NONE}
 EXAMPLES = "examples"  # the folder, beside the vocabularies, of phrasings labelled with where they lead
 SMOOTHING = 0.05  # the naive Bayes model's; chosen, with the next, on the examples of one writer held out
 PHRASE_WEIGHT = 1.5  # what the best vocabulary phrase adds to the model's probability, times its share
@@ -110,6 +112,7 @@ class Intents:
         directory = directory or locales_dir() / "intents"
         self._phrases: dict[str, list[_Phrase]] = {}
         self._leaving: dict[str, set[tuple[str, ...]]] = {}
+        self._stopping: dict[str, set[tuple[str, ...]]] = {}
         self._short: dict[str, dict[str, tuple[str, ...]]] = {}  # language → short form → its words
         meanings: dict[str, set[str]] = {}  # word → where the phrases it is in lead, in any language
         named: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # language → its phrases, with their names
@@ -124,9 +127,10 @@ class Intents:
             named[language] = phrases
             self._phrases[language] = [
                 _Phrase(destination(name), words, name in SMALL_TALK, rank)
-                for rank, (name, words) in enumerate(phrases) if name not in (LEAVE, ORDINARY) and words
+                for rank, (name, words) in enumerate(phrases) if name not in (LEAVE, STOP, ORDINARY) and words
             ]
-            self._leaving[language] = {words for name, words in phrases if name == LEAVE}
+            self._leaving[language] = {words for name, words in phrases if name in (LEAVE, STOP)}
+            self._stopping[language] = {words for name, words in phrases if name == STOP}
             self._vocabulary[language] = {word for name, words in phrases if name != ORDINARY for word in words}
             for name, words in phrases:
                 for word in words:
@@ -272,6 +276,11 @@ class Intents:
         """Whether the whole text is a word that leaves the question ("cancelar", "voltar", "menu")."""
         words = tuple(read_words(text))
         return any(words in self._leaving[lang] for lang in self._order(language))
+
+    def stops(self, language: str, text: str) -> bool:
+        """Whether the whole text is a bare "stop" ("parar", "pare"): it leaves a question as well."""
+        words = tuple(read_words(text))
+        return any(words in self._stopping[lang] for lang in self._order(language))
 
     def resolve(self, language: str, word: str) -> tuple[str, float]:
         """The word of the language's vocabulary that ``word`` is a typo of, and how close (1: the same

@@ -8,7 +8,8 @@ customer with an overdue bill). Each chat is told once per (kind, subject): the 
 (``NoticeClaims.claim``) is made in the transaction of the notice, for a bill in the chat's own turn
 (a ``Told`` for the bills flow's ``reminded`` step: its buttons work in the conversation that
 follows). An opted-out chat is refused; in quiet hours nothing is read or sent; a dry run claims
-nothing. The notices go to the channels as they are made, behind the answers to people.
+nothing. The notices go to the channels as they are made, behind the answers to people, and are
+made as the channels take them (``send`` waits while the channels have enough in hand).
 Choices where the issue was silent: an overdue notice missed goes up to ``CATCH_UP_DAYS`` later, no
 later; a payment is told when settled by payment in the last ``PAID_WITHIN_DAYS`` days; every chat
 linked to the customer is told; a chat told of an outage hears when it ends.
@@ -124,9 +125,9 @@ class NoticeRound:
         channels: Collection[str] | None = None,
     ) -> RoundReport:
         """One round as of ``now`` (the ISP's clock by default). ``send`` takes the notices as they
-        are made (the processor's ``send_notices``); a dry run sends and claims nothing. ``channels``:
-        those this process sends on (None: any); a chat on another is held, unclaimed, for a process
-        that runs its channel."""
+        are made (the processor's ``send_round``: it returns once the channels have room); a dry run
+        sends and claims nothing. ``channels``: those this process sends on (None: any); a chat on
+        another is held, unclaimed, for a process that runs its channel."""
         now = (now or self.coordinator.now()).astimezone(self.coordinator.zone)
         report = RoundReport(now, dry_run=dry_run, quiet=self.settings.quiet_at(now))
         async with self.database.transaction() as session:

@@ -87,7 +87,7 @@ async def _run(args: argparse.Namespace) -> None:
     try:
         assert runtime is not None and app.notices is not None  # noqa: S101 - channels are configured
         await runtime.start()
-        report = await app.notices.run(now=now, send=runtime.processor.send_notices,
+        report = await app.notices.run(now=now, send=runtime.processor.send_round,
                                        channels=runtime.processor.serves)
         await runtime.stop()  # what was handed to the channels is sent before the process ends
     finally:

@@ -137,6 +137,6 @@ class Housekeeping:
             if stop.is_set():
                 return
             try:
-                await self.notices.run(send=self.processor.send_notices, channels=self.processor.serves)
+                await self.notices.run(send=self.processor.send_round, channels=self.processor.serves)
             except Exception as exc:
                 log.error("a round of notices failed (%s); trying again at the next one", type(exc).__name__)

@@ -71,6 +71,9 @@ SMALL_CLAIM_PAUSE = 0.02
 # ``RECORD_AT_MOST`` wait, they are recorded at once (a crash right after a burst of sends).
 RECORD_DELIVERED_WITHIN = 0.1
 RECORD_AT_MOST = 8
+# A round of notices is this many calls ahead of the channels at most (``send_round``): at Telegram's
+# 30 a second, five seconds' worth, so the channel never waits for the round to make the next ones.
+ROUND_AHEAD = 150
 # Updates of a channel this process does not run (another process of the bot does) wait this long
 # before this process looks at them again.
 NOT_MINE_DELAY = timedelta(minutes=1)
@@ -108,6 +111,8 @@ class Processor:
         self._inbox_changed = True  # since the last claim: worth claiming again
         self._next_look = 0.0  # monotonic time of the next claim however quiet the inbox
         self._claim_after = 0.0  # monotonic time before which no claim is made (``SMALL_CLAIM_PAUSE``)
+        self._round_unsent: set[asyncio.Future[Any]] = set()  # a round's calls handed to the channels
+        self._round_room = asyncio.Event()  # set when no more than ``ROUND_AHEAD`` of them are unsent
 
     # ---- public ------------------------------------------------------------------------------
     @property
@@ -220,15 +225,35 @@ class Processor:
             log.warning("sending again the answers of %d updates a stopped process had not sent", len(items))
         return len(items)
 
-    async def send_notices(self, notices: Iterable[Notice]) -> None:
-        """Messages the bot sends on its own (an outage ended): to the channel, after the replies."""
+    async def send_notices(self, notices: Iterable[Notice]) -> list[asyncio.Future[Any]]:
+        """Messages the bot sends on its own (an outage ended): to the channel, after the replies; a
+        future for each call, done once it was sent or skipped for good."""
+        futures: list[asyncio.Future[Any]] = []
         for notice in notices:
             channel = self._by_chats.get(channel_of_chat(notice.chat_id))
             if channel is None:
                 log.warning("a notice for a chat on %s, which this process does not run, was not sent",
                             channel_of_chat(notice.chat_id))
                 continue
-            await channel.send(channel.render_notice(notice), notice=True)
+            futures += await channel.send(channel.render_notice(notice), notice=True)
+        return futures
+
+    async def send_round(self, notices: Iterable[Notice]) -> None:
+        """A round's notices (``flows.notices``), as ``send_notices``; returns once no more than
+        ``ROUND_AHEAD`` of the round's calls are left unsent, so the round makes its notices as the
+        channels take them: its turns share the loop with the answers to people a few at a time."""
+        for future in await self.send_notices(notices):
+            if not future.done():
+                self._round_unsent.add(future)
+                future.add_done_callback(self._round_sent)
+        while len(self._round_unsent) > ROUND_AHEAD:
+            self._round_room.clear()
+            await self._round_room.wait()
+
+    def _round_sent(self, future: asyncio.Future[Any]) -> None:
+        self._round_unsent.discard(future)
+        if len(self._round_unsent) <= ROUND_AHEAD:
+            self._round_room.set()
 
     # ---- one chat ----------------------------------------------------------------------------
     def _finished(self, task: asyncio.Task[None]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -20,6 +20,8 @@ from bot.store.models import ChatRow, LinkRow, NoticeOptOutRow, NoticeRoundRow, 
 from bot.store.sql import execute_rowcount, insert_ignore
 
 ALL_KINDS = "all"  # an opt-out of every kind
+_Key = TypeVar("_Key", int, str)
+IN_LIST = 1000  # values in one statement's IN list (SQLite and asyncpg bound a statement's parameters)
 
 
 class NoticeClaims:
@@ -31,12 +33,15 @@ class NoticeClaims:
         return await insert_ignore(session, NoticeSentRow, values)
 
     async def claimed(self, session: AsyncSession, kind: str, subjects: Collection[str]) -> set[tuple[str, int]]:
-        """The (subject, chat) pairs of ``kind`` among ``subjects`` already claimed."""
-        if not subjects:
-            return set()
-        statement = select(NoticeSentRow.subject, NoticeSentRow.chat_id).where(
-            NoticeSentRow.kind == kind, NoticeSentRow.subject.in_(list(subjects)))
-        return {(row.subject, row.chat_id) for row in await session.execute(statement)}
+        """The (subject, chat) pairs of ``kind`` among ``subjects`` already claimed (one statement per
+        ``IN_LIST`` subjects: a round's are as many as the bills due, past a database's bound on
+        parameters)."""
+        found: set[tuple[str, int]] = set()
+        for some in _in_lists(subjects):
+            statement = select(NoticeSentRow.subject, NoticeSentRow.chat_id).where(
+                NoticeSentRow.kind == kind, NoticeSentRow.subject.in_(some))
+            found |= {(row.subject, row.chat_id) for row in await session.execute(statement)}
+        return found
 
     async def forget(self, session: AsyncSession, chat_id: int) -> int:
         """Drop what the chat was told (the person asked their data deleted); how many."""
@@ -61,18 +66,22 @@ class NoticeOptOuts:
         return set((await session.execute(statement)).scalars())
 
     async def of_chats(self, session: AsyncSession, chat_ids: Collection[int]) -> dict[int, set[str]]:
-        """Each chat's opt-outs, for the chats that have any (one statement per thousand chats)."""
+        """Each chat's opt-outs, for the chats that have any (one statement per ``IN_LIST`` chats)."""
         found: dict[int, set[str]] = {}
-        ids = sorted(chat_ids)
-        for start in range(0, len(ids), 1000):
-            statement = select(NoticeOptOutRow.chat_id, NoticeOptOutRow.kind).where(
-                NoticeOptOutRow.chat_id.in_(ids[start:start + 1000]))
+        for some in _in_lists(chat_ids):
+            statement = select(NoticeOptOutRow.chat_id, NoticeOptOutRow.kind).where(NoticeOptOutRow.chat_id.in_(some))
             for row in await session.execute(statement):
                 found.setdefault(row.chat_id, set()).add(row.kind)
         return found
 
     async def forget(self, session: AsyncSession, chat_id: int) -> int:
         return await execute_rowcount(session, delete(NoticeOptOutRow).where(NoticeOptOutRow.chat_id == chat_id))
+
+
+def _in_lists(values: Collection[_Key]) -> list[list[_Key]]:
+    """The values, sorted, as IN lists of ``IN_LIST`` at most."""
+    ordered = sorted(values)
+    return [ordered[start:start + IN_LIST] for start in range(0, len(ordered), IN_LIST)]
 
 
 def opted_out(kinds: Collection[str], kind: str) -> bool:

@@ -1,5 +1,6 @@
 """The notices a person receives, in words: "parar avisos" (``notices_off``) and "quero receber
 avisos de novo" (``notices_on``), for every kind or one group of them; "Meus dados" shows the choice.
+A bare "stop" ("parar", "pare") at the menu stops every kind at once (the engine's ``_stops_notices``).
 
 The groups a person chooses between are what they would name: bills (the reminder before the due date
 and the overdue notice), payments received, outages. An opt-out of all is one row (``ALL_KINDS``),
@@ -10,6 +11,7 @@ the opt-outs before each notice: one asked for is honoured from the next round o
 from __future__ import annotations
 
 from flows.context import Context
+from flows.engine import EVERY_NOTICE
 from flows.flow import TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Unexpected
 from flows.notices import BILL_DUE, BILL_OVERDUE, OUTAGE_STARTED, PAYMENT_RECEIVED
 
@@ -42,9 +44,14 @@ def _chosen(event: StepEvent) -> str:
 class NoticesOff(Flow):
     name = "notices_off"
     commands = ("pararavisos", "stopnotices", "desactivaravisos")
-    steps = Steps(begin=("which",), which=(TO_MENU,))
+    steps = Steps(begin=("which", TO_MENU), which=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
+        if ctx.data.get(EVERY_NOTICE):  # a bare "stop" at the menu: every kind, nothing asked
+            await ctx.opt_out_of_notices(ALL)
+            ctx.say("notices.stopped", group=ALL)
+            ctx.to_menu()
+            return
         ctx.ask("which", "notices.which_off", _options(list(GROUPS)), columns=1)
 
     async def which(self, ctx: Context, event: StepEvent) -> None:

@@ -80,7 +80,9 @@ def test_notice_round(database: str) -> None:
     # One listing of each kind for the 15 linked customers (one page), none per subscriber.
     assert line["isp_calls_by_operation"]["ConsultaDocumentosAbertos"] == 1  # type: ignore[index]
     assert {"round_seconds", "round_vs_bound", "made_seconds", "answer_p50_ms", "answer_p99_ms",
-            "isp_calls_per_subscriber"} <= set(line)
+            "isp_calls_per_subscriber", "round_vs_shared_bound", "cpu_ms_per_notice",
+            "load_average_before"} <= set(line)
+    assert line["sent_in_round"] >= 12 and line["cpu_ms_per_notice"] > 0  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("database", DATABASES)

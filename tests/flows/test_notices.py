@@ -112,6 +112,32 @@ async def test_an_opt_out_of_all_holds_every_kind_and_is_shown_in_my_data(desk: 
     assert f"Avisos: você não recebe {refused}" in chat.text
 
 
+async def test_a_bare_stop_at_the_menu_stops_every_notice_and_says_how_to_come_back(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA)
+    for word in ("stop", "parar", "Pare"):
+        await chat.say(word)
+        assert "não vou mais enviar avisos por aqui" in chat.text and "escreva receber avisos" in chat.text
+        assert "cancelei" not in chat.text  # nothing was open to cancel
+        sent, report = await run(desk, before_due(desk, 3))
+        assert sent == [] and report.refused == {BILL_DUE: 1, OUTAGE_STARTED: 1}
+        await chat.command("meusdados")
+        assert "Avisos: você não recebe 🧾 Lembretes e atrasos de boleto, ✅ Pagamentos recebidos" in chat.text
+        await chat.say("receber avisos")
+        await chat.tap("Todos os avisos")
+        assert "você volta a receber todos os avisos" in chat.text
+
+
+async def test_a_bare_stop_at_an_open_question_leaves_the_question_and_the_notices_still_go(desk: Desk) -> None:
+    close_outages(desk)
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("segunda via")
+    assert chat.buttons  # the open bills: a question
+    await chat.say("stop")
+    assert "Tudo bem, cancelei." in chat.text and "não vou mais enviar avisos" not in chat.text
+    sent, report = await run(desk, before_due(desk, 3))
+    assert [n.kind for n in sent] == [BILL_DUE] and not report.refused
+
+
 async def test_an_overdue_bill_of_a_blocked_contract_says_the_amount_today_and_what_unblocks_it(desk: Desk) -> None:
     close_outages(desk)
     chat = await desk.linked_chat(JOAO)

@@ -25,7 +25,7 @@ from bot.store import Role
 from flows.context import Context
 from flows.engine import Engine, RoleFlows, UndeclaredMove
 from flows.flow import MENU_FLOWS, TO_MENU, Flow, StepEvent, Steps, Switch, Takes, check_steps
-from flows.intents import ELSEWHERE, LEAVE, ORDINARY, SHORT, SMALL_TALK, destination
+from flows.intents import ELSEWHERE, LEAVE, ORDINARY, SHORT, SMALL_TALK, STOP, destination
 from flows.subscriber import subscriber_flows
 from flows.subscriber.bills import Bills
 
@@ -151,7 +151,7 @@ def test_the_menu_declares_every_flow_free_text_can_reach() -> None:
     menu = flows.flows["menu"]
     for path in sorted((ROOT / "locales" / "intents").glob("*.yaml")):
         named = {destination(name) for name in yaml.safe_load(path.read_text(encoding="utf-8")) or {}}
-        named -= {*SMALL_TALK, LEAVE, ORDINARY, ELSEWHERE, SHORT}
+        named -= {*SMALL_TALK, LEAVE, STOP, ORDINARY, ELSEWHERE, SHORT}
         unreachable = [name for name in named if not menu.steps.leads("choose", Switch(name), flows.menu)]
         assert unreachable == [], f"{path.name} names flows the menu's steps do not lead to"
 

@@ -92,6 +92,31 @@ async def test_a_person_who_writes_as_a_broadcast_starts_is_answered_at_once() -
     assert max_in_window([at for at, _ in api.calls], 1.0) <= 30
 
 
+class LateClock(VirtualClock):
+    """A busy loop: every sleeper wakes 10 ms late."""
+
+    async def sleep(self, delay: float) -> None:
+        await super().sleep(delay + 0.01)
+
+
+async def test_notices_woken_late_by_a_busy_loop_still_go_at_thirty_a_second() -> None:
+    """Each notice has its slot on a schedule: one that went late lets the next catch up, so 300 take
+    ten seconds, not 300 times (1/30 s + the lateness), and never a burst past the limit."""
+    clock = LateClock()
+    api = Recorder(clock)
+    sender = Sender(api, clock=clock.time, sleep=clock.sleep)
+
+    async def go() -> None:
+        for chat_id in range(1, 301):
+            await sender.submit_all([text(chat_id, "vence em 3 dias")], notice=True)
+        await sender.drain()
+
+    await run(clock, sender, go)
+    times = [at for at, _ in api.calls]
+    assert len(times) == 300 and max(times) <= 10.5
+    assert max_in_window(times, 1.0) <= 30 and max_in_window(times, 0.2) <= 6 + 3  # spread, as before
+
+
 async def test_texts_queued_behind_a_chats_limit_go_as_one_message_with_the_newest_keyboard() -> None:
     clock = VirtualClock()
     api = Recorder(clock)

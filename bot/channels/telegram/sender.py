@@ -4,10 +4,11 @@ One bounded FIFO queue per chat and a ready queue of chat ids served by a fixed 
 chat id is ready at most once, so one worker handles a chat at a time (its order holds). A chat that
 must wait (its own rate, a 429's ``retry_after``) holds no worker: a timer makes it ready again.
 Only the overall limit makes a worker wait. Chats with a reply waiting go before chats with only
-notices (``notice=True``), which go evenly spread over the overall limit, or at ``paid_broadcast``'s
-own rate. Texts still queued behind a chat's limit are joined into the one about to go (``_join``).
-Telegram's errors are told apart by meaning (``_send``, ``failures``). Logs carry the method, a hash
-of the chat id and the kind of failure: never the text or the token.
+notices (``notice=True``), which go evenly spread over the overall limit on a schedule that catches
+up when they went late, or at ``paid_broadcast``'s own rate. Texts still queued behind a chat's
+limit are joined into the one about to go (``_join``). Telegram's errors are told apart by meaning
+(``_send``, ``failures``). Logs carry the method, a hash of the chat id and the kind of failure:
+never the text or the token.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ DeadLetter = Callable[[ApiCall, str], Awaitable[None]]
 
 NETWORK_HORIZON = 24 * 3600.0  # seconds a call is retried while Telegram cannot be reached
 NETWORK_BACKOFF_CAP = 60.0
+# Notices that may go back to back after their schedule fell behind (a busy loop): the round catches
+# up that much, while a reply waits behind no more than that many sends.
+NOTICE_CATCH_UP = 3
 
 # The methods that take allow_paid_broadcast (edits do not).
 _PAID_METHODS = frozenset({"sendMessage", "sendDocument", "sendLocation", "sendPhoto", "copyMessage"})
@@ -158,8 +162,11 @@ class Sender:
         self._per_chat_queue = per_chat_queue
         self._overall = Window(overall)
         # Notices on the overall limit go evenly spread over it: a burst of them would fill the window
-        # and hold back for its whole period the reply to a person who writes just after.
-        self._notice_pace = Window(Rate(1, overall.period / overall.count))
+        # and hold back for its whole period the reply to a person who writes just after. Each has its
+        # slot on a schedule (``_notice_slot``), not a fixed gap after the last: a notice sent late (a
+        # busy loop wakes a sleeper late) lets the next ones catch up, so lateness does not add up.
+        self._notice_gap = overall.period / overall.count
+        self._notice_slot = float("-inf")  # when the next notice may go
         self._paid = Window(paid_broadcast) if paid_broadcast is not None else None
         self._private = private_chat
         self._group = group_chat
@@ -331,12 +338,14 @@ class Sender:
                 window = self._paid if item.paid and self._paid is not None else self._overall
                 paced = item.notice and window is self._overall
                 if paced:
-                    await self._until_fits(self._notice_pace)
+                    while (wait := self._notice_slot - self._clock()) > 0:
+                        await self._sleep(wait)
                 await self._until_fits(window)
                 picked_at = self._clock()
                 window.record(picked_at)
-                if paced:
-                    self._notice_pace.record(picked_at)
+                if paced:  # behind the schedule, ``NOTICE_CATCH_UP`` more go at once at most: never a burst
+                    earliest = picked_at - NOTICE_CATCH_UP * self._notice_gap
+                    self._notice_slot = max(self._notice_slot, earliest) + self._notice_gap
                 return chat_id, chat, item, (window, picked_at)
 
     async def _until_fits(self, window: Window) -> None:
