@@ -339,6 +339,8 @@ def corrected_line(digits: str) -> str | None:
     return holding[0] if len(holding) == 1 else None
 
 
+# The check digits again here on purpose: the sandbox's own (bot.sandbox.brazil) draws the lines the
+# reader is measured on, and neither may lean on the other.
 def _mod10(digits: str) -> str:
     total = 0
     for index, digit in enumerate(reversed(digits)):
