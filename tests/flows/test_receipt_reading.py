@@ -77,12 +77,23 @@ async def test_the_same_receipt_again_is_already_received_with_the_first_ticket(
     assert len(_notifications(reading_desk)) == 1
 
 
-async def test_a_payee_that_is_not_the_isp_is_named_and_goes_to_a_person(reading_desk: Desk) -> None:
-    chat = await reading_desk.linked_chat()
+@pytest.fixture(params=["company set", "company not set"])
+async def either_desk(request: pytest.FixtureRequest, sandbox: Sandbox, database: ScratchDatabase,
+                      clock: FixedClock) -> AsyncIterator[Desk]:
+    """With ISPBOT_COMPANY and its CNPJ set, and with neither: the bill's PIX code says who it pays."""
+    company = {"company": "FIBRA X TELECOM LTDA", "company_tax_id": ISP_CNPJ} if request.param == "company set" else {}
+    desk = make_desk(sandbox, database, clock, sandbox_policy(sandbox, **company))
+    yield desk
+    await desk.client.aclose()
+
+
+async def test_a_payee_that_is_not_the_isp_is_named_and_goes_to_a_person(either_desk: Desk) -> None:
+    isp = either_desk
+    chat = await isp.linked_chat()
     lines = _pix("102,30", payee="LOJA DO JOAO ME", cnpj="98.765.432/0001-10")
     await chat.send_file("document", "comprovante.pdf", pdf_of(lines), mime="application/pdf")
     assert "LOJA DO JOAO ME" in chat.text and "não é o nosso provedor" in chat.text
-    assert not _notifications(reading_desk)
+    assert not _notifications(isp)
 
 
 async def test_an_amount_of_no_bill_names_the_closest_and_a_person_checks(reading_desk: Desk) -> None:
@@ -205,14 +216,6 @@ async def test_the_payee_is_checked_against_the_name_in_the_bills_own_pix_code(u
     assert f"para {MERCHANT_NAME}: é o boleto de 26/02/2025" in chat.text.replace("\xa0", " ")
     assert f"Recebedor: {MERCHANT_NAME} (**1112220001**), confere com o provedor." in _notes(
         unconfigured_desk, notice["ticket"])
-
-
-async def test_a_payee_other_than_the_bills_pix_is_said_with_no_company_configured(unconfigured_desk: Desk) -> None:
-    chat = await unconfigured_desk.linked_chat()
-    lines = _pix("102,30", payee="LOJA DO JOAO ME", cnpj="98.765.432/0001-10")
-    await chat.send_file("document", "comprovante.pdf", pdf_of(lines), mime="application/pdf")
-    assert "LOJA DO JOAO ME" in chat.text and "não é o nosso provedor" in chat.text
-    assert not _notifications(unconfigured_desk)
 
 
 async def test_a_payment_to_the_bills_pix_key_is_the_isps_whatever_name_the_bank_prints(reading_desk: Desk) -> None:
