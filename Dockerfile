@@ -55,9 +55,10 @@ LABEL org.opencontainers.image.title="ispbot" \
       org.opencontainers.image.description="The front desk of an internet-service provider on Telegram" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="LicenseRef-Proprietary"
-# Tesseract and its Portuguese model read photos of payment receipts (bot/receipts/).
+# Tesseract and its Portuguese model read photos of payment receipts (bot/receipts/); the English
+# one (a dependency of tesseract-ocr, named so it stays) takes a second look at a PIX id or billet line.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends tesseract-ocr=5.* tesseract-ocr-por=1:4.* \
+    && apt-get install -y --no-install-recommends tesseract-ocr=5.* tesseract-ocr-por=1:4.* tesseract-ocr-eng=1:4.* \
     && rm -rf /var/lib/apt/lists/*
 RUN groupadd --gid 10001 ispbot \
     && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /app --shell /usr/sbin/nologin ispbot \

@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from bot.receipts.fields import Receipt, end_to_end_key
+from bot.sandbox.brazil import digitable_line, printed_line
 from fpdf import FPDF
 from PIL import Image, ImageDraw, ImageFont
 
@@ -29,6 +30,7 @@ PAYERS = ["MARIA APARECIDA DA SILVA", "JOSE CARLOS PEREIRA", "ANA PAULA SOUZA", 
 ISPB = {"Nubank": "18236120", "Itaú": "60701190", "Bradesco": "60746948", "Banco do Brasil": "00000000",
         "Caixa": "00360305", "Santander": "90400888", "Inter": "00416968", "PicPay": "22896431",
         "Mercado Pago": "10573521", "C6": "31872495"}
+BANK_CODES = {"Banco do Brasil": "001", "C6": "336"}  # the billets' issuing banks in the table
 MONTHS = ["JAN", "FEV", "MAR", "ABR", "MAI", "JUN", "JUL", "AGO", "SET", "OUT", "NOV", "DEZ"]
 FONTS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "DejaVuSans.ttf")
 RENDERINGS = ("png-1080", "png-720", "jpeg-70", "jpeg-40-1440", "tinted-dark", "pdf")
@@ -61,11 +63,12 @@ def _e2e(bank: str, at: datetime, rng: random.Random) -> str:
     return "E" + ISPB[bank] + at.strftime("%Y%m%d%H%M") + tail
 
 
-def _digitable(rng: random.Random) -> tuple[str, str]:
-    digits = "".join(rng.choice("0123456789") for _ in range(47))
-    d = digits
-    printed = f"{d[:5]}.{d[5:10]} {d[10:15]}.{d[15:21]} {d[21:26]}.{d[26:32]} {d[32]} {d[33:]}"
-    return digits, printed
+def _digitable(rng: random.Random, bank: str, due: datetime, amount: Decimal) -> tuple[str, str]:
+    """A billet's line as banks issue them: the bank's code, the due date's factor, the amount and a
+    drawn free field, with its check digits (a line without them is no billet any bank would pay)."""
+    free_field = "".join(rng.choice("0123456789") for _ in range(47))[:25]
+    digits = digitable_line(BANK_CODES.get(bank, "001"), due.date(), int(amount * 100), free_field)
+    return digits, printed_line(digits)
 
 
 def _lines(bank: str, at: datetime, amount: Decimal, parties: tuple[tuple[str, str], str], rng: random.Random,
@@ -80,7 +83,7 @@ def _lines(bank: str, at: datetime, amount: Decimal, parties: tuple[tuple[str, s
     e2e = _e2e(bank, at, rng)
     cpf_payer = f"***.{rng.randrange(100, 999)}.{rng.randrange(100, 999)}-**"
     billet = bank in ("C6", "Banco do Brasil") and rng.random() < 0.6
-    digitable, printed = _digitable(rng)
+    digitable, printed = _digitable(rng, bank, at + timedelta(days=3), amount)
     if billet:
         lines = {
             "C6": ["C6 BANK", "Comprovante de pagamento", "Boleto pago", f"Valor pago R$ {money}",

@@ -244,6 +244,15 @@ class IspCoordinator:
             lambda: self.client.get_unpaid_document(v2_finance.GetUnpaidDocument(customer_id=customer)),
         )
 
+    async def issued_after(self, customer: int, document: int, day: date) -> bool:
+        """Whether the open bill ``document`` was posted (issued) after ``day``. The open bills carry
+        no issue date; ConsultaDocumentosAbertos filters by it (``DataLancto``), so the bill is asked
+        for with that condition. A posting date after today (a bill generated ahead of its month)
+        says nothing of when it could be paid, and counts as today."""
+        where = ((F("Cliente") == customer) & (F("Tipo") == "C") & (F("Sequencia") == document)
+                 & (F("DataLancto") > day) & (F("DataLancto") <= self.now().date()))
+        return bool(await self.client.ConsultaDocumentosAbertos(where))
+
     async def pix_code(self, document: int) -> str | None:
         """The bill's PIX copy-and-paste code as the ISP gives it (unchecked), None when its bank issues
         none (code 16). Never cached: a code may be replaced when the bill is updated."""

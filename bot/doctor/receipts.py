@@ -21,7 +21,8 @@ def receipt_findings(settings: BotSettings) -> list[Finding]:
         )))
     if not settings.company_tax_id:
         found.append(warn(CHECK, (
-            "ISPBOT_COMPANY_TAX_ID not set: a receipt's payee is checked only by the name in ISPBOT_COMPANY; "
-            "set the ISP's CNPJ so a receipt paid to someone else goes to a person"
+            "ISPBOT_COMPANY_TAX_ID not set: a receipt's payee is checked only by the name in ISPBOT_COMPANY "
+            "and the name and key in the bill's PIX code; set the ISP's CNPJ so a receipt paid to someone "
+            "else goes to a person also when the bill has no PIX"
         )))
     return found

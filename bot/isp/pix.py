@@ -51,6 +51,8 @@ def fields(text: str) -> list[tuple[str, str]] | None:
 class BrCode:
     code: str
     amount: Decimal | None  # tag 54; None when the payer types the amount
+    merchant: str | None = None  # tag 59: the name the receiver's bank registered (up to 25 characters)
+    key: str | None = None  # tag 26's sub-field 01: the receiver's PIX key (None in a dynamic code's URL)
 
 
 def parse_br_code(raw: str | None) -> BrCode | None:
@@ -80,4 +82,4 @@ def parse_br_code(raw: str | None) -> BrCode | None:
             return None
         if not amount.is_finite() or amount <= 0:
             return None
-    return BrCode(code, amount)
+    return BrCode(code, amount, merchant=tags.get("59") or None, key=dict(account).get("01") or None)

@@ -1,6 +1,6 @@
 """A receipt matched to the open bills and to the ISP, as a careful person in finance would: the amount
 is the bill's amount due today or its face value (within a centavo), the payee is the ISP (its CNPJ,
-the name of ``ISPBOT_COMPANY`` or the name in the bill's own PIX code), the date is neither in the
+the name of ``ISPBOT_COMPANY``, the name and the key in the bill's own PIX code), the date is neither in the
 future nor before the bill could be paid."""
 
 from __future__ import annotations
@@ -48,11 +48,15 @@ def match_bill(amount: Decimal | None, bills: Sequence[dict[str, Any]]) -> tuple
 
 
 def payee_is(name: str | None, tax_id: str | None, *, company: str, company_tax_id: str,
-             pix_names: Sequence[str] = ()) -> Payee:
-    """Whether the payee read is the ISP: its tax id (masked digits compared where shown) first, else
-    its name against the company's and the PIX codes' merchant names; "unknown" when nothing was
-    read or nothing is known of the ISP to compare with."""
+             pix_names: Sequence[str] = (), pix_keys: Sequence[str] = (), key: str | None = None) -> Payee:
+    """Whether the payee read is the ISP: the PIX key read being the bill's own key, then its tax id
+    (masked digits compared where shown) against the company's and a key that is a CNPJ or CPF, else
+    its name against the company's and the bill's PIX merchant names; "unknown" when nothing was read
+    or nothing is known of the ISP to compare with."""
+    if key and any(_same_key(key, own) for own in pix_keys):
+        return "isp"
     own_ids = {_digits(company_tax_id)} | set(re.findall(r"\d{14}", _digits(company)))
+    own_ids |= {_digits(own) for own in pix_keys if _is_tax_id_key(own)}
     own_ids.discard("")
     if tax_id and own_ids and len(tax_id) in (11, 14):
         return "isp" if any(_same_tax_id(tax_id, own) for own in own_ids) else "other"
@@ -61,6 +65,18 @@ def payee_is(name: str | None, tax_id: str | None, *, company: str, company_tax_
         return "unknown"
     read = _name(name)
     return "isp" if any(_names_agree(read, own) for own in own_names) else "other"
+
+
+def _is_tax_id_key(key: str) -> bool:
+    """A CNPJ or CPF key: 14 or 11 digits, with or without its dots (a phone key starts with +55)."""
+    return bool(re.fullmatch(r"[\d./\-]+", key)) and len(_digits(key)) in (11, 14)
+
+
+def _same_key(read: str, own: str) -> bool:
+    def plain(key: str) -> str:
+        return re.sub(r"[\s./\-()]", "", key).lower()
+
+    return plain(read) == plain(own)
 
 
 def _same_tax_id(read: str, own: str) -> bool:

@@ -26,6 +26,7 @@ from bot.i18n import plain_text
 from bot.isp import IspApiError, IspError
 from bot.isp.errors import ErrorName
 from bot.isp.models.v1_records import ContractStatus, Ticket
+from bot.isp.pix import BrCode, parse_br_code
 from bot.receipts.fields import end_to_end_key
 from bot.receipts.matching import match_bill, payee_is
 from bot.receipts.reading import Reading, Refused, read_receipt_async
@@ -202,27 +203,27 @@ class Paid(Flow):
             return True
         if not read.is_receipt:
             return False  # a photo of something else: asked as before, the receipt kept for staff
+        known = ctx.data.get("document")
+        bill, closest = (known, None) if known else match_bill(read.amount, await _open_bills(ctx))
+        pix = await _bill_pix(ctx, bill or closest)
         payee = payee_is(read.payee_name, read.payee_tax_id, company=ctx.policy.company,
-                         company_tax_id=ctx.policy.company_tax_id)
+                         company_tax_id=ctx.policy.company_tax_id, key=read.payee_key,
+                         pix_names=[pix.merchant] if pix and pix.merchant else [],
+                         pix_keys=[pix.key] if pix and pix.key else [])
         if payee == "other":
             ctx.say("paid.other_payee", payee=read.payee_name or read.payee_tax_id, amount=read.amount)
             ctx.switch("human")
             return True
         ctx.data["read"]["payee_checked"] = payee
-        if "document" not in ctx.data:
-            bill, closest = match_bill(read.amount, await _open_bills(ctx))
+        if not known:
             if bill is None and closest is None:
                 return False
             ctx.data["document"] = bill or closest
             ctx.data["read"]["doubt_amount"] = bill is None
         elif read.amount is not None:  # the bill came from its card: the amount must still be its own
-            ctx.data["read"]["doubt_amount"] = match_bill(read.amount, [ctx.data["document"]])[0] is None
+            ctx.data["read"]["doubt_amount"] = match_bill(read.amount, [known])[0] is None
         if read.paid_at is not None and "paid_on" not in ctx.data:
-            today = ctx.coordinator.now().date()
-            if read.paid_at.date() > today or read.paid_at.date() < today - timedelta(days=OLDEST_DAYS):
-                ctx.say("paid.read_date_out", paid_on=read.paid_at.date(), days=OLDEST_DAYS)
-            else:
-                ctx.data["paid_on"] = read.paid_at.date().isoformat()
+            await self._take_read_date(ctx, read.paid_at.date())
         if "paid_on" not in ctx.data:
             self._ask_date(ctx, got_receipt=True)
             return True
@@ -230,6 +231,22 @@ class Paid(Flow):
             return True
         await self._send(ctx)
         return True
+
+    async def _take_read_date(self, ctx: Context, paid_on: date) -> None:
+        """The receipt's date becomes the payment's unless it cannot be: in the future or too old, it
+        is said and the date asked; before the bill was issued, the notice goes with the doubt said to
+        the person and noted on the ticket (a receipt of an earlier bill is the usual slip)."""
+        today = ctx.coordinator.now().date()
+        if paid_on > today:
+            ctx.data["read"]["doubt_date"] = "future"
+            ctx.say("paid.read_date_future", paid_on=paid_on)
+        elif paid_on < today - timedelta(days=OLDEST_DAYS):
+            ctx.data["read"]["doubt_date"] = "old"
+            ctx.say("paid.read_date_out", paid_on=paid_on, days=OLDEST_DAYS)
+        else:
+            ctx.data["paid_on"] = paid_on.isoformat()
+            if await _issued_after(ctx, ctx.data["document"], paid_on):
+                ctx.data["read"]["doubt_date"] = "before_issue"
 
     async def _read(self, ctx: Context) -> Reading | None:
         """The receipt's reading; None when it cannot be fetched now (the send tries again) or was
@@ -324,10 +341,13 @@ class Paid(Flow):
             if ticket:
                 await _note_for_staff(ctx, ticket, read, document)
             paid_at = datetime.fromisoformat(read["paid_at"]) if read.get("paid_at") else None
+            if read.get("doubt_date") in ("future", "old"):  # the date the person gave, not the receipt's
+                paid_at = datetime.combine(date.fromisoformat(ctx.data["paid_on"]), time(0, 0))
             ctx.say("paid.sent_read", ticket=ticket, amount=Decimal(read["amount"]),
                     paid_on=paid_at.date() if paid_at else None,
                     paid_time=paid_at if paid_at and paid_at.time() != time(0, 0) else None,
-                    payee=read.get("payee"), doubt_amount=read.get("doubt_amount", False), **_display(document))
+                    payee=read.get("payee"), doubt_amount=read.get("doubt_amount", False),
+                    doubt_date=read.get("doubt_date"), **_display(document))
         else:
             ctx.say("paid.sent", ticket=ticket, **_display(document))
         await self._offer_unblock(ctx)
@@ -356,6 +376,29 @@ async def _open_bills(ctx: Context) -> list[dict[str, Any]]:
             for d in sorted(unpaid, key=lambda d: (d.due_date or date.max, d.id or 0))]
 
 
+async def _bill_pix(ctx: Context, bill: dict[str, Any] | None) -> BrCode | None:
+    """The bill's own PIX code (its payee's registered name and key), None when it has none or the
+    ISP cannot say now: the payee is then checked by the company's name and CNPJ alone."""
+    if bill is None:
+        return None
+    try:
+        return parse_br_code(await ctx.coordinator.pix_code(int(bill["id"])))
+    except IspError:
+        return None
+
+
+async def _issued_after(ctx: Context, bill: dict[str, Any], paid_on: date) -> bool:
+    """Whether the bill was issued after ``paid_on``; asked only for a payment before its due date
+    (a bill is issued before it is due), False when the ISP cannot say now."""
+    due = bill.get("due")
+    if due and paid_on >= date.fromisoformat(due):
+        return False
+    try:
+        return await ctx.coordinator.issued_after(ctx.customer, int(bill["id"]), paid_on)
+    except IspError:
+        return False
+
+
 def _marks(read: dict[str, Any]) -> list[str]:
     """What tells this receipt again in a ticket's note: its end-to-end id (as OCR-proof key) and
     its file's fingerprint."""
@@ -374,6 +417,7 @@ async def _note_for_staff(ctx: Context, ticket: int, read: dict[str, Any], bill:
         payee=read.get("payee"), payee_tax_id=read.get("payee_tax_id"), payer=read.get("payer"),
         bank=read.get("bank"), e2e=read.get("e2e"), line=read.get("line"),
         payee_checked=read.get("payee_checked", "unknown"), doubt_amount=read.get("doubt_amount", False),
+        doubt_date=read.get("doubt_date"), paid_on=date.fromisoformat(ctx.data["paid_on"]),
         marks=" · ".join(_marks(read)), **_display(bill),
     ))
     try:

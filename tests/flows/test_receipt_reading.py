@@ -14,6 +14,7 @@ from bench.receipt_samples import image_of, pdf_of
 from bot.receipts.reading import ocr_available
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox.clock import FixedClock
+from bot.sandbox.paperwork import MERCHANT_NAME, PIX_KEY
 from bot.sandbox.sandbox import Sandbox
 from pypdf import PdfWriter
 
@@ -39,6 +40,12 @@ def _pix(amount: str, *, when: str = "10/03/2025 às 14:32", payee: str = "FIBRA
 
 def _notifications(desk: Desk) -> list[dict[str, Any]]:
     return list(desk.sandbox.store.rows("payment_notifications"))
+
+
+def _notes(desk: Desk, ticket: int) -> str:
+    """The notes on an ISP ticket, as staff read them."""
+    return "\n".join(row["Descricao"] for row in desk.sandbox.store.rows("occurrences")
+                     if row["Atendimento_Numero"] == ticket)
 
 
 async def test_a_pdf_receipt_at_the_menu_is_read_matched_and_sent_without_a_question(reading_desk: Desk) -> None:
@@ -70,12 +77,23 @@ async def test_the_same_receipt_again_is_already_received_with_the_first_ticket(
     assert len(_notifications(reading_desk)) == 1
 
 
-async def test_a_payee_that_is_not_the_isp_is_named_and_goes_to_a_person(reading_desk: Desk) -> None:
-    chat = await reading_desk.linked_chat()
+@pytest.fixture(params=["company set", "company not set"])
+async def either_desk(request: pytest.FixtureRequest, sandbox: Sandbox, database: ScratchDatabase,
+                      clock: FixedClock) -> AsyncIterator[Desk]:
+    """With ISPBOT_COMPANY and its CNPJ set, and with neither: the bill's PIX code says who it pays."""
+    company = {"company": "FIBRA X TELECOM LTDA", "company_tax_id": ISP_CNPJ} if request.param == "company set" else {}
+    desk = make_desk(sandbox, database, clock, sandbox_policy(sandbox, **company))
+    yield desk
+    await desk.client.aclose()
+
+
+async def test_a_payee_that_is_not_the_isp_is_named_and_goes_to_a_person(either_desk: Desk) -> None:
+    isp = either_desk
+    chat = await isp.linked_chat()
     lines = _pix("102,30", payee="LOJA DO JOAO ME", cnpj="98.765.432/0001-10")
     await chat.send_file("document", "comprovante.pdf", pdf_of(lines), mime="application/pdf")
     assert "LOJA DO JOAO ME" in chat.text and "não é o nosso provedor" in chat.text
-    assert not _notifications(reading_desk)
+    assert not _notifications(isp)
 
 
 async def test_an_amount_of_no_bill_names_the_closest_and_a_person_checks(reading_desk: Desk) -> None:
@@ -83,9 +101,7 @@ async def test_an_amount_of_no_bill_names_the_closest_and_a_person_checks(readin
     await chat.send_file("document", "comprovante.pdf", pdf_of(_pix("100,00")), mime="application/pdf")
     assert "não bate com nenhum boleto" in chat.text and "uma pessoa da nossa equipe vai conferir" in chat.text
     (notice,) = _notifications(reading_desk)
-    notes = [row["description"] for row in reading_desk.sandbox.store.rows("ticket_occurrences")
-             if row.get("ticket_id") == notice["ticket"]] if notice.get("ticket") else []
-    assert notes == [] or any("NÃO bate" in note for note in notes)
+    assert "o valor NÃO bate; conferir" in _notes(reading_desk, notice["ticket"])
 
 
 async def test_a_date_in_the_future_is_said_and_the_date_asked(reading_desk: Desk) -> None:
@@ -93,10 +109,36 @@ async def test_a_date_in_the_future_is_said_and_the_date_asked(reading_desk: Des
     await chat.send_file("document", "comprovante.pdf", pdf_of(_pix("102,30", when="12/03/2025 10:00")),
                          mime="application/pdf")
     assert "12/03/2025" in chat.text and "essa data não serve" in chat.text and "Quando você pagou" in chat.text
+    assert "uma data no futuro" in chat.text
     await chat.tap("Hoje")
     await chat.tap("Enviar")
     (notice,) = _notifications(reading_desk)
     assert notice["payment_date"] == "2025-03-10"
+    assert "pago em 10/03/2025" in chat.text  # the date the person gave, not the receipt's
+    notes = _notes(reading_desk, notice["ticket"])
+    assert "em 12/03/2025 10:00" in notes
+    assert "A data do comprovante está no FUTURO; a pessoa informou 10/03/2025" in notes
+
+
+async def test_a_receipt_dated_before_the_bill_was_issued_is_said_and_noted_for_staff(reading_desk: Desk) -> None:
+    # the bill due 26/02 was issued on 11/02: a payment on 05/02 cannot be its own
+    chat = await reading_desk.linked_chat()
+    await chat.send_file("document", "comprovante.pdf", pdf_of(_pix("102,30", when="05/02/2025 às 09:12")),
+                         mime="application/pdf")
+    (notice,) = _notifications(reading_desk)
+    text = chat.text.replace("\xa0", " ")
+    assert "é o boleto de 26/02/2025" in text and "antes de esse boleto ser emitido" in text
+    assert "pode ser o comprovante de outro boleto" in text and f"Chamado nº {notice['ticket']}." in text
+    assert "ANTERIOR à emissão do boleto" in _notes(reading_desk, notice["ticket"])
+
+
+async def test_a_payment_after_the_bill_was_issued_raises_no_doubt(reading_desk: Desk) -> None:
+    chat = await reading_desk.linked_chat()
+    await chat.send_file("document", "comprovante.pdf", pdf_of(_pix("102,30", when="12/02/2025 às 09:12")),
+                         mime="application/pdf")
+    (notice,) = _notifications(reading_desk)
+    assert "antes de esse boleto ser emitido" not in chat.text
+    assert "ANTERIOR" not in _notes(reading_desk, notice["ticket"])
 
 
 @pytest.mark.filterwarnings("ignore:add_js is deprecated:DeprecationWarning")
@@ -155,3 +197,35 @@ async def test_a_receipt_at_a_bills_card_of_another_amount_is_sent_with_the_doub
     assert "não bate com nenhum boleto" in chat.text and "28/03/2025" in chat.text
     (notice,) = _notifications(reading_desk)
     assert notice["document_id"] == D.open_document
+
+
+@pytest.fixture
+async def unconfigured_desk(sandbox: Sandbox, database: ScratchDatabase, clock: FixedClock) -> AsyncIterator[Desk]:
+    """An ISP that set neither ISPBOT_COMPANY nor ISPBOT_COMPANY_TAX_ID: the bill's PIX code still says
+    who it pays."""
+    desk = make_desk(sandbox, database, clock, sandbox_policy(sandbox))
+    yield desk
+    await desk.client.aclose()
+
+
+async def test_the_payee_is_checked_against_the_name_in_the_bills_own_pix_code(unconfigured_desk: Desk) -> None:
+    chat = await unconfigured_desk.linked_chat()
+    lines = _pix("102,30", payee=MERCHANT_NAME, cnpj="**.111.222/0001-**")
+    await chat.send_file("document", "comprovante.pdf", pdf_of(lines), mime="application/pdf")
+    (notice,) = _notifications(unconfigured_desk)
+    assert f"para {MERCHANT_NAME}: é o boleto de 26/02/2025" in chat.text.replace("\xa0", " ")
+    assert f"Recebedor: {MERCHANT_NAME} (**1112220001**), confere com o provedor." in _notes(
+        unconfigured_desk, notice["ticket"])
+
+
+async def test_a_payment_to_the_bills_pix_key_is_the_isps_whatever_name_the_bank_prints(reading_desk: Desk) -> None:
+    # the bank prints its payment institution's name (ISPs collect through one), and the key paid
+    intermediary = _pix("102,30", payee="COBRANCAS DIGITAIS IP", cnpj="**.999.888/0001-**")
+    with_key = [*intermediary[:8], f"Chave Pix: {PIX_KEY}", *intermediary[8:]]
+    chat = await reading_desk.linked_chat()
+    await chat.send_file("document", "comprovante.pdf", pdf_of(intermediary), mime="application/pdf")
+    assert "não é o nosso provedor" in chat.text and not _notifications(reading_desk)
+    chat = await reading_desk.linked_chat()  # sent again from another chat of the customer's
+    await chat.send_file("document", "comprovante.pdf", pdf_of(with_key), mime="application/pdf")
+    assert len(_notifications(reading_desk)) == 1
+    assert "para COBRANCAS DIGITAIS IP: é o boleto de 26/02/2025" in chat.text.replace("\xa0", " ")
