@@ -99,7 +99,7 @@ from flows.events import (
     describe,
 )
 from flows.files import FileSource
-from flows.flow import Flow
+from flows.flow import ASKED_BY_NOTICE, Flow
 from flows.intents import SMALL_TALK, default_intents
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, ToStaff, Upload
@@ -549,11 +549,12 @@ class Engine:
         await self._begin(ctx, MENU)
 
     def _stops_notices(self, ctx: Context, role: RoleFlows, text: str) -> bool:
-        """Whether the text is a bare "stop" said at rest (no question open) by a linked chat: it is about
-        the notices the bot writes first, and stops every kind. At a question it leaves the question."""
+        """Whether the text is a bare "stop" said at rest (no question open), or at a notice's own question
+        (a bill's reminder), by a linked chat: it is about the notices the bot writes first, and stops
+        every kind. At any other question it leaves the question."""
         flow = role.flows.get(ctx.state.flow or "")
         at_rest = flow is None or (flow.rests_at(ctx.state.step) and ctx.state.step not in flow.verbatim_steps)
-        return (at_rest and ctx.link is not None and NOTICES_OFF in role.flows
+        return ((at_rest or bool(ctx.data.get(ASKED_BY_NOTICE))) and ctx.link is not None and NOTICES_OFF in role.flows
                 and default_intents().stops(ctx.language, text))
 
     def _free(self, ctx: Context, role: RoleFlows) -> bool:

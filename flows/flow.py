@@ -52,8 +52,12 @@ from flows.steps import (
 if TYPE_CHECKING:
     from flows.context import Context
 
+# Set in a flow's data when its question was asked by a notice the bot wrote first (a bill's reminder):
+# a bare "stop" there is about the notices, as at rest, not about leaving the question.
+ASKED_BY_NOTICE = "asked_by_notice"
+
 __all__ = [
-    "AMOUNT", "COUNT", "DATE_AHEAD", "DATE_PAST", "FILES", "LOGIN", "MENU_FLOWS", "PERIOD", "SECRET", "TAX_ID",
+    "ASKED_BY_NOTICE", "AMOUNT", "COUNT", "DATE_AHEAD", "DATE_PAST", "FILES", "LOGIN", "MENU_FLOWS", "PERIOD", "SECRET", "TAX_ID",
     "TO_MENU",
     "WORDS", "YEAR", "YES_NO", "Answer", "Chosen", "Flow", "Option", "StepEvent", "Steps", "Switch", "Takes",
     "Unexpected", "check_steps", "discover",

@@ -32,7 +32,7 @@ from markupsafe import Markup
 
 from flows.context import CHOICES, Context
 from flows.events import Media, Text, Told
-from flows.flow import FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
+from flows.flow import ASKED_BY_NOTICE, FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
 from flows.intents import default_intents, normalise
 from flows.subscriber.contest import marks
 from flows.subscriber.paid import kept, receipt_of, receipts_sent
@@ -143,7 +143,7 @@ class Bills(Flow):
         if not isinstance(event, Told):
             raise Unexpected("bills.card_hint")
         item: dict[str, Any] = event.data["document"]
-        ctx.data.update(document=item, update_asked=True, updated_sent=False)
+        ctx.data.update(document=item, update_asked=True, updated_sent=False, **{ASKED_BY_NOTICE: True})
         options = [Option(PIX, key="bills.button_pix"), Option(PDF, key="bills.button_pdf"),
                    Option(PAID, key="bills.button_paid"), Option(MENU, key="bills.button_menu")]
         key = "bills.notice_overdue" if item.get("overdue") else "bills.notice_due"

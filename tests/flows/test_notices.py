@@ -127,6 +127,18 @@ async def test_a_bare_stop_at_the_menu_stops_every_notice_and_says_how_to_come_b
         assert "você volta a receber todos os avisos" in chat.text
 
 
+async def test_a_stop_in_answer_to_a_reminder_stops_the_notices(desk: Desk) -> None:
+    # The reminder's buttons are a question, but one the bot asked first: "STOP" there is about the notices.
+    close_outages(desk)
+    chat = await desk.linked_chat(MARIA)
+    [reminder], _ = await run(desk, before_due(desk, 3))
+    chat.replies = [reminder.reply]
+    await chat.say("STOP")
+    assert "não vou mais enviar avisos por aqui" in chat.text and "cancelei" not in chat.text
+    sent, report = await run(desk, before_due(desk, 1) - timedelta(days=1) + timedelta(days=3))  # overdue now
+    assert sent == [] and report.refused
+
+
 async def test_a_bare_stop_at_an_open_question_leaves_the_question_and_the_notices_still_go(desk: Desk) -> None:
     close_outages(desk)
     chat = await desk.linked_chat(MARIA)
