@@ -20,6 +20,7 @@ loads it into any other pytest run (the plugin's own test does so).
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 import re
 from collections.abc import Iterable, Iterator
@@ -46,6 +47,7 @@ _DIGITISH = re.compile(r"\d[\d .()/+-]{8,}\d")  # 10 characters at least, as eve
 _PUNCTUATION = str.maketrans("", "", " .()/+-")
 
 
+@functools.cache  # a few dozen names, asked for each of the seeded rows' fields in every test process
 def _kind_of(field_name: str) -> str | None:
     name = field_name.lower()
     if any(part in name for part in ("cpf", "cnpj", "cnpf", "documentopessoa", "document_number")):

@@ -91,13 +91,25 @@ async def _questions(
     return list(found.values())
 
 
+def checked_on(desk: Desk, questions: list[Question]) -> list[Question]:
+    """Every question on SQLite; on PostgreSQL the first of each flow. What PostgreSQL adds is the
+    storage of a chat's place (saved, loaded, taken over), the same at every question of a flow; what
+    is typed at which question is the engine's reading, the same on either (it took minutes there)."""
+    if desk.database.dialect != "postgresql":
+        return questions
+    first: dict[str, Question] = {}
+    for question in questions:
+        first.setdefault(question.flow, question)
+    return list(first.values())
+
+
 async def test_every_question_takes_a_typed_option_a_person_a_receipt_and_nonsense(desk: Desk) -> None:
     questions = await _questions(desk)
     walked = {(q.flow, q.step) for q in questions}
     assert {("new_ticket", "topic"), ("new_ticket", "outage"), ("new_ticket", "describe"), ("new_ticket", "confirm"),
             ("bills", "choose"), ("bills", "act"), ("paid", "when"), ("language", "choose"),
             ("unlink", "confirm")} <= walked, walked
-    for question in questions:
+    for question in checked_on(desk, questions):
         where = f"{question.flow}.{question.step} via {' > '.join(question.path)}"
         takes = {t.what for t in FLOWS[question.flow].steps.takes(question.step)}
         for label in question.options:

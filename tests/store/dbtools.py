@@ -1,19 +1,29 @@
 """Throw-away databases for tests: a SQLite file, or a private schema in the PostgreSQL named by
-``ISPBOT_TEST_DATABASE_URL`` that is dropped afterwards, so the shared database is left clean."""
+``ISPBOT_TEST_DATABASE_URL`` that is dropped afterwards, so the shared database is left clean.
+
+Migrating took a fifth of a second of CPU per test on SQLite and more on PostgreSQL (a thousand tests
+each): the first scratch database of a process is migrated, and the next ones are made from it, a
+copy of its file on SQLite and, on PostgreSQL, the statements the migrations sent replayed in the new
+schema. The tests of the migrations themselves start from a blank database (``migrated=False``).
+"""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
 from typing import Any
 
 from bot.store import Database
 from bot.store.db import DEFAULT_POOL_SIZE
 from bot.store.migrate import upgrade
 from bot.store.urls import async_url
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 
 ENV_URL = "ISPBOT_TEST_DATABASE_URL"
@@ -74,14 +84,79 @@ async def make_database(url: str, *, migrated: bool = True, pool_size: int = DEF
     if async_url(url).get_backend_name() == "postgresql":
         schema = f"ispbot_test_{uuid.uuid4().hex[:12]}"
         await _admin(url, f'CREATE SCHEMA "{schema}"')
+    elif migrated and (file := _new_sqlite_file(url)) is not None:
+        shutil.copyfile(await _sqlite_template(), file)
+        return ScratchDatabase(url, pool_size=pool_size)
     database = ScratchDatabase(url, schema, pool_size=pool_size)
     if migrated:
         try:
-            await upgrade(database)
+            await (_migrate_postgresql(database) if schema is not None else upgrade(database))
         except BaseException:
             await database.destroy()
             raise
     return database
+
+
+# ---- made from the first: what migrating sent, done again -------------------------------------------
+_made: dict[str, Any] = {}  # "sqlite": the migrated file; "postgresql": the statements migrating sent
+
+
+def _new_sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL when there is none yet (not in memory, not one a test made before)."""
+    parsed = async_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    file = Path(parsed.database)
+    return None if file.exists() else file
+
+
+async def _sqlite_template() -> Path:
+    """A SQLite file migrated to head (once a process), closed, so that a copy of it is one."""
+    if "sqlite" not in _made:
+        folder = Path(tempfile.mkdtemp(prefix="ispbot-tests-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        template = Database(f"sqlite+aiosqlite:///{folder / 'migrated.sqlite3'}")
+        try:
+            await upgrade(template)
+        finally:
+            await template.dispose()  # the last connection closed: the WAL is in the file, and gone
+        assert not (folder / "migrated.sqlite3-wal").exists()
+        _made["sqlite"] = folder / "migrated.sqlite3"
+    path: Path = _made["sqlite"]
+    return path
+
+
+async def _migrate_postgresql(database: ScratchDatabase) -> None:
+    """Migrate the first schema of a process with Alembic, noting each statement sent; the later ones get
+    the same statements, in one transaction, in their own schema (``search_path``)."""
+    sent = _made.get("postgresql")
+    if sent is None:
+        noted: list[tuple[str, Any]] = []
+
+        def note(_conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool) -> None:
+            noted.append((statement, parameters))
+
+        event.listen(database.engine.sync_engine, "before_cursor_execute", note)
+        try:
+            await upgrade(database)
+        finally:
+            event.remove(database.engine.sync_engine, "before_cursor_execute", note)
+        # Only what holds in any schema: nothing naming this one (else the next schemas migrate too).
+        if not any(str(database.schema) in f"{statement}{parameters}" for statement, parameters in noted):
+            _made["postgresql"] = noted
+        return
+    async with database.engine.begin() as connection:
+        driver = (await connection.get_raw_connection()).driver_connection
+        script: list[str] = []
+        for statement, parameters in [*sent, ("", ())]:
+            if statement and not parameters:  # gathered, to go in one round trip
+                script.append(statement)
+                continue
+            if script:
+                await driver.execute(";\n".join(script))  # asyncpg: several statements, no parameters
+                script.clear()
+            if statement:
+                await connection.exec_driver_sql(statement, parameters)
 
 
 @contextlib.asynccontextmanager
