@@ -54,9 +54,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows import values
 from flows.answers import read_choice, typed_option
-from flows.chat_language import follow_language
-from flows.contacts import CONTACT, NOT_SUBJECTS, ContactRef, quiet_since
-from flows.context import (
+from flows.chat import (
     CHOICES,
     FLOW_DATA,
     LANGUAGE_GUESSED,
@@ -65,10 +63,11 @@ from flows.context import (
     PROMPT,
     RECENT,
     RECENT_KEPT,
-    Context,
     Repositories,
-    prompt_reply,
 )
+from flows.chat_language import follow_language
+from flows.contacts import CONTACT, NOT_SUBJECTS, ContactRef, quiet_since
+from flows.context import Context
 from flows.coordinator import IspCoordinator
 from flows.desk import Attachment, DeskPost, PostKind, PostMessage, StaffMember, StaffNotice
 from flows.deskwork import (
@@ -103,6 +102,7 @@ from flows.flow import Flow
 from flows.intents import SMALL_TALK, default_intents
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, ToStaff, Upload
+from flows.speech import prompt_reply
 from flows.steps import (
     BEGIN,
     FILES,
@@ -312,17 +312,17 @@ class Engine:
                         return Turn.at([], ctx.state)
                     await self._misunderstood(ctx, miss, incoming.event)
                 self._announce(ctx, opened)
-                await self._mirror(session, ctx, said, ctx.replies)
+                await self._mirror(session, ctx, said, ctx.reply.replies)
                 await self._tie(session, ctx)
                 desk_jobs = await self._desk_jobs(session, ctx, incoming, said)
                 if secret and forget is not None:
                     await forget(session, secret, deletes)
-                answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
+                answered = await within(session, ctx.reply.replies, ctx.reply.notices) if within is not None else None
                 ctx.state.version = hold.version
                 await self.states.save(session, ctx.state, answered=answered)
         if desk_jobs:
             self._desk_jobs_written()
-        return Turn.at(ctx.replies, ctx.state)
+        return Turn.at(ctx.reply.replies, ctx.state)
 
     async def _failed_turn(
         self, incoming: Incoming, error: IspError | None, within: Within | None, forget: Forget | None,
@@ -338,27 +338,27 @@ class Engine:
             opened = await self._contact(session, state, link, incoming.event)
             ctx = self._context(state, link, session, incoming)
             if isinstance(error, IspTransportError):
-                ctx.say("common.isp_unavailable")
+                ctx.reply.say("common.isp_unavailable")
             elif isinstance(error, IspApiError):
                 log.warning("ISP refused %s: code %s", error.operation, error.code)
-                ctx.say("common.isp_refused")
+                ctx.reply.say("common.isp_refused")
             else:
-                ctx.say("common.internal_error")
+                ctx.reply.say("common.internal_error")
             again = prompt_reply(state.data.get(PROMPT))
             if again is not None:
-                ctx.replies.append(again)
+                ctx.reply.replies.append(again)
             self._announce(ctx, opened)
-            await self._mirror(session, ctx, "" if secret else _said(state, incoming.event), ctx.replies)
+            await self._mirror(session, ctx, "" if secret else _said(state, incoming.event), ctx.reply.replies)
             if opened is None:
-                await _record(session, within, ctx.replies)
+                await _record(session, within, ctx.reply.replies)
             else:  # nothing of the step is kept, but the contact it opened is
-                answered = await within(session, ctx.replies, []) if within is not None else None
+                answered = await within(session, ctx.reply.replies, []) if within is not None else None
                 try:
                     await self.states.save(session, state, answered=answered)
                 except StaleStateError:  # another turn saved the chat meanwhile: it holds its own contact
                     if answered is not None:
                         await answered.write(session)
-            return Turn.at(ctx.replies, ctx.state)
+            return Turn.at(ctx.reply.replies, ctx.state)
 
     def _secret(self, state: ChatState, event: Event) -> list[str]:
         """What of ``event`` must be forgotten once its turn used it: the words typed (or the number
@@ -432,19 +432,19 @@ class Engine:
         subjects = kept.setdefault("subjects", [])
         if name not in subjects:
             subjects.append(name)
-            await ctx.record(name, None)
+            await ctx.records.record(name, None)
 
     def _announce(self, ctx: Context, opened: ContactRef | None) -> None:
         """A new contact's protocol, date and time, ahead of the turn's first answer."""
-        if opened is not None and ctx.replies:
+        if opened is not None and ctx.reply.replies:
             line = ctx.text("contacts.opened", protocol=opened.protocol, at=opened.started)
-            ctx.replies.insert(0, Message(line))
+            ctx.reply.replies.insert(0, Message(line))
 
     async def _tie(self, session: AsyncSession, ctx: Context) -> None:
         """A ticket opened in a contact says so in its history in the ISP system (``chat_messages``):
         the contact's protocol, in the staff's language."""
-        contact, link = ctx.contact, ctx.link
-        if not ctx.tied or contact is None or link is None or link.customer_code is None:
+        contact, link = ctx.records.contact, ctx.link
+        if not ctx.records.tied or contact is None or link is None or link.customer_code is None:
             return
         text = plain_text(ctx.render_in(DEFAULT_LANGUAGE, "contacts.tied", protocol=contact.protocol,
                                         at=contact.started))
@@ -452,7 +452,7 @@ class Engine:
         await self.outbox.enqueue(session, [
             NewMessage(ticket_id=ticket, customer=link.customer_code, record=now, attendant=self.policy.isp_user,
                        content=text, origin=Origin.SYSTEM)
-            for ticket in dict.fromkeys(ctx.tied)
+            for ticket in dict.fromkeys(ctx.records.tied)
         ])
 
     # ---- routing ---------------------------------------------------------------------------------
@@ -517,26 +517,26 @@ class Engine:
                     ctx.state.data[REQUEST] = {"text": request[: values.LIMIT], "used": sorted(used)}
                 return
             used.add(answer.kind)
-            before, said = ctx.state.snapshot(), len(ctx.replies)
+            before, said = ctx.state.snapshot(), len(ctx.reply.replies)
             asked = prompt_reply(before.data.get(PROMPT))
             try:
                 await getattr(flow, origin)(ctx, answer)
             except Unexpected as miss:
                 ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
                 ctx.state.data.pop(REQUEST, None)  # said once: the person answers the question now
-                del ctx.replies[said:]
-                if miss.hint and said and ctx.replies[said - 1] == asked:
-                    ctx.replies.insert(said - 1, Message(ctx.text(miss.hint, **miss.variables)))
+                del ctx.reply.replies[said:]
+                if miss.hint and said and ctx.reply.replies[said - 1] == asked:
+                    ctx.reply.replies.insert(said - 1, Message(ctx.text(miss.hint, **miss.variables)))
                 return
-            if said and ctx.replies[said - 1] == asked:
-                del ctx.replies[said - 1]  # answered already: the question need not be shown
+            if said and ctx.reply.replies[said - 1] == asked:
+                del ctx.reply.replies[said - 1]  # answered already: the question need not be shown
             self._check_move(role, flow, origin, ctx)
 
     async def _leave(self, ctx: Context, role: RoleFlows) -> None:
         """Back to the menu; said to cancel what was under way, if anything was."""
         flow = role.flows.get(ctx.state.flow or "")
         if flow is not None and not flow.rests_at(ctx.state.step):
-            ctx.say("common.cancelled")
+            ctx.reply.say("common.cancelled")
         await self._begin(ctx, MENU)
 
     def _free(self, ctx: Context, role: RoleFlows) -> bool:
@@ -585,14 +585,14 @@ class Engine:
             await step(ctx, self._resolve(ctx, event))
             self._check_move(role, flow, origin, ctx)
             return request
-        before, said = ctx.state.snapshot(), len(ctx.replies)
+        before, said = ctx.state.snapshot(), len(ctx.reply.replies)
         try:
             await step(ctx, event)
         except Unexpected:
             # A photo or document this question cannot read (a receipt sent mid-ticket): the menu
             # knows what it is. Nothing the step began is kept.
             ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
-            del ctx.replies[said:]
+            del ctx.reply.replies[said:]
             if not await self._hand_over(ctx, role, flow, event):
                 raise
             return None
@@ -602,13 +602,13 @@ class Engine:
     async def _aside(self, ctx: Context, aside: Flow) -> None:
         """What a flow that only tells says (the ISP's phone asked mid-question), then the question again:
         nothing of where the chat stood changes."""
-        before, said = ctx.state.snapshot(), len(ctx.replies)
+        before, said = ctx.state.snapshot(), len(ctx.reply.replies)
         await aside.begin(ctx)
         ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
-        ctx.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.replies[said:]]
+        ctx.reply.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.reply.replies[said:]]
         again = prompt_reply(before.data.get(PROMPT))
         if again is not None:
-            ctx.replies.append(again)
+            ctx.reply.replies.append(again)
 
     def _answer(self, ctx: Context, flow: Flow, step: str, text: str,
                 only: Collection[str] = VALUES) -> Answer | None:
@@ -637,16 +637,16 @@ class Engine:
             await step(ctx, event)
             self._check_move(role, flow, event.step, ctx)
             return
-        before, said = ctx.state.snapshot(), len(ctx.replies)
+        before, said = ctx.state.snapshot(), len(ctx.reply.replies)
         await step(ctx, event)
         ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
-        ctx.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.replies[said:]]
+        ctx.reply.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.reply.replies[said:]]
 
     async def _step_or_number(self, ctx: Context, role: RoleFlows, flow: Flow, event: Text | Answer,
                               numbered: Choice | None) -> None:
         """The step reads typed words (a number, a value); what it cannot use chooses the option shown
         with that number, if the words are one."""
-        origin, before, said = ctx.state.step or "", ctx.state.snapshot(), len(ctx.replies)
+        origin, before, said = ctx.state.step or "", ctx.state.snapshot(), len(ctx.reply.replies)
         step = getattr(flow, origin)
         try:
             await step(ctx, event)
@@ -654,7 +654,7 @@ class Engine:
             if numbered is None:
                 raise
             ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
-            del ctx.replies[said:]
+            del ctx.reply.replies[said:]
             await step(ctx, self._resolve(ctx, numbered))
         self._check_move(role, flow, origin, ctx)
 
@@ -697,7 +697,7 @@ class Engine:
         if isinstance(event, Choice):
             raise Unexpected("common.button_expired")
         if isinstance(event, Media) and event.kind not in READ_MEDIA:
-            ctx.say("common.unreadable", kind=event.kind)  # what was sent is not lost on the person
+            ctx.reply.say("common.unreadable", kind=event.kind)  # what was sent is not lost on the person
         if isinstance(event, Text) and ctx.link is not None and await self._at_menu(ctx, role, event):
             return event.text
         await self._begin(ctx, MENU)
@@ -711,14 +711,14 @@ class Engine:
         if menu is None:
             return False
         front = next(t for t in menu.steps[BEGIN] if isinstance(t, str))  # the menu's one question
-        left, said = ctx.state.snapshot(), len(ctx.replies)
+        left, said = ctx.state.snapshot(), len(ctx.reply.replies)
         self._enter(ctx, MENU, None)
         ctx.state.step = front
         try:
             await getattr(menu, front)(ctx, event)
         except Unexpected:
             ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
-            del ctx.replies[said:]
+            del ctx.reply.replies[said:]
             return False
         self._check_move(role, menu, front, ctx)
         return True
@@ -728,16 +728,16 @@ class Engine:
         resting flow), and the menu's question reads the event as if it had been sent there, so free
         text and receipts mean the same everywhere. False, and the question kept, when the menu
         cannot use it either."""
-        left, said = ctx.state.snapshot(), len(ctx.replies)
+        left, said = ctx.state.snapshot(), len(ctx.reply.replies)
         resting = flow.rests_at(ctx.state.step)
         if not await self._at_menu(ctx, role, event):
             return False
         if ctx.next_flow == flow.name:  # the menu would send it where it is: the step's own answer stands
             ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
-            del ctx.replies[said:]
+            del ctx.reply.replies[said:]
             return False
         if not resting:
-            ctx.replies.insert(said, Message(ctx.text("common.left_question")))
+            ctx.reply.replies.insert(said, Message(ctx.text("common.left_question")))
         if ctx.next_flow != HUMAN:
             # Another matter: none of it goes into the ticket the chat was on ("quero cancelar" after
             # a slowness ticket). A person asked for is asked about that ticket, so it stays.
@@ -797,20 +797,20 @@ class Engine:
         talk = default_intents().plainly(ctx.language, event.text) if isinstance(event, Text) else None
         if talk in SMALL_TALK and again is not None:
             # "bom dia" at a question: a kind word back and the question again, not "I didn't get that".
-            ctx.say(f"common.small_talk_{talk}")
-            ctx.replies.append(again)
+            ctx.reply.say(f"common.small_talk_{talk}")
+            ctx.reply.replies.append(again)
             return
         misses = int(ctx.state.data.get(MISSES, 0)) + 1
         ctx.state.data[MISSES] = misses
         if isinstance(event, Media) and event.kind not in READ_MEDIA:
             # A voice note, a sticker, a message the channel cannot read: what the bot reads instead.
-            ctx.say("common.unreadable", kind=event.kind)
+            ctx.reply.say("common.unreadable", kind=event.kind)
         else:
-            ctx.say(miss.hint or "common.not_understood", **miss.variables)
+            ctx.reply.say(miss.hint or "common.not_understood", **miss.variables)
         if misses >= self.policy.give_up_after and HUMAN in role.flows:
             # Linked or not: someone not identified reaches the desk as such, or is told the ISP's phone.
             ctx.state.data[MISSES] = 0
-            ctx.say("common.handing_over", person=ctx.link is not None or self.policy.staff_desk)
+            ctx.reply.say("common.handing_over", person=ctx.link is not None or self.policy.staff_desk)
             await self._begin(ctx, HUMAN, {"reason": "misunderstood"})
             await self._follow(ctx)  # no desk: the ticket's follow-up, or the link's question again
             return
@@ -818,7 +818,7 @@ class Engine:
             await self._begin(ctx, MENU)
         else:
             self._ways_out(ctx, role)
-            ctx.replies.append(again)
+            ctx.reply.replies.append(again)
 
     def _ways_out(self, ctx: Context, role: RoleFlows) -> None:
         """One line under a misunderstanding: the options that may be typed, and how to leave."""
@@ -827,9 +827,9 @@ class Engine:
         flow = role.flows.get(ctx.state.flow or "")
         resting = flow is None or flow.rests_at(ctx.state.step)
         if labels:
-            ctx.say("common.type_an_option", options=labels, leave=not resting)
+            ctx.reply.say("common.type_an_option", options=labels, leave=not resting)
         elif prompt and not resting:
-            ctx.say("common.how_to_leave")
+            ctx.reply.say("common.how_to_leave")
 
     # ---- the staff desk --------------------------------------------------------------------------
     async def _desk_jobs(self, session: AsyncSession, ctx: Context, incoming: Incoming, said: str) -> bool:
@@ -840,7 +840,8 @@ class Engine:
         # A desk that follows every chat gets a linked subscriber's: before the link, what a person types
         # is proof of identity (a tax id, a PPPoE password), never shown (as ``_worth_recalling``).
         follows = policy.desk_follows_every_chat and ctx.link is not None and ctx.link.role is Role.SUBSCRIBER
-        if not follows and not ctx.staff_notices and not any(isinstance(r, Handoff | ToStaff) for r in ctx.replies):
+        asks_staff = any(isinstance(r, Handoff | ToStaff) for r in ctx.reply.replies)
+        if not follows and not ctx.staff.notices and not asks_staff:
             return False
         handoff = await self.repos.handoffs.of_chat(session, ctx.chat_id)
         chat = desk_chat(self.translations, ctx.chat_id, channel=incoming.channel, language=ctx.language,
@@ -849,8 +850,8 @@ class Engine:
         if isinstance(event, Media) and event.file is not None:  # a desk that attaches files fetches it
             file = Attachment(incoming.channel, incoming.chat_id, incoming.message_id or 0, event.kind,
                               event.file.ref, event.file.name, event.file.mime)
-        jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows, file=file)
-        jobs += [new_job(chat, handoff, StaffNotice(text)) for text in ctx.staff_notices]
+        jobs = turn_jobs(chat, handoff, said, ctx.reply.replies, follows_every_chat=follows, file=file)
+        jobs += [new_job(chat, handoff, StaffNotice(text)) for text in ctx.staff.notices]
         if jobs:
             await self.desk_stores.jobs.enqueue(session, jobs)
         return bool(jobs)
@@ -907,12 +908,12 @@ class Engine:
         except IspApiError as refused:
             work.note("staff.isp_refused", reason=refused.description or str(refused.code))
         if self.policy.desk_follows_every_chat:  # the conversation shows what the bot told the person
-            work.bot_said([notice.reply.text for notice in ctx.notices
+            work.bot_said([notice.reply.text for notice in ctx.reply.notices
                            if notice.kind != "staff_answer" and isinstance(notice.reply, Message)])
         wrote = await work.write_jobs()
-        # What the staff member said (``ctx.tell``), then what came with it (a photo, a file).
-        notices = ctx.notices + [Notice(handoff.chat_id, reply, "staff_answer", language=ctx.language)
-                                 for reply in ctx.replies]
+        # What the staff member said (``ctx.reply.tell``), then what came with it (a photo, a file).
+        notices = ctx.reply.notices + [Notice(handoff.chat_id, reply, "staff_answer", language=ctx.language)
+                                       for reply in ctx.reply.replies]
         answered = await within(session, [], notices) if within is not None else None
         await self.states.save(session, ctx.state, answered=answered)
         return wrote or took

@@ -5,7 +5,7 @@
         steps = Steps(begin=("choose", TO_MENU), choose=(Switch("paid"), TO_MENU))  # see flows.steps
 
         async def begin(self, ctx):                 # entering the flow
-            ctx.ask("choose", "bills.choose", options=[...])
+            ctx.reply.ask("choose", "bills.choose", options=[...])
         async def choose(self, ctx, event):         # the step named "choose"
             match event:
                 case Chosen(value=document): ...

@@ -81,7 +81,7 @@ class Paid(Flow):
         receipt = ctx.data.get("receipt")
         if receipt and (receipt.get("size") or 0) > ctx.policy.receipt_max_bytes:
             ctx.data.pop("receipt")
-            ctx.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+            ctx.reply.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
         if ctx.data.get("receipt") and await self._read_and_use(ctx):
             return
         if ctx.data.get("document"):
@@ -90,7 +90,7 @@ class Paid(Flow):
             return
         bills = await _open_bills(ctx)
         if not bills:
-            ctx.say("paid.none_open")
+            ctx.reply.say("paid.none_open")
             ctx.to_menu()
             return
         if len(bills) == 1:
@@ -138,7 +138,7 @@ class Paid(Flow):
         match event:
             case Media() if (file := receipt_of(event)) is not None:
                 if file.size is not None and file.size > ctx.policy.receipt_max_bytes:
-                    ctx.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+                    ctx.reply.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
                     ctx.data["receipt_tries"] = int(ctx.data.get("receipt_tries", 0)) + 1
                     self._ask_receipt(ctx, "paid.send_receipt")  # asked again, a person offered beside
                     return
@@ -146,10 +146,10 @@ class Paid(Flow):
                 if not await self._read_and_use(ctx):
                     self._ask_confirm(ctx)
             case Chosen(value="cancel"):
-                ctx.say("paid.dropped")
+                ctx.reply.say("paid.dropped")
                 ctx.to_menu()
             case Chosen(value="person"):  # no photo nor PDF to send: a person checks the payment otherwise
-                ctx.say("paid.to_a_person")
+                ctx.reply.say("paid.to_a_person")
                 ctx.switch("human")
             case _:
                 raise Unexpected("paid.receipt_kinds")
@@ -162,7 +162,7 @@ class Paid(Flow):
             case Chosen(value="yes") | Answer(value=True):
                 await self._send(ctx)
             case Chosen(value="no") | Answer(value=False):
-                ctx.say("paid.dropped")
+                ctx.reply.say("paid.dropped")
                 ctx.to_menu()
             case _:
                 raise Unexpected("paid.pick_a_button")
@@ -197,7 +197,7 @@ class Paid(Flow):
             "e2e": read.end_to_end, "line": read.digitable_line, "fingerprint": reading.fingerprint[:16],
         }
         if (earlier := await _receipt_sent_before(ctx, ctx.data["read"])) is not None:
-            ctx.say("paid.receipt_again", ticket=earlier)
+            ctx.reply.say("paid.receipt_again", ticket=earlier)
             ctx.to_menu()
             return True
         if not read.is_receipt:
@@ -205,7 +205,7 @@ class Paid(Flow):
         payee = payee_is(read.payee_name, read.payee_tax_id, company=ctx.policy.company,
                          company_tax_id=ctx.policy.company_tax_id)
         if payee == "other":
-            ctx.say("paid.other_payee", payee=read.payee_name or read.payee_tax_id, amount=read.amount)
+            ctx.reply.say("paid.other_payee", payee=read.payee_name or read.payee_tax_id, amount=read.amount)
             ctx.switch("human")
             return True
         ctx.data["read"]["payee_checked"] = payee
@@ -220,7 +220,7 @@ class Paid(Flow):
         if read.paid_at is not None and "paid_on" not in ctx.data:
             today = ctx.coordinator.now().date()
             if read.paid_at.date() > today or read.paid_at.date() < today - timedelta(days=OLDEST_DAYS):
-                ctx.say("paid.read_date_out", paid_on=read.paid_at.date(), days=OLDEST_DAYS)
+                ctx.reply.say("paid.read_date_out", paid_on=read.paid_at.date(), days=OLDEST_DAYS)
             else:
                 ctx.data["paid_on"] = read.paid_at.date().isoformat()
         if "paid_on" not in ctx.data:
@@ -260,17 +260,18 @@ class Paid(Flow):
         options = [Option("cancel", key="paid.button_cancel")]
         if tries >= 1:
             options.insert(0, Option("person", key="paid.button_person"))
-        ctx.ask("receipt", key, options, limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+        ctx.reply.ask("receipt", key, options, limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
 
     def _ask_bill(self, ctx: Context) -> None:
         options = [Option(b, key="paid.button_bill", vars=_display(b)) for b in ctx.data["bills"]]
-        ctx.ask("bill", "paid.which_bill", options, got_receipt=bool(ctx.data.get("receipt")))
+        ctx.reply.ask("bill", "paid.which_bill", options, got_receipt=bool(ctx.data.get("receipt")))
 
     def _ask_date(self, ctx: Context, *, got_receipt: bool = False) -> None:
         today = ctx.coordinator.now().date()
         options = [Option(today.isoformat(), key="paid.button_today"),
                    Option((today - timedelta(days=1)).isoformat(), key="paid.button_yesterday")]
-        ctx.ask("when", "paid.when", options, columns=2, got_receipt=got_receipt, **_display(ctx.data["document"]))
+        ctx.reply.ask("when", "paid.when", options, columns=2, got_receipt=got_receipt,
+                      **_display(ctx.data["document"]))
 
     async def _told_before(self, ctx: Context) -> bool:
         """Say when this bill's payment was already told, and its ticket; False when it was not."""
@@ -278,15 +279,15 @@ class Paid(Flow):
         ticket = await _earlier_notice(ctx, bill)
         if ticket is None:
             return False
-        ctx.say("paid.told_before", at=ticket.Abertura_DataHora, ticket=ticket.Numero,
-                closed=ticket.Encerramento_DataHora is not None, **_display(bill))
+        ctx.reply.say("paid.told_before", at=ticket.Abertura_DataHora, ticket=ticket.Numero,
+                      closed=ticket.Encerramento_DataHora is not None, **_display(bill))
         ctx.to_menu()
         return True
 
     def _ask_confirm(self, ctx: Context) -> None:
         options = [Option("yes", key="paid.button_send"), Option("no", key="paid.button_cancel")]
-        ctx.ask("confirm", "paid.confirm", options, columns=2, paid_on=date.fromisoformat(ctx.data["paid_on"]),
-                file=ctx.data["receipt"]["name"], **_display(ctx.data["document"]))
+        ctx.reply.ask("confirm", "paid.confirm", options, columns=2, paid_on=date.fromisoformat(ctx.data["paid_on"]),
+                      file=ctx.data["receipt"]["name"], **_display(ctx.data["document"]))
 
     async def _send(self, ctx: Context) -> None:
         receipt = ctx.data["receipt"]
@@ -310,26 +311,26 @@ class Paid(Flow):
             if exc.known is not ErrorName.PAYMENT_ALREADY_INFORMED:
                 raise
             if not await self._told_before(ctx):
-                ctx.say("paid.already_informed", **_display(document))
+                ctx.reply.say("paid.already_informed", **_display(document))
                 ctx.to_menu()
             return
         # The person is told the ticket by its own number, labelled a ticket ("protocol" is the
         # contact's); the ISP ticket's protocol stays on the record for staff to search by.
         protocol = await ctx.coordinator.protocol(ctx.customer, ticket) if ticket else None
         # The ISP confirms the payment later: a request, with its term.
-        await ctx.record(self.name, PAYMENT_NOTICED, ticket=ticket or None, reference=str(protocol or ticket or ""),
-                         deadline=Deadline.REQUEST)
+        await ctx.records.record(self.name, PAYMENT_NOTICED, ticket=ticket or None,
+                                 reference=str(protocol or ticket or ""), deadline=Deadline.REQUEST)
         read = ctx.data.get("read")
         if read and read.get("amount"):
             if ticket:
                 await _note_for_staff(ctx, ticket, read, document)
             paid_at = datetime.fromisoformat(read["paid_at"]) if read.get("paid_at") else None
-            ctx.say("paid.sent_read", ticket=ticket, amount=Decimal(read["amount"]),
-                    paid_on=paid_at.date() if paid_at else None,
-                    paid_time=paid_at if paid_at and paid_at.time() != time(0, 0) else None,
-                    payee=read.get("payee"), doubt_amount=read.get("doubt_amount", False), **_display(document))
+            ctx.reply.say("paid.sent_read", ticket=ticket, amount=Decimal(read["amount"]),
+                          paid_on=paid_at.date() if paid_at else None,
+                          paid_time=paid_at if paid_at and paid_at.time() != time(0, 0) else None,
+                          payee=read.get("payee"), doubt_amount=read.get("doubt_amount", False), **_display(document))
         else:
-            ctx.say("paid.sent", ticket=ticket, **_display(document))
+            ctx.reply.say("paid.sent", ticket=ticket, **_display(document))
         await self._offer_unblock(ctx)
 
     async def _offer_unblock(self, ctx: Context) -> None:
@@ -344,7 +345,7 @@ class Paid(Flow):
             return
         ctx.data["blocked"] = blocked[0]
         options = [Option("unblock", key="paid.button_unblock"), Option("menu", key="paid.button_menu")]
-        ctx.ask("after", "paid.offer_unblock", options, number=blocked[0])
+        ctx.reply.ask("after", "paid.offer_unblock", options, number=blocked[0])
 
 
 async def _open_bills(ctx: Context) -> list[dict[str, Any]]:
