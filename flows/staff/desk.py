@@ -80,7 +80,7 @@ async def _command(ctx: Context, desk: DeskWork, name: str, args: str) -> None:
         else:
             desk.note("staff.no_ticket")
         return
-    await handler(ctx, desk, args)  # the ISP failing is told to the staff by the engine (``_run_desk_turn``)
+    await handler(ctx, desk, args)  # the ISP failing is told to the staff by the engine (``flows.staff_turn``)
 
 
 async def _assign(ctx: Context, desk: DeskWork, args: str) -> None:
