@@ -34,10 +34,11 @@ from flows.chat import CHOICES
 from flows.context import Context
 from flows.events import Media, Text, Told
 from flows.flow import FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
-from flows.intents import default_intents, normalise
+from flows.intents import default_intents
 from flows.subscriber.contest import marks
 from flows.subscriber.paid import kept, receipt_of, receipts_sent
 from flows.subscriber.standing import say_standing
+from flows.words import plain_words
 
 # "Já paguei" (in any words) at a bill is about that bill: the step takes it, with the bill in view.
 KEEPS_PAID = Takes("i have paid", but=frozenset({"paid"}))
@@ -240,10 +241,10 @@ def _way_named(ctx: Context, text: str) -> str | None:
 def _named(text: str, labels: list[tuple[Any, str]]) -> Any:
     """The value whose label the text names: a label starting with the words typed, else the one
     label holding every word typed."""
-    words = [w for w in normalise(text) if w.isalnum()]
+    words = plain_words(text)
     if not words:
         return None
-    read = [(value, [w for w in normalise(label) if w.isalnum()]) for value, label in labels]
+    read = [(value, plain_words(label)) for value, label in labels]
     starting = [value for value, label in read if label[: len(words)] == words]
     holding = [value for value, label in read if set(words) <= set(label)]
     found = starting[:1] or (holding if len(holding) == 1 else [])

@@ -25,9 +25,10 @@ from flows.contacts import TICKET_OPENED, Deadline
 from flows.context import Context
 from flows.events import Media, Text
 from flows.flow import FILES, TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
-from flows.intents import SMALL_TALK, default_intents, normalise
+from flows.intents import SMALL_TALK, default_intents
 from flows.subscriber.connection import OUTAGE_LEADS, answer_outage, look_at_network, offer_outage
 from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
+from flows.words import normalise, plain_words
 from flows.writes import CLOCK_SLACK, Found, Wait
 
 MAX_DESCRIPTION = 2000
@@ -216,7 +217,7 @@ def _a_description(ctx: Context, text: str) -> bool:
     """Whether typed text reads as a problem told (two words at least), not a greeting or a stray word."""
     if default_intents().plainly(ctx.language, text) in SMALL_TALK:
         return False
-    return len([w for w in normalise(text) if w.isalnum()]) >= 2
+    return len(plain_words(text)) >= 2
 
 
 class WifiPassword(NewTicket):
