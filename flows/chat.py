@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.acs import AcsClient
-from bot.i18n import CHANNEL_NAMES, LANGUAGES, Translations, pick_language
+from bot.i18n import CHANNEL_NAMES, DEFAULT_LANGUAGE, LANGUAGES, Translations, pick_language, plain_text
 from bot.store import (
     ChatState,
     ChatStates,
@@ -51,6 +51,10 @@ RECENT_KEPT = 5
 LINK_FAILED = "link_failed"
 # The chat's language was guessed from its text, not set (``flows.chat_language``): kept across flows.
 LANGUAGE_GUESSED = "language_guessed"
+# What the bot writes into the ISP's system (a ticket's subject and description, an occurrence) is
+# read by the ISP's staff there, not by the person: in the default locale's language (Brazilian
+# Portuguese, as the staff desk is spoken to), whatever language the chat speaks (``Chat.isp_text``).
+ISP_LANGUAGE = DEFAULT_LANGUAGE
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +156,12 @@ class Chat:
     def render_in(self, language: str, key: str, /, **variables: Any) -> str:
         """A template in a given language (the staff's, the ISP's), not the chat's."""
         return self._translations.render(language, key, **{"channel": self.channel_name, **variables})
+
+    def isp_text(self, key: str, /, **variables: Any) -> str:
+        """A text the bot writes into the ISP's system (a ticket's subject or description, an
+        occurrence): plain text in ``ISP_LANGUAGE``, the language the ISP's staff read there, not the
+        chat's. Every such text is a template (``locales/``), never words written in a flow."""
+        return plain_text(self.render_in(ISP_LANGUAGE, key, **variables))
 
     # ---- what the person sent ----------------------------------------------------------------------
     async def fetch_file(self, ref: str, *, limit: int) -> bytes:

@@ -117,11 +117,11 @@ class CancelPlan(Flow):
             case Chosen(value="decline"):
                 self._confirm(ctx)
             case Chosen(value="accept"):
-                text = (f"O assinante aceitou a oferta de retenção no chat e NÃO cancelou o contrato "
-                        f"{ctx.data['contract']}. Oferta: {ctx.policy.retention_offer}. Motivo que deu para "
-                        f"cancelar: {ctx.data['reason']['name']}. Aplicar a oferta e confirmar com o assinante.")
+                text = ctx.isp_text("cancel_plan.isp_retention_note", number=ctx.data["contract"],
+                                    offer=ctx.policy.retention_offer, reason=ctx.data["reason"]["name"])
                 ticket, protocol = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=ctx.data["contract"],
-                                                       subject="Retenção aceita (chat)", text=text)
+                                                       subject=ctx.isp_text("cancel_plan.isp_retention_subject"),
+                                                       text=text)
                 await ctx.records.record(self.name, RETAINED, ticket=ticket,
                                          reference=str(protocol) if protocol else None)
                 ctx.reply.say("cancel_plan.offer_taken", ticket=ticket)
@@ -226,14 +226,10 @@ class CancelPlan(Flow):
         competitor = (ctx.data.get("competitor") or {}).get("name")
         offered = bool(ctx.policy.retention_offer)
         words = ctx.data.get("reason_words")
-        text = (f"Contrato {number} ({plan or 'sem plano'}) cancelado pelo próprio assinante no chat em "
-                f"{when:%d/%m/%Y %H:%M}, sem atendente (Decreto 11.034/2022). Motivo: {reason}."
-                + (f" Nas palavras do assinante: “{words}”." if words else "")
-                + (f" Concorrente: {competitor}." if competitor else "")
-                + (" Oferta de retenção apresentada e recusada." if offered else "")
-                + " Recibo enviado ao assinante em PDF.")
+        text = ctx.isp_text("cancel_plan.isp_cancel_note", number=number, plan=plan, when=when, reason=reason,
+                            words=words, competitor=competitor, offered=offered)
         ticket, ticket_protocol = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=number,
-                                                      subject="Cancelamento pelo assinante (chat)", text=text)
+                                                      subject=ctx.isp_text("cancel_plan.isp_cancel_subject"), text=text)
         await ctx.records.record(self.name, CANCELLED_OUTCOME, ticket=ticket, reference=str(ticket_protocol or number))
         # The receipt's protocol is the contact's (RGC); the ticket is named as a ticket, by its number.
         protocol = ctx.records.contact.protocol if ctx.records.contact is not None else None

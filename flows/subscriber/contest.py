@@ -77,14 +77,10 @@ class Contest(Flow):
             raise Unexpected("contest.reason_hint")
         bill = _bill(ctx.data["document"])
         words = " ".join(event.text.split())[:1000]
-        due = bill["due"].strftime("%d/%m/%Y") if bill["due"] else "sem vencimento"
-        text = (f"Cobrança contestada pelo assinante no chat: documento {bill['number']}, vencimento {due}, "
-                f"valor R$ {bill['value']:.2f}. Motivo, nas palavras do assinante: {words}. Responder em até "
-                f"30 dias (RGC, Resolução Anatel 765/2023). O robô NÃO suspende a cobrança (não há operação para "
-                f"isso no web service): o boleto segue em aberto, com juros. Pedido ao financeiro: não cobrar "
-                f"o valor contestado até a resposta.")
+        text = ctx.isp_text("contest.isp_description", number=bill["number"], due=bill["due"], value=bill["value"],
+                            words=words)
         ticket, protocol = await record_ticket(ctx, hints=_hints(ctx), contract=None,
-                                               subject="Contestação de cobrança (chat)", text=text)
+                                               subject=ctx.isp_text("contest.isp_subject"), text=text)
         if ticket is None:
             ctx.reply.say("contest.failed")
             ctx.switch("human")

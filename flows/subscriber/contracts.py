@@ -191,8 +191,8 @@ class Contracts(Flow):
         """Tell the ISP's staff (in Portuguese) on a ticket; the ticket's number, or None if it failed.
         A new ticket is the staff's record, not a conversation: it does not become the chat's current one."""
         minutes = ctx.policy.unblock_release_minutes
-        text = (f"Desbloqueio em confiança do contrato {contract.Numero} ({contract.Plano_Descricao or 'sem plano'}) "
-                f"feito pelo assinante no {ctx.channel_name}. Liberação em até {minutes} minutos.")
+        text = ctx.isp_text("contracts.isp_unblock_note", number=contract.Numero, plan=contract.Plano_Descricao,
+                            minutes=minutes)
         try:
             if ctx.current_ticket is not None:
                 await ctx.coordinator.add_occurrence(ctx.current_ticket, text, ctx.policy.isp_user)
@@ -203,7 +203,7 @@ class Contracts(Flow):
                 return None
             return await ctx.coordinator.open_ticket(
                 customer=ctx.customer, contract=contract.Numero, topic=topic,
-                subject=f"Desbloqueio em confiança ({ctx.channel_name})", description=text,
+                subject=ctx.isp_text("contracts.isp_unblock_subject"), description=text,
                 mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
             )
         except IspError as exc:  # the unblock stands; a lost note must not undo it or repeat it

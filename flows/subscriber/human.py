@@ -32,12 +32,9 @@ from flows.intents import default_intents
 
 log = logging.getLogger(__name__)
 
-SUBJECT = "Atendimento pelo Telegram"
-
-
 def subject(ctx: Context) -> str:
-    """The ticket's subject, naming the channel the subscriber wrote on (the staff read Portuguese)."""
-    return SUBJECT.replace("Telegram", ctx.channel_name)
+    """The ticket's subject, naming the channel the subscriber wrote on (in the ISP's language)."""
+    return ctx.isp_text("human.isp_subject")
 STAFF_LANGUAGE = "pt_BR"
 TOPIC_HINTS = ("atendimento", "telegram", "suporte")
 SALES_HINTS = ("comercial", "venda")  # the administrative topic of sales, where there is one

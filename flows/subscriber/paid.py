@@ -22,7 +22,6 @@ from decimal import Decimal
 from pathlib import PurePath
 from typing import Any
 
-from bot.i18n import plain_text
 from bot.isp import IspApiError, IspError
 from bot.isp.errors import ErrorName
 from bot.isp.models.v1_records import ContractStatus, Ticket
@@ -357,26 +356,26 @@ async def _open_bills(ctx: Context) -> list[dict[str, Any]]:
             for d in sorted(unpaid, key=lambda d: (d.due_date or date.max, d.id or 0))]
 
 
-def _marks(read: dict[str, Any]) -> list[str]:
+def _marks(ctx: Context, read: dict[str, Any]) -> list[str]:
     """What tells this receipt again in a ticket's note: its end-to-end id (as OCR-proof key) and
     its file's fingerprint."""
-    marks = [f"arquivo {read['fingerprint']}"]
+    marks = [ctx.isp_text("paid.isp_mark_file", fingerprint=read["fingerprint"])]
     if read.get("e2e"):
-        marks.append(f"E2E {end_to_end_key(read['e2e'])}")
+        marks.append(ctx.isp_text("paid.isp_mark_e2e", key=end_to_end_key(read["e2e"])))
     return marks
 
 
 async def _note_for_staff(ctx: Context, ticket: int, read: dict[str, Any], bill: dict[str, Any]) -> None:
     """The fields read, the match and the doubts, on the ticket: staff check it at a glance. A note
     that fails leaves the notice sent (the file is on the ticket)."""
-    note = plain_text(ctx.text(
+    note = ctx.isp_text(
         "paid.staff_note", amount=Decimal(read["amount"]),
         paid_at=datetime.fromisoformat(read["paid_at"]) if read.get("paid_at") else None,
         payee=read.get("payee"), payee_tax_id=read.get("payee_tax_id"), payer=read.get("payer"),
         bank=read.get("bank"), e2e=read.get("e2e"), line=read.get("line"),
         payee_checked=read.get("payee_checked", "unknown"), doubt_amount=read.get("doubt_amount", False),
-        marks=" · ".join(_marks(read)), **_display(bill),
-    ))
+        marks=" · ".join(_marks(ctx, read)), **_display(bill),
+    )
     try:
         await ctx.coordinator.add_occurrence(ticket, note, ctx.policy.isp_user)
     except IspError:
@@ -387,7 +386,7 @@ async def _receipt_sent_before(ctx: Context, read: dict[str, Any]) -> str | None
     """The ticket number of an earlier notice with this very receipt (the same end-to-end id or file),
     from the notes on the customer's payment tickets, the newest few; None when none or the ISP
     cannot say now."""
-    marks = _marks(read)
+    marks = _marks(ctx, read)
     try:
         tickets = [t for t in await ctx.coordinator.tickets(ctx.customer) if t.Assunto and _NOTICE.search(t.Assunto)]
         for ticket in tickets[:EARLIER_TICKETS]:

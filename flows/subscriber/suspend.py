@@ -215,12 +215,11 @@ class Suspend(Flow):
     async def _done(self, ctx: Context, key: str, terms: dict[str, Any]) -> None:
         number = terms["number"]
         if key == "suspend.done":
-            text = (f"Suspensão temporária do contrato {number} pedida pelo assinante no chat: "
-                    f"{terms['days']} dias a partir de {terms['start']:%d/%m/%Y}.")
-            subject = "Suspensão temporária (chat)"
+            text = ctx.isp_text("suspend.isp_note", number=number, days=terms["days"], start=terms["start"])
+            subject = ctx.isp_text("suspend.isp_subject")
         else:
-            text = f"O assinante desistiu no chat da suspensão temporária agendada do contrato {number}."
-            subject = "Suspensão temporária desfeita (chat)"
+            text = ctx.isp_text("suspend.isp_undone_note", number=number)
+            subject = ctx.isp_text("suspend.isp_undone_subject")
         ticket, protocol = await record_ticket(ctx, hints=HINTS, contract=int(number), subject=subject, text=text)
         outcome = "suspended" if key == "suspend.done" else "suspension_cancelled"  # flows.contacts' outcomes
         await ctx.records.record(self.name, outcome, ticket=ticket, reference=str(protocol) if protocol else None)

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-from bot.i18n import plain_text
 from bot.isp import IspApiError, IspError
 from bot.isp.models import v1_records
 
@@ -209,7 +208,7 @@ class Status(Flow):
     async def _record_reason(self, ctx: Context, number: int, reason: str) -> str | None:
         """The abort's reason as an occurrence (the move stands whatever happens to it): None when it is
         on the ticket, else what to tell: not taken, or a lost answer not on the ticket yet (unsure)."""
-        note = plain_text(ctx.text("technician_status.abort_occurrence", reason=reason))
+        note = ctx.isp_text("technician_status.abort_occurrence", reason=reason)
         try:
             sent = await send_once(lambda: ctx.coordinator.add_occurrence(number, note, ctx.system_user),
                                    lambda tried: ctx.coordinator.find_occurrence(number, note, tried),

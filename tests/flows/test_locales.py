@@ -113,7 +113,7 @@ def test_every_flow_in_the_menu_has_its_button_label() -> None:
 
 
 # ---- keys the flows' code uses ---------------------------------------------------------------------
-KEY_FIRST = {"say", "text", "document"}  # ctx.reply.say("bills.none_open", ...)
+KEY_FIRST = {"say", "text", "document", "isp_text"}  # ctx.reply.say("bills.none_open", ...)
 KEY_SECOND = {"ask", "ask_location", "ask_contact"}  # ctx.reply.ask("step", "bills.choose", ...)
 
 
