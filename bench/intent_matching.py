@@ -25,7 +25,8 @@ from collections.abc import Callable
 
 import yaml
 from bot.i18n import LANGUAGES, locales_dir
-from flows.intents import ELSEWHERE, LEAVE, NONE, ORDINARY, SHORT, Intents, destination, normalise
+from flows.intents import ELSEWHERE, LEAVE, NONE, ORDINARY, SHORT, Intents, destination
+from flows.words import normalise
 from tests.flows.test_heldout import held_out
 from tests.flows.test_heldout import rounds as held_out_rounds
 from tests.flows.test_phrases import table as examples

@@ -24,7 +24,7 @@ import sys
 from typing import Any
 
 from bot.sandbox import FixedClock, Sandbox
-from flows.context import CHOICES, FLOW_DATA, MISSES, PROMPT
+from flows.chat import CHOICES, FLOW_DATA, MISSES, PROMPT
 from tests.store.dbtools import ScratchDatabase
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import running_bot

@@ -27,7 +27,7 @@ from bot.runtime.processor import DEFAULT_CONCURRENCY
 from bot.sandbox import FixedClock, Sandbox
 from bot.sandbox.store import Record
 from bot.store.db import pool_size_for
-from flows.context import FLOW_DATA
+from flows.chat import FLOW_DATA
 from flows.subscriber.menu import GREETING
 from tests.store.dbtools import ScratchDatabase
 from tests.telegram import fake_bot_api as tg

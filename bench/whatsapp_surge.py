@@ -27,7 +27,7 @@ from bot.sandbox import FixedClock, Sandbox
 from bot.store.channels import WHATSAPP, ChannelIds
 from bot.store.db import pool_size_for
 from bot.store.types import utcnow
-from flows.context import FLOW_DATA
+from flows.chat import FLOW_DATA
 from flows.subscriber.menu import GREETING
 from tests.whatsapp import fake_cloud_api as wa
 from tests.whatsapp.fake_cloud_api import FakeCloudApi

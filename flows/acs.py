@@ -94,8 +94,8 @@ def offer_ticket(ctx: Context, key: str, description: str = "", **variables: Any
     """Say what went wrong (``router.<key>``) with a ticket (carrying ``description``) and the menu."""
     if description:
         ctx.data["description"] = description
-    ctx.ask(ACS_NEXT, f"router.{key}", [Option("ticket", key="router.button_ticket"),
-                                      Option("menu", key="router.button_menu")], **variables)
+    ctx.reply.ask(ACS_NEXT, f"router.{key}", [Option("ticket", key="router.button_ticket"),
+                                            Option("menu", key="router.button_menu")], **variables)
 
 
 def tell_failure(ctx: Context, error: AcsError) -> None:
@@ -117,7 +117,7 @@ async def find_device(ctx: Context, step: str) -> Device | None:
         offer_ticket(ctx, "no_device")
         return None
     if len(devices) > 1:
-        ctx.ask(step, "router.which", [Option(d.id, text=device_label(d)) for d in devices], count=len(devices))
+        ctx.reply.ask(step, "router.which", [Option(d.id, text=device_label(d)) for d in devices], count=len(devices))
         return None
     ctx.data[DEVICE] = devices[0].id
     return devices[0]
@@ -173,7 +173,7 @@ async def look_first(ctx: Context) -> str | None:
     except AcsError:
         return None
     seen = plain_text(ctx.text("router.seen", **look.words(ctx)))
-    ctx.say("router.look", seen=seen)
+    ctx.reply.say("router.look", seen=seen)
     return seen
 
 

@@ -1,7 +1,6 @@
 """Which of a question's options a typed text names, so typing "pix" is tapping "💠 PIX copia e cola".
 
-Case, accents, punctuation and emoji do not count; a word may be a typo away (one edit, two in words
-of eight letters or more, never in the first letter, and words shorter than four letters exactly);
+Case, accents, punctuation and emoji do not count; a word may be a typo away (``flows.words.near``);
 the number a text-only channel shows beside an option ("2") chooses it. A text names an option when
 it is the label, a part of it from its start or anywhere ("lentidao", "pix"), or holds the whole
 label ("quero o boleto em pdf"). When two options fit equally the text names none: the question is
@@ -20,10 +19,8 @@ from datetime import date
 from decimal import Decimal
 
 from flows import values
-from flows.intents import distance, normalise
+from flows.words import plain_words, within
 
-SHORT = 4
-LONG = 8
 STRONG = 3  # a fit that is the label or its start (see ``_fit``)
 # Little words around an option's name ("o vencido", "the first", "el de diciembre"): not part of it.
 FILLERS = frozenset({
@@ -38,11 +35,11 @@ def typed_option(text: str, labels: Sequence[str], *, numbers: bool = False, str
     ``numbers``: only by the number shown beside it ("2"); ``strict``: only the label or its start,
     where typed words are an answer of their own ("minha conexão caiu de novo" is a detail, not the
     button "Minha conexão")."""
-    words = [w for w in normalise(text) if w.isalnum()]
+    words = plain_words(text)
     if numbers:
         number = int(words[0]) if len(words) == 1 and words[0].isdigit() else 0
         return number - 1 if 1 <= number <= len(labels) else None
-    scored = sorted(((_fit(_plain(words, strict), _plain([w for w in normalise(label) if w.isalnum()], strict)), index)
+    scored = sorted(((_fit(_plain(words, strict), _plain(plain_words(label), strict)), index)
                      for index, label in enumerate(labels)), reverse=True)
     if not scored or scored[0][0] < (STRONG if strict else 1) or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
@@ -60,36 +57,15 @@ def _fit(words: list[str], label: list[str]) -> float:
     if not words or not label:
         return 0.0
     closeness = 1 / (1 + abs(len(label) - len(words)))
-    if len(words) == len(label) and _within(words, label) == list(range(len(label))):
+    if len(words) == len(label) and within(words, label) == list(range(len(label))):
         return 4 + closeness
-    if len(words) < len(label) and _within(words, label[: len(words)]) == list(range(len(words))):
+    if len(words) < len(label) and within(words, label[: len(words)]) == list(range(len(words))):
         return 3 + closeness
-    if _within(label, words):
+    if within(label, words):
         return 2 + closeness
-    if _within(words, label):
+    if within(words, label):
         return 1 + closeness
     return 0.0
-
-
-def _within(wanted: list[str], words: list[str]) -> list[int]:
-    """Where ``wanted``'s words appear in ``words``, in order (empty: not all of them)."""
-    found: list[int] = []
-    start = 0
-    for word in wanted:
-        index = next((i for i in range(start, len(words)) if _near(word, words[i])), None)
-        if index is None:
-            return []
-        found.append(index)
-        start = index + 1
-    return found
-
-
-def _near(a: str, b: str) -> bool:
-    if a == b:
-        return True
-    if min(len(a), len(b)) < SHORT or a[0] != b[0] or abs(len(a) - len(b)) > 2:
-        return False  # more letters apart than any typo forgives: no need to count (a 4,096-letter word)
-    return distance(a, b) <= (2 if max(len(a), len(b)) >= LONG else 1)
 
 
 _LABEL_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")

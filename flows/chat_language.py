@@ -8,7 +8,7 @@ included), else the default; a guess gives way to another language written in tw
 
 Where the distinction is kept: ``ChatState.language`` holds the language either way (the column every
 reader already uses, notices from other chats' turns included); a guessed one is marked by the key
-``LANGUAGE_GUESSED`` (``flows.context``) in ``ChatState.data``, which ``Engine._enter`` keeps across
+``LANGUAGE_GUESSED`` (``flows.chat``) in ``ChatState.data``, which ``Engine._enter`` keeps across
 flows like the contact, and which holds the other language the last messages were written in, if
 any, and how many in a row. Setting the language (``Context.set_language``) drops the key.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from bot.i18n import pick_language
 from bot.store import ChatState
 
-from flows.context import LANGUAGE_GUESSED as GUESSED  # {"other": the last other language, "count": in a row}
+from flows.chat import LANGUAGE_GUESSED as GUESSED  # {"other": the last other language, "count": in a row}
 from flows.events import Event, Text
 from flows.intents import default_intents
 

@@ -2,8 +2,8 @@
 
 A contact begins with a person's first message after a quiet spell (``Policy.contact_quiet``); the
 engine opens it, tells its protocol with the date and time in that turn's first answer, and records
-each flow the contact uses. A flow records what it came to with ``ctx.record(subject, outcome, ...)``
-(``flows.context``): a ticket opened (tied to the contact), a payment noticed, a plan cancelled. What
+each flow the contact uses. A flow records what it came to with ``ctx.records.record(subject, outcome, ...)``
+(``flows.records``): a ticket opened (tied to the contact), a payment noticed, a plan cancelled. What
 is not settled at once carries its ``Deadline``; staff are warned before it runs out. ``CONTACT`` in
 the chat's state holds the current contact, so a turn within a contact costs no query.
 """

@@ -21,7 +21,7 @@ import asyncio
 import logging
 import traceback
 import weakref
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 
@@ -29,7 +29,6 @@ from bot.acs import AcsClient
 from bot.i18n import DEFAULT_LANGUAGE, Translations, default_translations, plain_text
 from bot.isp import IspApiError, IspError, IspTransportError
 from bot.store import (
-    Answered,
     ChatState,
     ChatStates,
     Contacts,
@@ -49,14 +48,11 @@ from bot.store import (
     TrustUnblocks,
     UpdateTakenError,
 )
-from bot.store.channels import channel_of_chat
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from flows import values
 from flows.answers import read_choice, typed_option
-from flows.chat_language import follow_language
-from flows.contacts import CONTACT, NOT_SUBJECTS, ContactRef, quiet_since
-from flows.context import (
+from flows.chat import (
     CHOICES,
     FLOW_DATA,
     LANGUAGE_GUESSED,
@@ -65,22 +61,13 @@ from flows.context import (
     PROMPT,
     RECENT,
     RECENT_KEPT,
-    Context,
     Repositories,
-    prompt_reply,
 )
+from flows.chat_language import follow_language
+from flows.contacts import CONTACT, NOT_SUBJECTS, ContactRef, quiet_since
+from flows.context import Context
 from flows.coordinator import IspCoordinator
-from flows.desk import Attachment, DeskPost, PostKind, PostMessage, StaffMember, StaffNotice
-from flows.deskwork import (
-    STAFF_LANGUAGE,
-    DeskHandler,
-    DeskStores,
-    DeskWork,
-    desk_chat,
-    new_job,
-    turn_jobs,
-    waiting_notices,
-)
+from flows.deskwork import DeskHandler, DeskStores, waiting_notices
 from flows.events import (
     READ_MEDIA,
     Choice,
@@ -102,7 +89,9 @@ from flows.files import FileSource
 from flows.flow import ASKED_BY_NOTICE, Flow
 from flows.intents import SMALL_TALK, default_intents
 from flows.policy import Policy
-from flows.replies import AskContact, AskLocation, Document, Handoff, Message, Notice, Reply, ToStaff, Upload
+from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply, Upload
+from flows.speech import prompt_reply
+from flows.staff_turn import StaffTurn
 from flows.steps import (
     BEGIN,
     FILES,
@@ -117,6 +106,7 @@ from flows.steps import (
     Target,
     Unexpected,
 )
+from flows.turn import SAVE_ATTEMPTS, Forget, Turn, Within, follow_link, record_unsaved
 
 log = logging.getLogger(__name__)
 
@@ -127,37 +117,10 @@ HUMAN = "human"
 NOTICES_OFF = "notices_off"  # where a bare "stop" at rest leads, with ``EVERY_NOTICE`` (no question asked)
 EVERY_NOTICE = "every_notice"
 CANCEL = ("cancelar", "cancel")  # the commands that leave any question, in every language
-SAVE_ATTEMPTS = 3
 MAX_SWITCHES = 4  # flows switching to flows: a loop is a bug, not a conversation
 # The values a request may carry for the questions that follow it (``Engine._prefill``).
 REQUEST_VALUES = frozenset({values.DATE_PAST, values.DATE_AHEAD, values.PERIOD, values.YEAR, values.TAX_ID})
 REQUEST = "request"  # the chat's state: the words that began its flow, for its later questions
-
-# Runs inside a turn's transaction with the turn's replies and its notices to other chats: a channel
-# records there that the update was handled (and what answers it), so the step and that record commit
-# together or not at all. Notices reach other chats only this way (a turn without it sends none).
-# That record it may return instead of writing it (``Answered``): the engine writes it with the
-# chat's state, in one statement where the database allows.
-Within = Callable[[AsyncSession, list[Reply], list[Notice]], Awaitable[Answered | None]]
-# Runs inside a turn's transaction, before ``Within``, when what the person sent was a secret or
-# personal data the turn needed only for itself (``Flow.forgets``): the channel removes those words
-# (given here) from what it stored of the update, and deletes the message itself where it can when
-# the last argument says it was a secret (``Flow.secret_at``: a password, not a tax id).
-Forget = Callable[[AsyncSession, list[str], bool], Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """What one event came to: the replies to send, in order, and where the chat stands after it
-    (flow, step; None, None when unknown), for a channel to log without a query."""
-
-    replies: list[Reply]
-    position: tuple[str | None, str | None] = (None, None)
-
-    @classmethod
-    def at(cls, replies: list[Reply], state: ChatState) -> Turn:
-        return cls(replies, (state.flow, state.step))
-
 
 @dataclass(frozen=True)
 class RoleFlows:
@@ -227,7 +190,8 @@ class Engine:
         (see ``Forget``) runs there too, first, when the event was a secret.
         """
         if isinstance(incoming.event, StaffReply | StaffCommand | Resolved):
-            return await self._desk_turn(incoming, within)
+            await self._staff().run(incoming, within)
+            return Turn([])
         lock = self._locks.get(incoming.chat_id)
         if lock is None:
             lock = self._locks[incoming.chat_id] = asyncio.Lock()
@@ -255,7 +219,7 @@ class Engine:
                     secret = self._secret(loaded, incoming.event)
                     if secret and forget is not None:  # asked again, yet what was typed is gone all the same
                         await forget(session, secret, self._deletes(loaded))
-                    await _record(session, within, replies)
+                    await record_unsaved(session, within, replies)
             return Turn(replies)
 
     # ---- one turn --------------------------------------------------------------------------------
@@ -288,7 +252,7 @@ class Engine:
             state, link = await self.states.load_for_turn(session, incoming.chat_id)
             hold = _Hold(self.states, session, state.chat_id, state.version)
             with self.coordinator.before_calls(hold):
-                _follow_link(state, link)
+                follow_link(state, link)
                 # Set from the client's code, else guessed from the text (kept in the chat's state as
                 # ``flows.chat_language`` says: set and guessed languages are told apart there).
                 follow_language(state, incoming.event, incoming.client_language)
@@ -311,21 +275,21 @@ class Engine:
                         # A live location keeps sending positions; where no step wants one, stay quiet.
                         if secret and forget is not None:
                             await forget(session, secret, deletes)
-                        await _record(session, within, [])
+                        await record_unsaved(session, within, [])
                         return Turn.at([], ctx.state)
                     await self._misunderstood(ctx, miss, incoming.event)
                 self._announce(ctx, opened)
-                await self._mirror(session, ctx, said, ctx.replies)
+                await self._mirror(session, ctx, said, ctx.reply.replies)
                 await self._tie(session, ctx)
-                desk_jobs = await self._desk_jobs(session, ctx, incoming, said)
+                desk_jobs = await self._staff().jobs(session, ctx, incoming, said)
                 if secret and forget is not None:
                     await forget(session, secret, deletes)
-                answered = await within(session, ctx.replies, ctx.notices) if within is not None else None
+                answered = await within(session, ctx.reply.replies, ctx.reply.notices) if within is not None else None
                 ctx.state.version = hold.version
                 await self.states.save(session, ctx.state, answered=answered)
         if desk_jobs:
             self._desk_jobs_written()
-        return Turn.at(ctx.replies, ctx.state)
+        return Turn.at(ctx.reply.replies, ctx.state)
 
     async def _failed_turn(
         self, incoming: Incoming, error: IspError | None, within: Within | None, forget: Forget | None,
@@ -334,34 +298,34 @@ class Engine:
         async with self.database.transaction() as session:
             state = await self.states.load(session, incoming.chat_id)
             link = await self.repos.links.active(session, incoming.chat_id)
-            _follow_link(state, link)
+            follow_link(state, link)
             secret = self._secret(state, incoming.event)
             if secret and forget is not None:  # a password the ISP could not check is gone all the same
                 await forget(session, secret, self._deletes(state))
             opened = await self._contact(session, state, link, incoming.event)
             ctx = self._context(state, link, session, incoming)
             if isinstance(error, IspTransportError):
-                ctx.say("common.isp_unavailable")
+                ctx.reply.say("common.isp_unavailable")
             elif isinstance(error, IspApiError):
                 log.warning("ISP refused %s: code %s", error.operation, error.code)
-                ctx.say("common.isp_refused")
+                ctx.reply.say("common.isp_refused")
             else:
-                ctx.say("common.internal_error")
+                ctx.reply.say("common.internal_error")
             again = prompt_reply(state.data.get(PROMPT))
             if again is not None:
-                ctx.replies.append(again)
+                ctx.reply.replies.append(again)
             self._announce(ctx, opened)
-            await self._mirror(session, ctx, "" if secret else _said(state, incoming.event), ctx.replies)
+            await self._mirror(session, ctx, "" if secret else _said(state, incoming.event), ctx.reply.replies)
             if opened is None:
-                await _record(session, within, ctx.replies)
+                await record_unsaved(session, within, ctx.reply.replies)
             else:  # nothing of the step is kept, but the contact it opened is
-                answered = await within(session, ctx.replies, []) if within is not None else None
+                answered = await within(session, ctx.reply.replies, []) if within is not None else None
                 try:
                     await self.states.save(session, state, answered=answered)
                 except StaleStateError:  # another turn saved the chat meanwhile: it holds its own contact
                     if answered is not None:
                         await answered.write(session)
-            return Turn.at(ctx.replies, ctx.state)
+            return Turn.at(ctx.reply.replies, ctx.state)
 
     def _secret(self, state: ChatState, event: Event) -> list[str]:
         """What of ``event`` must be forgotten once its turn used it: the words typed (or the number
@@ -439,19 +403,19 @@ class Engine:
         subjects = kept.setdefault("subjects", [])
         if name not in subjects:
             subjects.append(name)
-            await ctx.record(name, None)
+            await ctx.records.record(name, None)
 
     def _announce(self, ctx: Context, opened: ContactRef | None) -> None:
         """A new contact's protocol, date and time, ahead of the turn's first answer."""
-        if opened is not None and ctx.replies:
+        if opened is not None and ctx.reply.replies:
             line = ctx.text("contacts.opened", protocol=opened.protocol, at=opened.started)
-            ctx.replies.insert(0, Message(line))
+            ctx.reply.replies.insert(0, Message(line))
 
     async def _tie(self, session: AsyncSession, ctx: Context) -> None:
         """A ticket opened in a contact says so in its history in the ISP system (``chat_messages``):
         the contact's protocol, in the staff's language."""
-        contact, link = ctx.contact, ctx.link
-        if not ctx.tied or contact is None or link is None or link.customer_code is None:
+        contact, link = ctx.records.contact, ctx.link
+        if not ctx.records.tied or contact is None or link is None or link.customer_code is None:
             return
         text = plain_text(ctx.render_in(DEFAULT_LANGUAGE, "contacts.tied", protocol=contact.protocol,
                                         at=contact.started))
@@ -459,7 +423,7 @@ class Engine:
         await self.outbox.enqueue(session, [
             NewMessage(ticket_id=ticket, customer=link.customer_code, record=now, attendant=self.policy.isp_user,
                        content=text, origin=Origin.SYSTEM)
-            for ticket in dict.fromkeys(ctx.tied)
+            for ticket in dict.fromkeys(ctx.records.tied)
         ])
 
     # ---- routing ---------------------------------------------------------------------------------
@@ -526,26 +490,26 @@ class Engine:
                     ctx.state.data[REQUEST] = {"text": request[: values.LIMIT], "used": sorted(used)}
                 return
             used.add(answer.kind)
-            before, said = ctx.state.snapshot(), len(ctx.replies)
+            before, said = ctx.state.snapshot(), len(ctx.reply.replies)
             asked = prompt_reply(before.data.get(PROMPT))
             try:
                 await getattr(flow, origin)(ctx, answer)
             except Unexpected as miss:
                 ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
                 ctx.state.data.pop(REQUEST, None)  # said once: the person answers the question now
-                del ctx.replies[said:]
-                if miss.hint and said and ctx.replies[said - 1] == asked:
-                    ctx.replies.insert(said - 1, Message(ctx.text(miss.hint, **miss.variables)))
+                del ctx.reply.replies[said:]
+                if miss.hint and said and ctx.reply.replies[said - 1] == asked:
+                    ctx.reply.replies.insert(said - 1, Message(ctx.text(miss.hint, **miss.variables)))
                 return
-            if said and ctx.replies[said - 1] == asked:
-                del ctx.replies[said - 1]  # answered already: the question need not be shown
+            if said and ctx.reply.replies[said - 1] == asked:
+                del ctx.reply.replies[said - 1]  # answered already: the question need not be shown
             self._check_move(role, flow, origin, ctx)
 
     async def _leave(self, ctx: Context, role: RoleFlows) -> None:
         """Back to the menu; said to cancel what was under way, if anything was."""
         flow = role.flows.get(ctx.state.flow or "")
         if flow is not None and not flow.rests_at(ctx.state.step):
-            ctx.say("common.cancelled")
+            ctx.reply.say("common.cancelled")
         await self._begin(ctx, MENU)
 
     def _stops_notices(self, ctx: Context, role: RoleFlows, text: str) -> bool:
@@ -603,14 +567,14 @@ class Engine:
             await step(ctx, self._resolve(ctx, event))
             self._check_move(role, flow, origin, ctx)
             return request
-        before, said = ctx.state.snapshot(), len(ctx.replies)
+        before, said = ctx.state.snapshot(), len(ctx.reply.replies)
         try:
             await step(ctx, event)
         except Unexpected:
             # A photo or document this question cannot read (a receipt sent mid-ticket): the menu
             # knows what it is. Nothing the step began is kept.
             ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
-            del ctx.replies[said:]
+            del ctx.reply.replies[said:]
             if not await self._hand_over(ctx, role, flow, event):
                 raise
             return None
@@ -620,13 +584,13 @@ class Engine:
     async def _aside(self, ctx: Context, aside: Flow) -> None:
         """What a flow that only tells says (the ISP's phone asked mid-question), then the question again:
         nothing of where the chat stood changes."""
-        before, said = ctx.state.snapshot(), len(ctx.replies)
+        before, said = ctx.state.snapshot(), len(ctx.reply.replies)
         await aside.begin(ctx)
         ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
-        ctx.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.replies[said:]]
+        ctx.reply.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.reply.replies[said:]]
         again = prompt_reply(before.data.get(PROMPT))
         if again is not None:
-            ctx.replies.append(again)
+            ctx.reply.replies.append(again)
 
     def _answer(self, ctx: Context, flow: Flow, step: str, text: str,
                 only: Collection[str] = VALUES) -> Answer | None:
@@ -655,16 +619,16 @@ class Engine:
             await step(ctx, event)
             self._check_move(role, flow, event.step, ctx)
             return
-        before, said = ctx.state.snapshot(), len(ctx.replies)
+        before, said = ctx.state.snapshot(), len(ctx.reply.replies)
         await step(ctx, event)
         ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
-        ctx.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.replies[said:]]
+        ctx.reply.replies[said:] = [Message(r.text) if isinstance(r, Message) else r for r in ctx.reply.replies[said:]]
 
     async def _step_or_number(self, ctx: Context, role: RoleFlows, flow: Flow, event: Text | Answer,
                               numbered: Choice | None) -> None:
         """The step reads typed words (a number, a value); what it cannot use chooses the option shown
         with that number, if the words are one."""
-        origin, before, said = ctx.state.step or "", ctx.state.snapshot(), len(ctx.replies)
+        origin, before, said = ctx.state.step or "", ctx.state.snapshot(), len(ctx.reply.replies)
         step = getattr(flow, origin)
         try:
             await step(ctx, event)
@@ -672,7 +636,7 @@ class Engine:
             if numbered is None:
                 raise
             ctx.state, ctx.next_flow, ctx.next_data = before, None, {}
-            del ctx.replies[said:]
+            del ctx.reply.replies[said:]
             await step(ctx, self._resolve(ctx, numbered))
         self._check_move(role, flow, origin, ctx)
 
@@ -715,7 +679,7 @@ class Engine:
         if isinstance(event, Choice):
             raise Unexpected("common.button_expired")
         if isinstance(event, Media) and event.kind not in READ_MEDIA:
-            ctx.say("common.unreadable", kind=event.kind)  # what was sent is not lost on the person
+            ctx.reply.say("common.unreadable", kind=event.kind)  # what was sent is not lost on the person
         if isinstance(event, Text) and ctx.link is not None and await self._at_menu(ctx, role, event):
             return event.text
         await self._begin(ctx, MENU)
@@ -729,14 +693,14 @@ class Engine:
         if menu is None:
             return False
         front = next(t for t in menu.steps[BEGIN] if isinstance(t, str))  # the menu's one question
-        left, said = ctx.state.snapshot(), len(ctx.replies)
+        left, said = ctx.state.snapshot(), len(ctx.reply.replies)
         self._enter(ctx, MENU, None)
         ctx.state.step = front
         try:
             await getattr(menu, front)(ctx, event)
         except Unexpected:
             ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
-            del ctx.replies[said:]
+            del ctx.reply.replies[said:]
             return False
         self._check_move(role, menu, front, ctx)
         return True
@@ -746,16 +710,16 @@ class Engine:
         resting flow), and the menu's question reads the event as if it had been sent there, so free
         text and receipts mean the same everywhere. False, and the question kept, when the menu
         cannot use it either."""
-        left, said = ctx.state.snapshot(), len(ctx.replies)
+        left, said = ctx.state.snapshot(), len(ctx.reply.replies)
         resting = flow.rests_at(ctx.state.step)
         if not await self._at_menu(ctx, role, event):
             return False
         if ctx.next_flow == flow.name:  # the menu would send it where it is: the step's own answer stands
             ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
-            del ctx.replies[said:]
+            del ctx.reply.replies[said:]
             return False
         if not resting:
-            ctx.replies.insert(said, Message(ctx.text("common.left_question")))
+            ctx.reply.replies.insert(said, Message(ctx.text("common.left_question")))
         if ctx.next_flow != HUMAN:
             # Another matter: none of it goes into the ticket the chat was on ("quero cancelar" after
             # a slowness ticket). A person asked for is asked about that ticket, so it stays.
@@ -815,20 +779,20 @@ class Engine:
         talk = default_intents().plainly(ctx.language, event.text) if isinstance(event, Text) else None
         if talk in SMALL_TALK and again is not None:
             # "bom dia" at a question: a kind word back and the question again, not "I didn't get that".
-            ctx.say(f"common.small_talk_{talk}")
-            ctx.replies.append(again)
+            ctx.reply.say(f"common.small_talk_{talk}")
+            ctx.reply.replies.append(again)
             return
         misses = int(ctx.state.data.get(MISSES, 0)) + 1
         ctx.state.data[MISSES] = misses
         if isinstance(event, Media) and event.kind not in READ_MEDIA:
             # A voice note, a sticker, a message the channel cannot read: what the bot reads instead.
-            ctx.say("common.unreadable", kind=event.kind)
+            ctx.reply.say("common.unreadable", kind=event.kind)
         else:
-            ctx.say(miss.hint or "common.not_understood", **miss.variables)
+            ctx.reply.say(miss.hint or "common.not_understood", **miss.variables)
         if misses >= self.policy.give_up_after and HUMAN in role.flows:
             # Linked or not: someone not identified reaches the desk as such, or is told the ISP's phone.
             ctx.state.data[MISSES] = 0
-            ctx.say("common.handing_over", person=ctx.link is not None or self.policy.staff_desk)
+            ctx.reply.say("common.handing_over", person=ctx.link is not None or self.policy.staff_desk)
             await self._begin(ctx, HUMAN, {"reason": "misunderstood"})
             await self._follow(ctx)  # no desk: the ticket's follow-up, or the link's question again
             return
@@ -836,7 +800,7 @@ class Engine:
             await self._begin(ctx, MENU)
         else:
             self._ways_out(ctx, role)
-            ctx.replies.append(again)
+            ctx.reply.replies.append(again)
 
     def _ways_out(self, ctx: Context, role: RoleFlows) -> None:
         """One line under a misunderstanding: the options that may be typed, and how to leave."""
@@ -845,132 +809,23 @@ class Engine:
         flow = role.flows.get(ctx.state.flow or "")
         resting = flow is None or flow.rests_at(ctx.state.step)
         if labels:
-            ctx.say("common.type_an_option", options=labels, leave=not resting)
+            ctx.reply.say("common.type_an_option", options=labels, leave=not resting)
         elif prompt and not resting:
-            ctx.say("common.how_to_leave")
+            ctx.reply.say("common.how_to_leave")
 
     # ---- the staff desk --------------------------------------------------------------------------
-    async def _desk_jobs(self, session: AsyncSession, ctx: Context, incoming: Incoming, said: str) -> bool:
-        """Queue what the staff desk must do after this subscriber's turn (``flows.deskwork``)."""
-        policy = self.policy
-        if not policy.staff_desk or ctx.state.role is not Role.SUBSCRIBER:
-            return False
-        # A desk that follows every chat gets a linked subscriber's: before the link, what a person types
-        # is proof of identity (a tax id, a PPPoE password), never shown (as ``_worth_recalling``).
-        follows = policy.desk_follows_every_chat and ctx.link is not None and ctx.link.role is Role.SUBSCRIBER
-        if not follows and not ctx.staff_notices and not any(isinstance(r, Handoff | ToStaff) for r in ctx.replies):
-            return False
-        handoff = await self.repos.handoffs.of_chat(session, ctx.chat_id)
-        chat = desk_chat(self.translations, ctx.chat_id, channel=incoming.channel, language=ctx.language,
-                         handoff=handoff, link=ctx.link, name=incoming.sender_name)
-        event, file = incoming.event, None
-        if isinstance(event, Media) and event.file is not None:  # a desk that attaches files fetches it
-            file = Attachment(incoming.channel, incoming.chat_id, incoming.message_id or 0, event.kind,
-                              event.file.ref, event.file.name, event.file.mime)
-        jobs = turn_jobs(chat, handoff, said, ctx.replies, follows_every_chat=follows, file=file)
-        jobs += [new_job(chat, handoff, StaffNotice(text)) for text in ctx.staff_notices]
-        if jobs:
-            await self.desk_stores.jobs.enqueue(session, jobs)
-        return bool(jobs)
+    def _staff(self) -> StaffTurn:
+        """The staff desk's part of the turns (``flows.staff_turn``), with the engine as it is now."""
+        staff_role = self.flows.get(Role.STAFF)
+        return StaffTurn(
+            self.database, self.repos, self.desk_stores, self.translations, self.policy,
+            handler=staff_role.desk if staff_role is not None else None, context=self._context, begin=self._begin,
+            wrote_jobs=self._desk_jobs_written,
+        )
 
     def _desk_jobs_written(self) -> None:
         if self.on_desk_jobs is not None:
             self.on_desk_jobs()
-
-    async def _desk_turn(self, incoming: Incoming, within: Within | None) -> Turn:
-        """A staff member's event at the desk, run for the subscriber's chat it is about: what the
-        staff's handler (``flows.staff``) says goes to the person as notices (on their channel), what
-        it posts to the desk becomes desk jobs. Events of people who are not staff, or about no open
-        handoff, are recorded unanswered, but for a reply in a chat the bot serves (``_take_over``)."""
-        for _ in range(SAVE_ATTEMPTS):
-            try:
-                async with self.database.transaction() as session:
-                    jobs = await self._run_desk_turn(session, incoming, within)
-                if jobs:
-                    self._desk_jobs_written()
-                return Turn([])
-            except StaleStateError:
-                log.info("chat state changed under a staff event; running it again")
-        raise RuntimeError("the subscriber's chat kept changing under a staff event")
-
-    async def _run_desk_turn(self, session: AsyncSession, incoming: Incoming, within: Within | None) -> bool:
-        event = incoming.event
-        assert isinstance(event, StaffReply | StaffCommand | Resolved)  # noqa: S101 - ``turn`` routed it here
-        staff_role = self.flows.get(Role.STAFF)
-        handler = staff_role.desk if staff_role is not None else None
-        handoff = await self.repos.handoffs.of_desk_ref(session, event.ref)
-        if handoff is None and self.policy.desk_follows_every_chat:
-            # One conversation per chat: the chat's handoff, also while its conversation is being opened.
-            handoff = await self.repos.handoffs.of_chat(session, incoming.chat_id)
-        user = await self._staff_user(session, event.staff)
-        took = False
-        if handler is not None and handoff is None and user is not None and isinstance(event, StaffReply):
-            took = await self._take_over(session, incoming, event)
-            handoff = await self.repos.handoffs.of_chat(session, incoming.chat_id) if took else None
-        if handler is None or handoff is None or user is None:
-            await _record(session, within, [])
-            return took
-        state, link = await self.states.load_locked(session, handoff.chat_id)
-        _follow_link(state, link)
-        ctx = self._context(state, link, session, Incoming(handoff.chat_id, event))
-        chat = desk_chat(self.translations, handoff.chat_id, channel="", language=ctx.language, handoff=handoff,
-                         link=link)
-        staff = event.staff if event.staff.name else replace(event.staff, name=user)
-        work = DeskWork(session, self.desk_stores, self.translations, handoff=handoff, staff=staff, system_user=user,
-                        chat=chat)
-        try:
-            await handler(ctx, work, event)
-        except IspTransportError as failed:  # the staff hear it at the desk; the subscriber hears nothing
-            work.note("staff.isp_unsure" if failed.outcome_unknown else "staff.isp_unavailable", ticket=work.ticket_id)
-        except IspApiError as refused:
-            work.note("staff.isp_refused", reason=refused.description or str(refused.code))
-        if self.policy.desk_follows_every_chat:  # the conversation shows what the bot told the person
-            work.bot_said([notice.reply.text for notice in ctx.notices
-                           if notice.kind != "staff_answer" and isinstance(notice.reply, Message)])
-        wrote = await work.write_jobs()
-        # What the staff member said (``ctx.tell``), then what came with it (a photo, a file).
-        notices = ctx.notices + [Notice(handoff.chat_id, reply, "staff_answer", language=ctx.language)
-                                 for reply in ctx.replies]
-        answered = await within(session, [], notices) if within is not None else None
-        await self.states.save(session, ctx.state, answered=answered)
-        return wrote or took
-
-    async def _take_over(self, session: AsyncSession, incoming: Incoming, event: StaffReply) -> bool:
-        """A staff member answers in the conversation of a chat the bot serves (a desk that follows every
-        linked subscriber's chat): they take it over, as if the person had asked for them (``human``
-        with ``taken_over``: its ticket, the conversation opened with the card; the person is not told
-        "a person is coming", the reply itself comes next). Whether it wrote desk jobs: the handoff's,
-        or the staff's word that its ticket could not be opened (nothing changes for the person).
-        Nothing for a chat that is not such a chat."""
-        chat_id = incoming.chat_id
-        if not self.policy.desk_follows_every_chat:
-            return False
-        state, link = await self.states.load_locked(session, chat_id)
-        if state.role is not Role.SUBSCRIBER or link is None or link.customer_code is None:
-            return False
-        _follow_link(state, link)
-        taken = Incoming(chat_id, event, channel=incoming.channel or channel_of_chat(chat_id))
-        ctx = self._context(state, link, session, taken)
-        await self._begin(ctx, HUMAN, {"taken_over": event.staff.name})
-        handoff = await self.repos.handoffs.of_chat(session, chat_id)
-        if handoff is None:  # no ticket: the state is not saved; the agent hears why
-            chat = desk_chat(self.translations, chat_id, channel=taken.channel, language=ctx.language,
-                             handoff=None, link=link)
-            note = DeskPost(PostKind.NOTE, self.translations.render(STAFF_LANGUAGE, "staff.take_over_failed"))
-            await self.desk_stores.jobs.enqueue(session, [new_job(chat, None, PostMessage(note))])
-            return True
-        await self._desk_jobs(session, ctx, taken, said="")  # the desk opens the conversation: its ref then
-        await self.states.save(session, ctx.state)
-        return True
-
-    async def _staff_user(self, session: AsyncSession, staff: StaffMember) -> str | None:
-        """The ISP user a staff member acts as; None for someone the bot does not count as staff."""
-        if staff.chat_id is None:
-            return staff.system_user or self.policy.isp_user
-        member = await self.repos.links.active(session, staff.chat_id)
-        if member is None or member.role is not Role.STAFF or member.system_user is None:
-            return None  # the desk may hold others: only linked staff members act through it
-        return member.system_user
 
     async def waiting_notices(self, now: datetime, wait: timedelta, minutes_each: int) -> list[Notice]:
         """The handoff queue's "your place in line" messages due now (each told once)."""
@@ -1024,21 +879,6 @@ class _Hold:
             if not self._held:
                 self.version = await self._states.hold(self._session, self._chat_id, self.version)
                 self._held = True
-
-
-async def _record(session: AsyncSession, within: Within | None, replies: list[Reply]) -> None:
-    """``within`` for a turn that saves no state, and what it left to write."""
-    if within is not None and (answered := await within(session, replies, [])) is not None:
-        await answered.write(session)
-
-
-def _follow_link(state: ChatState, link: Link | None) -> None:
-    """The chat's role is its link's; a chat whose technician or staff link ended is a stranger again."""
-    role = link.role if link is not None else Role.SUBSCRIBER
-    if role is not state.role:
-        state.role = role
-        state.flow = state.step = None
-        state.current_ticket = None
 
 
 def _worth_recalling(link: Link | None, event: Event) -> bool:

@@ -5,7 +5,7 @@
         steps = Steps(begin=("choose", TO_MENU), choose=(Switch("paid"), TO_MENU))  # see flows.steps
 
         async def begin(self, ctx):                 # entering the flow
-            ctx.ask("choose", "bills.choose", options=[...])
+            ctx.reply.ask("choose", "bills.choose", options=[...])
         async def choose(self, ctx, event):         # the step named "choose"
             match event:
                 case Chosen(value=document): ...
@@ -57,10 +57,9 @@ if TYPE_CHECKING:
 ASKED_BY_NOTICE = "asked_by_notice"
 
 __all__ = [
-    "ASKED_BY_NOTICE", "AMOUNT", "COUNT", "DATE_AHEAD", "DATE_PAST", "FILES", "LOGIN", "MENU_FLOWS", "PERIOD", "SECRET", "TAX_ID",
-    "TO_MENU",
-    "WORDS", "YEAR", "YES_NO", "Answer", "Chosen", "Flow", "Option", "StepEvent", "Steps", "Switch", "Takes",
-    "Unexpected", "check_steps", "discover",
+    "AMOUNT", "ASKED_BY_NOTICE", "COUNT", "DATE_AHEAD", "DATE_PAST", "FILES", "LOGIN", "MENU_FLOWS", "PERIOD",
+    "SECRET", "TAX_ID", "TO_MENU", "WORDS", "YEAR", "YES_NO", "Answer", "Chosen", "Flow", "Option", "StepEvent",
+    "Steps", "Switch", "Takes", "Unexpected", "check_steps", "discover",
 ]
 
 

@@ -18,7 +18,6 @@ best phrase adds its share of the text to the model's probabilities, and the bes
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ import yaml
 from bot.i18n import locales_dir
 
 from flows.naive_bayes import NaiveBayes
+from flows.words import distance, normalise
 
 TYPO = 5  # words shorter than this must match exactly
 LONG = 8  # words this long forgive two typos
@@ -76,16 +76,7 @@ NEEDS = {
     "older_invoice": "invoices",  # the fiscal invoices list goes back months
     "anyone_there": "greeting",  # the menu answers at once, by name
 }
-# Letters and digits make words; an emoji is a word of its own ("👍").
 _NUMBER_UNIT = re.compile(r"([0-9]+)([a-z]{2,})")
-_WORD = re.compile(r"[a-z0-9]+|[\u2600-\u27bf\U0001f300-\U0001faff]")
-
-
-def normalise(text: str) -> list[str]:
-    """Lower case, accents and punctuation gone, split into words (emoji kept, one word each)."""
-    folded = unicodedata.normalize("NFKD", text.casefold())
-    folded = "".join(c for c in folded if not unicodedata.combining(c))
-    return _WORD.findall(folded)
 
 
 def read_words(text: str) -> list[str]:
@@ -474,21 +465,6 @@ def _deletions(word: str, depth: int) -> set[str]:
         for places in combinations(range(1, len(word)), count):
             found.add("".join(c for i, c in enumerate(word) if i not in places))
     return found
-
-
-def distance(a: str, b: str) -> int:
-    """Edits (insert, delete, change, swap two neighbours) that make ``a`` into ``b``."""
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cost = min(cost, previous2[j - 2] + 1)
-            current.append(cost)
-        previous2, previous = previous, current
-    return previous[-1]
 
 
 def _positions(phrase: tuple[str, ...], words: list[tuple[str, float]], removed: set[int]) -> list[int]:

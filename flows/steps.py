@@ -8,7 +8,7 @@ its steps (``Steps``): each step with where it can lead, in the spirit of python
         describe=(WORDS, "confirm"),                # what the question takes: words, or a value
     )
 
-A plain name is a step of the same flow (a method, waited in through ``ctx.ask``/``ctx.wait``);
+A plain name is a step of the same flow (a method, waited in through ``ctx.reply.ask``/``ctx.reply.wait``);
 ``Switch(name)`` is ``ctx.switch(name)``; ``MENU_FLOWS`` is any flow of the role's menu; ``Takes``
 (``WORDS``, ``FILES``, a kind of value: ``PERIOD``...) is drawn beside its step. Ending without a
 question leads to the menu. The engine checks every move against the table and ``flows.diagrams``

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flows.intents import normalise
+from flows.words import normalise
 
 
 @dataclass(frozen=True, slots=True)

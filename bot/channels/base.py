@@ -43,7 +43,7 @@ class Channel(Protocol[CallT]):
 
     def forget(self, read: Read) -> list[CallT]:
         """The calls that delete the person's message ``read`` came from, sent ahead of the turn's
-        answer, where the channel can (a secret typed: ``flows.engine.Forget``); [] where it cannot."""
+        answer, where the channel can (a secret typed: ``flows.turn.Forget``); [] where it cannot."""
         ...
 
     def decode(self, kept: dict[str, Any]) -> CallT:

@@ -45,11 +45,11 @@ async def on_desk(ctx: Context, desk: DeskWork, event: StaffEvent) -> None:
 async def _reply(ctx: Context, desk: DeskWork, said: StaffReply) -> None:
     upload = await _staff_file(ctx, desk, said) if said.attachment is None and said.url is not None else None
     if said.text.strip() or upload is None:
-        ctx.tell("staff_answer", "human.from_staff", name=desk.staff.name, text=said.text)
+        ctx.reply.tell("staff_answer", "human.from_staff", name=desk.staff.name, text=said.text)
     if said.attachment is not None:  # after the words: the engine sends these replies after the notices
-        ctx.replies.append(Copy(said.attachment))
+        ctx.reply.replies.append(Copy(said.attachment))
     elif upload is not None:
-        ctx.replies.append(upload)
+        ctx.reply.replies.append(upload)
     await desk.mirror_staff(said.text or describe(said))
     await desk.answered()
 
@@ -80,7 +80,7 @@ async def _command(ctx: Context, desk: DeskWork, name: str, args: str) -> None:
         else:
             desk.note("staff.no_ticket")
         return
-    await handler(ctx, desk, args)  # the ISP failing is told to the staff by the engine (``_run_desk_turn``)
+    await handler(ctx, desk, args)  # the ISP failing is told to the staff by the engine (``flows.staff_turn``)
 
 
 async def _assign(ctx: Context, desk: DeskWork, args: str) -> None:
@@ -150,7 +150,7 @@ async def _close(ctx: Context, desk: DeskWork, args: str) -> None:
         return
     survey = await ctx.coordinator.survey_link(desk.ticket_id)
     # The ticket by its own number, labelled a ticket: "protocol" is the contact's (``flows.contacts``).
-    ctx.tell("survey" if survey else "ticket_closed", "human.closed", ticket=desk.ticket_id, survey=survey or "")
+    ctx.reply.tell("survey" if survey else "ticket_closed", "human.closed", ticket=desk.ticket_id, survey=survey or "")
     await desk.mirror_system(plain_text(ctx.text("human.closed", ticket=desk.ticket_id, survey=survey or "")))
     desk.note("staff.closed", ticket=desk.ticket_id, survey=bool(survey))
     await desk.hand_back(ctx.state, resolved=True)
@@ -164,7 +164,7 @@ async def _back_to_bot(ctx: Context, desk: DeskWork, *, told: bool, survey: bool
     """The chat is the bot's again, its ticket left as it is; ``told``: the staff hear it was done
     (a desk's own "resolve" needs no word); ``survey``: the person gets the ticket's survey, if any."""
     link = await ctx.coordinator.survey_link(desk.ticket_id) if survey and desk.identified else None
-    ctx.tell("survey" if link else "back_to_bot", "human.back_to_bot", survey=link or "")
+    ctx.reply.tell("survey" if link else "back_to_bot", "human.back_to_bot", survey=link or "")
     if told:
         desk.note("staff.handed_back")
     await desk.hand_back(ctx.state, resolved=False)

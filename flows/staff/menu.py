@@ -13,9 +13,9 @@ class Menu(Flow):
     steps = Steps(begin=("idle",), idle=())
 
     async def begin(self, ctx: Context) -> None:
-        ctx.say("staff.menu", user=ctx.system_user)
-        ctx.wait("idle")
+        ctx.reply.say("staff.menu", user=ctx.system_user)
+        ctx.reply.wait("idle")
 
     async def idle(self, ctx: Context, event: StepEvent) -> None:
-        ctx.say("staff.menu", user=ctx.system_user)
-        ctx.wait("idle")
+        ctx.reply.say("staff.menu", user=ctx.system_user)
+        ctx.reply.wait("idle")

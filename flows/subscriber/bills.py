@@ -30,13 +30,27 @@ from bot.isp.models import v1_records
 from bot.isp.pix import parse_br_code
 from markupsafe import Markup
 
-from flows.context import CHOICES, Context
+from flows.chat import CHOICES
+from flows.context import Context
 from flows.events import Media, Text, Told
-from flows.flow import ASKED_BY_NOTICE, FILES, TO_MENU, Chosen, Flow, Option, StepEvent, Steps, Switch, Takes, Unexpected
-from flows.intents import default_intents, normalise
+from flows.flow import (
+    ASKED_BY_NOTICE,
+    FILES,
+    TO_MENU,
+    Chosen,
+    Flow,
+    Option,
+    StepEvent,
+    Steps,
+    Switch,
+    Takes,
+    Unexpected,
+)
+from flows.intents import default_intents
 from flows.subscriber.contest import marks
 from flows.subscriber.paid import kept, receipt_of, receipts_sent
 from flows.subscriber.standing import say_standing
+from flows.words import plain_words
 
 # "Já paguei" (in any words) at a bill is about that bill: the step takes it, with the bill in view.
 KEEPS_PAID = Takes("i have paid", but=frozenset({"paid"}))
@@ -62,7 +76,7 @@ class Bills(Flow):
             await say_standing(ctx)
         documents = await ctx.coordinator.open_documents(ctx.customer)
         if not documents:
-            ctx.say("bills.none_open")
+            ctx.reply.say("bills.none_open")
             ctx.to_menu()
             return
         today = ctx.coordinator.now().date()
@@ -80,8 +94,8 @@ class Bills(Flow):
             await self._chosen(ctx, shown[0])
             return
         total = sum((Decimal(i["value_up"] or i["value"]) for i in shown), Decimal(0))
-        ctx.ask("choose", "bills.choose", options, documents=[_display(i) for i in shown], total=total,
-                hidden=len(documents) - len(shown), wanted=ctx.text(f"bills.button_{wanted}") if wanted else None)
+        ctx.reply.ask("choose", "bills.choose", options, documents=[_display(i) for i in shown], total=total,
+                      hidden=len(documents) - len(shown), wanted=ctx.text(f"bills.button_{wanted}") if wanted else None)
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         if isinstance(event, Media) and (file := receipt_of(event)) is not None:  # which bill: asked there
@@ -109,7 +123,7 @@ class Bills(Flow):
         line = await self._line(ctx, item, updated=False)
         if line is None:
             return
-        ctx.say("bills.line", line=line, **_display(item))
+        ctx.reply.say("bills.line", line=line, **_display(item))
         self._offer(ctx, item)
 
     def _ways(self) -> dict[str, Callable[[Context, dict[str, Any]], Awaitable[bool]]]:
@@ -148,23 +162,23 @@ class Bills(Flow):
                    Option(PAID, key="bills.button_paid"), Option(MENU, key="bills.button_menu")]
         key = "bills.notice_overdue" if item.get("overdue") else "bills.notice_due"
         blocked = ", ".join(str(number) for number in event.data.get("blocked") or [])
-        ctx.ask("act", key, options, columns=2, blocked=blocked, **_display(item))
+        ctx.reply.ask("act", key, options, columns=2, blocked=blocked, **_display(item))
 
     async def _pix(self, ctx: Context, item: dict[str, Any]) -> bool:
         code = parse_br_code(await ctx.coordinator.pix_code(item["id"])) if item.get("id") else None
         if code is None:
-            ctx.say("bills.no_pix")
+            ctx.reply.say("bills.no_pix")
         else:
             shown = _display(item)
-            ctx.say("bills.pix", code=code.code, amount=code.amount, later=_later(code.amount, shown), **shown)
+            ctx.reply.say("bills.pix", code=code.code, amount=code.amount, later=_later(code.amount, shown), **shown)
         return True
 
     async def _qr(self, ctx: Context, item: dict[str, Any]) -> bool:
         image = await _qr_image(ctx, item)
         if image is None:
-            ctx.say("bills.no_pix")
+            ctx.reply.say("bills.no_pix")
         else:
-            ctx.upload("photo", image, "pix.png", "bills.qr_caption", **_display(item))
+            ctx.reply.upload("photo", image, "pix.png", "bills.qr_caption", **_display(item))
         return True
 
     async def _updated(self, ctx: Context, item: dict[str, Any]) -> bool:
@@ -172,8 +186,8 @@ class Bills(Flow):
         if line is not None:
             shown = _display(item)
             amount = line_amount(line)
-            ctx.say("bills.updated_line", line=line, today=ctx.coordinator.now().date(), amount=amount,
-                    later=_later(amount, shown), **shown)
+            ctx.reply.say("bills.updated_line", line=line, today=ctx.coordinator.now().date(), amount=amount,
+                          later=_later(amount, shown), **shown)
             ctx.data["updated_sent"] = True
         return line is not None
 
@@ -188,7 +202,7 @@ class Bills(Flow):
                     Option(MENU, key="bills.button_menu")]
         ask_update = offer_update and not ctx.data.get("update_asked")  # once: not after every action
         ctx.data["update_asked"] = bool(ctx.data.get("update_asked") or ask_update)
-        ctx.ask("act", "bills.offer_updated" if ask_update else "bills.offer", options, columns=2, **shown)
+        ctx.reply.ask("act", "bills.offer_updated" if ask_update else "bills.offer", options, columns=2, **shown)
 
     async def _pdf(self, ctx: Context, item: dict[str, Any]) -> bool:
         """Send the bill's PDF; False after telling the person the document is gone."""
@@ -196,16 +210,16 @@ class Bills(Flow):
         shown = _display(item)
         if billet is None and item.get("id"):  # no longer open
             ctx.coordinator.forget(ctx.customer)
-            ctx.say("bills.gone", **shown)
+            ctx.reply.say("bills.gone", **shown)
             await self.begin(ctx)
             return False
         name = f"boleto-{shown['due'].isoformat() if shown['due'] else item['id']}.pdf"
         if billet is not None and billet.pdf is not None:
-            ctx.upload("document", billet.pdf, name, "bills.pdf_caption", **shown)
+            ctx.reply.upload("document", billet.pdf, name, "bills.pdf_caption", **shown)
         elif billet is not None and billet.link is not None:  # Telegram fetches it now; nothing keeps it
-            ctx.document(billet.link, "bills.pdf_caption", **shown)
+            ctx.reply.document(billet.link, "bills.pdf_caption", **shown)
         else:
-            ctx.say("bills.no_pdf")
+            ctx.reply.say("bills.no_pdf")
         return True
 
     async def _line(self, ctx: Context, item: dict[str, Any], *, updated: bool) -> str | None:
@@ -214,7 +228,7 @@ class Bills(Flow):
         line = await ctx.coordinator.digitable_line(ctx.customer, document, updated=updated)
         if line is None:
             ctx.coordinator.forget(ctx.customer)  # the cached list still holds the paid document
-            ctx.say("bills.gone", **_display(item))
+            ctx.reply.say("bills.gone", **_display(item))
             await self.begin(ctx)
         return line
 
@@ -239,10 +253,10 @@ def _way_named(ctx: Context, text: str) -> str | None:
 def _named(text: str, labels: list[tuple[Any, str]]) -> Any:
     """The value whose label the text names: a label starting with the words typed, else the one
     label holding every word typed."""
-    words = [w for w in normalise(text) if w.isalnum()]
+    words = plain_words(text)
     if not words:
         return None
-    read = [(value, [w for w in normalise(label) if w.isalnum()]) for value, label in labels]
+    read = [(value, plain_words(label)) for value, label in labels]
     starting = [value for value, label in read if label[: len(words)] == words]
     holding = [value for value, label in read if set(words) <= set(label)]
     found = starting[:1] or (holding if len(holding) == 1 else [])

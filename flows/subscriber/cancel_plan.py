@@ -51,13 +51,13 @@ class CancelPlan(Flow):
     async def begin(self, ctx: Context) -> None:
         if not (ctx.policy.self_cancel and ctx.policy.cancel_terms.complete):
             options = [Option(True, key="cancel_plan.button_yes"), Option(False, key="cancel_plan.button_no")]
-            ctx.ask("sure", "cancel_plan.sure", options)
+            ctx.reply.ask("sure", "cancel_plan.sure", options)
             return
         contracts = await contracts_in(ctx, CANCELLABLE)
         handed = [c for c in contracts if c.Numero == ctx.data.get("contract")]  # from the contract's card
         contracts = handed or contracts
         if not contracts:
-            ctx.say("cancel_plan.nothing_to_cancel")
+            ctx.reply.say("cancel_plan.nothing_to_cancel")
             ctx.to_menu()
             return
         if len(contracts) > 1:
@@ -69,10 +69,10 @@ class CancelPlan(Flow):
     async def sure(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value=True) | Answer(value=True):
-                ctx.say("human.cancel_plan")
+                ctx.reply.say("human.cancel_plan")
                 ctx.switch("human", topic_hints=[CANCEL_HINT])
             case Chosen(value=False) | Answer(value=False):
-                ctx.say("cancel_plan.kept")
+                ctx.reply.say("cancel_plan.kept")
                 ctx.to_menu()
             case _:
                 raise Unexpected("cancel_plan.yes_or_no")
@@ -82,7 +82,7 @@ class CancelPlan(Flow):
             raise Unexpected("cancel_plan.pick_a_button")
         chosen = next((c for c in await contracts_in(ctx, CANCELLABLE) if c.Numero == event.value), None)
         if chosen is None:
-            ctx.say("cancel_plan.nothing_to_cancel")
+            ctx.reply.say("cancel_plan.nothing_to_cancel")
             ctx.to_menu()
             return
         ctx.data.update(contract=chosen.Numero, plan=chosen.Plano_Descricao or "")
@@ -104,7 +104,7 @@ class CancelPlan(Flow):
             return
         options = [Option(None, key="cancel_plan.button_rather_not")]
         options += [Option(c.id, text=c.Nome) for c in competitors]
-        ctx.ask("competitor", "cancel_plan.competitor", options, columns=2)
+        ctx.reply.ask("competitor", "cancel_plan.competitor", options, columns=2)
 
     async def competitor(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Chosen):
@@ -117,13 +117,14 @@ class CancelPlan(Flow):
             case Chosen(value="decline"):
                 self._confirm(ctx)
             case Chosen(value="accept"):
-                text = (f"O assinante aceitou a oferta de retenção no chat e NÃO cancelou o contrato "
-                        f"{ctx.data['contract']}. Oferta: {ctx.policy.retention_offer}. Motivo que deu para "
-                        f"cancelar: {ctx.data['reason']['name']}. Aplicar a oferta e confirmar com o assinante.")
+                text = ctx.isp_text("cancel_plan.isp_retention_note", number=ctx.data["contract"],
+                                    offer=ctx.policy.retention_offer, reason=ctx.data["reason"]["name"])
                 ticket, protocol = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=ctx.data["contract"],
-                                                       subject="Retenção aceita (chat)", text=text)
-                await ctx.record(self.name, RETAINED, ticket=ticket, reference=str(protocol) if protocol else None)
-                ctx.say("cancel_plan.offer_taken", ticket=ticket)
+                                                       subject=ctx.isp_text("cancel_plan.isp_retention_subject"),
+                                                       text=text)
+                await ctx.records.record(self.name, RETAINED, ticket=ticket,
+                                         reference=str(protocol) if protocol else None)
+                ctx.reply.say("cancel_plan.offer_taken", ticket=ticket)
                 ctx.to_menu()
             case _:
                 raise Unexpected("cancel_plan.pick_a_button")
@@ -133,7 +134,7 @@ class CancelPlan(Flow):
             case Chosen(value="cancel") | Answer(value=True):
                 await self._cancel(ctx)
             case Chosen(value="keep") | Answer(value=False):
-                ctx.say("cancel_plan.kept")
+                ctx.reply.say("cancel_plan.kept")
                 ctx.to_menu()
             case _:
                 raise Unexpected("cancel_plan.yes_or_no")
@@ -153,12 +154,12 @@ class CancelPlan(Flow):
     async def _ask_reason(self, ctx: Context, *, noted: bool = False) -> None:
         reasons = [r for r in await ctx.coordinator.cancel_reasons() if r.id and r.Nome]
         if not reasons:  # contract_cancel needs one: without the ISP's list a person takes it
-            ctx.say("cancel_plan.no_reasons")
+            ctx.reply.say("cancel_plan.no_reasons")
             ctx.switch("human", topic_hints=[CANCEL_HINT])
             return
         options = [Option(r.id, text=r.Nome) for r in reasons]
-        ctx.ask("reason", "cancel_plan.reason_noted" if noted else "cancel_plan.reason", options,
-                number=ctx.data["contract"], plan=ctx.data["plan"])
+        ctx.reply.ask("reason", "cancel_plan.reason_noted" if noted else "cancel_plan.reason", options,
+                      number=ctx.data["contract"], plan=ctx.data["plan"])
 
     def _retain_or_confirm(self, ctx: Context) -> None:
         offer = ctx.policy.retention_offer
@@ -167,14 +168,14 @@ class CancelPlan(Flow):
             return
         options = [Option("decline", key="cancel_plan.button_decline"),
                    Option("accept", key="cancel_plan.button_accept")]
-        ctx.ask("retain", "cancel_plan.offer", options, offer=offer)
+        ctx.reply.ask("retain", "cancel_plan.offer", options, offer=offer)
 
     def _confirm(self, ctx: Context) -> None:
         terms = ctx.policy.cancel_terms
         options = [Option("cancel", key="cancel_plan.button_cancel_now"), Option("keep", key="cancel_plan.button_keep")]
-        ctx.ask("confirm", "cancel_plan.next", options, number=ctx.data["contract"], plan=ctx.data["plan"],
-                reason=ctx.data["reason"]["name"], future=terms.future_billing,
-                withdrawal=bool(terms.withdrawal_topic))
+        ctx.reply.ask("confirm", "cancel_plan.next", options, number=ctx.data["contract"], plan=ctx.data["plan"],
+                      reason=ctx.data["reason"]["name"], future=terms.future_billing,
+                      withdrawal=bool(terms.withdrawal_topic))
 
     # ---- cancelling ----------------------------------------------------------------------------------
     def _write(self, ctx: Context) -> WriteState[str]:
@@ -185,12 +186,12 @@ class CancelPlan(Flow):
             return status(contract) if contract is not None else ""
 
         def missed(state: str) -> None:
-            ctx.say("cancel_plan.not_done", number=number)
+            ctx.reply.say("cancel_plan.not_done", number=number)
             self._confirm(ctx)
 
         def ask(key: str) -> None:
-            ctx.ask("unsure", key, [Option("check", key="cancel_plan.button_check"),
-                                    Option("menu", key="cancel_plan.button_menu")])
+            ctx.reply.ask("unsure", key, [Option("check", key="cancel_plan.button_check"),
+                                          Option("menu", key="cancel_plan.button_menu")])
 
         return ctx.write_state(read_back=status_now, landed=lambda state: state == CANCELLED, missed=missed,
                                ask=ask, unsure="cancel_plan.unsure")
@@ -200,7 +201,7 @@ class CancelPlan(Flow):
         contract = await fresh_contract(ctx, number)
         if contract is None or status(contract) not in CANCELLABLE:
             cancelled = contract is not None and status(contract) == CANCELLED
-            ctx.say("cancel_plan.refused", number=number, cancelled=cancelled)
+            ctx.reply.say("cancel_plan.refused", number=number, cancelled=cancelled)
             ctx.to_menu()
             return
         competitor = ctx.data.get("competitor")
@@ -212,7 +213,7 @@ class CancelPlan(Flow):
         except IspApiError as exc:
             if exc.known is not ErrorName.CONTRACT_CANNOT_BE_CANCELLED:
                 raise
-            ctx.say("cancel_plan.refused", number=number, cancelled=False)
+            ctx.reply.say("cancel_plan.refused", number=number, cancelled=False)
             ctx.to_menu()
             return
         if sent is not None:
@@ -225,18 +226,14 @@ class CancelPlan(Flow):
         competitor = (ctx.data.get("competitor") or {}).get("name")
         offered = bool(ctx.policy.retention_offer)
         words = ctx.data.get("reason_words")
-        text = (f"Contrato {number} ({plan or 'sem plano'}) cancelado pelo próprio assinante no chat em "
-                f"{when:%d/%m/%Y %H:%M}, sem atendente (Decreto 11.034/2022). Motivo: {reason}."
-                + (f" Nas palavras do assinante: “{words}”." if words else "")
-                + (f" Concorrente: {competitor}." if competitor else "")
-                + (" Oferta de retenção apresentada e recusada." if offered else "")
-                + " Recibo enviado ao assinante em PDF.")
+        text = ctx.isp_text("cancel_plan.isp_cancel_note", number=number, plan=plan, when=when, reason=reason,
+                            words=words, competitor=competitor, offered=offered)
         ticket, ticket_protocol = await record_ticket(ctx, hints=(CANCEL_HINT,), contract=number,
-                                                      subject="Cancelamento pelo assinante (chat)", text=text)
-        await ctx.record(self.name, CANCELLED_OUTCOME, ticket=ticket, reference=str(ticket_protocol or number))
+                                                      subject=ctx.isp_text("cancel_plan.isp_cancel_subject"), text=text)
+        await ctx.records.record(self.name, CANCELLED_OUTCOME, ticket=ticket, reference=str(ticket_protocol or number))
         # The receipt's protocol is the contact's (RGC); the ticket is named as a ticket, by its number.
-        protocol = ctx.contact.protocol if ctx.contact is not None else None
-        ctx.tell_staff("cancel_plan.staff_notice", customer=ctx.customer, number=number, plan=plan, when=when,
+        protocol = ctx.records.contact.protocol if ctx.records.contact is not None else None
+        ctx.staff.tell("cancel_plan.staff_notice", customer=ctx.customer, number=number, plan=plan, when=when,
                        reason=reason, competitor=competitor, protocol=protocol, ticket=ticket)
         customer = await ctx.coordinator.customer(ctx.customer)
         variables = {
@@ -250,6 +247,6 @@ class CancelPlan(Flow):
             plain_text(ctx.text("cancel_plan.receipt_body", **variables)).split("\n"),
             issuer=ctx.policy.company, footer=plain_text(ctx.text("cancel_plan.receipt_footer", **variables)),
         )
-        ctx.say("cancel_plan.done", **variables)
-        ctx.upload("document", receipt, f"cancelamento-{number}.pdf", "cancel_plan.receipt_caption", **variables)
+        ctx.reply.say("cancel_plan.done", **variables)
+        ctx.reply.upload("document", receipt, f"cancelamento-{number}.pdf", "cancel_plan.receipt_caption", **variables)
         ctx.to_menu()

@@ -33,7 +33,7 @@ def say_facts(ctx: Context) -> None:
     """The ISP's phone and hours, address and site, as far as the operator gave them."""
     policy = ctx.policy
     if policy.support_phone or policy.support_hours or policy.address or policy.website:
-        ctx.say("company.facts", phone=policy.support_phone, hours=policy.support_hours, address=policy.address,
-                website=policy.website)
+        ctx.reply.say("company.facts", phone=policy.support_phone, hours=policy.support_hours, address=policy.address,
+                      website=policy.website)
     else:
-        ctx.say("company.nothing", desk=policy.staff_desk)
+        ctx.reply.say("company.nothing", desk=policy.staff_desk)

@@ -58,7 +58,7 @@ def offer_outage(ctx: Context, step: str, outage: FailoverEvent, *, ticket_anywa
     if ticket_anyway:
         options.append(Option("ticket", key="outages.button_ticket_anyway"))
     options.append(Option("menu", key="outages.button_menu"))
-    ctx.ask(step, "outages.affected", options, since=outage.DownTime)
+    ctx.reply.ask(step, "outages.affected", options, since=outage.DownTime)
 
 
 OUTAGE_LEADS = (TO_MENU,)  # where ``answer_outage`` leads
@@ -67,8 +67,8 @@ OUTAGE_LEADS = (TO_MENU,)  # where ``answer_outage`` leads
 async def answer_outage(ctx: Context, event: StepEvent) -> None:
     match event:
         case Chosen(value="watch"):
-            first = await ctx.watch_outage(int(ctx.data["event"]))
-            ctx.say("outages.watching" if first else "outages.already_watching")
+            first = await ctx.records.watch_outage(int(ctx.data["event"]))
+            ctx.reply.say("outages.watching" if first else "outages.already_watching")
             ctx.switch("menu", **carried_greeting(ctx))  # the greeting it showed: no read in a surge
         case Chosen(value="menu"):
             ctx.switch("menu", **carried_greeting(ctx))
@@ -97,16 +97,16 @@ class Connection(Flow):
         options = [Option("ticket", key="connection.button_ticket"), Option("menu", key="outages.button_menu")]
         if promise and not network.online:
             if promise["pending"]:  # the release is still on its way: that is the answer
-                ctx.ask("next", "connection.unblock_pending", options[::-1], **promise)
+                ctx.reply.ask("next", "connection.unblock_pending", options[::-1], **promise)
                 return
-            ctx.say("connection.unblock_late", **promise)
+            ctx.reply.say("connection.unblock_late", **promise)
         if (seen := await look_first(ctx)) is not None:  # the router first, as the technician looks
             ctx.data["seen"] = seen
         nas = await ctx.coordinator.nas_status()
         nas_down = any(nas.get(host) is False for host in network.hosts)
         key = "connection.online" if network.online else "connection.nas_down" if nas_down else "connection.offline"
         ctx.data["online"] = bool(network.online)
-        ctx.ask("next", key, _card(online=bool(network.online), equipment=True))
+        ctx.reply.ask("next", key, _card(online=bool(network.online), equipment=True))
 
     async def outage(self, ctx: Context, event: StepEvent) -> None:
         await answer_outage(ctx, event)
@@ -122,8 +122,9 @@ class Connection(Flow):
                 ctx.switch("restart")
             case Chosen(value="equipment"):
                 items = await equipment(ctx)
-                ctx.say("connection.equipment" if items else "connection.no_equipment", items=items)
-                ctx.ask("next", "connection.what_else", _card(online=bool(ctx.data.get("online")), equipment=False))
+                ctx.reply.say("connection.equipment" if items else "connection.no_equipment", items=items)
+                ctx.reply.ask("next", "connection.what_else",
+                              _card(online=bool(ctx.data.get("online")), equipment=False))
             case Chosen(value="menu"):
                 ctx.to_menu()
             case _:

@@ -8,7 +8,7 @@ is told their rights in one line.
   group's ``document_delete`` and ``document_payment`` are back-office acts a chat bot must not
   take): the bot does not promise it. It says the bill stays open as it is until the answer, and
   that the ticket asks staff not to collect the contested amount meanwhile (what it does ask).
-- The bill is remembered as contested (``ctx.record_contest``): every list and card of bills marks
+- The bill is remembered as contested (``ctx.records.record_contest``): every list and card of bills marks
   it with the date and the ticket's number (``marks``).
 """
 
@@ -51,7 +51,7 @@ class Contest(Flow):
         documents = sorted(await ctx.coordinator.open_documents(ctx.customer),
                            key=lambda d: (d.Vencimento or date.max, d.Sequencia or 0))[:MAX_SHOWN]
         if not documents:  # a paid charge is contested with a person, who sees the payment
-            ctx.say("contest.no_open_bills")
+            ctx.reply.say("contest.no_open_bills")
             ctx.switch("human")
             return
         contested = await marks(ctx, [d.Documento for d in documents])
@@ -59,9 +59,9 @@ class Contest(Flow):
                            "value": str(d.Valor or 0)}, key="contest.bill_button",
                           vars={"value": d.Valor or 0, "due": d.Vencimento, "contested": d.Documento in contested})
                    for d in documents]
-        ctx.ask("bill", "contest.which_bill", options,
-                contested=[{"value": d.Valor or 0, "due": d.Vencimento, "mark": Markup(contested[d.Documento])}  # noqa: S704 - our own
-                           for d in documents if d.Documento in contested])
+        ctx.reply.ask("bill", "contest.which_bill", options,
+                      contested=[{"value": d.Valor or 0, "due": d.Vencimento, "mark": Markup(contested[d.Documento])}  # noqa: S704 - our own
+                                 for d in documents if d.Documento in contested])
 
     async def bill(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Chosen):
@@ -77,35 +77,31 @@ class Contest(Flow):
             raise Unexpected("contest.reason_hint")
         bill = _bill(ctx.data["document"])
         words = " ".join(event.text.split())[:1000]
-        due = bill["due"].strftime("%d/%m/%Y") if bill["due"] else "sem vencimento"
-        text = (f"Cobrança contestada pelo assinante no chat: documento {bill['number']}, vencimento {due}, "
-                f"valor R$ {bill['value']:.2f}. Motivo, nas palavras do assinante: {words}. Responder em até "
-                f"30 dias (RGC, Resolução Anatel 765/2023). O robô NÃO suspende a cobrança (não há operação para "
-                f"isso no web service): o boleto segue em aberto, com juros. Pedido ao financeiro: não cobrar "
-                f"o valor contestado até a resposta.")
+        text = ctx.isp_text("contest.isp_description", number=bill["number"], due=bill["due"], value=bill["value"],
+                            words=words)
         ticket, protocol = await record_ticket(ctx, hints=_hints(ctx), contract=None,
-                                               subject="Contestação de cobrança (chat)", text=text)
+                                               subject=ctx.isp_text("contest.isp_subject"), text=text)
         if ticket is None:
-            ctx.say("contest.failed")
+            ctx.reply.say("contest.failed")
             ctx.switch("human")
             return
-        due_at = await ctx.record(self.name, CONTESTED, ticket=ticket, reference=str(protocol),
-                                  deadline=Deadline.CONTESTED_CHARGE)
+        due_at = await ctx.records.record(self.name, CONTESTED, ticket=ticket, reference=str(protocol),
+                                          deadline=Deadline.CONTESTED_CHARGE)
         if bill["number"] is not None:
-            await ctx.record_contest(int(bill["number"]), ticket=ticket, protocol=str(protocol))
+            await ctx.records.record_contest(int(bill["number"]), ticket=ticket, protocol=str(protocol))
         until = (due_at or ctx.coordinator.now() + Deadline.CONTESTED_CHARGE.term).date()
-        ctx.say("contest.done", ticket=ticket, until=until, **bill)
+        ctx.reply.say("contest.done", ticket=ticket, until=until, **bill)
         ctx.to_menu()
 
     def _ask_reason(self, ctx: Context) -> None:
-        ctx.ask("reason", "contest.reason", [Option("menu", key="contest.button_menu")],
-                **_bill(ctx.data["document"]))
+        ctx.reply.ask("reason", "contest.reason", [Option("menu", key="contest.button_menu")],
+                      **_bill(ctx.data["document"]))
 
 
 async def marks(ctx: Context, numbers: Iterable[int | None]) -> dict[int, str]:
     """Bill number → "contested on DD/MM, ticket no. N" for the bills among these that were contested
     in the chat: what every list and card of bills says beside the bill."""
-    found = await ctx.contested_bills(n for n in numbers if n is not None)
+    found = await ctx.records.contested_bills(n for n in numbers if n is not None)
     zone = ctx.coordinator.zone
     return {number: ctx.text("contest.mark", at=contest.at.astimezone(zone).date(), ticket=contest.ticket)
             for number, contest in found.items()}

@@ -58,7 +58,7 @@ class Contracts(Flow):
             return
         contracts = await ctx.coordinator.contracts(ctx.customer)
         if not contracts:
-            ctx.say("contracts.none")
+            ctx.reply.say("contracts.none")
             ctx.to_menu()
             return
         if len(contracts) == 1:
@@ -67,7 +67,7 @@ class Contracts(Flow):
         live_first = sorted(contracts, key=lambda c: (_status(c) in ("C", "T"), c.Numero or 0))
         shown = [self._view(ctx, c) for c in live_first[:MAX_SHOWN]]
         options = [Option(v["number"], key="contracts.button", vars=v) for v in shown]
-        ctx.ask("choose", "contracts.choose", options, contracts=shown, hidden=len(contracts) - len(shown))
+        ctx.reply.ask("choose", "contracts.choose", options, contracts=shown, hidden=len(contracts) - len(shown))
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Chosen):
@@ -75,7 +75,7 @@ class Contracts(Flow):
         contracts = await ctx.coordinator.contracts(ctx.customer)
         contract = next((c for c in contracts if c.Numero == event.value), None)
         if contract is None:
-            ctx.say("contracts.gone")
+            ctx.reply.say("contracts.gone")
             await self.begin(ctx)
             return
         await self._show(ctx, contract, several=len(contracts) > 1)
@@ -84,17 +84,18 @@ class Contracts(Flow):
         number = int(ctx.data["contract"])
         match event:
             case Chosen(value="use"):
-                await ctx.choose_contract(number)
-                ctx.say("contracts.now_using", number=number)
+                await ctx.identity.choose_contract(number)
+                ctx.reply.say("contracts.now_using", number=number)
                 ctx.to_menu()
             case Chosen(value="unblock"):
                 if await self._refused(ctx, number):
                     return
                 every = ctx.policy.unblock_every
-                ctx.ask("confirm", "contracts.unblock_terms",
-                        [Option("yes", key="contracts.button_confirm"), Option("no", key="contracts.button_cancel")],
-                        number=number, minutes=ctx.policy.unblock_release_minutes,
-                        days=every.days, hours=every.seconds // 3600)
+                ctx.reply.ask("confirm", "contracts.unblock_terms",
+                              [Option("yes", key="contracts.button_confirm"),
+                               Option("no", key="contracts.button_cancel")],
+                              number=number, minutes=ctx.policy.unblock_release_minutes,
+                              days=every.days, hours=every.seconds // 3600)
             case Chosen(value="suspend"):
                 ctx.switch("suspend", contract=number)
             case Chosen(value="cancel"):
@@ -111,7 +112,7 @@ class Contracts(Flow):
             case Chosen(value="yes") | Answer(value=True):
                 await self._unblock(ctx, int(ctx.data["contract"]))
             case Chosen(value="no") | Answer(value=False):
-                ctx.say("contracts.unblock_dropped")
+                ctx.reply.say("contracts.unblock_dropped")
                 ctx.to_menu()
             case _:
                 raise Unexpected("contracts.pick_a_button")
@@ -129,7 +130,7 @@ class Contracts(Flow):
     async def _unblock(self, ctx: Context, number: int) -> None:
         contract = await self._fresh(ctx, number)
         if contract is None or _status(contract) != BLOCKED:
-            ctx.say("contracts.not_blocked", number=number)
+            ctx.reply.say("contracts.not_blocked", number=number)
             ctx.to_menu()
             return
         if await self._refused(ctx, number):
@@ -147,15 +148,17 @@ class Contracts(Flow):
         except IspApiError as exc:
             if exc.known is not ErrorName.INVALID_CONTRACT_STATUS:
                 raise
-            ctx.say("contracts.not_blocked", number=number)
+            ctx.reply.say("contracts.not_blocked", number=number)
             ctx.to_menu()
             return
         ticket = await self._note(ctx, contract)
-        await ctx.record_trust_unblock(number)
+        await ctx.records.record_trust_unblock(number)
         # The person is told the ticket by its number ("protocol" is the contact's); staff search by its protocol.
         protocol = ticket and (await ctx.coordinator.protocol(ctx.customer, ticket) or ticket)
-        await ctx.record(self.name, UNBLOCKED, ticket=ticket or None, reference=str(protocol) if protocol else None)
-        ctx.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes, ticket=ticket or None)
+        await ctx.records.record(self.name, UNBLOCKED, ticket=ticket or None,
+                                 reference=str(protocol) if protocol else None)
+        ctx.reply.say("contracts.unblocked", number=number, minutes=ctx.policy.unblock_release_minutes,
+                      ticket=ticket or None)
         ctx.to_menu()
 
     async def _fresh(self, ctx: Context, number: int) -> v1_records.Contract | None:
@@ -167,20 +170,20 @@ class Contracts(Flow):
         """Say why the policy refuses an unblock now, and move on; False when it allows one."""
         policy = ctx.policy
         if not policy.unblock_enabled:
-            ctx.say("contracts.refused_disabled")
+            ctx.reply.say("contracts.refused_disabled")
             ctx.to_menu()
             return True
-        last = await ctx.last_trust_unblock(number)
+        last = await ctx.records.last_trust_unblock(number)
         if last is not None and last + policy.unblock_every > datetime.now(UTC):
             again = (last + policy.unblock_every).astimezone(ctx.coordinator.zone)
-            ctx.say("contracts.refused_too_soon", last=last.astimezone(ctx.coordinator.zone), again=again)
+            ctx.reply.say("contracts.refused_too_soon", last=last.astimezone(ctx.coordinator.zone), again=again)
             ctx.to_menu()
             return True
         overdue = _overdue(await ctx.coordinator.open_documents(ctx.customer), number, ctx.coordinator.now().date())
         if overdue > policy.unblock_max_overdue:
             options = [Option("bills", key="contracts.button_bills"), Option("menu", key="contracts.button_menu")]
-            ctx.ask("refused", "contracts.refused_overdue", options, overdue=overdue,
-                    limit=policy.unblock_max_overdue)
+            ctx.reply.ask("refused", "contracts.refused_overdue", options, overdue=overdue,
+                          limit=policy.unblock_max_overdue)
             return True
         return False
 
@@ -188,8 +191,8 @@ class Contracts(Flow):
         """Tell the ISP's staff (in Portuguese) on a ticket; the ticket's number, or None if it failed.
         A new ticket is the staff's record, not a conversation: it does not become the chat's current one."""
         minutes = ctx.policy.unblock_release_minutes
-        text = (f"Desbloqueio em confiança do contrato {contract.Numero} ({contract.Plano_Descricao or 'sem plano'}) "
-                f"feito pelo assinante no {ctx.channel_name}. Liberação em até {minutes} minutos.")
+        text = ctx.isp_text("contracts.isp_unblock_note", number=contract.Numero, plan=contract.Plano_Descricao,
+                            minutes=minutes)
         try:
             if ctx.current_ticket is not None:
                 await ctx.coordinator.add_occurrence(ctx.current_ticket, text, ctx.policy.isp_user)
@@ -200,7 +203,7 @@ class Contracts(Flow):
                 return None
             return await ctx.coordinator.open_ticket(
                 customer=ctx.customer, contract=contract.Numero, topic=topic,
-                subject=f"Desbloqueio em confiança ({ctx.channel_name})", description=text,
+                subject=ctx.isp_text("contracts.isp_unblock_subject"), description=text,
                 mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
             )
         except IspError as exc:  # the unblock stands; a lost note must not undo it or repeat it
@@ -224,7 +227,8 @@ class Contracts(Flow):
             options.append(Option("others", key="contracts.button_others"))
         options.append(Option("menu", key="contracts.button_menu"))
         ctx.data["contract"] = contract.Numero
-        ctx.ask("act", "contracts.detail", options, current=current and several, owed=await _owed(ctx, view), **view)
+        owed = await _owed(ctx, view)
+        ctx.reply.ask("act", "contracts.detail", options, current=current and several, owed=owed, **view)
 
     def _view(self, ctx: Context, contract: v1_records.Contract) -> dict[str, Any]:
         status = _status(contract)

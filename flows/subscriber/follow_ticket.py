@@ -34,20 +34,20 @@ class FollowTicket(Flow):
 
     async def begin(self, ctx: Context) -> None:
         options = [Option(name, key=f"menu.{name}") for name in ctx.menu]
-        ctx.ask("note", "follow_ticket.prompt", options, columns=2, ticket=_ticket(ctx))
+        ctx.reply.ask("note", "follow_ticket.prompt", options, columns=2, ticket=_ticket(ctx))
 
     async def note(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value=flow):
                 ctx.switch(flow)
             case Text(text=text) if (talk := default_intents().plainly(ctx.language, text) or "") in SMALL_TALK_REPLIES:
-                ctx.say(SMALL_TALK_REPLIES[talk])
+                ctx.reply.say(SMALL_TALK_REPLIES[talk])
             case _ if not await self._still_open(ctx):
                 ctx.set_current_ticket(None)  # nothing of this turn goes to a closed ticket
-                ctx.say("follow_ticket.closed", ticket=_ticket(ctx))
+                ctx.reply.say("follow_ticket.closed", ticket=_ticket(ctx))
                 ctx.to_menu()
             case _:
-                ctx.say("follow_ticket.noted", ticket=_ticket(ctx))
+                ctx.reply.say("follow_ticket.noted", ticket=_ticket(ctx))
 
     async def _still_open(self, ctx: Context) -> bool:
         """Whether the ticket still takes words (when the ISP cannot say now, it is taken to)."""

@@ -13,6 +13,6 @@ class Help(Flow):
     steps = Steps(begin=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
-        ctx.say("help.text", linked=ctx.link is not None)
+        ctx.reply.say("help.text", linked=ctx.link is not None)
         if ctx.link is not None:
             ctx.to_menu()

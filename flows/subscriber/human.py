@@ -1,7 +1,7 @@
 """Talk to a person. A linked subscriber's conversation gets a ticket (the current one, or a new
 administrative ticket, subject "Atendimento pelo Telegram", the last messages as description), a
 handoff, and a desk conversation with a card (customer, contract, online, open bills and tickets,
-last messages; in pt_BR, the staff's language). The person's words go to the desk (``ctx.relay``),
+last messages; in pt_BR, the staff's language). The person's words go to the desk (``ctx.staff.relay``),
 the bot quiet until staff hand back (``/bot``); asked again, "a person is coming". A staff member
 who answers first in a chat the bot serves (Chatwoot) takes it over so (``taken_over``), unsaid.
 Without a desk: the ticket's number, and what they write joins it (``follow_ticket``).
@@ -32,12 +32,9 @@ from flows.intents import default_intents
 
 log = logging.getLogger(__name__)
 
-SUBJECT = "Atendimento pelo Telegram"
-
-
 def subject(ctx: Context) -> str:
-    """The ticket's subject, naming the channel the subscriber wrote on (the staff read Portuguese)."""
-    return SUBJECT.replace("Telegram", ctx.channel_name)
+    """The ticket's subject, naming the channel the subscriber wrote on (in the ISP's language)."""
+    return ctx.isp_text("human.isp_subject")
 STAFF_LANGUAGE = "pt_BR"
 TOPIC_HINTS = ("atendimento", "telegram", "suporte")
 SALES_HINTS = ("comercial", "venda")  # the administrative topic of sales, where there is one
@@ -58,30 +55,30 @@ class Human(Flow):
             return
         ticket = await self._still_open(ctx, ctx.current_ticket) or await self._open_ticket(ctx)
         if ticket is None:
-            ctx.say("human.unavailable")
+            ctx.reply.say("human.unavailable")
             ctx.to_menu()
             return
         ctx.set_current_ticket(ticket)
         if not ctx.policy.staff_desk:
             # Answered later, from the ISP system: a request, with its term.
-            await ctx.record(self.name, TICKET_OPENED, ticket=ticket, deadline=Deadline.REQUEST)
-            ctx.say("human.by_ticket", ticket=ticket)
-            await ctx.say_expectation(queued=False)
+            await ctx.records.record(self.name, TICKET_OPENED, ticket=ticket, deadline=Deadline.REQUEST)
+            ctx.reply.say("human.by_ticket", ticket=ticket)
+            await ctx.staff.say_expectation(queued=False)
             ctx.switch("follow_ticket", ticket=ticket)
             return
-        if not await ctx.open_handoff(ticket):
-            ctx.say("human.already")
-            await ctx.say_expectation(queued=True)
-            ctx.wait("with_person")
+        if not await ctx.staff.open_handoff(ticket):
+            ctx.reply.say("human.already")
+            await ctx.staff.say_expectation(queued=True)
+            ctx.reply.wait("with_person")
             return
         title, card, tax_id = await self._card(ctx, ticket)
-        await ctx.record(self.name, HANDED_TO_PERSON, ticket=ticket)
+        await ctx.records.record(self.name, HANDED_TO_PERSON, ticket=ticket)
         taken = bool(ctx.data.get("taken_over"))  # a staff member answered first: their words come next
-        ctx.handoff("taken_over" if taken else "asked", title=title, card=card, tax_id=tax_id)
+        ctx.staff.handoff("taken_over" if taken else "asked", title=title, card=card, tax_id=tax_id)
         if not taken:
-            ctx.say("human.requested")
-            await ctx.say_expectation(queued=True)
-        ctx.wait("with_person")
+            ctx.reply.say("human.requested")
+            await ctx.staff.say_expectation(queued=True)
+        ctx.reply.wait("with_person")
 
     async def _unidentified(self, ctx: Context) -> None:
         """A person linked to no customer: the desk with a card saying so, or how to reach the ISP."""
@@ -90,10 +87,10 @@ class Human(Flow):
             say_contacts(ctx, sales=sales)
             ctx.switch("link", again=True)  # a customer may still prove who they are, for a ticket
             return
-        if not await ctx.open_handoff(UNIDENTIFIED):
-            ctx.say("human.already")
-            await ctx.say_expectation(queued=True)
-            ctx.wait("with_person")
+        if not await ctx.staff.open_handoff(UNIDENTIFIED):
+            ctx.reply.say("human.already")
+            await ctx.staff.say_expectation(queued=True)
+            ctx.reply.wait("with_person")
             return
         name = ctx.sender_name or ""
         reason = "sales" if sales else str(ctx.data.get("reason") or "asked")
@@ -101,34 +98,34 @@ class Human(Flow):
         render = ctx.render_in
         said = "" if default_intents().only_asks(ctx.language, asked, "human") else _short(asked)
         title = plain_text(render(STAFF_LANGUAGE, "human.unidentified_title", name=name, sales=sales, asked=said))
-        contact = ctx.contact.protocol if ctx.contact is not None else ""
+        contact = ctx.records.contact.protocol if ctx.records.contact is not None else ""
         card = render(STAFF_LANGUAGE, "human.unidentified_card", name=name, reason=reason, asked=asked,
                       language=ctx.language, contact=contact)
-        await ctx.record(self.name, HANDED_TO_PERSON)
-        ctx.handoff("sales" if sales else "unidentified", title=title[:128], card=card)
-        ctx.say("human.sales_requested" if sales else "human.requested_unidentified")
-        await ctx.say_expectation(queued=True)
-        ctx.wait("with_person")
+        await ctx.records.record(self.name, HANDED_TO_PERSON)
+        ctx.staff.handoff("sales" if sales else "unidentified", title=title[:128], card=card)
+        ctx.reply.say("human.sales_requested" if sales else "human.requested_unidentified")
+        await ctx.staff.say_expectation(queued=True)
+        ctx.reply.wait("with_person")
 
     async def with_person(self, ctx: Context, event: StepEvent) -> None:
         """A person handles the chat: whatever the subscriber sends goes to them, the bot says nothing."""
-        said = ctx.recent[-1] if ctx.recent else ""
+        said = ctx.staff.recent[-1] if ctx.staff.recent else ""
         match event:
             case Text(text=text):
-                ctx.relay(text)
+                ctx.staff.relay(text)
             case Media(kind=kind) if kind == UNREADABLE:
                 # The staff cannot see it either: they hear something came, the person what is read.
-                ctx.relay(said, kind)
-                ctx.say("common.unreadable", kind=kind)
+                ctx.staff.relay(said, kind)
+                ctx.reply.say("common.unreadable", kind=kind)
             case Media(kind=kind):
-                ctx.relay(said, kind)
+                ctx.staff.relay(said, kind)
             case Location():
-                ctx.relay(said, "location")
+                ctx.staff.relay(said, "location")
             case Contact():
-                ctx.relay(said, "contact")
+                ctx.staff.relay(said, "contact")
             case _:
-                ctx.relay(said)
-        ctx.wait("with_person")
+                ctx.staff.relay(said)
+        ctx.reply.wait("with_person")
 
     async def _still_open(self, ctx: Context, ticket: int | None) -> int | None:
         """The conversation's ticket if it is still open (a closed one cannot take a handoff)."""
@@ -153,7 +150,7 @@ class Human(Flow):
             asked = asked_words(ctx)
             # Titled by what the person asked, in their words (the channel's subject when they typed
             # nothing but the request); the description opens with it, then their last messages.
-            description = "\n".join(dict.fromkeys([asked, *ctx.recent] if asked else ctx.recent))
+            description = "\n".join(dict.fromkeys([asked, *ctx.staff.recent] if asked else ctx.staff.recent))
             return await ctx.coordinator.open_ticket(
                 customer=ctx.customer, contract=contract, topic=topic, subject=_short(asked) or subject(ctx),
                 description=description or subject(ctx), mode=ctx.policy.ticket_mode, user=ctx.policy.isp_user,
@@ -189,8 +186,8 @@ class Human(Flow):
         asked = asked_words(ctx)
         title = plain_text(render(STAFF_LANGUAGE, "human.topic_title", ticket=ticket, name=facts["name"],
                                   asked=_short(asked)))
-        contact = ctx.contact.protocol if ctx.contact is not None else ""
-        card = render(STAFF_LANGUAGE, "human.card", recent=ctx.recent, contact=contact, asked=asked, **facts)
+        contact = ctx.records.contact.protocol if ctx.records.contact is not None else ""
+        card = render(STAFF_LANGUAGE, "human.card", recent=ctx.staff.recent, contact=contact, asked=asked, **facts)
         return title[:128], card, tax_id
 
 
@@ -218,7 +215,7 @@ def asked_words(ctx: Context) -> str:
     """What the person asked a person for, in their words: the request itself when it says more than
     "a person, please", else the last thing they typed before it ("" when they typed nothing else).
     A button's label, a command or a file is not their words."""
-    typed = [line for line in ctx.recent if line.strip() and not line.startswith(("/", "["))]
+    typed = [line for line in ctx.staff.recent if line.strip() and not line.startswith(("/", "["))]
     intents = default_intents()
     while typed and intents.only_asks(ctx.language, typed[-1], "human"):
         typed.pop()
@@ -238,10 +235,10 @@ def say_contacts(ctx: Context, *, sales: bool) -> None:
     support phone); otherwise the support phone and hours. Said plainly when the operator gave none."""
     policy = ctx.policy
     if sales and (policy.sales_phone or policy.sales_address):
-        ctx.say("human.sales_contacts", phone=policy.sales_phone, address=policy.sales_address)
+        ctx.reply.say("human.sales_contacts", phone=policy.sales_phone, address=policy.sales_address)
     elif policy.support_phone:
-        ctx.say("human.sales_by_phone" if sales else "human.call_us", phone=policy.support_phone,
-                hours=policy.support_hours)
+        ctx.reply.say("human.sales_by_phone" if sales else "human.call_us", phone=policy.support_phone,
+                      hours=policy.support_hours)
     else:
-        ctx.say("human.no_contact_sales" if sales else "human.no_contact")
+        ctx.reply.say("human.no_contact_sales" if sales else "human.no_contact")
 

@@ -31,14 +31,14 @@ class Invoices(Flow):
         invoices = sorted((i for i in await ctx.coordinator.invoices(ctx.customer, since) if i.id is not None),
                           key=lambda i: (i.issue or date.min, i.id or 0), reverse=True)
         if not invoices:
-            ctx.say("invoices.none", days=DAYS)
+            ctx.reply.say("invoices.none", days=DAYS)
             ctx.to_menu()
             return
         shown = [{"id": i.id, "number": i.number or str(i.id), "issue": i.issue.isoformat() if i.issue else None,
                   "value": str(i.value or 0)} for i in invoices[:MAX_SHOWN]]
         options = [Option(item, key="invoices.button", vars=_display(item)) for item in shown]
         options.append(Option("menu", key="invoices.button_menu"))
-        ctx.ask("choose", "invoices.choose", options, invoices=[_display(i) for i in shown])
+        ctx.reply.ask("choose", "invoices.choose", options, invoices=[_display(i) for i in shown])
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -51,9 +51,9 @@ class Invoices(Flow):
                 raise Unexpected("invoices.pick_a_button")
         pdf = await ctx.coordinator.invoice_pdf(int(item["id"]))
         if pdf is not None and pdf.ok and pdf.url:
-            ctx.document(pdf.url, "invoices.pdf_caption", **_display(item))
+            ctx.reply.document(pdf.url, "invoices.pdf_caption", **_display(item))
         else:
-            ctx.say("invoices.not_available", **_display(item))
+            ctx.reply.say("invoices.not_available", **_display(item))
         await self.begin(ctx)
 
 

@@ -45,15 +45,15 @@ class Join(Flow):
             ctx.to_menu()  # another deep link (the ISP's site, an ad): just the usual greeting
             return
         if ctx.link is not None and ctx.link.role is Role.SUBSCRIBER:
-            ctx.say("join.unlink_first")
+            ctx.reply.say("join.unlink_first")
             ctx.to_menu()
             return
-        if await ctx.recent_link_failures() >= ctx.policy.link_max_failures:
-            ctx.say("join.locked", minutes=int(ctx.policy.link_window.total_seconds() // 60))
+        if await ctx.identity.recent_failures() >= ctx.policy.link_max_failures:
+            ctx.reply.say("join.locked", minutes=int(ctx.policy.link_window.total_seconds() // 60))
             ctx.to_menu()
             return
         try:
-            role, login = await ctx.redeem_invite(code)
+            role, login = await ctx.identity.redeem_invite(code)
         except InviteRefused as refused:
             await self._refuse(ctx, "join.invalid", reason=refused.reason)
             return
@@ -62,14 +62,14 @@ class Join(Flow):
             log.warning("an invite for %s was refused: the system user is not active", role.value)
             await self._refuse(ctx, "join.user_not_active")
             return
-        await ctx.link_system_user(role, login)
-        await ctx.record_link_attempt(succeeded=True)
-        ctx.say("join.welcome", user=login)
+        await ctx.identity.link_system_user(role, login)
+        await ctx.identity.record_attempt(succeeded=True)
+        ctx.reply.say("join.welcome", user=login)
         ctx.to_menu()
 
     async def _refuse(self, ctx: Context, key: str, reason: str = "") -> None:
         if reason:
             log.info("an invite code was refused: %s", reason)
-        await ctx.record_link_attempt(succeeded=False)
-        ctx.say(key)
+        await ctx.identity.record_attempt(succeeded=False)
+        ctx.reply.say(key)
         ctx.to_menu()

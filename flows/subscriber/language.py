@@ -16,11 +16,11 @@ class Language(Flow):
 
     async def begin(self, ctx: Context) -> None:
         options = [Option(lang, key=f"language.name_{lang}") for lang in LANGUAGES]
-        ctx.ask("choose", "language.prompt", options)
+        ctx.reply.ask("choose", "language.prompt", options)
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Chosen):
             raise Unexpected("language.pick_a_button")
         ctx.set_language(str(event.value))
-        ctx.say("language.changed")
+        ctx.reply.say("language.changed")
         ctx.to_menu()

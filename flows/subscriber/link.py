@@ -22,7 +22,8 @@ from typing import Any
 from bot.isp import quotable
 from bot.isp.models.v1_records import ContractStatus
 
-from flows.context import PROMPT, Context, prompt_reply
+from flows.chat import PROMPT
+from flows.context import Context
 from flows.events import Contact, Media, Text
 from flows.flow import (
     LOGIN,
@@ -48,6 +49,7 @@ from flows.identity import (
     same_secret,
 )
 from flows.intents import SMALL_TALK, default_intents
+from flows.speech import prompt_reply
 from flows.subscriber.company import say_facts
 from flows.subscriber.paid import receipt_of
 
@@ -91,9 +93,9 @@ class Link(Flow):
     async def method(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value="contact"):
-                ctx.ask("tax_id", "link.ask_tax_id")
+                ctx.reply.ask("tax_id", "link.ask_tax_id")
             case Chosen(value="pppoe"):
-                ctx.ask("login", "link.ask_login")
+                ctx.reply.ask("login", "link.ask_login")
             case Answer(kind="tax_id") if self._by_phone(ctx):
                 await self.tax_id(ctx, event)  # the tax id typed straight away, alone or in a sentence
             case Text(text=text) if normalise_tax_id(text) is not None and self._by_phone(ctx):
@@ -107,7 +109,7 @@ class Link(Flow):
                     self._facts(ctx)
                     return
                 if name == "bye":  # leaving: a goodbye, nothing asked again
-                    ctx.say("menu.bye")
+                    ctx.reply.say("menu.bye")
                     return
                 # Bills, the connection...: a customer's request, answered once they are identified.
                 key = "link.if_customer" if name in SMALL_TALK else "link.identify_first"
@@ -132,7 +134,7 @@ class Link(Flow):
         await self._proved_tax_id(ctx, tax_id)
 
     async def _proved_tax_id(self, ctx: Context, tax_id: str) -> None:
-        target = ctx.link_target("tax_id", tax_id)
+        target = ctx.identity.target("tax_id", tax_id)
         if await self._locked(ctx, target):
             return
         ctx.data["target"] = target
@@ -140,7 +142,7 @@ class Link(Flow):
         if ctx.proved_phone is not None:  # the channel's own word for the number: nothing to share
             await self.contact(ctx, Contact(ctx.proved_phone, own=True))
             return
-        ctx.ask_contact("contact", "link.ask_contact")
+        ctx.reply.ask_contact("contact", "link.ask_contact")
 
     async def contact(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Contact) and self._elsewhere(ctx, event):
@@ -177,13 +179,13 @@ class Link(Flow):
                 return
             raise Unexpected("link.login_chars")
         ctx.data["login"] = login
-        ctx.ask("password", "link.ask_password", deleted=ctx.deletes_messages)
+        ctx.reply.ask("password", "link.ask_password", deleted=ctx.deletes_messages)
 
     async def password(self, ctx: Context, event: StepEvent) -> None:
         if not isinstance(event, Text) or not event.text:
             raise Unexpected("link.password_hint")
         login = str(ctx.data.get("login", ""))
-        target = ctx.link_target("login", login)
+        target = ctx.identity.target("login", login)
         if await self._locked(ctx, target) or not await self._attempt(ctx, target):
             return
         match = None
@@ -207,8 +209,8 @@ class Link(Flow):
                 number = int(text.strip())
             case _:
                 raise Unexpected("link.pick_contract")
-        await ctx.choose_contract(number)
-        ctx.say("link.contract_chosen", number=number)
+        await ctx.identity.choose_contract(number)
+        ctx.reply.say("link.contract_chosen", number=number)
         ctx.to_menu()
 
     async def _linked(self, ctx: Context, customer: int, proof: str, auth: int | None = None,
@@ -217,26 +219,26 @@ class Link(Flow):
         numbers = [c.Numero for c in live]
         if contract not in numbers:
             contract = numbers[0] if len(numbers) == 1 else None
-        await ctx.record_link_attempt(True)  # database writes only after every ISP read
-        await ctx.link_customer(customer, proof, authentication=auth, contract=contract)
-        ctx.say("link.linked")
+        await ctx.identity.record_attempt(True)  # database writes only after every ISP read
+        await ctx.identity.link_customer(customer, proof, authentication=auth, contract=contract)
+        ctx.reply.say("link.linked")
         if contract is None and len(live) > 1:
             ctx.data["contracts"] = numbers
             plans = [{"number": c.Numero, "plan": c.Plano_Descricao} for c in live]
             options = [Option(plan["number"], key="link.contract_button", vars=plan) for plan in plans]
-            ctx.ask("contract", "link.choose_contract", options)
+            ctx.reply.ask("contract", "link.choose_contract", options)
             return
         ctx.to_menu()
 
     async def _failed(self, ctx: Context, target: str | None) -> None:
         ctx.data.clear()
-        await ctx.record_link_attempt(False, target)
+        await ctx.identity.record_attempt(False, target)
         if not await self._locked(ctx, target):
             self._ask_method(ctx, "link.failed")
 
     async def _locked(self, ctx: Context, target: str | None = None) -> bool:
         """Locked for this chat, or for the person tried (``target``) from any chat: the same words."""
-        if not await ctx.link_locked(target):
+        if not await ctx.identity.locked(target):
             return False
         self._say_locked(ctx)
         return True
@@ -244,7 +246,7 @@ class Link(Flow):
     async def _attempt(self, ctx: Context, target: str | None) -> bool:
         """Count the attempt before the ISP is asked; False (locked, said so) when a limit was reached
         meanwhile, by another chat trying the same person at the same moment."""
-        if await ctx.begin_link_attempt(target):
+        if await ctx.identity.begin_attempt(target):
             return True
         self._say_locked(ctx)
         return False
@@ -252,8 +254,8 @@ class Link(Flow):
     def _say_locked(self, ctx: Context) -> None:
         now = ctx.coordinator.now()
         free = now + ctx.policy.link_window
-        ctx.ask("locked", "link.locked", self._other_ways(ctx), at=free, today=free.date() == now.date(),
-                **self._ways(ctx))
+        ctx.reply.ask("locked", "link.locked", self._other_ways(ctx), at=free, today=free.date() == now.date(),
+                      **self._ways(ctx))
 
     @staticmethod
     def _by_phone(ctx: Context) -> bool:
@@ -264,7 +266,7 @@ class Link(Flow):
     def _ask_method(self, ctx: Context, key: str, **variables: Any) -> None:
         options = [Option("contact", key="link.method_contact")] if self._by_phone(ctx) else []
         options.append(Option("pppoe", key="link.method_pppoe"))
-        ctx.ask("method", key, options + self._other_ways(ctx), **(self._ways(ctx) | variables))
+        ctx.reply.ask("method", key, options + self._other_ways(ctx), **(self._ways(ctx) | variables))
 
     # ---- not a customer, or wanting a person -------------------------------------------------------
     def _elsewhere(self, ctx: Context, event: StepEvent) -> bool:
@@ -290,7 +292,7 @@ class Link(Flow):
         if ctx.state.step == "method" or again is None:
             self._ask_method(ctx, "link.if_customer")
         else:
-            ctx.replies.append(again)
+            ctx.reply.replies.append(again)
 
     def _other_ways(self, ctx: Context) -> list[Option]:
         """Buttons for a person and for sales, where either leads somewhere (a desk, a phone)."""

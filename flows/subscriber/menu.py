@@ -59,9 +59,9 @@ class Menu(Flow):
         if greeting is not None:
             ctx.data[GREETING] = list(greeting)
         name, contract, blocked, owed, standing = (*(greeting or ("", "")), None, None, None)[:5]
-        ctx.ask("choose", "menu.prompt", options, columns=2, name=name, contract=contract, blocked=blocked,
-                owed=Decimal(owed) if owed else None,
-                standing=Markup(standing) if standing else None)  # noqa: S704 - our own rendered template
+        ctx.reply.ask("choose", "menu.prompt", options, columns=2, name=name, contract=contract, blocked=blocked,
+                      owed=Decimal(owed) if owed else None,
+                      standing=Markup(standing) if standing else None)  # noqa: S704 - our own rendered template
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -75,7 +75,7 @@ class Menu(Flow):
                     ctx.switch(name, **_carried(ctx, name))
                     return
                 if name in SMALL_TALK_REPLIES:
-                    ctx.say(SMALL_TALK_REPLIES[name])
+                    ctx.reply.say(SMALL_TALK_REPLIES[name])
                 if name not in PARTING:
                     ctx.to_menu()
             case Media() if (receipt := receipt_of(event)) is not None:  # a receipt sent out of the blue

@@ -28,14 +28,14 @@ class MyContacts(Flow):
     steps = Steps(begin=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
-        contacts = await ctx.contact_history(KEPT_YEARS)
+        contacts = await ctx.records.history(KEPT_YEARS)
         if not contacts:
-            ctx.say("contacts.history_empty", years=KEPT_YEARS)
+            ctx.reply.say("contacts.history_empty", years=KEPT_YEARS)
         else:
             shown = [describe(ctx, contact) for contact in contacts[:MAX_SHOWN]]
-            current = ctx.contact.id if ctx.contact is not None else None
-            ctx.say("contacts.history", contacts=shown, more=len(contacts) - len(shown), years=KEPT_YEARS,
-                    latest=shown[0]["protocol"], current=contacts[0].id == current)
+            current = ctx.records.contact.id if ctx.records.contact is not None else None
+            ctx.reply.say("contacts.history", contacts=shown, more=len(contacts) - len(shown), years=KEPT_YEARS,
+                          latest=shown[0]["protocol"], current=contacts[0].id == current)
         ctx.to_menu()
 
 

@@ -26,29 +26,29 @@ class MyData(Flow):
 
     async def begin(self, ctx: Context) -> None:
         link = ctx.link
-        contacts = await ctx.contact_history(KEPT_YEARS)
+        contacts = await ctx.records.history(KEPT_YEARS)
         options = [Option(True, key="my_data.button_delete"), Option(False, key="my_data.button_keep")]
-        ctx.ask(
+        ctx.reply.ask(
             "confirm", "my_data.held", options, columns=2,
             linked=link is not None and link.customer_code is not None,
             customer=link.customer_code if link is not None else None,
             contract=link.contract if link is not None else None,
             proof=link.proof.value if link is not None else "",
             since=link.proved_at.astimezone(ctx.coordinator.zone) if link is not None else None,
-            language=ctx.state.language or "", recent=len(ctx.recent), contacts=len(contacts), years=KEPT_YEARS,
+            language=ctx.state.language or "", recent=len(ctx.staff.recent), contacts=len(contacts), years=KEPT_YEARS,
             ticket=ctx.current_ticket,
-            refused=[ctx.text(f"notices.button_{group}") for group in refused_groups(await ctx.notice_opt_outs())],
+            refused=[ctx.text(f"notices.button_{group}") for group in refused_groups(await ctx.records.opt_outs())],
         )
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value=True) | Answer(value=True):
-                await ctx.record(self.name, DATA_DELETED)
-                await ctx.forget_chat()
-                ctx.say("my_data.deleted", years=KEPT_YEARS)
+                await ctx.records.record(self.name, DATA_DELETED)
+                await ctx.records.forget_chat()
+                ctx.reply.say("my_data.deleted", years=KEPT_YEARS)
                 ctx.to_menu()  # an unlinked chat goes on to linking: its greeting follows
             case Chosen(value=False) | Answer(value=False):
-                ctx.say("my_data.kept")
+                ctx.reply.say("my_data.kept")
                 ctx.to_menu()
             case _:
                 raise Unexpected("my_data.pick_a_button")

@@ -35,10 +35,10 @@ class MyTickets(Flow):
         await say_standing(ctx)  # a visit to a contract cancelled or suspended: that first
         tickets = await ctx.coordinator.open_tickets(ctx.customer)
         if not tickets:
-            ctx.say("my_tickets.none_open")
+            ctx.reply.say("my_tickets.none_open")
         else:
             shown = [_describe(t) for t in tickets[:MAX_SHOWN]]
-            ctx.say("my_tickets.list", tickets=shown, more=len(tickets) - len(shown))
+            ctx.reply.say("my_tickets.list", tickets=shown, more=len(tickets) - len(shown))
         ctx.to_menu()
 
 

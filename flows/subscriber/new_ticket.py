@@ -25,9 +25,10 @@ from flows.contacts import TICKET_OPENED, Deadline
 from flows.context import Context
 from flows.events import Media, Text
 from flows.flow import FILES, TO_MENU, WORDS, Chosen, Flow, Option, StepEvent, Steps, Switch, Unexpected
-from flows.intents import SMALL_TALK, default_intents, normalise
+from flows.intents import SMALL_TALK, default_intents
 from flows.subscriber.connection import OUTAGE_LEADS, answer_outage, look_at_network, offer_outage
 from flows.subscriber.standing import STANDING_LEADS, answer_standing, tell_standing
+from flows.words import normalise, plain_words
 from flows.writes import CLOCK_SLACK, Found, Wait
 
 MAX_DESCRIPTION = 2000
@@ -73,7 +74,7 @@ class NewTicket(Flow):
                 ctx.data["topic"], ctx.data["subject"] = OTHER, event.label
                 self._ask_details(ctx)
             case Chosen() if _about(event.label, BILL_WORDS):
-                ctx.say("new_ticket.bills_instead", topic=event.label)
+                ctx.reply.say("new_ticket.bills_instead", topic=event.label)
                 ctx.switch("bills")
             case Chosen(value=code):
                 ctx.data["topic"], ctx.data["subject"] = code, event.label
@@ -102,16 +103,16 @@ class NewTicket(Flow):
         if ctx.data.get("description"):
             self._ask_confirm(ctx, "new_ticket.confirm")
         elif ctx.data["topic"] == OTHER:
-            ctx.ask("describe", "new_ticket.describe_other")
+            ctx.reply.ask("describe", "new_ticket.describe_other")
         else:
-            ctx.ask("describe", "new_ticket.describe", topic=ctx.data["subject"])
+            ctx.reply.ask("describe", "new_ticket.describe", topic=ctx.data["subject"])
 
     async def _after_description(self, ctx: Context) -> None:
         if ctx.data["topic"] == OTHER:
             general = await self._general_topic(ctx)
             if general is None:
                 # No topic of the ISP fits "Outro": a person reads what was written (the card shows it).
-                ctx.say("new_ticket.other_by_person")
+                ctx.reply.say("new_ticket.other_by_person")
                 ctx.switch("human")
                 return
             ctx.data["subject"] = general.Nome  # tickets group by the ISP's own topic name
@@ -122,9 +123,9 @@ class NewTicket(Flow):
             case Chosen(value="open"):
                 await self._open(ctx)
             case Chosen(value="edit"):
-                ctx.ask("describe", "new_ticket.describe", topic=ctx.data["subject"])
+                ctx.reply.ask("describe", "new_ticket.describe", topic=ctx.data["subject"])
             case Chosen(value="cancel"):
-                ctx.say("new_ticket.cancelled")
+                ctx.reply.say("new_ticket.cancelled")
                 ctx.to_menu()
             case _:
                 raise Unexpected("new_ticket.use_the_buttons")
@@ -132,19 +133,19 @@ class NewTicket(Flow):
     async def _ask_topic(self, ctx: Context, key: str = "new_ticket.choose_topic") -> None:
         topics = [t for t in await ctx.coordinator.subscriber_topics() if t.Codigo is not None and t.Nome]
         if not topics:
-            ctx.say("new_ticket.no_topics")
+            ctx.reply.say("new_ticket.no_topics")
             ctx.switch("human")
             return
         options = [Option(t.Codigo, text=t.Nome) for t in topics if not _about(t.Nome or "", GENERAL_WORDS)]
         options.append(Option(OTHER, key="new_ticket.button_other"))
-        ctx.ask("topic", key, options, description=ctx.data.get("description", ""))
+        ctx.reply.ask("topic", key, options, description=ctx.data.get("description", ""))
 
     def _ask_confirm(self, ctx: Context, key: str) -> None:
         options = [
             Option("open", key="new_ticket.button_open"), Option("edit", key="new_ticket.button_edit"),
             Option("cancel", key="new_ticket.button_cancel"),
         ]
-        ctx.ask("confirm", key, options, topic=ctx.data["subject"], description=ctx.data["description"])
+        ctx.reply.ask("confirm", key, options, topic=ctx.data["subject"], description=ctx.data["description"])
 
     async def _open(self, ctx: Context) -> None:
         customer, subject = ctx.customer, ctx.data["subject"]
@@ -158,7 +159,7 @@ class NewTicket(Flow):
                 return
         topic = await self._topic(ctx)
         if topic is None:  # withdrawn from the subscriber center since it was offered
-            ctx.say("new_ticket.topic_gone")
+            ctx.reply.say("new_ticket.topic_gone")
             await self._ask_topic(ctx)
             return
         contract = await self._contract(ctx)
@@ -173,8 +174,8 @@ class NewTicket(Flow):
         # The ticket is told by its own number, labelled a ticket ("protocol" is the contact's).
         # A problem reported is a complaint: answered within the regulation's shorter term.
         ctx.set_current_ticket(number)
-        await ctx.record(self.name, TICKET_OPENED, ticket=number, deadline=Deadline.COMPLAINT)
-        ctx.say("new_ticket.opened", ticket=number, topic=ctx.data["subject"])
+        await ctx.records.record(self.name, TICKET_OPENED, ticket=number, deadline=Deadline.COMPLAINT)
+        ctx.reply.say("new_ticket.opened", ticket=number, topic=ctx.data["subject"])
         ctx.switch("follow_ticket", ticket=number)
 
     async def _topic(self, ctx: Context) -> TicketTopic | None:
@@ -216,7 +217,7 @@ def _a_description(ctx: Context, text: str) -> bool:
     """Whether typed text reads as a problem told (two words at least), not a greeting or a stray word."""
     if default_intents().plainly(ctx.language, text) in SMALL_TALK:
         return False
-    return len([w for w in normalise(text) if w.isalnum()]) >= 2
+    return len(plain_words(text)) >= 2
 
 
 class WifiPassword(NewTicket):
@@ -233,8 +234,8 @@ class WifiPassword(NewTicket):
         topics = [t for t in await ctx.coordinator.subscriber_topics() if t.Codigo is not None and t.Nome]
         topic = next((t for t in topics if any(w in " ".join(normalise(t.Nome or "")) for w in WIFI_WORDS)), None)
         if topic is None:
-            ctx.say("new_ticket.wifi_by_person")
+            ctx.reply.say("new_ticket.wifi_by_person")
             ctx.switch("human")
             return
         ctx.data["topic"], ctx.data["subject"] = topic.Codigo, topic.Nome
-        ctx.ask("describe", "new_ticket.describe", topic=topic.Nome)
+        ctx.reply.ask("describe", "new_ticket.describe", topic=topic.Nome)

@@ -48,18 +48,18 @@ class NoticesOff(Flow):
 
     async def begin(self, ctx: Context) -> None:
         if ctx.data.get(EVERY_NOTICE):  # a bare "stop" at the menu: every kind, nothing asked
-            await ctx.opt_out_of_notices(ALL)
-            ctx.say("notices.stopped", group=ALL)
+            await ctx.records.opt_out(ALL)
+            ctx.reply.say("notices.stopped", group=ALL)
             ctx.to_menu()
             return
-        ctx.ask("which", "notices.which_off", _options(list(GROUPS)), columns=1)
+        ctx.reply.ask("which", "notices.which_off", _options(list(GROUPS)), columns=1)
 
     async def which(self, ctx: Context, event: StepEvent) -> None:
         chosen = _chosen(event)
         if chosen != MENU:
             for kind in GROUPS.get(chosen, (ALL,)):
-                await ctx.opt_out_of_notices(kind)
-            ctx.say("notices.stopped", group=chosen)
+                await ctx.records.opt_out(kind)
+            ctx.reply.say("notices.stopped", group=chosen)
         ctx.to_menu()
 
 
@@ -69,22 +69,22 @@ class NoticesOn(Flow):
     steps = Steps(begin=("which", TO_MENU), which=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
-        refused = refused_groups(await ctx.notice_opt_outs())
+        refused = refused_groups(await ctx.records.opt_outs())
         if not refused:
-            ctx.say("notices.all_on")
+            ctx.reply.say("notices.all_on")
             ctx.to_menu()
             return
-        ctx.ask("which", "notices.which_on", _options(refused if len(refused) > 1 else []), columns=1,
-                refused=[ctx.text(f"notices.button_{g}") for g in refused])
+        ctx.reply.ask("which", "notices.which_on", _options(refused if len(refused) > 1 else []), columns=1,
+                      refused=[ctx.text(f"notices.button_{g}") for g in refused])
 
     async def which(self, ctx: Context, event: StepEvent) -> None:
         chosen = _chosen(event)
         if chosen != MENU:
-            opted_out = await ctx.notice_opt_outs()
+            opted_out = await ctx.records.opt_outs()
             if chosen != ALL and ALL in opted_out:  # "all" becomes every group but this one
                 for kind in (k for group, kinds in GROUPS.items() if group != chosen for k in kinds):
-                    await ctx.opt_out_of_notices(kind)
+                    await ctx.records.opt_out(kind)
             for kind in GROUPS.get(chosen, (ALL,)):
-                await ctx.opt_in_to_notices(kind)
-            ctx.say("notices.resumed", group=chosen)
+                await ctx.records.opt_in(kind)
+            ctx.reply.say("notices.resumed", group=chosen)
         ctx.to_menu()

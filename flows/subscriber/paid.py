@@ -22,7 +22,6 @@ from decimal import Decimal
 from pathlib import PurePath
 from typing import Any
 
-from bot.i18n import plain_text
 from bot.isp import IspApiError, IspError
 from bot.isp.errors import ErrorName
 from bot.isp.models.v1_records import ContractStatus, Ticket
@@ -82,7 +81,7 @@ class Paid(Flow):
         receipt = ctx.data.get("receipt")
         if receipt and (receipt.get("size") or 0) > ctx.policy.receipt_max_bytes:
             ctx.data.pop("receipt")
-            ctx.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+            ctx.reply.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
         if ctx.data.get("receipt") and await self._read_and_use(ctx):
             return
         if ctx.data.get("document"):
@@ -91,7 +90,7 @@ class Paid(Flow):
             return
         bills = await _open_bills(ctx)
         if not bills:
-            ctx.say("paid.none_open")
+            ctx.reply.say("paid.none_open")
             ctx.to_menu()
             return
         if len(bills) == 1:
@@ -139,7 +138,7 @@ class Paid(Flow):
         match event:
             case Media() if (file := receipt_of(event)) is not None:
                 if file.size is not None and file.size > ctx.policy.receipt_max_bytes:
-                    ctx.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+                    ctx.reply.say("paid.too_large", limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
                     ctx.data["receipt_tries"] = int(ctx.data.get("receipt_tries", 0)) + 1
                     self._ask_receipt(ctx, "paid.send_receipt")  # asked again, a person offered beside
                     return
@@ -147,10 +146,10 @@ class Paid(Flow):
                 if not await self._read_and_use(ctx):
                     self._ask_confirm(ctx)
             case Chosen(value="cancel"):
-                ctx.say("paid.dropped")
+                ctx.reply.say("paid.dropped")
                 ctx.to_menu()
             case Chosen(value="person"):  # no photo nor PDF to send: a person checks the payment otherwise
-                ctx.say("paid.to_a_person")
+                ctx.reply.say("paid.to_a_person")
                 ctx.switch("human")
             case _:
                 raise Unexpected("paid.receipt_kinds")
@@ -163,7 +162,7 @@ class Paid(Flow):
             case Chosen(value="yes") | Answer(value=True):
                 await self._send(ctx)
             case Chosen(value="no") | Answer(value=False):
-                ctx.say("paid.dropped")
+                ctx.reply.say("paid.dropped")
                 ctx.to_menu()
             case _:
                 raise Unexpected("paid.pick_a_button")
@@ -198,7 +197,7 @@ class Paid(Flow):
             "e2e": read.end_to_end, "line": read.digitable_line, "fingerprint": reading.fingerprint[:16],
         }
         if (earlier := await _receipt_sent_before(ctx, ctx.data["read"])) is not None:
-            ctx.say("paid.receipt_again", ticket=earlier)
+            ctx.reply.say("paid.receipt_again", ticket=earlier)
             ctx.to_menu()
             return True
         if not read.is_receipt:
@@ -211,7 +210,7 @@ class Paid(Flow):
                          pix_names=[pix.merchant] if pix and pix.merchant else [],
                          pix_keys=[pix.key] if pix and pix.key else [])
         if payee == "other":
-            ctx.say("paid.other_payee", payee=read.payee_name or read.payee_tax_id, amount=read.amount)
+            ctx.reply.say("paid.other_payee", payee=read.payee_name or read.payee_tax_id, amount=read.amount)
             ctx.switch("human")
             return True
         ctx.data["read"]["payee_checked"] = payee
@@ -239,10 +238,10 @@ class Paid(Flow):
         today = ctx.coordinator.now().date()
         if paid_on > today:
             ctx.data["read"]["doubt_date"] = "future"
-            ctx.say("paid.read_date_future", paid_on=paid_on)
+            ctx.reply.say("paid.read_date_future", paid_on=paid_on)
         elif paid_on < today - timedelta(days=OLDEST_DAYS):
             ctx.data["read"]["doubt_date"] = "old"
-            ctx.say("paid.read_date_out", paid_on=paid_on, days=OLDEST_DAYS)
+            ctx.reply.say("paid.read_date_out", paid_on=paid_on, days=OLDEST_DAYS)
         else:
             ctx.data["paid_on"] = paid_on.isoformat()
             if await _issued_after(ctx, ctx.data["document"], paid_on):
@@ -277,17 +276,18 @@ class Paid(Flow):
         options = [Option("cancel", key="paid.button_cancel")]
         if tries >= 1:
             options.insert(0, Option("person", key="paid.button_person"))
-        ctx.ask("receipt", key, options, limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
+        ctx.reply.ask("receipt", key, options, limit=ctx.policy.receipt_max_bytes // (1024 * 1024))
 
     def _ask_bill(self, ctx: Context) -> None:
         options = [Option(b, key="paid.button_bill", vars=_display(b)) for b in ctx.data["bills"]]
-        ctx.ask("bill", "paid.which_bill", options, got_receipt=bool(ctx.data.get("receipt")))
+        ctx.reply.ask("bill", "paid.which_bill", options, got_receipt=bool(ctx.data.get("receipt")))
 
     def _ask_date(self, ctx: Context, *, got_receipt: bool = False) -> None:
         today = ctx.coordinator.now().date()
         options = [Option(today.isoformat(), key="paid.button_today"),
                    Option((today - timedelta(days=1)).isoformat(), key="paid.button_yesterday")]
-        ctx.ask("when", "paid.when", options, columns=2, got_receipt=got_receipt, **_display(ctx.data["document"]))
+        ctx.reply.ask("when", "paid.when", options, columns=2, got_receipt=got_receipt,
+                      **_display(ctx.data["document"]))
 
     async def _told_before(self, ctx: Context) -> bool:
         """Say when this bill's payment was already told, and its ticket; False when it was not."""
@@ -295,15 +295,15 @@ class Paid(Flow):
         ticket = await _earlier_notice(ctx, bill)
         if ticket is None:
             return False
-        ctx.say("paid.told_before", at=ticket.Abertura_DataHora, ticket=ticket.Numero,
-                closed=ticket.Encerramento_DataHora is not None, **_display(bill))
+        ctx.reply.say("paid.told_before", at=ticket.Abertura_DataHora, ticket=ticket.Numero,
+                      closed=ticket.Encerramento_DataHora is not None, **_display(bill))
         ctx.to_menu()
         return True
 
     def _ask_confirm(self, ctx: Context) -> None:
         options = [Option("yes", key="paid.button_send"), Option("no", key="paid.button_cancel")]
-        ctx.ask("confirm", "paid.confirm", options, columns=2, paid_on=date.fromisoformat(ctx.data["paid_on"]),
-                file=ctx.data["receipt"]["name"], **_display(ctx.data["document"]))
+        ctx.reply.ask("confirm", "paid.confirm", options, columns=2, paid_on=date.fromisoformat(ctx.data["paid_on"]),
+                      file=ctx.data["receipt"]["name"], **_display(ctx.data["document"]))
 
     async def _send(self, ctx: Context) -> None:
         receipt = ctx.data["receipt"]
@@ -327,15 +327,15 @@ class Paid(Flow):
             if exc.known is not ErrorName.PAYMENT_ALREADY_INFORMED:
                 raise
             if not await self._told_before(ctx):
-                ctx.say("paid.already_informed", **_display(document))
+                ctx.reply.say("paid.already_informed", **_display(document))
                 ctx.to_menu()
             return
         # The person is told the ticket by its own number, labelled a ticket ("protocol" is the
         # contact's); the ISP ticket's protocol stays on the record for staff to search by.
         protocol = await ctx.coordinator.protocol(ctx.customer, ticket) if ticket else None
         # The ISP confirms the payment later: a request, with its term.
-        await ctx.record(self.name, PAYMENT_NOTICED, ticket=ticket or None, reference=str(protocol or ticket or ""),
-                         deadline=Deadline.REQUEST)
+        await ctx.records.record(self.name, PAYMENT_NOTICED, ticket=ticket or None,
+                                 reference=str(protocol or ticket or ""), deadline=Deadline.REQUEST)
         read = ctx.data.get("read")
         if read and read.get("amount"):
             if ticket:
@@ -343,13 +343,13 @@ class Paid(Flow):
             paid_at = datetime.fromisoformat(read["paid_at"]) if read.get("paid_at") else None
             if read.get("doubt_date") in ("future", "old"):  # the date the person gave, not the receipt's
                 paid_at = datetime.combine(date.fromisoformat(ctx.data["paid_on"]), time(0, 0))
-            ctx.say("paid.sent_read", ticket=ticket, amount=Decimal(read["amount"]),
-                    paid_on=paid_at.date() if paid_at else None,
-                    paid_time=paid_at if paid_at and paid_at.time() != time(0, 0) else None,
-                    payee=read.get("payee"), doubt_amount=read.get("doubt_amount", False),
-                    doubt_date=read.get("doubt_date"), **_display(document))
+            ctx.reply.say("paid.sent_read", ticket=ticket, amount=Decimal(read["amount"]),
+                          paid_on=paid_at.date() if paid_at else None,
+                          paid_time=paid_at if paid_at and paid_at.time() != time(0, 0) else None,
+                          payee=read.get("payee"), doubt_amount=read.get("doubt_amount", False),
+                          doubt_date=read.get("doubt_date"), **_display(document))
         else:
-            ctx.say("paid.sent", ticket=ticket, **_display(document))
+            ctx.reply.say("paid.sent", ticket=ticket, **_display(document))
         await self._offer_unblock(ctx)
 
     async def _offer_unblock(self, ctx: Context) -> None:
@@ -364,7 +364,7 @@ class Paid(Flow):
             return
         ctx.data["blocked"] = blocked[0]
         options = [Option("unblock", key="paid.button_unblock"), Option("menu", key="paid.button_menu")]
-        ctx.ask("after", "paid.offer_unblock", options, number=blocked[0])
+        ctx.reply.ask("after", "paid.offer_unblock", options, number=blocked[0])
 
 
 async def _open_bills(ctx: Context) -> list[dict[str, Any]]:
@@ -399,27 +399,27 @@ async def _issued_after(ctx: Context, bill: dict[str, Any], paid_on: date) -> bo
         return False
 
 
-def _marks(read: dict[str, Any]) -> list[str]:
+def _marks(ctx: Context, read: dict[str, Any]) -> list[str]:
     """What tells this receipt again in a ticket's note: its end-to-end id (as OCR-proof key) and
     its file's fingerprint."""
-    marks = [f"arquivo {read['fingerprint']}"]
+    marks = [ctx.isp_text("paid.isp_mark_file", fingerprint=read["fingerprint"])]
     if read.get("e2e"):
-        marks.append(f"E2E {end_to_end_key(read['e2e'])}")
+        marks.append(ctx.isp_text("paid.isp_mark_e2e", key=end_to_end_key(read["e2e"])))
     return marks
 
 
 async def _note_for_staff(ctx: Context, ticket: int, read: dict[str, Any], bill: dict[str, Any]) -> None:
     """The fields read, the match and the doubts, on the ticket: staff check it at a glance. A note
     that fails leaves the notice sent (the file is on the ticket)."""
-    note = plain_text(ctx.text(
+    note = ctx.isp_text(
         "paid.staff_note", amount=Decimal(read["amount"]),
         paid_at=datetime.fromisoformat(read["paid_at"]) if read.get("paid_at") else None,
         payee=read.get("payee"), payee_tax_id=read.get("payee_tax_id"), payer=read.get("payer"),
         bank=read.get("bank"), e2e=read.get("e2e"), line=read.get("line"),
         payee_checked=read.get("payee_checked", "unknown"), doubt_amount=read.get("doubt_amount", False),
         doubt_date=read.get("doubt_date"), paid_on=date.fromisoformat(ctx.data["paid_on"]),
-        marks=" · ".join(_marks(read)), **_display(bill),
-    ))
+        marks=" · ".join(_marks(ctx, read)), **_display(bill),
+    )
     try:
         await ctx.coordinator.add_occurrence(ticket, note, ctx.policy.isp_user)
     except IspError:
@@ -430,7 +430,7 @@ async def _receipt_sent_before(ctx: Context, read: dict[str, Any]) -> str | None
     """The ticket number of an earlier notice with this very receipt (the same end-to-end id or file),
     from the notes on the customer's payment tickets, the newest few; None when none or the ISP
     cannot say now."""
-    marks = _marks(read)
+    marks = _marks(ctx, read)
     try:
         tickets = [t for t in await ctx.coordinator.tickets(ctx.customer) if t.Assunto and _NOTICE.search(t.Assunto)]
         for ticket in tickets[:EARLIER_TICKETS]:

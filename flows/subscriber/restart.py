@@ -38,17 +38,17 @@ class Restart(Flow):
             return
         sessions = await _sessions(ctx)
         if not sessions:
-            ctx.ask("next", "restart.no_session", _next_options(ticket=True, check=True))
+            ctx.reply.ask("next", "restart.no_session", _next_options(ticket=True, check=True))
             return
         options = [Option("yes", key="restart.button_yes"), Option("no", key="restart.button_no")]
-        ctx.ask("sure", "restart.sure", options, seconds=int(ctx.policy.restart_wait_seconds))
+        ctx.reply.ask("sure", "restart.sure", options, seconds=int(ctx.policy.restart_wait_seconds))
 
     async def sure(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value="yes") | Answer(value=True):
                 await self._restart(ctx)
             case Chosen(value="no") | Answer(value=False):
-                ctx.say("restart.kept")
+                ctx.reply.say("restart.kept")
                 ctx.to_menu()
             case _:
                 raise Unexpected("restart.pick_a_button")
@@ -67,7 +67,7 @@ class Restart(Flow):
     async def _restart(self, ctx: Context) -> None:
         sessions = await _sessions(ctx)
         if not sessions:  # it dropped on its own meanwhile
-            ctx.ask("next", "restart.no_session", _next_options(ticket=True, check=True))
+            ctx.reply.ask("next", "restart.no_session", _next_options(ticket=True, check=True))
             return
         dropped = []
         for session in sessions:
@@ -77,11 +77,11 @@ class Restart(Flow):
             await ctx.coordinator.disconnect(ctx.customer, session, int(server))
             dropped.append(session)
         if not dropped:
-            ctx.ask("next", "restart.cannot", _next_options(ticket=True))
+            ctx.reply.ask("next", "restart.cannot", _next_options(ticket=True))
             return
-        await ctx.watch_restart([s.session_id or "" for s in dropped], [s.contract_id for s in dropped])
-        await ctx.record(self.name, "connection_restarted")  # whether it came back is the watch's to tell
-        ctx.say("restart.reconnecting", seconds=int(ctx.policy.restart_wait_seconds))
+        await ctx.records.watch_restart([s.session_id or "" for s in dropped], [s.contract_id for s in dropped])
+        await ctx.records.record(self.name, "connection_restarted")  # whether it came back is the watch's to tell
+        ctx.reply.say("restart.reconnecting", seconds=int(ctx.policy.restart_wait_seconds))
         ctx.to_menu()
 
     async def checked(self, ctx: Context, event: StepEvent) -> None:
@@ -90,11 +90,11 @@ class Restart(Flow):
             raise Unexpected("restart.pick_a_button")
         seen = event.data
         if seen.get("outcome") == BACK:
-            ctx.ask("next", "restart.back", _next_options(ticket=True), address=seen.get("address") or "")
+            ctx.reply.ask("next", "restart.back", _next_options(ticket=True), address=seen.get("address") or "")
         elif seen.get("outcome") == UNKNOWN:
-            ctx.ask("next", "restart.check_failed", _next_options(ticket=True))
+            ctx.reply.ask("next", "restart.check_failed", _next_options(ticket=True))
         else:
-            ctx.ask("next", "restart.not_back", _next_options(ticket=True), seconds=int(seen.get("seconds") or 0))
+            ctx.reply.ask("next", "restart.not_back", _next_options(ticket=True), seconds=int(seen.get("seconds") or 0))
 
 
 async def _sessions(ctx: Context) -> list[v2_results.OnlineSession]:

@@ -37,7 +37,7 @@ async def contracts_in(ctx: Context, states: Collection[str]) -> list[v1_records
 def ask_contract(ctx: Context, step: str, key: str, contracts: Sequence[v1_records.Contract]) -> None:
     """Ask which contract (a button each: number and plan)."""
     options = [Option(c.Numero, key="rights.contract_button", vars=contract_view(c)) for c in contracts]
-    ctx.ask(step, key, options)
+    ctx.reply.ask(step, key, options)
 
 
 def contract_view(contract: v1_records.Contract) -> dict[str, object]:

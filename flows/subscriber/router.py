@@ -67,8 +67,8 @@ class Router(Flow):
             case Chosen(value="hosts"):
                 await self._hosts(ctx)
             case Chosen(value="restart"):
-                ctx.ask("restart", "router.restart_sure", [Option(True, key="router.button_yes"),
-                                                           Option(False, key="router.button_no")])
+                ctx.reply.ask("restart", "router.restart_sure", [Option(True, key="router.button_yes"),
+                                                                 Option(False, key="router.button_no")])
             case Chosen(value="wifi"):
                 ctx.switch("wifi")
             case Chosen(value="menu"):
@@ -84,10 +84,10 @@ class Router(Flow):
                 except AcsError as error:
                     tell_failure(ctx, error)
                     return
-                ctx.say(f"router.restart_{OUTCOME_KEYS[outcome]}")
+                ctx.reply.say(f"router.restart_{OUTCOME_KEYS[outcome]}")
                 ctx.to_menu()
             case Chosen(value=False) | Answer(value=False):
-                ctx.say("router.kept")
+                ctx.reply.say("router.kept")
                 ctx.to_menu()
             case _:
                 raise Unexpected("router.yes_or_no")
@@ -134,7 +134,7 @@ class Router(Flow):
 
 def ask_what(ctx: Context, key: str, **variables: object) -> None:
     """Say ``key`` and offer the router's actions."""
-    ctx.ask("what", key, [
+    ctx.reply.ask("what", key, [
         Option("signal", key="router.button_signal"), Option("hosts", key="router.button_hosts"),
         Option("restart", key="router.button_restart"), Option("wifi", key="router.button_wifi"),
         Option("menu", key="router.button_menu"),

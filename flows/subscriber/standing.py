@@ -56,8 +56,8 @@ async def say_standing(ctx: Context) -> None:
     contract = await inactive_contract(ctx)
     if contract is not None:
         status = contract.Situacao_Codigo
-        ctx.say(f"standing.note_{status.value if status else 'other'}", number=contract.Numero,
-                plan=contract.Plano_Descricao or "")
+        ctx.reply.say(f"standing.note_{status.value if status else 'other'}", number=contract.Numero,
+                      plan=contract.Plano_Descricao or "")
 
 
 async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False) -> bool:
@@ -71,7 +71,7 @@ async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False)
     if promise and promise["pending"] and promise["number"] == contract.Numero:
         kept = [Option("ticket", key="standing.button_ticket")] if ticket_anyway else []
         kept += [Option("human", key="standing.button_human"), Option("menu", key="standing.button_menu")]
-        ctx.ask(step, "connection.unblock_pending", kept, **promise)
+        ctx.reply.ask(step, "connection.unblock_pending", kept, **promise)
         return True
     owed, overdue = await overdue_total(ctx) if status is ContractStatus.BLOCKED else (Decimal(0), 0)
     options = []
@@ -84,8 +84,8 @@ async def tell_standing(ctx: Context, step: str, *, ticket_anyway: bool = False)
         options.append(Option("ticket", key="standing.button_ticket"))
     options += [Option("human", key="standing.button_human"), Option("menu", key="standing.button_menu")]
     key = "standing.blocked_unpaid" if overdue else f"standing.status_{status.value if status else 'other'}"
-    ctx.ask(step, key, options, number=contract.Numero, plan=contract.Plano_Descricao or "", owed=owed,
-            overdue=overdue)
+    ctx.reply.ask(step, key, options, number=contract.Numero, plan=contract.Plano_Descricao or "", owed=owed,
+                  overdue=overdue)
     return True
 
 
@@ -118,7 +118,7 @@ async def trust_promise(ctx: Context) -> dict[str, Any] | None:
     numbers = [c.Numero for c in contracts if c.Numero is not None and c.Numero == chosen]
     numbers = numbers or [c.Numero for c in contracts if c.Numero is not None]
     now = datetime.now(UTC)
-    done = [(at, number) for number in numbers if (at := await ctx.last_trust_unblock(number)) is not None]
+    done = [(at, number) for number in numbers if (at := await ctx.records.last_trust_unblock(number)) is not None]
     recent = [(at, number) for at, number in done if now - at < PROMISE_REMEMBERED]
     if not recent:
         return None

@@ -34,9 +34,9 @@ class PaidBills(Flow):
         today = ctx.coordinator.now().date()
         paid = await ctx.coordinator.paid_documents(ctx.customer, today - timedelta(days=365), today)
         options = [Option("statement", key="statement.button_statement"), Option("menu", key="statement.button_menu")]
-        await ctx.record(self.name, "paid_bills_sent")
+        await ctx.records.record(self.name, "paid_bills_sent")
         shown = [_view(d) for d in reversed(paid)][:MAX_LISTED]
-        ctx.ask("next", "statement.paid_bills", options, bills=shown, hidden=max(0, len(paid) - MAX_LISTED))
+        ctx.reply.ask("next", "statement.paid_bills", options, bills=shown, hidden=max(0, len(paid) - MAX_LISTED))
 
     async def next(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -56,7 +56,7 @@ class Statement(Flow):
     async def begin(self, ctx: Context) -> None:
         last = ctx.coordinator.now().year - 1
         options = [Option(y, key="statement.year_button", vars={"year": y}) for y in (last, last - 1)]
-        ctx.ask("year", "statement.which_year", options, first=last - YEARS_BACK + 1, last=last)
+        ctx.reply.ask("year", "statement.which_year", options, first=last - YEARS_BACK + 1, last=last)
 
     async def year(self, ctx: Context, event: StepEvent) -> None:
         now = ctx.coordinator.now()
@@ -83,12 +83,12 @@ class Statement(Flow):
                       if d.Vencimento is not None and first <= d.Vencimento <= last]
         if still_open:
             options = [Option("bills", key="statement.button_bills"), Option("menu", key="statement.button_menu")]
-            ctx.ask("year", "statement.open_bills", options, year=year,
-                    bills=[{"due": d.Vencimento, "value": d.Valor} for d in still_open])
+            ctx.reply.ask("year", "statement.open_bills", options, year=year,
+                          bills=[{"due": d.Vencimento, "value": d.Valor} for d in still_open])
             return
         paid = await ctx.coordinator.paid_documents(ctx.customer, first, last)
         if not paid:
-            ctx.say("statement.nothing", year=year)
+            ctx.reply.say("statement.nothing", year=year)
             ctx.to_menu()
             return
         customer = await ctx.coordinator.customer(ctx.customer)
@@ -102,8 +102,8 @@ class Statement(Flow):
             plain_text(ctx.text("statement.body", **variables)).split("\n"),
             issuer=ctx.policy.company, footer=plain_text(ctx.text("statement.footer", **variables)),
         )
-        await ctx.record(self.name, "statement_sent", reference=str(year))
-        ctx.upload("document", pdf, f"quitacao-{year}.pdf", "statement.caption", **variables)
+        await ctx.records.record(self.name, "statement_sent", reference=str(year))
+        ctx.reply.upload("document", pdf, f"quitacao-{year}.pdf", "statement.caption", **variables)
         ctx.to_menu()
 
 

@@ -1,6 +1,6 @@
 """Suspending a contract for a while (``contract_suspend_temporary``), or calling off a scheduled
 suspension (``contract_suspend_temporary_cancel``), each recorded on a ticket told by its number
-(labelled a ticket: "protocol" is the contact's) and told to the staff desk (``ctx.tell_staff``).
+(labelled a ticket: "protocol" is the contact's) and told to the staff desk (``ctx.staff.tell``).
 
 - The contract (active or suspended ones, when several), then suspend or call off. A contract in
   effect suspended is told when it comes back; one not active cannot be suspended (said plainly).
@@ -50,7 +50,7 @@ class Suspend(Flow):
         handed = [c for c in contracts if c.Numero == ctx.data.get("contract")]  # from the contract's card
         contracts = handed or contracts
         if not contracts:
-            ctx.say("suspend.none_active")
+            ctx.reply.say("suspend.none_active")
             ctx.to_menu()
         elif len(contracts) > 1:
             ask_contract(ctx, "contract", "suspend.which_contract", contracts)
@@ -62,7 +62,7 @@ class Suspend(Flow):
             raise Unexpected("suspend.pick_a_button")
         chosen = next((c for c in await contracts_in(ctx, (ACTIVE, SUSPENDED)) if c.Numero == event.value), None)
         if chosen is None:
-            ctx.say("suspend.none_active")
+            ctx.reply.say("suspend.none_active")
             ctx.to_menu()
             return
         self._what(ctx, chosen.Numero or 0, status(chosen), chosen.Plano_Descricao or "")
@@ -74,7 +74,7 @@ class Suspend(Flow):
                 low, high = policy.suspend_min_days, policy.suspend_max_days
                 choices = sorted({low, *(d for d in (30, 60, 90, 120) if low < d < high), high})
                 options = [Option(d, key="suspend.days_button", vars={"days": d}) for d in choices]
-                ctx.ask("days", "suspend.days", options, columns=2, low=low, high=high)
+                ctx.reply.ask("days", "suspend.days", options, columns=2, low=low, high=high)
             case Answer(value=int()):  # a length said already ("suspender por três meses"): suspending
                 await self.days(ctx, event)
             case Chosen(value="call_off"):
@@ -100,7 +100,7 @@ class Suspend(Flow):
         offsets = sorted({0, *(d for d in (1, 7, 15, 30) if d <= within)})
         options = [Option((today + timedelta(days=d)).isoformat(), key="suspend.start_button",
                           vars={"day": today + timedelta(days=d), "today": d == 0}) for d in offsets]
-        ctx.ask("start", "suspend.start", options, columns=2, last=today + timedelta(days=within))
+        ctx.reply.ask("start", "suspend.start", options, columns=2, last=today + timedelta(days=within))
 
     async def start(self, ctx: Context, event: StepEvent) -> None:
         today = ctx.coordinator.now().date()
@@ -116,14 +116,14 @@ class Suspend(Flow):
             raise Unexpected("suspend.start_out_of_range", day=start, today=today, last=last)
         ctx.data["start"] = start.isoformat()
         options = [Option("yes", key="suspend.button_confirm"), Option("no", key="suspend.button_drop")]
-        ctx.ask("confirm", "suspend.terms", options, **self._terms(ctx))
+        ctx.reply.ask("confirm", "suspend.terms", options, **self._terms(ctx))
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value="yes") | Answer(value=True):
                 await self._suspend(ctx)
             case Chosen(value="no") | Answer(value=False):
-                ctx.say("suspend.dropped")
+                ctx.reply.say("suspend.dropped")
                 ctx.to_menu()
             case _:
                 raise Unexpected("suspend.pick_a_button")
@@ -143,13 +143,13 @@ class Suspend(Flow):
     def _what(self, ctx: Context, number: int, state: str, plan: str) -> None:
         ctx.data.update(contract=number, plan=plan)
         if state == SUSPENDED:
-            ctx.say("suspend.suspended_now", number=number)
+            ctx.reply.say("suspend.suspended_now", number=number)
             ctx.to_menu()
             return
         options = [Option(SUSPEND, key="suspend.button_suspend"), Option(CALL_OFF, key="suspend.button_call_off"),
                    Option("menu", key="suspend.button_menu")]
         low, high = ctx.policy.suspend_min_days, ctx.policy.suspend_max_days
-        ctx.ask("what", "suspend.what", options, number=number, plan=plan, low=low, high=high)
+        ctx.reply.ask("what", "suspend.what", options, number=number, plan=plan, low=low, high=high)
 
     def _terms(self, ctx: Context) -> dict[str, Any]:
         start = date.fromisoformat(ctx.data["start"])
@@ -160,8 +160,8 @@ class Suspend(Flow):
     def _write(self, ctx: Context, which: str) -> WriteGuarded:
         def ask(key: str) -> None:
             ctx.data["tried"] = which
-            ctx.ask("unsure", key, [Option("retry", key="suspend.button_retry"),
-                                    Option("menu", key="suspend.button_menu")])
+            ctx.reply.ask("unsure", key, [Option("retry", key="suspend.button_retry"),
+                                          Option("menu", key="suspend.button_menu")])
 
         repeated = ErrorName.SUSPENSION_ALREADY_SCHEDULED if which == SUSPEND else ErrorName.NO_SUSPENSION_FOUND
         return WriteGuarded(ctx.data, which, repeated=repeated, ask=ask, unsure="suspend.unsure")
@@ -177,7 +177,7 @@ class Suspend(Flow):
             await self._done(ctx, "suspend.done", terms)
             return
         if state != ACTIVE:
-            ctx.say("suspend.not_active", number=number, state=state)
+            ctx.reply.say("suspend.not_active", number=number, state=state)
             ctx.to_menu()
             return
         try:
@@ -188,9 +188,9 @@ class Suspend(Flow):
         except IspApiError as exc:
             if exc.known is ErrorName.SUSPENSION_ALREADY_SCHEDULED:
                 options = [Option(CALL_OFF, key="suspend.button_call_off"), Option("menu", key="suspend.button_menu")]
-                ctx.ask("what", "suspend.already_scheduled", options, number=number)
+                ctx.reply.ask("what", "suspend.already_scheduled", options, number=number)
             elif exc.code == 10:  # not documented for this operation, but what a state refusal answers
-                ctx.say("suspend.not_active", number=number, state="")
+                ctx.reply.say("suspend.not_active", number=number, state="")
                 ctx.to_menu()
             else:
                 raise
@@ -206,7 +206,7 @@ class Suspend(Flow):
         except IspApiError as exc:
             if exc.known is not ErrorName.NO_SUSPENSION_FOUND:
                 raise
-            ctx.say("suspend.none_scheduled", number=number)
+            ctx.reply.say("suspend.none_scheduled", number=number)
             ctx.to_menu()
             return
         if sent is not None:
@@ -215,17 +215,16 @@ class Suspend(Flow):
     async def _done(self, ctx: Context, key: str, terms: dict[str, Any]) -> None:
         number = terms["number"]
         if key == "suspend.done":
-            text = (f"Suspensão temporária do contrato {number} pedida pelo assinante no chat: "
-                    f"{terms['days']} dias a partir de {terms['start']:%d/%m/%Y}.")
-            subject = "Suspensão temporária (chat)"
+            text = ctx.isp_text("suspend.isp_note", number=number, days=terms["days"], start=terms["start"])
+            subject = ctx.isp_text("suspend.isp_subject")
         else:
-            text = f"O assinante desistiu no chat da suspensão temporária agendada do contrato {number}."
-            subject = "Suspensão temporária desfeita (chat)"
+            text = ctx.isp_text("suspend.isp_undone_note", number=number)
+            subject = ctx.isp_text("suspend.isp_undone_subject")
         ticket, protocol = await record_ticket(ctx, hints=HINTS, contract=int(number), subject=subject, text=text)
         outcome = "suspended" if key == "suspend.done" else "suspension_cancelled"  # flows.contacts' outcomes
-        await ctx.record(self.name, outcome, ticket=ticket, reference=str(protocol) if protocol else None)
+        await ctx.records.record(self.name, outcome, ticket=ticket, reference=str(protocol) if protocol else None)
         notice = "suspend.staff_notice" if key == "suspend.done" else "suspend.staff_notice_called_off"
-        ctx.tell_staff(notice, customer=ctx.customer, ticket=ticket, **terms)
-        ctx.say(key, ticket=ticket, **terms)  # by its number, labelled a ticket: "protocol" is the contact's
+        ctx.staff.tell(notice, customer=ctx.customer, ticket=ticket, **terms)
+        ctx.reply.say(key, ticket=ticket, **terms)  # by its number, labelled a ticket: "protocol" is the contact's
         ctx.to_menu()
 

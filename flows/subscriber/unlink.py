@@ -22,20 +22,20 @@ class Unlink(Flow):
 
     async def begin(self, ctx: Context) -> None:
         if ctx.link is None:
-            ctx.say("unlink.not_linked")
+            ctx.reply.say("unlink.not_linked")
             ctx.to_menu()
             return
         options = [Option(True, key="unlink.yes"), Option(False, key="unlink.no")]
-        ctx.ask("confirm", "unlink.confirm", options, columns=2)
+        ctx.reply.ask("confirm", "unlink.confirm", options, columns=2)
 
     async def confirm(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value=True) | Answer(value=True):
-                await ctx.unlink()
-                ctx.say("unlink.done")
+                await ctx.identity.unlink()
+                ctx.reply.say("unlink.done")
                 ctx.to_menu()  # the engine sends an unlinked chat on to linking: its greeting follows
             case Chosen(value=False) | Answer(value=False):
-                ctx.say("unlink.kept")
+                ctx.reply.say("unlink.kept")
                 ctx.to_menu()
             case _:
                 raise Unexpected("unlink.pick_a_button")

@@ -84,12 +84,12 @@ class Wifi(Flow):
     async def what(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value="password"):
-                ctx.ask("password", "router.ask_password", length=PASSWORD_LENGTH, deleted=ctx.deletes_messages)
+                ctx.reply.ask("password", "router.ask_password", length=PASSWORD_LENGTH, deleted=ctx.deletes_messages)
             case Chosen(value="name"):
                 device = await current_device(ctx)
                 if device is not None:
                     names = [n.name for n in device.networks_to_change() if n.name]
-                    ctx.ask("ssid", "router.ask_name", current=", ".join(dict.fromkeys(names)))
+                    ctx.reply.ask("ssid", "router.ask_name", current=", ".join(dict.fromkeys(names)))
             case Chosen(value="menu"):
                 ctx.to_menu()
             case _:
@@ -101,13 +101,13 @@ class Wifi(Flow):
             raise Unexpected("router.password_rules", length=len(typed))
         salt = secrets.token_hex(8)
         ctx.data["typed"] = {"salt": salt, "hash": _keyed(ctx, salt, typed)}
-        ctx.ask("password_again", "router.ask_password_again", masked=_masked(typed), length=len(typed))
+        ctx.reply.ask("password_again", "router.ask_password_again", masked=_masked(typed), length=len(typed))
 
     async def password_again(self, ctx: Context, event: StepEvent) -> None:
         typed = _typed(event)
         kept = ctx.data.pop("typed", None) or {}
         if not kept or not hmac.compare_digest(_keyed(ctx, str(kept.get("salt")), typed), str(kept.get("hash"))):
-            ctx.ask("password", "router.password_differs", length=PASSWORD_LENGTH)
+            ctx.reply.ask("password", "router.password_differs", length=PASSWORD_LENGTH)
             return
         await self._apply(ctx, "password", typed)
 
@@ -116,15 +116,15 @@ class Wifi(Flow):
         if not NAME_LENGTH[0] <= len(typed) <= NAME_LENGTH[1] or not typed.isprintable():
             raise Unexpected("router.name_rules", length=len(typed))
         ctx.data["name"] = typed
-        ctx.ask("confirm_ssid", "router.confirm_name", [Option(True, key="router.button_yes"),
-                                                        Option(False, key="router.button_no")], name=typed)
+        ctx.reply.ask("confirm_ssid", "router.confirm_name", [Option(True, key="router.button_yes"),
+                                                              Option(False, key="router.button_no")], name=typed)
 
     async def confirm_ssid(self, ctx: Context, event: StepEvent) -> None:
         match event:
             case Chosen(value=True) | Answer(value=True):
                 await self._apply(ctx, "name", str(ctx.data["name"]))
             case Chosen(value=False) | Answer(value=False):
-                ctx.say("router.kept")
+                ctx.reply.say("router.kept")
                 ctx.to_menu()
             case _:
                 raise Unexpected("router.yes_or_no")
@@ -133,7 +133,7 @@ class Wifi(Flow):
         await answer_next(ctx, event)
 
     def _ask_what(self, ctx: Context) -> None:
-        ctx.ask("what", "router.wifi_what", [
+        ctx.reply.ask("what", "router.wifi_what", [
             Option("password", key="router.button_password"), Option("name", key="router.button_name"),
             Option("menu", key="router.button_menu"),
         ])
@@ -153,7 +153,8 @@ class Wifi(Flow):
         except AcsError as error:
             tell_failure(ctx, error)
             return
-        ctx.say(f"router.{what}_{OUTCOME_KEYS[outcome]}", networks=len(networks), name=value if what == "name" else "")
+        ctx.reply.say(f"router.{what}_{OUTCOME_KEYS[outcome]}", networks=len(networks),
+                      name=value if what == "name" else "")
         ctx.to_menu()
 
 

@@ -53,7 +53,8 @@ class Agenda(Flow):
             case Chosen(value="today"):
                 await self._show(ctx, ctx.coordinator.now().date())
             case Chosen(value="pick"):
-                ctx.ask("pick_day", "technician_agenda.ask_day", [Option(MENU, key="technician_agenda.button_back")])
+                ctx.reply.ask("pick_day", "technician_agenda.ask_day",
+                              [Option(MENU, key="technician_agenda.button_back")])
             case Chosen(value="menu"):
                 ctx.to_menu()
             case Text(text=text) if service_orders.parse_day(text, ctx.coordinator.now().date()) is not None:
@@ -101,7 +102,7 @@ class Agenda(Flow):
             options.append(Option(TODAY, key="technician_agenda.button_today"))
         options += [Option(PICK, key="technician_agenda.button_pick"),
                     Option(MENU, key="technician_agenda.button_menu")]
-        ctx.ask(
+        ctx.reply.ask(
             "choose", "technician_agenda.day", options, columns=2,
             day=day, today=day == today, slots=slots, others=[_entry(ctx, v) for v in others],
             first=page * PAGE + 1, last=min(len(takeable), (page + 1) * PAGE), total=len(takeable),

@@ -51,16 +51,17 @@ class Appointment(Flow):
         if not service_orders.has_appointment(ticket):
             options = [Option(RESCHEDULE, key="technician_appointment.button_schedule"),
                        Option(BACK, key="technician_appointment.button_back")]
-            ctx.ask("choose", "technician_appointment.none", options, number=ticket.Numero)
+            ctx.reply.ask("choose", "technician_appointment.none", options, number=ticket.Numero)
             return
         options = []
         if ticket.Situacao_Agendamento != v2_requests.AppointmentStatus.CONFIRMED.value:
             options.append(Option(CONFIRM, key="technician_appointment.button_confirm"))
         options += [Option(RESCHEDULE, key="technician_appointment.button_reschedule"),
                     Option(BACK, key="technician_appointment.button_back")]
-        ctx.ask("choose", "technician_appointment.current", options, number=ticket.Numero,
-                day=ticket.Data_Agendamento, time=ticket.Hora_Agendamento, duration=service_orders.duration_of(ticket),
-                confirmed=ticket.Situacao_Agendamento == v2_requests.AppointmentStatus.CONFIRMED.value)
+        ctx.reply.ask("choose", "technician_appointment.current", options, number=ticket.Numero,
+                      day=ticket.Data_Agendamento, time=ticket.Hora_Agendamento,
+                      duration=service_orders.duration_of(ticket),
+                      confirmed=ticket.Situacao_Agendamento == v2_requests.AppointmentStatus.CONFIRMED.value)
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -127,8 +128,8 @@ class Appointment(Flow):
             Option(v2_requests.AppointmentStatus.TO_CONFIRM.value, key="technician_appointment.button_save_to_confirm"),
             Option(BACK, key="technician_appointment.button_back"),
         ]
-        ctx.ask("save", "technician_appointment.confirm", options, number=ticket.Numero, day=when.date(),
-                time=when.time(), duration=service_orders.duration_of(ticket))
+        ctx.reply.ask("save", "technician_appointment.confirm", options, number=ticket.Numero, day=when.date(),
+                      time=when.time(), duration=service_orders.duration_of(ticket))
 
     async def save(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -148,14 +149,14 @@ class Appointment(Flow):
         days = [today + timedelta(days=n) for n in range(DAYS_OFFERED)]
         options = [Option(d.isoformat(), key="technician_appointment.button_day", vars={"day": d}) for d in days]
         options.append(Option(BACK, key="technician_appointment.button_back"))
-        ctx.ask("day", "technician_appointment.ask_day", options, columns=3)
+        ctx.reply.ask("day", "technician_appointment.ask_day", options, columns=3)
 
     def _ask_time(self, ctx: Context, day: date) -> None:
         now = _now(ctx)
         offered = [t for t in TIMES_OFFERED if datetime.combine(day, time.fromisoformat(t)) > now]
         options = [Option(t, text=t) for t in offered]
         options.append(Option(BACK, key="technician_appointment.button_other_day"))
-        ctx.ask("hour", "technician_appointment.ask_time", options, columns=3, day=day)
+        ctx.reply.ask("hour", "technician_appointment.ask_time", options, columns=3, day=day)
 
     async def _save(
         self, ctx: Context, ticket: v1_records.Ticket, when: datetime, status: v2_requests.AppointmentStatus
@@ -171,16 +172,17 @@ class Appointment(Flow):
         except IspApiError as refused:
             if refused.code != NOT_FOUND:
                 raise
-            ctx.say("technician_appointment.not_found", number=ticket.Numero)
+            ctx.reply.say("technician_appointment.not_found", number=ticket.Numero)
             back_to_ticket(ctx)
             return
         if sent is None:  # no longer theirs: said
             return
-        ctx.say("technician_appointment.saved", number=ticket.Numero, day=when.date(), time=when.time(),
-                confirmed=status is v2_requests.AppointmentStatus.CONFIRMED)
+        ctx.reply.say("technician_appointment.saved", number=ticket.Numero, day=when.date(), time=when.time(),
+                      confirmed=status is v2_requests.AppointmentStatus.CONFIRMED)
         if ticket.CodigoCliente is not None:  # the subscriber hears of their visit's new time
-            await ctx.notify_customer(ticket.CodigoCliente, "visit_scheduled", "technician_appointment.customer_visit",
-                                      ticket=ticket.Numero, day=when.date(), time=when.time())
+            await ctx.reply.notify_customer(ticket.CodigoCliente, "visit_scheduled",
+                                            "technician_appointment.customer_visit",
+                                            ticket=ticket.Numero, day=when.date(), time=when.time())
         back_to_ticket(ctx)
 
 

@@ -29,7 +29,7 @@ class Checklist(Flow):
         number = int(ticket.Numero or 0)
         items = await ctx.coordinator.checklist(number)
         if not items:
-            ctx.say("technician_work.checklist_empty", number=number)
+            ctx.reply.say("technician_work.checklist_empty", number=number)
             back_to_ticket(ctx)
             return
         options = []
@@ -39,8 +39,8 @@ class Checklist(Flow):
             label = f"{mark} {item.Checklist_Descricao or item.Checklist_Id}"[: MAX_LABEL - len(star)] + star
             options.append(Option([item.Checklist_Id, not is_checked(item)], text=label))
         options.append(Option("done", key="technician_work.button_done"))
-        ctx.ask("toggle", "technician_work.checklist", options, number=number,
-                missing=len(missing_mandatory(items)))
+        ctx.reply.ask("toggle", "technician_work.checklist", options, number=number,
+                      missing=len(missing_mandatory(items)))
 
     async def toggle(self, ctx: Context, event: StepEvent) -> None:
         match event:

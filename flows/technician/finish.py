@@ -40,19 +40,19 @@ class Finish(Flow):
         number = int(ticket.Numero or 0)
         missing = missing_mandatory(await ctx.coordinator.checklist(number))
         if missing:
-            ctx.say("technician_work.finish_checklist_missing", number=number,
-                    items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
+            ctx.reply.say("technician_work.finish_checklist_missing", number=number,
+                          items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
             back_to_ticket(ctx)
             return
         causes = await causes_for(ctx, ticket)
         if not causes:
-            ctx.say("technician_work.finish_no_causes")
+            ctx.reply.say("technician_work.finish_no_causes")
             back_to_ticket(ctx)
             return
         ctx.data.update(ticket=number, customer=ticket.CodigoCliente)
         options = [Option(c.Codigo, text=(c.Nome or c.Descricao or str(c.Codigo))[:60]) for c in causes]
         options.append(Option("back", key="technician_work.button_back"))
-        ctx.ask("cause", "technician_work.finish_cause", options, number=number)
+        ctx.reply.ask("cause", "technician_work.finish_cause", options, number=number)
 
     async def cause(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -60,7 +60,7 @@ class Finish(Flow):
                 back_to_ticket(ctx)
             case Chosen(value=int(code), label=label):
                 ctx.data.update(cause=code, cause_name=label)
-                ctx.ask("solution", "technician_work.finish_solution")
+                ctx.reply.ask("solution", "technician_work.finish_solution")
             case _:
                 raise Unexpected("technician.pick_a_button")
 
@@ -96,8 +96,8 @@ class Finish(Flow):
             return
         missing = missing_mandatory(await ctx.coordinator.checklist(number))  # unchecked since the question?
         if missing:
-            ctx.say("technician_work.finish_checklist_missing", number=number,
-                    items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
+            ctx.reply.say("technician_work.finish_checklist_missing", number=number,
+                          items=[i.Checklist_Descricao or str(i.Checklist_Id) for i in missing])
             back_to_ticket(ctx)
             return
         sent = await write.send(lambda: ctx.coordinator.finish_ticket(
@@ -112,11 +112,11 @@ class Finish(Flow):
 
     async def _finished(self, ctx: Context, ticket: v1_records.Ticket, new_tickets: list[int]) -> None:
         number = int(ticket.Numero or 0)
-        ctx.say("technician_work.finish_done", number=number, new_tickets=new_tickets)
+        ctx.reply.say("technician_work.finish_done", number=number, new_tickets=new_tickets)
         if ticket.CodigoCliente is not None:
             link = await ctx.coordinator.survey_link(number)
-            await ctx.notify_customer(ticket.CodigoCliente, "survey" if link else "visit_done",
-                                      "technician_work.visit_done", ticket=number, survey=link or "")
+            await ctx.reply.notify_customer(ticket.CodigoCliente, "survey" if link else "visit_done",
+                                            "technician_work.visit_done", ticket=number, survey=link or "")
             ctx.coordinator.forget(ticket.CodigoCliente)  # the subscriber's ticket list changed
         ctx.set_current_ticket(None)
         if AGENDA in ctx.menu:
@@ -127,5 +127,5 @@ class Finish(Flow):
     def _ask_confirm(self, ctx: Context, key: str) -> None:
         options = [Option("finish", key="technician_work.button_finish"),
                    Option("back", key="technician_work.button_cancel")]
-        ctx.ask("confirm", key, options, columns=2, number=ctx.data["ticket"], cause=ctx.data["cause_name"],
-                solution=ctx.data["solution"])
+        ctx.reply.ask("confirm", key, options, columns=2, number=ctx.data["ticket"], cause=ctx.data["cause_name"],
+                      solution=ctx.data["solution"])

@@ -13,5 +13,5 @@ class Help(Flow):
     steps = Steps(begin=(TO_MENU,))
 
     async def begin(self, ctx: Context) -> None:
-        ctx.say("technician.help")
+        ctx.reply.say("technician.help")
         ctx.to_menu()

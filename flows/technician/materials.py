@@ -50,14 +50,14 @@ class Materials(Flow):
         if ticket is None:
             return
         if ticket.CodigoCliente is None:
-            ctx.say("technician_work.materials_no_customer")
+            ctx.reply.say("technician_work.materials_no_customer")
             back_to_ticket(ctx)
             return
         ctx.data.update(ticket=ticket.Numero, customer=ticket.CodigoCliente)
         options = [Option(v2_requests.ItemOperation.CONSUMPTION.value, key="technician_work.materials_consumption"),
                    Option(v2_requests.ItemOperation.LENDING.value, key="technician_work.materials_lending"),
                    Option("back", key="technician_work.button_back")]
-        ctx.ask("operation", "technician_work.materials_operation", options, number=ticket.Numero)
+        ctx.reply.ask("operation", "technician_work.materials_operation", options, number=ticket.Numero)
 
     async def operation(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -76,7 +76,7 @@ class Materials(Flow):
                     self._ask_item(ctx)
                     return
                 options = [Option(c, text=f"#{c}") for c in contracts]
-                ctx.ask("contract", "technician_work.materials_contract", options, columns=2)
+                ctx.reply.ask("contract", "technician_work.materials_contract", options, columns=2)
             case _:
                 raise Unexpected("technician.pick_a_button")
 
@@ -105,7 +105,7 @@ class Materials(Flow):
         match event:
             case Chosen(value="none") if ctx.data.get("serial_known") is None:
                 ctx.data.update(serial=None)
-                ctx.ask("quantity", "technician_work.materials_quantity")
+                ctx.reply.ask("quantity", "technician_work.materials_quantity")
             case Text(text=text) if text.strip() and len(text.strip()) <= MAX_SERIAL:
                 ctx.data.update(serial=text.strip(), quantity="1", location=None)
                 self._ask_confirm(ctx)
@@ -152,7 +152,7 @@ class Materials(Flow):
         data = ctx.data
 
         def unsure(key: str) -> None:  # no operation reads a ticket's items back: never sent again
-            ctx.say(key, number=ticket.Numero)
+            ctx.reply.say(key, number=ticket.Numero)
             back_to_ticket(ctx)
 
         write = ctx.write_once("item", ask=unsure, unsure="technician_work.materials_unsure")
@@ -169,14 +169,14 @@ class Materials(Flow):
             ))
         except IspApiError as exc:
             stock = data.get("serial_known") is False  # no stock there, most likely: the amount or another place
-            ctx.say("technician_work.materials_refused", reason=exc.description or "", stock=stock)
+            ctx.reply.say("technician_work.materials_refused", reason=exc.description or "", stock=stock)
             if stock:
-                ctx.ask("quantity", "technician_work.materials_quantity")
+                ctx.reply.ask("quantity", "technician_work.materials_quantity")
             else:
                 self._ask_serial(ctx)
             return
         if sent is not None:
-            ctx.say("technician_work.materials_recorded", **self._summary(ctx))
+            ctx.reply.say("technician_work.materials_recorded", **self._summary(ctx))
             back_to_ticket(ctx)
 
     # ---- internals -----------------------------------------------------------------------------
@@ -195,7 +195,7 @@ class Materials(Flow):
             self._ask_serial(ctx)
         else:
             ctx.data.update(serial=None)
-            ctx.ask("quantity", "technician_work.materials_quantity", **self._product(ctx))
+            ctx.reply.ask("quantity", "technician_work.materials_quantity", **self._product(ctx))
 
     async def _search(self, ctx: Context, words: str) -> None:
         """Products of the catalog whose name has the words, as buttons with their codes; without a
@@ -204,13 +204,13 @@ class Materials(Flow):
         if found:
             options = [Option(p.code, text=f"{p.code} · {p.name}"[:60]) for p in found[:MAX_MODELS]]
             options.append(Option("back", key="technician_work.button_back"))
-            ctx.ask("item", "technician_work.materials_products", options, more=len(found) - MAX_MODELS)
+            ctx.reply.ask("item", "technician_work.materials_products", options, more=len(found) - MAX_MODELS)
             return
         models = await ctx.coordinator.product_models(words)
         if not models:
             raise Unexpected("technician_work.materials_no_model")
         lines = [" · ".join(p for p in (m.Descricao, m.Marca, m.Tipo_Descricao) if p) for m in models]
-        ctx.say("technician_work.materials_models", models=lines[:MAX_MODELS])
+        ctx.reply.say("technician_work.materials_models", models=lines[:MAX_MODELS])
         self._ask_item(ctx)
 
     def _located(self, ctx: Context, code: int) -> None:
@@ -219,25 +219,25 @@ class Materials(Flow):
         self._ask_confirm(ctx)
 
     def _ask_item(self, ctx: Context) -> None:
-        ctx.ask("item", "technician_work.materials_item", [Option("back", key="technician_work.button_back")])
+        ctx.reply.ask("item", "technician_work.materials_item", [Option("back", key="technician_work.button_back")])
 
     def _ask_serial(self, ctx: Context) -> None:
         optional = ctx.data.get("serial_known") is None  # no catalog: the technician knows whether it has one
         options = [Option("none", key="technician_work.materials_no_serial")] if optional else []
-        ctx.ask("serial", "technician_work.materials_serial", options, optional=optional, **self._product(ctx))
+        ctx.reply.ask("serial", "technician_work.materials_serial", options, optional=optional, **self._product(ctx))
 
     def _ask_location(self, ctx: Context) -> None:
         places = ctx.policy.stock.locations
         if not places:
-            ctx.ask("location", "technician_work.materials_location")
+            ctx.reply.ask("location", "technician_work.materials_location")
             return
         options = [Option(x.id, text=x.name[:60]) for x in places]
-        ctx.ask("location", "technician_work.materials_location_pick", options, columns=2)
+        ctx.reply.ask("location", "technician_work.materials_location_pick", options, columns=2)
 
     def _ask_confirm(self, ctx: Context) -> None:
         options = [Option("send", key="technician_work.button_record"),
                    Option("back", key="technician_work.button_cancel")]
-        ctx.ask("confirm", "technician_work.materials_confirm", options, columns=2, **self._summary(ctx))
+        ctx.reply.ask("confirm", "technician_work.materials_confirm", options, columns=2, **self._summary(ctx))
 
     def _product(self, ctx: Context) -> dict[str, Any]:
         return {"code": ctx.data["code"], "name": ctx.data.get("item_name") or ""}

@@ -17,7 +17,8 @@ class Menu(Flow):
 
     async def begin(self, ctx: Context) -> None:
         options = [Option(name, key=f"technician.menu_{name}") for name in ctx.menu]
-        ctx.ask("choose", "technician.menu", options, columns=2, name=ctx.sender_name or "", ticket=ctx.current_ticket)
+        ctx.reply.ask("choose", "technician.menu", options, columns=2, name=ctx.sender_name or "",
+                      ticket=ctx.current_ticket)
 
     async def choose(self, ctx: Context, event: StepEvent) -> None:
         match event:

@@ -41,7 +41,7 @@ class Occurrence(Flow):
         if ticket is None:
             return
         ctx.data["ticket"] = ticket.Numero
-        ctx.ask_location("note", "technician_work.occurrence_ask", number=ticket.Numero)
+        ctx.reply.ask_location("note", "technician_work.occurrence_ask", number=ticket.Numero)
 
     async def note(self, ctx: Context, event: StepEvent) -> None:
         match event:
@@ -52,7 +52,7 @@ class Occurrence(Flow):
                     raise Unexpected("technician_work.position_invalid")
                 ctx.data["position"] = position_record(ctx, lat, lon)
                 if not live:  # a live location's later positions are kept without a word
-                    ctx.ask_location("note", "technician_work.occurrence_position_noted")
+                    ctx.reply.ask_location("note", "technician_work.occurrence_position_noted")
             case Text(text=text) if text.strip():
                 await self._record(ctx, text.strip()[:MAX_TEXT])
             case Media(caption=caption) if caption.strip():
@@ -90,10 +90,10 @@ class Occurrence(Flow):
             self._recorded(ctx, number, position is not None)
 
     def _recorded(self, ctx: Context, number: int, located: bool) -> None:
-        ctx.say("technician_work.occurrence_recorded", number=number, located=located)
+        ctx.reply.say("technician_work.occurrence_recorded", number=number, located=located)
         back_to_ticket(ctx)
 
     def _ask_unsure(self, ctx: Context, key: str) -> None:
         options = [Option("check", key="technician_work.button_check"),
                    Option("back", key="technician_work.button_back")]
-        ctx.ask("unsure", key, options)
+        ctx.reply.ask("unsure", key, options)

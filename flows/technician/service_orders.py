@@ -28,8 +28,8 @@ from babel.dates import get_day_names
 from bot.isp.models import v1_records, v2_requests, v2_results
 
 from flows.context import Context
-from flows.intents import normalise
 from flows.technician.tickets import OPEN_OS
+from flows.words import normalise
 
 Move = v2_requests.OsStatus
 

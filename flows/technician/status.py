@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-from bot.i18n import plain_text
 from bot.isp import IspApiError, IspError
 from bot.isp.models import v1_records
 
@@ -63,8 +62,8 @@ class Status(Flow):
                 ctx.data["reason"] = text.strip()[:MAX_TEXT]
                 options = [Option(ABORT, key="technician_status.button_abort_confirm"),
                            Option(BACK, key="technician_status.button_back")]
-                ctx.ask("confirm_abort", "technician_status.confirm_abort", options,
-                        number=ctx.current_ticket, reason=ctx.data["reason"])
+                ctx.reply.ask("confirm_abort", "technician_status.confirm_abort", options,
+                              number=ctx.current_ticket, reason=ctx.data["reason"])
             case Chosen(value="back"):
                 back_to_ticket(ctx)
             case _:
@@ -116,7 +115,7 @@ class Status(Flow):
     ) -> None:
         moves = service_orders.allowed_moves(ticket) if moves is None else moves
         if not moves:
-            ctx.say(
+            ctx.reply.say(
                 "technician_status.no_moves",
                 number=ticket.Numero,
                 status=_word(ctx, service_orders.status_name(ticket)),
@@ -125,17 +124,17 @@ class Status(Flow):
             return
         options = [Option(m.value, key=f"technician_status.button_{m.value}") for m in moves]
         options.append(Option(BACK, key="technician_status.button_back"))
-        ctx.ask("move", "technician_status.choose", options, columns=2,
-                number=ticket.Numero, status=_word(ctx, service_orders.status_name(ticket)))
+        ctx.reply.ask("move", "technician_status.choose", options, columns=2,
+                      number=ticket.Numero, status=_word(ctx, service_orders.status_name(ticket)))
 
     def _still_possible(self, ctx: Context, ticket: v1_records.Ticket, target: service_orders.Move) -> bool:
         """The fresh ticket allows ``target``; otherwise the technician is told why and offered the rest."""
         if service_orders.status_name(ticket) == target.value:
-            ctx.say("technician_status.already", number=ticket.Numero, status=_word(ctx, target.value))
+            ctx.reply.say("technician_status.already", number=ticket.Numero, status=_word(ctx, target.value))
             back_to_ticket(ctx)
             return False
         if target not in service_orders.allowed_moves(ticket):
-            ctx.say(
+            ctx.reply.say(
                 "technician_status.not_allowed",
                 move=_word(ctx, target.value),
                 status=_word(ctx, service_orders.status_name(ticket)),
@@ -150,11 +149,11 @@ class Status(Flow):
         if ticket is None or not self._still_possible(ctx, ticket, target):
             return
         if target is service_orders.Move.RUNNING:
-            ctx.ask_location("where", "technician_status.ask_location", number=ticket.Numero)
+            ctx.reply.ask_location("where", "technician_status.ask_location", number=ticket.Numero)
             return
         if target is service_orders.Move.ABORTED:
-            ctx.ask("reason", "technician_status.ask_abort_reason",
-                    [Option(BACK, key="technician_status.button_back")], number=ticket.Numero)
+            ctx.reply.ask("reason", "technician_status.ask_abort_reason",
+                          [Option(BACK, key="technician_status.button_back")], number=ticket.Numero)
             return
         await self._send(ctx, ticket, target, None)
 
@@ -162,10 +161,10 @@ class Status(Flow):
         def unsure(key: str) -> None:
             options = [Option([CHECK, target.value], key="technician_status.button_check"),
                        Option(BACK, key="technician_status.button_back")]
-            ctx.ask("check", key, options, move=_word(ctx, target.value))
+            ctx.reply.ask("check", key, options, move=_word(ctx, target.value))
 
         def missed(fresh: v1_records.Ticket) -> None:
-            ctx.say("technician_status.not_recorded", move=_word(ctx, target.value))
+            ctx.reply.say("technician_status.not_recorded", move=_word(ctx, target.value))
             self._offer(ctx, fresh)
 
         return ctx.write_state(read_back=lambda: in_hand_or_refuse(ctx),
@@ -182,7 +181,7 @@ class Status(Flow):
             if refused.code != service_orders.OS_NOT_ALLOWED:
                 raise
             allowed = service_orders.allowed_in_refusal(refused.description)
-            ctx.say("technician_status.refused", move=_word(ctx, target.value), allowed=_words(ctx, allowed))
+            ctx.reply.say("technician_status.refused", move=_word(ctx, target.value), allowed=_words(ctx, allowed))
             self._offer(ctx, ticket, allowed or None)
             return
         match sent:
@@ -194,22 +193,22 @@ class Status(Flow):
     async def _moved(self, ctx: Context, ticket: v1_records.Ticket, target: service_orders.Move) -> None:
         told = 0
         if target is service_orders.Move.ON_THE_WAY and ticket.CodigoCliente:
-            told = await ctx.notify_customer(
+            told = await ctx.reply.notify_customer(
                 ticket.CodigoCliente, "technician_on_the_way", "technician_status.customer_on_the_way",
                 ticket=ticket.Numero, subject=ticket.Assunto or ticket.Topico or "",
             )
         reason = ctx.data.get("reason") if target is service_orders.Move.ABORTED else None
         unrecorded = await self._record_reason(ctx, ticket.Numero or 0, reason) if reason else None
-        ctx.say("technician_status.moved", number=ticket.Numero, status=_word(ctx, target.value), told=told,
-                held=ctx.notices_held, reason=bool(reason) and unrecorded is None)
+        ctx.reply.say("technician_status.moved", number=ticket.Numero, status=_word(ctx, target.value), told=told,
+                      held=ctx.reply.notices_held, reason=bool(reason) and unrecorded is None)
         if unrecorded is not None:
-            ctx.say(unrecorded, number=ticket.Numero, reason=reason)
+            ctx.reply.say(unrecorded, number=ticket.Numero, reason=reason)
         back_to_ticket(ctx)
 
     async def _record_reason(self, ctx: Context, number: int, reason: str) -> str | None:
         """The abort's reason as an occurrence (the move stands whatever happens to it): None when it is
         on the ticket, else what to tell: not taken, or a lost answer not on the ticket yet (unsure)."""
-        note = plain_text(ctx.text("technician_status.abort_occurrence", reason=reason))
+        note = ctx.isp_text("technician_status.abort_occurrence", reason=reason)
         try:
             sent = await send_once(lambda: ctx.coordinator.add_occurrence(number, note, ctx.system_user),
                                    lambda tried: ctx.coordinator.find_occurrence(number, note, tried),

@@ -26,7 +26,7 @@ class Ticket(Flow):
             ticket = await ticket_in_hand(ctx)
         except NotYours:
             if ctx.current_ticket is None:
-                ctx.say("technician.no_ticket_in_hand")
+                ctx.reply.say("technician.no_ticket_in_hand")
                 ctx.switch("agenda")
                 return
             refuse_not_yours(ctx)
@@ -42,7 +42,7 @@ class Ticket(Flow):
         if router is not None:
             options.append(Option("router", key="technician.action_router"))
         options.append(Option("menu", key="technician.action_menu"))
-        ctx.ask(
+        ctx.reply.ask(
             "act", "technician.ticket_card", options, columns=2, router=router,
             number=ticket.Numero, protocol=ticket.Protocolo, subject=ticket.Assunto or ticket.Topico or "",
             status=_status(ticket), name=customer.Nome if customer else "", address=service_orders.address(customer),

@@ -55,7 +55,7 @@ async def assigned_open_tickets(ctx: Context) -> list[v1_records.Ticket]:
 def refuse_not_yours(ctx: Context) -> None:
     """Say the ticket cannot be acted on here and go back to the menu."""
     ctx.set_current_ticket(None)
-    ctx.say("technician.not_yours")
+    ctx.reply.say("technician.not_yours")
     ctx.to_menu()
 
 

@@ -21,9 +21,9 @@ from bot.runtime.demo import Demo, run_demo
 from bot.runtime.processor import Processor
 from bot.sandbox import DEMO_IDENTITIES
 from bot.store import Database, Inbox, InboxState, Links, Role
-from flows.engine import Forget, Turn, Within
 from flows.events import Choice, Command, Contact, Incoming, Location, Media, Start, Text
 from flows.replies import AskContact, AskLocation, Button, Handoff, Message, Notice, Reply, Upload
+from flows.turn import Forget, Turn, Within
 
 from tests.flows.conftest import clock, desk, sandbox  # noqa: F401
 from tests.flows.harness import Desk

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 from bot.i18n import LANGUAGES
-from flows.intents import SMALL_TALK, default_intents, normalise
+from flows.intents import SMALL_TALK, default_intents
 from flows.subscriber import subscriber_flows
+from flows.words import normalise
 
 from tests.flows.test_phrases import table
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from bot.i18n import LANGUAGES
-from flows.intents import TYPO, _allowed, default_intents, distance
+from flows.intents import TYPO, _allowed, default_intents
+from flows.words import distance
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
