@@ -25,12 +25,12 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import yaml
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal
 from jinja2 import Environment, StrictUndefined, Template, meta, nodes
 
+from bot import yamltext
 from bot.languages import DEFAULT_LANGUAGE as DEFAULT_LANGUAGE  # noqa: PLC0414 - re-exported
 from bot.languages import LANGUAGES as LANGUAGES  # noqa: PLC0414 - re-exported
 
@@ -198,7 +198,7 @@ def _tidy(text: str) -> str:
 
 def _read_yaml(path: Path) -> Any:
     with path.open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        return yamltext.load(handle)
 
 
 def _load_language(folder: Path) -> dict[str, str]:

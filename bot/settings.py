@@ -23,6 +23,7 @@ from flows.stock import StockCatalog
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot import yamltext
 from bot.logs import LEVELS, LogFormat
 from bot.store.urls import DEFAULT_URL, async_url
 
@@ -297,7 +298,7 @@ class BotSettings(BaseSettings):
 def stock_catalog(path: Path) -> StockCatalog:
     """The catalog in ``path`` (see ``flows.stock``); ``ValueError`` saying what to fix."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yamltext.load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise ValueError(f"cannot read the stock catalog {path}: {exc}") from None
     return StockCatalog.from_mapping(raw, str(path))

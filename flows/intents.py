@@ -26,7 +26,7 @@ from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
-import yaml
+from bot import yamltext
 from bot.i18n import locales_dir
 
 from flows.naive_bayes import NaiveBayes
@@ -43,7 +43,6 @@ BYE = "bye"
 SMALL_TALK = frozenset({"greeting", "thanks", "ok", BYE})
 NONE = "none"  # an example's label when no flow fits
 LEFT_OVER = 2  # words of a request beside its phrase that still say nothing else ("um", "por favor")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where PyYAML has it: faster
 # What the model learns from the phrases of these names: a word that leaves a question, sent at the menu,
 # is the menu; everyday words and our words in another sense lead nowhere.
 TAUGHT_AS = {LEAVE: "menu", STOP: "menu", ORDINARY: NONE, ELSEWHERE: NONE}
@@ -421,7 +420,7 @@ def _examples(path: Path) -> list[tuple[tuple[str, ...], str]]:
 
 def _table(path: Path) -> Any:
     with path.open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_LOADER) or {}  # noqa: S506 - a safe loader, libyaml's or Python's
+        return yamltext.load(handle) or {}
 
 
 def _index(phrases: Iterable[_Phrase]) -> dict[str, list[_Phrase]]:

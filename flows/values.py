@@ -28,8 +28,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from babel.dates import get_day_names, get_month_names
+from bot import yamltext
 from bot.i18n import locales_dir
 from text_to_num import alpha2digit
 
@@ -93,7 +93,7 @@ class Vocabulary:
 
     @classmethod
     def load(cls, language: str, path: Path) -> Vocabulary:
-        table: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+        table: dict[str, Any] = yamltext.load(path.read_text(encoding="utf-8"))
         phrases: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
         numbers: dict[str, dict[str, int]] = {}
         holidays: dict[tuple[str, ...], tuple[int, int]] = {}

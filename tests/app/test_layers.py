@@ -31,8 +31,8 @@ OURS = {*SOURCES, TESTS}
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Ground: nothing of ours below them (``GROUND`` says what each may import of the others).
-    ("bot.heap", "bot.jsontext", "bot.logs", "bot.languages", "bot.i18n", "bot.store", "bot.isp", "bot.sandbox",
-     "bot.acs", "bot.receipts"),
+    ("bot.heap", "bot.jsontext", "bot.yamltext", "bot.logs", "bot.languages", "bot.i18n", "bot.store", "bot.isp",
+     "bot.sandbox", "bot.acs", "bot.receipts"),
     ("bot.metrics",),  # counts the ISP client's calls
     ("flows",),  # the engine, the context and what every role's flows share
     ("flows.subscriber", "flows.technician", "flows.staff"),
@@ -56,8 +56,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # Within the ground, what each package may import of ours besides itself: the client and the
 # sandbox nothing (each is checked against the other, so neither may lean on it), the store nothing.
 GROUND: dict[str, tuple[str, ...]] = {
-    "bot.heap": (), "bot.jsontext": (), "bot.logs": ("bot.jsontext",), "bot.languages": (),
-    "bot.i18n": ("bot.languages",), "bot.store": ("bot.jsontext",),
+    "bot.heap": (), "bot.jsontext": (), "bot.yamltext": (), "bot.logs": ("bot.jsontext",), "bot.languages": (),
+    "bot.i18n": ("bot.languages", "bot.yamltext"), "bot.store": ("bot.jsontext",),
     "bot.isp": (), "bot.sandbox": (), "bot.acs": (), "bot.receipts": (),
 }
 
@@ -73,8 +73,9 @@ THIRD_PARTY: dict[str, frozenset[str] | None] = {
     "bot": frozenset(),  # the root package's __init__.py
     "bot.heap": frozenset(),
     "bot.jsontext": frozenset({"orjson"}),
+    "bot.yamltext": frozenset({"yaml"}),
     "bot.logs": frozenset(),
-    "bot.i18n": frozenset({"babel", "jinja2", "yaml"}),
+    "bot.i18n": frozenset({"babel", "jinja2"}),
     "bot.store": frozenset({"aiosqlite", "alembic", "asyncpg", "sqlalchemy"}),
     "bot.isp": frozenset({"cachetools", "httpx", "pydantic", "pydantic_core", "pydantic_settings", "tenacity"}),
     "bot.sandbox": frozenset({"fpdf", "httpx", "segno", "starlette", "uvicorn", "yaml"}),  # httpx: the fake ACS

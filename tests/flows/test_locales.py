@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, LOCALES_DIR, Translations, default_translations
-from flows.intents import ELSEWHERE, LEAVE, NEEDS, ORDINARY, SHORT, SMALL_TALK
+from flows.intents import ELSEWHERE, LEAVE, NEEDS, ORDINARY, SHORT, SMALL_TALK, STOP
 from flows.subscriber import subscriber_flows
 from jinja2 import Environment, meta
 
@@ -100,7 +100,7 @@ def test_a_customer_name_with_markup_is_escaped() -> None:
 
 
 def test_the_intents_name_only_flows_that_exist() -> None:
-    flows = {*subscriber_flows().flows, *SMALL_TALK, LEAVE, ORDINARY, ELSEWHERE, SHORT, *NEEDS}
+    flows = {*subscriber_flows().flows, *SMALL_TALK, LEAVE, STOP, ORDINARY, ELSEWHERE, SHORT, *NEEDS}
     assert sorted(set(NEEDS.values()) - {*subscriber_flows().flows, *SMALL_TALK}) == []
     for path in sorted((LOCALES_DIR / "intents").glob("*.yaml")):
         named = set(yaml.safe_load(path.read_text(encoding="utf-8")) or {})

@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from bot import yamltext
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translations
 
 TOPIC = "whatsapp_templates"  # locales/<language>/whatsapp_templates.yaml: one body per kind
@@ -61,7 +62,7 @@ def _one_line(value: str) -> str:
 def load_templates(path: Path) -> dict[str, Template]:
     """The file's templates by kind; ``ValueError`` saying what to fix."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yamltext.load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise ValueError(f"cannot read the WhatsApp templates {path}: {exc}") from None
     if not isinstance(raw, dict) or not raw:
