@@ -6,11 +6,10 @@ at most ``concurrency`` at a time. A run that waited past half its lease is put 
 
 Exactly once: the engine's turn and the inbox's "done, answered by these calls" commit in one
 transaction, only while the update is still pending. The calls then go to the channel
-(``bot.channels.base.Channel``); each accepted answer is recorded as soon as the channel says so, so
-a crash sends again little more than what was on the wire; and what a dead process
-left unsent is sent again by ``resend_undelivered`` (every minute, and at once after a take-over:
-``bot.runtime.heartbeat``). What the database refused meanwhile (recording a delivery, putting an
-update back) is tried again soon, not left to the lease.
+(``bot.channels.base.Channel``); each accepted answer is recorded as soon as the channel says so (a
+crash sends again little more than what was on the wire); what a dead process left unsent is sent
+again by ``resend_undelivered`` (every minute, and at once after a take-over: ``bot.runtime.heartbeat``).
+What the database refused meanwhile (recording a delivery, putting an update back) is tried again soon.
 
 Failures: an update the channel cannot read is set aside and its chat goes on; a database or other
 failure puts the update back with a growing delay, set aside after ``max_attempts``.

@@ -222,9 +222,9 @@ async def test_a_state_write_needs_its_question_to_ask_and_a_path_for_a_miss_to_
 
 
 def test_only_flows_writes_decides_what_a_failure_to_reach_the_isp_means() -> None:
-    """The rules live in one place: no flow handles ``IspTransportError`` itself (the engine tells
-    what the rules leave to it)."""
+    """The rules live in one place: no flow handles ``IspTransportError`` itself (the engine, and its
+    staff turn at the desk, tell what the rules leave to it)."""
     root = Path(flows.__file__).parent
     handling = [str(p.relative_to(root)) for p in sorted(root.rglob("*.py"))
                 if "IspTransportError" in p.read_text(encoding="utf-8")]
-    assert handling == ["engine.py", "writes.py"]
+    assert handling == ["engine.py", "staff_turn.py", "writes.py"]
