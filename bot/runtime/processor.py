@@ -6,10 +6,10 @@ at most ``concurrency`` at a time. A run that waited past half its lease is put 
 
 Exactly once: the engine's turn and the inbox's "done, answered by these calls" commit in one
 transaction, only while the update is still pending. The calls then go to the channel
-(``bot.channels.base.Channel``); each accepted answer is recorded as soon as the channel says so (a
-crash sends again little more than what was on the wire); what a dead process left unsent is sent
-again by ``resend_undelivered`` (every minute, and at once after a take-over: ``bot.runtime.heartbeat``).
-What the database refused meanwhile (recording a delivery, putting an update back) is tried again soon.
+(``bot.channels.base.Channel``); the next claim records that it sent them, and what a dead process
+left unsent is sent again by ``resend_undelivered`` (every minute, and at once after a take-over:
+``bot.runtime.heartbeat``). What the database refused meanwhile (recording a delivery, putting an
+update back) is tried again soon, not left to the lease.
 
 Failures: an update the channel cannot read is set aside and its chat goes on; a database or other
 failure puts the update back with a growing delay, set aside after ``max_attempts``.
@@ -64,12 +64,13 @@ LOOK_EVERY = 1.0
 # answer frees one, and a claim after each read every update waiting behind the others for one or
 # two updates (bench/RESULTS.md has what that cost). A person waits that much more.
 SMALL_CLAIM_PAUSE = 0.02
-# Answers a channel accepted are recorded at once, each write taking every answer accepted while the
-# one before it ran: a crash sends again only what was on the wire (the channel had not said yet) and
-# the few accepted during that last write, not a batch held back to save commits. A claim that comes
-# first records them in its own transaction. A write the database refused is tried again this long
-# (seconds) after, not in a loop as fast as the refusals come.
-RECORD_RETRY_AFTER = 0.1
+# Answers Telegram accepted are recorded with the next claim, in its transaction (what frees their
+# chats is read by that claim anyway), or on their own once the oldest waited this long (seconds): a
+# transaction of its own after each send cost a commit for two or three answers in a burst. Until
+# then a crash would send them again, as it would any answer sent but not yet recorded; so once
+# ``RECORD_AT_MOST`` wait, they are recorded at once (a crash right after a burst of sends).
+RECORD_DELIVERED_WITHIN = 0.1
+RECORD_AT_MOST = 8
 # A round of notices is this many calls ahead of the channels at most (``send_round``): at Telegram's
 # 30 a second, five seconds' worth, so the channel never waits for the round to make the next ones.
 ROUND_AHEAD = 150
@@ -104,8 +105,7 @@ class Processor:
         self._progress = asyncio.Event()  # set whenever an update is finished: fetching may go on
         self._tasks: set[asyncio.Task[None]] = set()  # one per chat run in hand
         self._delivered: list[int] = []  # sent, not recorded yet
-        self._recorder: asyncio.Task[None] | None = None  # writing ``_delivered`` now
-        self._record_by = 0.0  # monotonic time of the next try after a refused write (``RECORD_RETRY_AFTER``)
+        self._record_by = 0.0  # monotonic time by which ``_delivered`` is recorded even if no claim comes
         self._unsettled: list[list[InboxItem]] = []  # runs to put back once the database answers again
         self._last_sweep = float("-inf")
         self._inbox_changed = True  # since the last claim: worth claiming again
@@ -150,7 +150,7 @@ class Processor:
                     wait, paused = idle_wait, self._claim_after - time.monotonic()
                     if self._inbox_changed and paused > 0:  # held back by ``SMALL_CLAIM_PAUSE``: claim when it ends
                         wait = min(wait, paused)
-                    if self._delivered and not self._recording():  # a refused write, tried again soon
+                    if self._delivered:  # recorded by a claim, or on their own when none came in time
                         wait = min(wait, self._record_by - time.monotonic())
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._wake.wait(), wait)
@@ -208,8 +208,6 @@ class Processor:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         # What the channels did not send yet is resent by whoever runs next.
         await asyncio.gather(*(channel.drain(within=SEND_GRACE) for channel in self.channels.values()))
-        if self._recorder is not None:
-            await self._recorder
         await self._flush_delivered()
         await self._settle_put_backs()
 
@@ -393,51 +391,37 @@ class Processor:
             nonlocal remaining
             remaining -= 1
             if remaining == 0:
+                if not self._delivered:
+                    self._record_by = time.monotonic() + RECORD_DELIVERED_WITHIN
                 self._delivered.append(update_id)
-                self._record_soon()
+                if len(self._delivered) == RECORD_AT_MOST:
+                    self._record_by = time.monotonic()
+                self._changed()  # the next claim records it and may take the chat's next update (``bot.store.inbox``)
 
         for future in futures:
             future.add_done_callback(sent)
 
-    def _recording(self) -> bool:
-        return self._recorder is not None and not self._recorder.done()
-
-    def _record_soon(self) -> None:
-        """Record what was accepted now, unless a write is under way: it takes these next."""
-        if not self._recording() and time.monotonic() >= self._record_by:
-            self._recorder = asyncio.create_task(self._record_delivered())
-
-    async def _record_delivered(self) -> None:
-        """Write what was accepted, then what was accepted meanwhile, until nothing waits (or the
-        database refuses: ``_sweep_if_due`` tries again ``RECORD_RETRY_AFTER`` later)."""
-        while self._delivered and await self._flush_delivered():
-            pass
-
-    async def _flush_delivered(self) -> bool:
-        """Record every accepted answer not recorded yet, in one statement; False if the database refused."""
+    async def _flush_delivered(self) -> None:
         if not self._delivered:
-            return True
+            return
         ids, self._delivered = self._delivered, []
         try:
             async with self.database.transaction() as session:
                 await self.inbox.delivered(session, ids)
+            self._changed()  # their chats' next updates are free
         except Exception as exc:
             self._record_later(ids)  # the database is down: record them when it is back
             log.warning("could not record %d delivered answers (%s); trying again", len(ids), type(exc).__name__)
-            return False
-        self._changed()  # their chats' next updates are free (``bot.store.inbox``)
-        return True
 
     def _record_later(self, ids: list[int]) -> None:
         """Sent answers the database did not record: first in line again, tried with the next claim or
-        ``RECORD_RETRY_AFTER`` from now, not at once."""
+        ``RECORD_DELIVERED_WITHIN`` from now, not at once."""
         self._delivered[:0] = ids
-        self._record_by = time.monotonic() + RECORD_RETRY_AFTER
-        self._wake.set()  # the loop waits until then, not its idle while
+        self._record_by = time.monotonic() + RECORD_DELIVERED_WITHIN
 
     async def _sweep_if_due(self) -> None:
         if self._delivered and time.monotonic() >= self._record_by:
-            self._record_soon()  # a refused write's answers, tried again
+            await self._flush_delivered()  # no claim took them meanwhile (every slot busy, say)
         await self._settle_put_backs()
         now = time.monotonic()
         if now - self._last_sweep < SWEEP_EVERY:

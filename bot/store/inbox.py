@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BigInteger, Row, any_, bindparam, delete, func, literal, or_, select, update
+from sqlalchemy import Row, bindparam, delete, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.store.driver import Direct, begun
+from bot.store.driver import Direct
 from bot.store.enums import InboxState
 from bot.store.errors import UpdateTakenError
 from bot.store.models import TELEGRAM, InboxRow, ProcessRow
@@ -98,12 +98,6 @@ ANSWER = update(_inbox).where(
 _ANSWER = Direct(ANSWER)
 # Often, from the processor and from polling: built once too.
 _DELIVERED = update(_inbox).where(_inbox.c.update_id.in_(bindparam("b_ids", expanding=True))).values(answer=None)
-# The processor's own record, the first statement of its session: on PostgreSQL one statement on its
-# own, without BEGIN and COMMIT, so it is written one round trip after the answer was accepted (a
-# crash meanwhile sends that answer again).
-_DELIVERED_ALONE = Direct(update(_inbox).where(
-    _inbox.c.update_id == any_(bindparam("b_ids", type_=postgresql.ARRAY(BigInteger))),
-).values(answer=None), alone=True)
 # The state as a literal: counted in ``ix_inbox_pending``, not across the whole table.
 _PENDING = select(func.count()).select_from(_inbox).where(
     _inbox.c.state == literal(InboxState.PENDING.value, literal_execute=True),
@@ -250,12 +244,9 @@ class Inbox:
             await session.execute(update(_inbox).where(_inbox.c.update_id == update_id).values(payload=kept))
 
     async def delivered(self, session: AsyncSession, update_ids: Collection[int]) -> int:
-        """Telegram accepted these updates' answers: nothing left to resend. The first statement of a
-        session on PostgreSQL runs on its own (``_DELIVERED_ALONE``)."""
+        """Telegram accepted these updates' answers: nothing left to resend."""
         if not update_ids:
             return 0
-        if dialect_name(session) == "postgresql" and not await begun(session):
-            return await _DELIVERED_ALONE.rowcount(session, {"b_ids": list(update_ids)})
         return await execute_rowcount(session, _DELIVERED, {"b_ids": list(update_ids)})
 
     async def undelivered(

@@ -4,13 +4,11 @@ took but did not start is handed back when it stops, for another process to answ
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection
 
 import pytest
-from bot.runtime.processor import Processor
+from bot.runtime.processor import RECORD_AT_MOST, Processor
 from bot.sandbox import Sandbox
 from bot.store import Database, Inbox, InboxItem, InboxState, utcnow
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, running_bot
@@ -117,7 +115,7 @@ async def test_a_claim_smaller_than_the_slots_is_not_repeated_at_every_change_an
     monkeypatch.setattr(Inbox, "claim_pending", counted)
     async with running_bot(database, sandbox) as bot:
         await bot.handled_all(await store(bot, [7331], first_update=3200))
-        assert claims[-1] <= 1  # of one update for twelve slots (none if the answer took longer than the pause)
+        assert claims[-1] == 1  # a claim of one update, for twelve slots
         before = len(claims)
         for _ in range(50):  # fifty answers confirmed in a row, nothing new to claim
             bot.processor.wake()
@@ -164,12 +162,39 @@ async def test_the_processor_sleeps_while_every_slot_is_busy_and_more_wait(
         await bot.handled_all(update_ids)
 
 
-async def test_an_accepted_answer_is_recorded_at_once_not_with_a_later_claim(
+async def test_accepted_answers_are_recorded_by_the_next_claim_not_in_a_transaction_each(
     database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Until recorded, an answer is sent again if the process dies: it is recorded as soon as Telegram
-    accepted it, though no claim comes for an hour (a quiet inbox) to take it along."""
+    """Each chat's next update waits for its last answer to be recorded as sent; the claim that takes
+    it records that answer in its own transaction, instead of a commit for every answer or two."""
+    monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 3600.0)  # only claims record them
+    alone: list[int] = []  # answers recorded in a transaction of their own
+    flush = Processor._flush_delivered
+
+    async def counted(self: Processor) -> None:
+        alone.extend(self._delivered)
+        await flush(self)
+
+    monkeypatch.setattr(Processor, "_flush_delivered", counted)
+    async with running_bot(database, sandbox) as bot:
+        update_ids = await store(bot, [7351, 7352, 7353] * 4, first_update=3400)  # each chat's in turn
+        await bot.handled_all(update_ids)
+        assert alone == []
+        await bot.shutdown()  # what no claim recorded yet is recorded on stopping
+    for update_id in update_ids:
+        row = await bot.inbox_row(update_id)
+        assert row is not None and row.state == InboxState.DONE.value and row.answer is None
+    for chat_id in (7351, 7352, 7353):
+        assert sum(HELP in (sent.text or "") for sent in bot.api.sent(chat_id)) == 4
+
+
+async def test_an_accepted_answer_is_recorded_soon_when_no_claim_comes(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Until recorded, an answer is sent again if the process dies: no claim for a long while (a
+    quiet inbox) must not leave it unrecorded."""
     monkeypatch.setattr("bot.runtime.processor.LOOK_EVERY", 3600.0)
+    monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 0.05)
     claim = Inbox.claim_pending
 
     async def once(self: Inbox, *args: object, **kwargs: object) -> list[InboxItem]:
@@ -180,17 +205,17 @@ async def test_an_accepted_answer_is_recorded_at_once_not_with_a_later_claim(
 
     monkeypatch.setattr(Inbox, "claim_pending", once)
     recorded = asyncio.Event()
-    delivered = Inbox.delivered
+    flush = Processor._flush_delivered
 
-    async def watched(self: Inbox, session: AsyncSession, update_ids: Collection[int]) -> int:
-        count = await delivered(self, session, update_ids)
-        if update_ids:
+    async def watched(self: Processor) -> None:
+        await flush(self)
+        if not self._delivered:
             recorded.set()
-        return count
 
-    monkeypatch.setattr(Inbox, "delivered", watched)
+    monkeypatch.setattr(Processor, "_flush_delivered", watched)
     async with running_bot(database, sandbox) as bot:
         [update_id] = await store(bot, [7361], first_update=3500)
+        await bot.handled_all([update_id])
         async with asyncio.timeout(5):
             await recorded.wait()
         row = await bot.inbox_row(update_id)
@@ -198,47 +223,32 @@ async def test_an_accepted_answer_is_recorded_at_once_not_with_a_later_claim(
     assert HELP in (bot.api.sent(7361)[0].text or "")
 
 
-async def test_answers_accepted_while_a_record_is_written_go_together_in_the_next(
+async def test_a_burst_of_accepted_answers_is_recorded_at_once_whatever_the_claim_pause(
     database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """One write at a time: what Telegram accepts while one is written waits for it and goes in the
-    next, all together (a commit for the lot, not one each), and nothing is left unrecorded."""
+    """A crash sends again every answer accepted but not recorded yet: once ``RECORD_AT_MOST`` wait,
+    they are recorded at once, not after the claim pause or ``RECORD_DELIVERED_WITHIN``."""
     monkeypatch.setattr("bot.runtime.processor.LOOK_EVERY", 3600.0)
-    monkeypatch.setattr("bot.runtime.processor.SMALL_CLAIM_PAUSE", 3600.0)  # one claim takes them all
-    chats = [7381 + n for n in range(8)]
-    writes: list[list[int]] = []  # what each write recorded (a claim's, with nothing to record, left out)
-    first_held, go_on, all_accepted, all_recorded = (asyncio.Event() for _ in range(4))
-    delivered, accepted = Inbox.delivered, Processor._record_soon
+    monkeypatch.setattr("bot.runtime.processor.SMALL_CLAIM_PAUSE", 3600.0)
+    monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 3600.0)
+    chats = [7381 + n for n in range(RECORD_AT_MOST)]
+    recorded: list[int] = []
+    all_recorded = asyncio.Event()
+    flush = Processor._flush_delivered
 
-    async def held(self: Inbox, session: AsyncSession, update_ids: Collection[int]) -> int:
-        if update_ids:
-            writes.append(sorted(update_ids))
-            if len(writes) == 1:
-                first_held.set()
-                await go_on.wait()
-        count = await delivered(self, session, update_ids)
-        if sum(map(len, writes)) == len(chats):
+    async def watched(self: Processor) -> None:
+        ids = list(self._delivered)
+        await flush(self)
+        recorded.extend(ids)
+        if len(recorded) == len(chats):
             all_recorded.set()
-        return count
 
-    def watched(self: Processor) -> None:  # called as each answer is accepted
-        accepted(self)
-        if writes and len(self._delivered) == len(chats) - len(writes[0]):  # the rest wait for the next write
-            all_accepted.set()
-
-    monkeypatch.setattr(Inbox, "delivered", held)
-    monkeypatch.setattr(Processor, "_record_soon", watched)
+    monkeypatch.setattr(Processor, "_flush_delivered", watched)
     async with running_bot(database, sandbox) as bot:
-        update_ids = await store(bot, chats, first_update=3700)
-        async with asyncio.timeout(5):
-            await first_held.wait()
-            await all_accepted.wait()  # the rest accepted while the first write is held
-        go_on.set()
+        update_ids = await store(bot, chats, first_update=3700)  # one claim, then no other for an hour
         async with asyncio.timeout(5):
             await all_recorded.wait()
-        await asyncio.sleep(0.05)  # a write too many would come now
-        assert len(writes) == (1 if len(writes[0]) == len(chats) else 2), writes
-        assert sorted(update_id for write in writes for update_id in write) == update_ids
+        assert sorted(recorded) == update_ids
         for update_id in update_ids:
             row = await bot.inbox_row(update_id)
             assert row is not None and row.answer is None
@@ -248,10 +258,10 @@ async def test_while_sent_answers_cannot_be_recorded_the_processor_tries_again_c
     database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The database refuses the record (it is down): the answers stay in hand and are tried again
-    every ``RECORD_RETRY_AFTER``, not in a loop as fast as the refusals come."""
+    every ``RECORD_DELIVERED_WITHIN``, not in a loop as fast as the refusals come."""
     monkeypatch.setattr("bot.runtime.processor.LOOK_EVERY", 3600.0)
     monkeypatch.setattr("bot.runtime.processor.SMALL_CLAIM_PAUSE", 3600.0)  # no claim records them
-    monkeypatch.setattr("bot.runtime.processor.RECORD_RETRY_AFTER", 0.1)
+    monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 0.1)
     tries = 0
 
     async def refused(self: Inbox, session: object, update_ids: list[int]) -> int:
