@@ -517,7 +517,7 @@ class Engine:
         (a bill's reminder), by a linked chat: it is about the notices the bot writes first, and stops
         every kind. At any other question it leaves the question."""
         flow = role.flows.get(ctx.state.flow or "")
-        at_rest = flow is None or (flow.rests_at(ctx.state.step) and ctx.state.step not in flow.verbatim_steps)
+        at_rest = self._free(ctx, role) and (flow is None or flow.rests_at(ctx.state.step))
         return ((at_rest or bool(ctx.data.get(ASKED_BY_NOTICE))) and ctx.link is not None and NOTICES_OFF in role.flows
                 and default_intents().stops(ctx.language, text))
 
