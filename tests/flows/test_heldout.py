@@ -95,10 +95,11 @@ UNRELATED_FLOOR = 0.90  # issue 44: texts about what the ISP does not do, "not u
 
 
 # The newest rounds, written by writers who read nothing of ours and measured first on today's model,
-# their texts never read before that measure: rounds 15 and 16 (docs/intents.md). Pooled because one
-# round's 130 requests move 0.8 points a text, its 25 unrelated texts 4 points: round 16 alone has the
-# Portuguese requests at 93.9 %, round 15 alone the English restraint at 88.0 %.
-UNSEEN_ROUNDS = 2
+# their texts never read before that measure: rounds 15 to 17 (docs/intents.md). Pooled because one
+# round's 130 requests move 0.8 points a text, its 25-40 unrelated texts 3-4 points: round 17 alone
+# meets both floors everywhere, round 16 alone has the Portuguese requests at 93.9 %, round 15 alone
+# the English restraint at 88.0 %.
+UNSEEN_ROUNDS = 3
 
 
 def latest(language: str, *, unrelated: bool) -> dict[str, str]:
