@@ -777,7 +777,8 @@ class Engine:
         role = self.flows[ctx.state.role]
         again = prompt_reply(ctx.state.data.get(PROMPT))
         talk = default_intents().plainly(ctx.language, event.text) if isinstance(event, Text) else None
-        if talk in SMALL_TALK and again is not None:
+        if (talk in SMALL_TALK and again is not None and isinstance(event, Text)
+                and default_intents().only_asks(ctx.language, event.text, talk)):
             # "bom dia" at a question: a kind word back and the question again, not "I didn't get that".
             ctx.reply.say(f"common.small_talk_{talk}")
             ctx.reply.replies.append(again)
