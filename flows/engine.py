@@ -87,7 +87,7 @@ from flows.events import (
 )
 from flows.files import FileSource
 from flows.flow import ASKED_BY_NOTICE, Flow
-from flows.intents import SMALL_TALK, default_intents
+from flows.intents import BYE, SMALL_TALK, default_intents
 from flows.policy import Policy
 from flows.replies import AskContact, AskLocation, Document, Message, Notice, Reply, Upload
 from flows.speech import prompt_reply
@@ -779,6 +779,12 @@ class Engine:
         talk = default_intents().plainly(ctx.language, event.text) if isinstance(event, Text) else None
         if (talk in SMALL_TALK and again is not None and isinstance(event, Text)
                 and default_intents().only_asks(ctx.language, event.text, talk)):
+            if talk == BYE and MENU in role.flows:
+                # "valeu, tchau" at a question ends the conversation: a goodbye, the question not asked
+                # again (nothing of it was done), and the chat waits in no step, read as at the menu.
+                ctx.reply.say("menu.bye")
+                self._enter(ctx, MENU, None)
+                return
             # "bom dia" at a question: a kind word back and the question again, not "I didn't get that".
             ctx.reply.say(f"common.small_talk_{talk}")
             ctx.reply.replies.append(again)

@@ -243,3 +243,14 @@ async def test_another_companys_words_at_a_question_keep_it_and_only_small_talk_
     assert "👍" not in chat.text and asked in chat.text
     await chat.say("bom dia")  # small talk alone: a kind word, then the question
     assert "Olá" in chat.text and asked in chat.text
+
+
+async def test_a_goodbye_at_a_question_ends_the_conversation_without_asking_again(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("quero suspender minha internet")
+    await chat.tap("Suspender por um tempo")
+    asked = chat.text
+    await chat.say("valeu, tchau")
+    assert "Até logo" in chat.text and asked not in chat.text and not chat.buttons
+    await chat.say("segunda via do boleto")  # what comes next is read as at the menu
+    assert "boleto" in chat.text.casefold() or "fatura" in chat.text.casefold()
