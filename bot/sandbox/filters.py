@@ -20,7 +20,7 @@ import json
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -519,10 +519,11 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def affinity(rows: Sequence[Mapping[str, Any]], name: str) -> str:
-    """The column's type in the table a clause is evaluated on: numeric only where every value is a number."""
-    values = [r.get(name) for r in rows if r.get(name) is not None]
-    numeric = bool(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+def affinity(values: Iterable[Any]) -> str:
+    """A column's type in the table a clause is evaluated on, from all its values: numeric only where
+    every value is a number."""
+    present = [v for v in values if v is not None]
+    numeric = bool(present) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in present)
     return "NUMERIC" if numeric else "TEXT COLLATE MYSQL_CI"
 
 
@@ -538,50 +539,40 @@ def select(
     if narrow is None:
         return _evaluated(rows, names, affinities, compiled, now)
     indexes = [i for i, row in enumerate(rows) if narrow.may_match(row)]
-    # The column compared keeps the affinity all the rows give it: the comparison is the whole table's.
-    whole = {narrow.column: affinities.get(narrow.column) or affinity(rows, narrow.column)}
+    # The columns the clause names keep the affinity all the rows give them: its comparisons are the whole table's.
+    whole = {column: affinities.get(column) or affinity(r.get(column) for r in rows) for column in narrow.named}
     kept = _evaluated([rows[i] for i in indexes], names, {**affinities, **whole}, compiled, now)
     return [indexes[i] for i in kept]
 
 
+# Words and operators that may turn a comparison's truth around or group it otherwise: a clause with
+# any of them is not narrowed (``Narrowing``), whatever its shape.
+_UNNARROWED = frozenset({"OR", "XOR", "NOT", "BETWEEN", "CASE", "IS", "||", "!"})
+
+
+def _joins(token: Token) -> bool:
+    return token.text.upper() in ("AND", "&&")
+
+
+def _groups(tokens: Sequence[Token]) -> dict[int, int]:
+    """Each opening parenthesis's index, with its closing one's."""
+    opened: list[int] = []
+    pairs: dict[int, int] = {}
+    for index, token in enumerate(tokens):
+        if token.kind == "op" and token.text == "(":
+            opened.append(index)
+        elif token.kind == "op" and token.text == ")" and opened:
+            pairs[opened.pop()] = index
+    return pairs
+
+
 @dataclass(frozen=True)
-class Narrowing:
-    """A clause that compares one column with literals (``Codigo = 12``, ``Codigo IN (1, 2)``: how the
-    bot asks for one customer or a page of them), and a check of a row that never leaves out one the
-    clause keeps. A server answers those from an index: without it a query for one customer among
-    10,000 would cost the sandbox its whole table; the clause is still evaluated on what is left."""
+class Condition:
+    """A column equal to one of some literals: the literals as numbers and as folded text."""
 
     column: str
     numbers: frozenset[float]
     texts: frozenset[str]
-
-    @classmethod
-    def of(cls, clause: str, names: Sequence[str], *, backslash_escapes: bool = True) -> Narrowing | None:
-        tokens = tokenize(clause, backslash_escapes=backslash_escapes)
-        head, literals = tokens[:2], tokens[2:-1]
-        if [t.kind for t in head] == ["name", "op"] and head[1].text == "=" and len(literals) == 1:
-            values = literals
-        elif [t.kind for t in head] == ["name", "name"] and head[1].text.upper() == "IN" and len(literals) >= 3:
-            values, commas = literals[1:-1:2], literals[2:-1:2]
-            if literals[0].text != "(" or literals[-1].text != ")" or any(t.text != "," for t in commas):
-                return None
-        else:
-            return None
-        if any(t.kind not in ("num", "str") for t in values):
-            return None
-        columns: dict[str, str] = {}
-        for name in names:  # resolved as ``compile_filter`` resolves it
-            columns.setdefault(name, name)
-            columns.setdefault(name.casefold(), name)
-        column = columns.get(head[0].text) or columns.get(head[0].text.casefold())
-        if column is None:
-            return None
-        texts = {fold(t.value) for t in values if t.kind == "str"}
-        numbers = {float(t.value) for t in values if t.kind == "num"}
-        for text in texts:  # a numeric column compares '12' as 12
-            with contextlib.suppress(ValueError):
-                numbers.add(float(text))
-        return cls(column, frozenset(numbers), frozenset(texts))
 
     def may_match(self, row: Mapping[str, Any]) -> bool:
         """False only where the row's value surely equals none of the literals (a NULL equals nothing)."""
@@ -598,6 +589,102 @@ class Narrowing:
             except ValueError:
                 return False
         return True  # a list or an object, compared as its JSON: left to the clause
+
+
+@dataclass(frozen=True)
+class Narrowing:
+    """The conditions a clause that is a conjunction sets on columns (``Codigo = 12``, ``Cliente IN
+    (1, 2) AND Tipo = 'C'``: how the bot asks for one customer or a page of them), and a check of a row
+    that never leaves out one the clause keeps. A server answers those from an index: without it a
+    query for one customer among 10,000 would cost the sandbox its whole table; the clause is still
+    evaluated on what is left."""
+
+    conditions: tuple[Condition, ...]
+    named: frozenset[str]  # every column the clause names: evaluated on part of a table, they keep its affinity
+
+    @property
+    def columns(self) -> set[str]:
+        return {condition.column for condition in self.conditions}
+
+    @classmethod
+    def of(cls, clause: str, names: Sequence[str], *, backslash_escapes: bool = True) -> Narrowing | None:
+        tokens = tokenize(clause, backslash_escapes=backslash_escapes)
+        if any(t.text.upper() in _UNNARROWED for t in tokens if t.kind in ("name", "op")):
+            return None
+        columns: dict[str, str] = {}
+        for name in names:  # resolved as ``compile_filter`` resolves it
+            columns.setdefault(name, name)
+            columns.setdefault(name.casefold(), name)
+        groups = _groups(tokens)
+        conditions = []
+        for start in range(len(tokens)):
+            found = _comparison(tokens, start)
+            if found is None or not _in_conjunction(tokens, groups, start, found[0]):
+                continue
+            values = found[1]
+            column = columns.get(tokens[start].text) or columns.get(tokens[start].text.casefold())
+            if column is None:
+                continue
+            texts = {fold(t.value) for t in values if t.kind == "str"}
+            numbers = {float(t.value) for t in values if t.kind == "num"}
+            for text in texts:  # a numeric column compares '12' as 12
+                with contextlib.suppress(ValueError):
+                    numbers.add(float(text))
+            conditions.append(Condition(column, frozenset(numbers), frozenset(texts)))
+        named = {columns.get(t.text) or columns.get(t.text.casefold()) for t in tokens if t.kind == "name"}
+        return cls(tuple(conditions), frozenset(n for n in named if n is not None)) if conditions else None
+
+    def only(self, columns: Collection[str]) -> Narrowing | None:
+        """The conditions on these columns alone (a view's own fields), if any."""
+        kept = tuple(c for c in self.conditions if c.column in columns)
+        return Narrowing(kept, self.named) if kept else None
+
+    def may_match(self, row: Mapping[str, Any]) -> bool:
+        return all(condition.may_match(row) for condition in self.conditions)
+
+
+def _comparison(tokens: Sequence[Token], start: int) -> tuple[int, list[Token]] | None:
+    """``name = literal`` or ``name IN (literal, ...)`` from ``start``: where it ends, and its literals."""
+    head = tokens[start:start + 3]
+    if len(head) < 3 or head[0].kind != "name":
+        return None
+    if head[1].kind == "op" and head[1].text == "=" and head[2].kind in ("num", "str"):
+        return start + 3, [head[2]]
+    if head[1].kind != "name" or head[1].text.upper() != "IN" or head[2].text != "(":
+        return None
+    values: list[Token] = []
+    index = start + 3
+    while index + 1 < len(tokens) and tokens[index].kind in ("num", "str"):
+        values.append(tokens[index])
+        if tokens[index + 1].text == ")":
+            return index + 2, values
+        if tokens[index + 1].text != ",":
+            return None
+        index += 2
+    return None
+
+
+def _in_conjunction(tokens: Sequence[Token], groups: dict[int, int], start: int, end: int) -> bool:
+    """Whether tokens ``start:end`` are a term of the clause's conjunction: joined by AND to the rest
+    of every parenthesised group holding them, each group a term of the one around it, up to the
+    whole clause (no function's argument, no operand of a comparison)."""
+    while True:
+        before, after = tokens[start - 1] if start else None, tokens[end]
+        opens = before is None or _joins(before) or before.text == "("
+        closes = after.kind == "end" or _joins(after) or after.text == ")"
+        if not (opens and closes):
+            return False
+        if before is None and after.kind == "end":
+            return True
+        enclosing = [(o, c) for o, c in groups.items() if o < start and c >= end]
+        if not enclosing:
+            return before is None or _joins(before)
+        opening, closing = max(enclosing)  # the innermost
+        if start != opening + 1 and not _joins(tokens[start - 1]):
+            return False
+        if opening and tokens[opening - 1].kind == "name" and not _joins(tokens[opening - 1]):
+            return False  # a function's parentheses (or IN's list)
+        start, end = opening, closing + 1
 
 
 def _evaluated(
@@ -623,7 +710,9 @@ def _evaluated(
         ):
             conn.create_function(sql_name, arity, fn, deterministic=True)
         conn.create_function("sb_concat", -1, _null_safe(lambda *a: "".join(_as_text(x) for x in a)))
-        definition = ", ".join(f'"c{i}" {affinities.get(n) or affinity(rows, n)}' for i, n in enumerate(names))
+        definition = ", ".join(
+            f'"c{i}" {affinities.get(n) or affinity(r.get(n) for r in rows)}' for i, n in enumerate(names)
+        )
         conn.execute(f"CREATE TABLE v ({definition})")
         marks = ", ".join("?" for _ in names)
         conn.executemany(

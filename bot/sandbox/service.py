@@ -106,7 +106,9 @@ class Service:
             escapes = not self.settings.no_backslash_escapes
             try:
                 narrow = Narrowing.of(clause, view.names, backslash_escapes=escapes)
-                if narrow is not None and narrow.column in view.fields:
+                stored = [name for name in view.fields if name not in view.aliases]  # as the store holds them
+                narrow = narrow.only(stored) if narrow is not None else None
+                if narrow is not None:
                     rows, affinities = view.narrowed(self.store, self.now(), narrow)
                 else:
                     rows, affinities = view.table(self.store, self.now()), {}

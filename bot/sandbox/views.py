@@ -36,11 +36,17 @@ class View:
         return [self._item(row) for row in self.rows(store, now)]
 
     def narrowed(self, store: Store, now: datetime, narrow: Narrowing) -> tuple[list[Record], dict[str, str]]:
-        """The rows that may match ``narrow`` (a field of the view, not an alias), and the affinity the
-        whole table gives its column: a query for one record among many builds only that record."""
+        """The rows that may match ``narrow`` (conditions on the store's own fields, no alias), and
+        the affinity the whole table gives each column the clause names: a query for one record among
+        many builds only that record, and compares as the whole table would."""
         rows = list(self.rows(store, now))
         items = [self._item(row) for row in rows if narrow.may_match(row)]
-        return items, {narrow.column: affinity(rows, narrow.column)}
+        return items, {column: affinity(self._value(row, column) for row in rows) for column in narrow.named}
+
+    def _value(self, row: Record, name: str) -> Any:
+        """A column's value in the row the view builds (an alias computed over a field of the same name)."""
+        alias = self.aliases.get(name)
+        return alias(row) if alias is not None else row.get(name)
 
     def _item(self, row: Record) -> Record:
         item = {f: row.get(f) for f in self.fields}

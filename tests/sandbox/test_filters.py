@@ -164,7 +164,20 @@ def test_a_column_against_literals_keeps_what_the_whole_table_would(column: str)
         assert select(MIXED, MIXED_NAMES, clause, NOW) == whole, clause
 
 
+@pytest.mark.parametrize("clause", [
+    "(Codigo = 12 AND Nome = 'jose')", "((Codigo IN (12, 7) AND Texto = '12') AND Misto <= 12)",
+    "Codigo = 12 && Misto > '5'", "Misto > 5 AND Codigo IN ('12', 1)", "(Codigo = 12) = 0", "Codigo = 12 = 0",
+    "Codigo = 12 OR Nome = 'x'", "NOT Codigo = 12", "Codigo = 12 IS NULL", "LEFT(Texto = '12', 1) = '0'",
+    "Codigo = 12 + 0", "(Nome = 'jose') AND (Codigo = 1 OR Codigo = 12)", "Codigo BETWEEN 1 AND Codigo = 12",
+    "Texto IN ('12') AND (Lista = '[12]' AND Codigo = 12)",
+])
+def test_a_conjunction_is_narrowed_only_where_it_keeps_what_the_whole_table_would(clause: str) -> None:
+    whole = _evaluated(MIXED, MIXED_NAMES, {}, compile_filter(clause, MIXED_NAMES), NOW)
+    assert select(MIXED, MIXED_NAMES, clause, NOW) == whole
+
+
 def test_one_customer_among_many_is_found() -> None:
     rows = [{"Codigo": n, "Nome": f"Cliente {n}"} for n in range(1, 20_001)]
     assert select(rows, ["Codigo", "Nome"], "Codigo = 12345", NOW) == [12344]
     assert select(rows, ["Codigo", "Nome"], "Codigo IN (3, '7', 20001)", NOW) == [2, 6]
+    assert select(rows, ["Codigo", "Nome"], "((Codigo IN (3, 9) AND Nome LIKE '%9') AND Codigo < 10)", NOW) == [8]
