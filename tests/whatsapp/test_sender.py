@@ -15,9 +15,10 @@ import pytest
 from bot import metrics
 from bot.channels.whatsapp.client import CloudApi, CloudApiError, UnreadableAnswer
 from bot.channels.whatsapp.render import WaCall
-from bot.channels.whatsapp.sender import Pace, WaSender
+from bot.channels.whatsapp.sender import NOTICE_CATCH_UP, Pace, WaSender
 from flows.files import FileUnavailable
 
+from tests.telegram_sender.test_sender import VirtualClock, max_in_window
 from tests.whatsapp import fake_cloud_api as wa
 from tests.whatsapp.fake_cloud_api import FakeCloudApi
 
@@ -275,3 +276,54 @@ async def test_metas_own_error_stays_metas_refusal_whatever_its_status() -> None
         await api.send("5511900000001", {"type": "text", "text": {"body": "oi"}})
     await api.aclose()
     assert refused.value.meaning == "refused" and refused.value.reason == "code 131026: Message undeliverable"
+
+
+class VirtualCloudApi:
+    """Meta's side on the virtual clock: when each message arrived, and to whom."""
+
+    def __init__(self, clock: VirtualClock) -> None:
+        self.clock = clock
+        self.sent: list[tuple[float, str]] = []
+
+    async def send(self, to: str, body: dict[str, Any]) -> str:
+        self.sent.append((self.clock.now, to))
+        return f"wamid.OUT{len(self.sent)}"
+
+    async def mark_read(self, message_id: str) -> None:
+        return None
+
+
+async def test_a_reply_goes_before_a_round_of_notices_spread_over_the_throughput() -> None:
+    """200 notices at 20 a second, then a person's answer 3.3 seconds in: the notices go one every
+    twentieth of a second (never a burst that fills the second), the answer at the next slot, and the
+    number's throughput is never passed."""
+    clock = VirtualClock()
+    api = VirtualCloudApi(clock)
+
+    async def address(chat_id: int) -> str | None:
+        return f"55119000{chat_id - BASE:05d}"
+
+    async def dead(call: WaCall, reason: str) -> None:
+        raise AssertionError(reason)
+
+    sender = WaSender(api, address, on_dead=dead, rate=20, pair=Pace(burst=1000, every=0.001),  # type: ignore[arg-type]
+                      clock=clock.time, sleep=clock.sleep)
+
+    async def scenario() -> float:
+        notices = await sender.submit_all([text(n) for n in range(200)], notice=True)
+        await clock.sleep(3.3)  # a third into a second
+        asked = clock.now
+        (answer,) = await sender.submit_all([text(999, "resposta")])
+        await asyncio.gather(answer, *notices)
+        return asked
+
+    asked = await clock.run(scenario())
+    await sender.aclose()
+    times = [at for at, _ in api.sent]
+    answered = next(at for at, to in api.sent if to == "5511900000999")
+    assert len(times) == 201 and max_in_window(times, 1.0) <= 20
+    assert answered - asked <= 1 / 20  # not behind the notices queued before it, nor a second's burst of them
+    notices = [at for at, to in api.sent if to != "5511900000999"]
+    # Spread: half a second takes half the second's notices, and the few a late schedule catches up.
+    assert max_in_window(notices, 0.5) <= 10 + NOTICE_CATCH_UP + 1
+    assert notices[-1] <= 201 / 20  # at the number's pace, the answer's slot included
