@@ -517,7 +517,7 @@ class Engine:
         (a bill's reminder), by a linked chat: it is about the notices the bot writes first, and stops
         every kind. At any other question it leaves the question."""
         flow = role.flows.get(ctx.state.flow or "")
-        at_rest = flow is None or (flow.rests_at(ctx.state.step) and ctx.state.step not in flow.verbatim_steps)
+        at_rest = self._free(ctx, role) and (flow is None or flow.rests_at(ctx.state.step))
         return ((at_rest or bool(ctx.data.get(ASKED_BY_NOTICE))) and ctx.link is not None and NOTICES_OFF in role.flows
                 and default_intents().stops(ctx.language, text))
 
@@ -777,7 +777,8 @@ class Engine:
         role = self.flows[ctx.state.role]
         again = prompt_reply(ctx.state.data.get(PROMPT))
         talk = default_intents().plainly(ctx.language, event.text) if isinstance(event, Text) else None
-        if talk in SMALL_TALK and again is not None:
+        if (talk in SMALL_TALK and again is not None and isinstance(event, Text)
+                and default_intents().only_asks(ctx.language, event.text, talk)):
             # "bom dia" at a question: a kind word back and the question again, not "I didn't get that".
             ctx.reply.say(f"common.small_talk_{talk}")
             ctx.reply.replies.append(again)

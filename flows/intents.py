@@ -178,13 +178,17 @@ class Intents:
             return None
         own = [self.resolve(language, word) for word in raw]
         phrase, covered = self._phrase(language, raw, own)
-        model = self._models.get(language)
-        known = self._known.get(language, frozenset())
-        likely = model.probabilities(_features([word for word, _ in own], known.__contains__)) if model else {}
+        likely = self._likely(language, own)
         if phrase is not None:
             likely[phrase] = likely.get(phrase, 0.0) + PHRASE_WEIGHT * covered / len(raw)
         best = max(likely, key=likely.__getitem__, default=NONE)
         return None if best == NONE or likely[best] < SURE else best
+
+    def _likely(self, language: str, own: list[tuple[str, float]]) -> dict[str, float]:
+        """The model's probability of each destination, ``NONE`` included, for the words as read."""
+        model = self._models.get(language)
+        known = self._known.get(language, frozenset())
+        return model.probabilities(_features([word for word, _ in own], known.__contains__)) if model else {}
 
     def _model(self, language: str, taught: list[tuple[tuple[str, ...], str]],
                examples: list[tuple[tuple[str, ...], str]]) -> NaiveBayes:
@@ -203,8 +207,15 @@ class Intents:
         text is most likely an answer to a question (a description, a login, a date), only a plain
         request leaves the question ("quero falar com um atendente")."""
         raw = self._read(language, read_words(text))
-        name = self._phrase(language, raw, [self.resolve(language, word) for word in raw])[0] if raw else None
-        return None if name == NONE else name
+        if not raw:
+            return None
+        own = [self.resolve(language, word) for word in raw]
+        name = self._phrase(language, raw, own)[0]
+        if name is None or name == NONE:
+            return None
+        # A phrase of ours inside a text the model is sure asks for nothing we do ("quiero cancelar mi
+        # suscripción de Netflix") is not a request: the question stays (docs/intents.md).
+        return None if name not in SMALL_TALK and self._likely(language, own).get(NONE, 0.0) >= SURE else name
 
     def only_asks(self, language: str, text: str, name: str) -> bool:
         """Whether the text does nothing but ask for ``name`` ("quero falar com um atendente, por

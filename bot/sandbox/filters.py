@@ -15,11 +15,12 @@ Comparisons follow MySQL's default collation: case- and accent-insensitive, trai
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -518,7 +519,8 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def _affinity(rows: Sequence[dict[str, Any]], name: str) -> str:
+def affinity(rows: Sequence[Mapping[str, Any]], name: str) -> str:
+    """The column's type in the table a clause is evaluated on: numeric only where every value is a number."""
     values = [r.get(name) for r in rows if r.get(name) is not None]
     numeric = bool(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
     return "NUMERIC" if numeric else "TEXT COLLATE MYSQL_CI"
@@ -526,10 +528,82 @@ def _affinity(rows: Sequence[dict[str, Any]], name: str) -> str:
 
 def select(
     rows: Sequence[dict[str, Any]], names: Sequence[str], clause: str, now: datetime, *,
-    backslash_escapes: bool = True,
+    backslash_escapes: bool = True, affinities: Mapping[str, str] | None = None,
 ) -> list[int]:
-    """Indexes of the rows the clause keeps. Raises FilterRejected for a clause the sandbox refuses."""
+    """Indexes of the rows the clause keeps. Raises FilterRejected for a clause the sandbox refuses.
+    ``affinities``: a column's, where ``rows`` are part of a table (``Narrowing``) whose values decide it."""
     compiled = compile_filter(clause, names, backslash_escapes=backslash_escapes)
+    affinities = affinities or {}
+    narrow = Narrowing.of(clause, names, backslash_escapes=backslash_escapes)
+    if narrow is None:
+        return _evaluated(rows, names, affinities, compiled, now)
+    indexes = [i for i, row in enumerate(rows) if narrow.may_match(row)]
+    # The column compared keeps the affinity all the rows give it: the comparison is the whole table's.
+    whole = {narrow.column: affinities.get(narrow.column) or affinity(rows, narrow.column)}
+    kept = _evaluated([rows[i] for i in indexes], names, {**affinities, **whole}, compiled, now)
+    return [indexes[i] for i in kept]
+
+
+@dataclass(frozen=True)
+class Narrowing:
+    """A clause that compares one column with literals (``Codigo = 12``, ``Codigo IN (1, 2)``: how the
+    bot asks for one customer or a page of them), and a check of a row that never leaves out one the
+    clause keeps. A server answers those from an index: without it a query for one customer among
+    10,000 would cost the sandbox its whole table; the clause is still evaluated on what is left."""
+
+    column: str
+    numbers: frozenset[float]
+    texts: frozenset[str]
+
+    @classmethod
+    def of(cls, clause: str, names: Sequence[str], *, backslash_escapes: bool = True) -> Narrowing | None:
+        tokens = tokenize(clause, backslash_escapes=backslash_escapes)
+        head, literals = tokens[:2], tokens[2:-1]
+        if [t.kind for t in head] == ["name", "op"] and head[1].text == "=" and len(literals) == 1:
+            values = literals
+        elif [t.kind for t in head] == ["name", "name"] and head[1].text.upper() == "IN" and len(literals) >= 3:
+            values, commas = literals[1:-1:2], literals[2:-1:2]
+            if literals[0].text != "(" or literals[-1].text != ")" or any(t.text != "," for t in commas):
+                return None
+        else:
+            return None
+        if any(t.kind not in ("num", "str") for t in values):
+            return None
+        columns: dict[str, str] = {}
+        for name in names:  # resolved as ``compile_filter`` resolves it
+            columns.setdefault(name, name)
+            columns.setdefault(name.casefold(), name)
+        column = columns.get(head[0].text) or columns.get(head[0].text.casefold())
+        if column is None:
+            return None
+        texts = {fold(t.value) for t in values if t.kind == "str"}
+        numbers = {float(t.value) for t in values if t.kind == "num"}
+        for text in texts:  # a numeric column compares '12' as 12
+            with contextlib.suppress(ValueError):
+                numbers.add(float(text))
+        return cls(column, frozenset(numbers), frozenset(texts))
+
+    def may_match(self, row: Mapping[str, Any]) -> bool:
+        """False only where the row's value surely equals none of the literals (a NULL equals nothing)."""
+        value = row.get(self.column)
+        if value is None:
+            return False
+        if isinstance(value, int | float):  # booleans too: stored as 0 and 1
+            return float(value) in self.numbers or bool(self.texts)
+        if isinstance(value, str):
+            if fold(value) in self.texts:
+                return True
+            try:
+                return float(value) in self.numbers
+            except ValueError:
+                return False
+        return True  # a list or an object, compared as its JSON: left to the clause
+
+
+def _evaluated(
+    rows: Sequence[dict[str, Any]], names: Sequence[str], affinities: Mapping[str, str], compiled: Compiled,
+    now: datetime,
+) -> list[int]:
     conn = sqlite3.connect(":memory:")
     try:
         conn.create_collation("MYSQL_CI", _collate)
@@ -549,7 +623,7 @@ def select(
         ):
             conn.create_function(sql_name, arity, fn, deterministic=True)
         conn.create_function("sb_concat", -1, _null_safe(lambda *a: "".join(_as_text(x) for x in a)))
-        definition = ", ".join(f'"c{i}" {_affinity(rows, n)}' for i, n in enumerate(names))
+        definition = ", ".join(f'"c{i}" {affinities.get(n) or affinity(rows, n)}' for i, n in enumerate(names))
         conn.execute(f"CREATE TABLE v ({definition})")
         marks = ", ".join("?" for _ in names)
         conn.executemany(

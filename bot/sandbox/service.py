@@ -16,7 +16,7 @@ from bot.sandbox import codes, rules
 from bot.sandbox.clock import ISP_ZONE, Clock
 from bot.sandbox.envelopes import v1_fail, v1_ok, v2_fail, v2_ok
 from bot.sandbox.errors import Refusal
-from bot.sandbox.filters import FilterRejected, select
+from bot.sandbox.filters import FilterRejected, Narrowing, select
 from bot.sandbox.keys import ApiKey, Environment, KeyRing
 from bot.sandbox.params import Params
 from bot.sandbox.registry import DEFAULT_BASE_URL, OPERATIONS, V1, V2, Context, Operation, Settings
@@ -97,16 +97,20 @@ class Service:
             return v1_fail(refusal.code, refusal.description, refusal.detail, refusal.inf)
 
     def _query(self, view: View, params: dict[str, Any]) -> list[dict[str, str]]:
-        rows = view.table(self.store, self.now())
         clause = params.get("Filtro")
-        if view.filterable and clause not in (None, ""):
-            if not isinstance(clause, str):
-                raise Refusal(codes.INVALID_FILTER, "Filtro inválido: texto esperado", detail="Filtro")
+        if not view.filterable or clause in (None, ""):
+            rows = view.table(self.store, self.now())
+        elif not isinstance(clause, str):
+            raise Refusal(codes.INVALID_FILTER, "Filtro inválido: texto esperado", detail="Filtro")
+        else:
+            escapes = not self.settings.no_backslash_escapes
             try:
-                kept = select(
-                    rows, view.names, clause, self.now(),
-                    backslash_escapes=not self.settings.no_backslash_escapes,
-                )
+                narrow = Narrowing.of(clause, view.names, backslash_escapes=escapes)
+                if narrow is not None and narrow.column in view.fields:
+                    rows, affinities = view.narrowed(self.store, self.now(), narrow)
+                else:
+                    rows, affinities = view.table(self.store, self.now()), {}
+                kept = select(rows, view.names, clause, self.now(), backslash_escapes=escapes, affinities=affinities)
                 rows = [rows[i] for i in kept]
             except FilterRejected as exc:
                 raise Refusal(codes.INVALID_FILTER, f"Filtro inválido: {exc}", detail="Filtro") from None

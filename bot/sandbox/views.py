@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.sandbox.filters import Narrowing, affinity
 from bot.sandbox.store import Record, Store
 
 Rows = Callable[[Store, datetime], Iterable[Record]]
@@ -32,12 +33,19 @@ class View:
         return [*self.fields, *(a for a in self.aliases if a not in self.fields)]
 
     def table(self, store: Store, now: datetime) -> list[Record]:
-        out = []
-        for row in self.rows(store, now):
-            item = {f: row.get(f) for f in self.fields}
-            item.update({alias: fn(row) for alias, fn in self.aliases.items()})
-            out.append(item)
-        return out
+        return [self._item(row) for row in self.rows(store, now)]
+
+    def narrowed(self, store: Store, now: datetime, narrow: Narrowing) -> tuple[list[Record], dict[str, str]]:
+        """The rows that may match ``narrow`` (a field of the view, not an alias), and the affinity the
+        whole table gives its column: a query for one record among many builds only that record."""
+        rows = list(self.rows(store, now))
+        items = [self._item(row) for row in rows if narrow.may_match(row)]
+        return items, {narrow.column: affinity(rows, narrow.column)}
+
+    def _item(self, row: Record) -> Record:
+        item = {f: row.get(f) for f in self.fields}
+        item.update({alias: fn(row) for alias, fn in self.aliases.items()})
+        return item
 
 
 def same(name: str) -> Alias:

@@ -94,38 +94,32 @@ def test_the_vocabularys_phrases_alone_understand_the_first_round(language: str)
 UNRELATED_FLOOR = 0.90  # issue 44: texts about what the ISP does not do, "not understood"
 
 
+# The newest rounds, written by writers who read nothing of ours and measured first on today's model,
+# their texts never read before that measure: rounds 15 to 17 (docs/intents.md). Pooled because one
+# round's 130 requests move 0.8 points a text, its 25-40 unrelated texts 3-4 points: round 17 alone
+# meets both floors everywhere, round 16 alone has the Portuguese requests at 93.9 %, round 15 alone
+# the English restraint at 88.0 %.
+UNSEEN_ROUNDS = 3
+
+
 def latest(language: str, *, unrelated: bool) -> dict[str, str]:
-    """The newest round's requests (a flow or small talk), or its texts that ask for nothing we do."""
-    return {text: wanted for text, wanted in rounds(language)[-1].items() if (wanted == NONE) == unrelated}
+    """The newest rounds' requests (a flow or small talk), or their texts that ask for nothing we do."""
+    newest = [phrases for each in rounds(language)[-UNSEEN_ROUNDS:] for phrases in each.items()]
+    return {text: wanted for text, wanted in newest if (wanted == NONE) == unrelated}
 
 
-# Round 14's English requests are at 93.1 % (94/101; 95.0 % on the model before round 13's changes, which
-# were chosen on the examples alone: docs/intents.md). Kept visible, strict=False, as below.
-SHORT_OF_REQUESTS = {"en"}
-
-
-@pytest.mark.parametrize("language", [
-    pytest.param(language, marks=pytest.mark.xfail(reason="round 14: below 95 % (docs/intents.md)", strict=False))
-    if language in SHORT_OF_REQUESTS else language for language in LANGUAGES
-])
-def test_the_latest_round_is_understood(language: str) -> None:
-    # The newest round, written before the last change of the vocabulary, the examples or the reading.
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_latest_rounds_are_understood(language: str) -> None:
+    # Written before the last change of the vocabulary, the examples or the reading.
     total, understood, _, _ = measure(language, latest(language, unrelated=False))
     assert understood / total >= FLOOR, f"{language}: {understood}/{total} held-out requests understood"
 
 
-# Round 14's unrelated texts are at 90 % in Portuguese only (English 89.3 %, Spanish 86.7 %: docs/intents.md):
-# kept visible, strict=False so that the test passes as XPASS, and can lose its mark, once the reading reaches it.
-SHORT_OF_RESTRAINT = {"en", "es"}
-
-
-@pytest.mark.parametrize("language", [
-    pytest.param(language, marks=pytest.mark.xfail(reason="round 14: below 90 % (docs/intents.md)", strict=False))
-    if language in SHORT_OF_RESTRAINT else language for language in LANGUAGES
-])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_latest_rounds_unrelated_texts_are_not_understood(language: str) -> None:
     total, restrained, _, _ = measure(language, latest(language, unrelated=True))
-    assert total >= 0.2 * len(rounds(language)[-1]) - 5  # about a fifth of the round, before duplicates left
+    newest = sum(len(each) for each in rounds(language)[-UNSEEN_ROUNDS:])
+    assert total >= 0.2 * newest - 5 * UNSEEN_ROUNDS  # about a fifth of the rounds, before duplicates left
     assert restrained / total >= UNRELATED_FLOOR, f"{language}: {restrained}/{total} unrelated texts not understood"
 
 

@@ -199,3 +199,14 @@ def test_the_language_a_text_is_written_in(text: str, language: str) -> None:
                                   "", "   ", "?!", "0800 123 4567"])
 def test_a_text_that_tells_no_language_is_none(text: str) -> None:
     assert default_intents().language_of(text) is None
+
+
+def test_a_phrase_of_ours_in_a_text_the_model_is_sure_asks_for_nothing_we_do_is_no_request() -> None:
+    # Read at a question (``plainly``): before, any phrase of ours was a request, whatever its text.
+    intents = default_intents()
+    assert intents.plainly("es", "quiero cancelar mi suscripcion de netflix, como hago") is None
+    assert intents.plainly("es", "quiero cancelar mi plan de internet") == "cancel_plan"
+    assert intents.plainly("en", "i want to change my wifi password") == "wifi_password"
+    # Small talk is kept: whether it is all the text is the engine's to ask (``only_asks``).
+    assert intents.plainly("pt_BR", "o sinal do meu celular da claro ta horrivel") == "ok"
+    assert not intents.only_asks("pt_BR", "o sinal do meu celular da claro ta horrivel", "ok")

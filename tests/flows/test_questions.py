@@ -230,3 +230,16 @@ async def test_with_no_ticket_open_a_cancellation_is_asked_before_anything_is_op
     await chat.say("quero cancelar meu plano")
     await chat.tap("Sim")
     assert len(tickets_of(desk.sandbox, customer)) == before + 1
+
+
+async def test_another_companys_words_at_a_question_keep_it_and_only_small_talk_alone_is_small_talk(desk: Desk) -> None:
+    chat = await desk.linked_chat(MARIA)
+    await chat.say("quero suspender minha internet")
+    await chat.tap("Suspender por um tempo")
+    asked = chat.text
+    await chat.say("preciso cancelar a netflix")  # our "cancelar" in another company's sense
+    assert asked in chat.text and "cancelamento" not in chat.text.casefold()  # the question stays
+    await chat.say("o sinal do meu celular da claro ta horrivel")  # "claro" is also "sure"
+    assert "👍" not in chat.text and asked in chat.text
+    await chat.say("bom dia")  # small talk alone: a kind word, then the question
+    assert "Olá" in chat.text and asked in chat.text

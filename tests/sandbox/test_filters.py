@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime
 
 import pytest
 from bot.sandbox import DEMO_IDENTITIES as D
 from bot.sandbox import Sandbox
-from bot.sandbox.filters import FilterRejected, select, tokenize
+from bot.sandbox.filters import FilterRejected, _evaluated, compile_filter, select, tokenize
 
 from tests.sandbox.conftest import Api
 
@@ -140,3 +141,30 @@ async def test_hostile_filters_over_http_never_error_or_leak(api: Api, sb: Sandb
 
 async def test_filter_is_ignored_by_queries_without_filter_support(api: Api) -> None:
     assert len(await api.rows("ConsultaPlanos", "Codigo = 1")) == 8
+
+
+# ---- a column against literals: answered from the rows that may match (a server's index) -----------
+MIXED = [
+    {"Codigo": 12, "Texto": "12", "Misto": 12, "Nome": "José", "Lista": [12]},
+    {"Codigo": 7, "Texto": "12 ", "Misto": "12.0", "Nome": "jose ", "Lista": None},
+    {"Codigo": 12.0, "Texto": "０12", "Misto": True, "Nome": "JOSÉ", "Lista": {"a": 1}},
+    {"Codigo": None, "Texto": None, "Misto": "abc", "Nome": None, "Lista": "12"},
+    {"Codigo": 1, "Texto": "1e1", "Misto": " 12", "Nome": "Jóse", "Lista": "[12]"},
+]
+MIXED_NAMES = ["Codigo", "Texto", "Misto", "Nome", "Lista"]
+LITERALS = ["12", "'12'", "12.0", "'12.0'", "1", "'1'", "10", "'abc'", "'jose'", "'JOSÉ '", "'[12]'", "'12abc'"]
+
+
+@pytest.mark.parametrize("column", [*MIXED_NAMES, "codigo"])
+def test_a_column_against_literals_keeps_what_the_whole_table_would(column: str) -> None:
+    clauses = [f"{column} = {literal}" for literal in LITERALS]
+    clauses += [f"{column} IN ({a}, {b})" for a, b in itertools.pairwise(LITERALS)]
+    for clause in clauses:
+        whole = _evaluated(MIXED, MIXED_NAMES, {}, compile_filter(clause, MIXED_NAMES), NOW)
+        assert select(MIXED, MIXED_NAMES, clause, NOW) == whole, clause
+
+
+def test_one_customer_among_many_is_found() -> None:
+    rows = [{"Codigo": n, "Nome": f"Cliente {n}"} for n in range(1, 20_001)]
+    assert select(rows, ["Codigo", "Nome"], "Codigo = 12345", NOW) == [12344]
+    assert select(rows, ["Codigo", "Nome"], "Codigo IN (3, '7', 20001)", NOW) == [2, 6]
