@@ -75,6 +75,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench.outage_surge
 	$(BIN)/python -m bench.telegram_surge
 	$(BIN)/python -m bench.notice_round --subscribers 10000 --people 50
+	$(BIN)/python -m bench.notice_round --channel whatsapp --subscribers 10000 --people 50 --rate 80
 	$(BIN)/python -m bench.whatsapp_surge --within 400
 	$(BIN)/python -m bench.whatsapp_intake
 	$(BIN)/python -m bench.mirror_drain
@@ -92,6 +93,7 @@ bench-quick: $(BENCH_STAMP)
 	$(BIN)/python -m bench.outage_surge --subscribers 500 --seconds 5
 	$(BIN)/python -m bench.telegram_surge --subscribers 200 --seconds 10
 	$(BIN)/python -m bench.notice_round --subscribers 300 --people 10 --within 300
+	$(BIN)/python -m bench.notice_round --channel whatsapp --subscribers 400 --people 10 --rate 80 --within 300
 	$(BIN)/python -m bench.whatsapp_surge --subscribers 500 --rate 80 --within 120
 	$(BIN)/python -m bench.whatsapp_intake --messages 2000 --within 120
 	$(BIN)/python -m bench.mirror_drain --entries 2000 --backlog 500 --outage-seconds 5

@@ -1,40 +1,57 @@
-"""A round of notices for many subscribers under Telegram's ceiling while others write: the round
+"""A round of notices for many subscribers under the channel's ceiling while others write: the round
 must go at the channel's pace and never hold their answers back.
 
-    .venv/bin/python -m bench.notice_round [--subscribers 10000] [--people 50] [--database URL]
+    .venv/bin/python -m bench.notice_round [--channel telegram|whatsapp] [--subscribers 10000] [--people 50]
+        [--rate 80] [--database URL]
 
-The whole bot runs over the fake Bot API (429 past Telegram's limits). ``--subscribers`` linked
-customers each have a bill due in three days; ``--people`` others write ``ASKED`` one after another
-every ``WRITE_EVERY`` seconds. Figures: ``round_seconds``, from the round's start to the last reminder
-at Telegram, against the reminders ÷ 30 a second (``round_vs_bound``; the issue's bound 1.1) and
-every message Telegram took meanwhile ÷ 30 (``round_vs_shared_bound``: replies go first);
-``made_seconds``, when every notice was handed to the channel; ``cpu_ms_per_notice``, the process's
-CPU (bot, fake Bot API, sandbox ISP) per reminder, whence the pace of an idle core, beside the load
-averages; ``answer_p99_ms``, a person's message at Telegram to the bot's next message to that chat
-(bound 1 s; watched every 20 ms); ``too_many_requests`` (0 expected); the round's ISP calls.
+The whole bot runs over the channel's fake: the fake Bot API (429 past Telegram's limits: 30 messages
+a second), or the fake Cloud API (``--rate`` messages a second, 130429 past it; the pair limit, 131056;
+131047 outside the 24-hour window), the WhatsApp sender at Meta's per-person pace as shipped and each
+notice kind's template named (``ops/whatsapp-templates.yaml``). ``--subscribers`` linked customers each
+have a bill due in three days (on WhatsApp none wrote in the last 24 hours: their reminders go as the
+``bill_due`` template); ``--people`` others write ``ASKED`` one after another every ``WRITE_EVERY``
+seconds (on WhatsApp through the signed webhook: their window is open, their answers go as they are).
+Figures: ``round_seconds``, from the round's start to the last reminder at the channel, against the
+reminders ÷ the channel's rate (``round_vs_bound``; the issue's bound 1.1) and every message the
+channel took meanwhile ÷ the rate (``round_vs_shared_bound``: replies go first); ``made_seconds``,
+when every notice was handed to the channel; ``cpu_ms_per_notice``, the process's CPU (bot, fake
+channel, sandbox ISP) per reminder, whence the pace of an idle core, beside the load averages;
+``answer_p99_ms``, a person's message at the channel to the bot's next message to that chat (bound
+1 s; watched every 20 ms); the channel's refusals (Telegram: ``too_many_requests``; WhatsApp:
+``errors_130429``, ``errors_131056``, 0 expected, and ``errors_131047``, what went first as a free
+message outside the window); the round's ISP calls.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
-from bot.runtime.processor import DEFAULT_CONCURRENCY
+from bot.channels.whatsapp.sender import PAIR
+from bot.runtime.processor import DEFAULT_CONCURRENCY, Processor
 from bot.sandbox.seed import document_record
 from bot.store import Links
-from flows.notices import BILL_DUE
+from flows.notices import BILL_DUE, NoticeRound
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.fake_bot_api import FakeBotApi, TelegramLimits
 from tests.telegram.harness import running_bot
+from tests.whatsapp import fake_cloud_api as wa
+from tests.whatsapp.fake_cloud_api import FakeCloudApi
+from tests.whatsapp.harness import running_whatsapp
 
-from bench.outage_surge import parked_subscribers
+from bench.outage_surge import Parked, parked_subscribers
 from bench.report import dialect, emit, figure, median, percentile
 from bench.telegram_surge import POLL, TELEGRAM_RATE, Watch
+from bench.whatsapp_intake import people as whatsapp_numbers
 
 WRITE_EVERY = 0.25  # seconds between two people's messages during the round
 # What people write: answered without an ISP read. The sandbox ISP runs in the bot's own process and
@@ -42,33 +59,112 @@ WRITE_EVERY = 0.25  # seconds between two people's messages during the round
 ASKED = "/ajuda"
 DUE_IN_DAYS = 3
 FIRST_DOCUMENT = 9_000_000
+TEMPLATES = Path(__file__).resolve().parent.parent / "ops" / "whatsapp-templates.yaml"
+WHATSAPP_RATE = 80
 
 
-async def measure(url: str | None, subscribers: int, people: int, within: float, concurrency: int) -> dict[str, Any]:
-    async with parked_subscribers(url, subscribers + people, concurrency) as parked, FakeBotApi(
+@dataclass
+class Bench:
+    """What the measure needs of the bot on one channel: the parked subscribers, the round's
+    sender, how a person writes, what the channel took and what it refused."""
+
+    parked: Parked
+    processor: Processor
+    notices: NoticeRound
+    rate: float
+    outgoing: Any  # ``outgoing_since(index)``: the messages the channel took, each with its ``chat_id``
+    write: Callable[[int], None]  # the person of this chat writes ``ASKED``
+    refusals: Callable[[], dict[str, Any]]  # the channel's refusals, as figures
+
+
+@contextlib.asynccontextmanager
+async def telegram(url: str | None, chats: int, concurrency: int, rate: float) -> AsyncIterator[Bench]:
+    del rate  # Telegram's own: 30 a second
+    async with parked_subscribers(url, chats, concurrency) as parked, FakeBotApi(
         max_poll_timeout=0.25, limits=TelegramLimits(),
     ) as api, running_bot(parked.database, parked.sandbox, concurrency=concurrency, sender_limits={}, api=api) as bot:
-        sandbox = parked.sandbox
-        parked.event.update(Status="C")  # no outage: the bills' reminders alone
-        due_chats, writers = parked.chats[:subscribers], parked.chats[subscribers:]
+        await bot.chat(1).say("/ajuda")  # a stranger's help: pools and templates ready, no ISP read
+        assert bot.app.notices is not None
+
+        def refusals() -> dict[str, Any]:
+            too_many = dict(api.too_many_requests)
+            return {"too_many_requests": sum(too_many.values()), "too_many_requests_by_limit": too_many}
+
+        def write(chat: int) -> None:
+            api.push_update(tg.text_message(chat, ASKED))
+
+        yield Bench(parked, bot.processor, bot.app.notices, TELEGRAM_RATE, api, write, refusals)
+
+
+@dataclass
+class _Took:
+    chat_id: int | None
+
+
+@dataclass
+class _CloudOutgoing:
+    """The fake Cloud API's accepted messages, by chat (as ``Watch`` follows Telegram's)."""
+
+    api: FakeCloudApi
+    chat_of: dict[str, int]
+
+    def outgoing_since(self, index: int) -> list[_Took]:
+        return [_Took(self.chat_of.get(sent.to)) for sent in self.api.sent[index:]]
+
+
+@contextlib.asynccontextmanager
+async def whatsapp(url: str | None, chats: int, concurrency: int, rate: float) -> AsyncIterator[Bench]:
+    numbers = whatsapp_numbers(chats)
+    async with parked_subscribers(url, chats, concurrency, numbers=numbers) as parked:
+        api = FakeCloudApi(throughput=int(rate), pair_limit=wa.META_PAIR_LIMIT, window=True)
+        async with running_whatsapp(parked.database, parked.sandbox, api=api, whatsapp_rate=int(rate),
+                                    whatsapp_templates=TEMPLATES, concurrency=concurrency) as bot:
+            bot.channel.sender.pair = PAIR  # each person's pace as shipped (the harness relaxes it)
+            await bot.chat("5511900000001").say("/ajuda")  # a stranger's help, as on Telegram
+            assert bot.app.notices is not None
+            number_of = dict(zip(parked.chats, numbers, strict=True))
+            posts: set[asyncio.Task[Any]] = set()
+
+            def write(chat: int) -> None:  # through the signed webhook, as Meta posts it
+                task = asyncio.create_task(bot.post(wa.post(wa.text(number_of[chat], ASKED))))
+                posts.add(task)
+                task.add_done_callback(posts.discard)
+
+            def refusals() -> dict[str, Any]:
+                return {"errors_130429": api.errors.get(130429, 0), "errors_131056": api.errors.get(131056, 0),
+                        "errors_131047": api.errors.get(131047, 0), "errors": dict(api.errors),
+                        "sender_errors": dict(bot.channel.sender.errors)}
+
+            yield Bench(parked, bot.runtime.processor, bot.app.notices, rate,
+                        _CloudOutgoing(api, dict(zip(numbers, parked.chats, strict=True))), write, refusals)
+            await asyncio.gather(*posts, return_exceptions=True)
+
+
+CHANNELS = {"telegram": telegram, "whatsapp": whatsapp}
+
+
+async def measure(
+    channel: str, url: str | None, *, subscribers: int, people: int, within: float, concurrency: int, rate: float,
+) -> dict[str, Any]:
+    async with CHANNELS[channel](url, subscribers + people, concurrency, rate) as bench:
+        sandbox = bench.parked.sandbox
+        bench.parked.event.update(Status="C")  # no outage: the bills' reminders alone
+        due_chats, writers = bench.parked.chats[:subscribers], bench.parked.chats[subscribers:]
         due = sandbox.clock().date() + timedelta(days=DUE_IN_DAYS)
-        links = await _customers_of(parked.database, due_chats)
+        links = await _customers_of(bench.parked.database, due_chats)
         for n, customer in enumerate(links):
             record = sandbox.store.find("customers", Codigo=customer)
             assert record is not None
             sandbox.store.insert("documents", document_record(FIRST_DOCUMENT + n, record, [], due, 99.90, paid_on=None))
-        await bot.chat(1).say("/ajuda")  # a stranger's help: pools and templates ready, no ISP read
         sandbox.reset_calls()
-        notices = bot.app.notices
-        assert notices is not None
-        watch = Watch(bot.api, seen=len(bot.api.outgoing()))
+        watch = Watch(bench.outgoing, seen=len(bench.outgoing.outgoing_since(0)))
         told: dict[int, float] = {}
         due_set = set(due_chats)
         load_before, cpu_started = os.getloadavg()[0], time.process_time()
         started = time.perf_counter()
-        round_task = asyncio.create_task(notices.run(send=bot.processor.send_round))
+        round_task = asyncio.create_task(bench.notices.run(send=bench.processor.send_round))
         made = 0.0  # when the round had handed every notice to the channel
-        cpu, sends = 0.0, 0  # at the round's end: the process's CPU seconds, the messages Telegram took
+        cpu, sends = 0.0, 0  # at the round's end: the process's CPU seconds, the messages the channel took
         next_write, writer = 0.0, 0
         try:
             async with asyncio.timeout(within):
@@ -77,7 +173,7 @@ async def measure(url: str | None, subscribers: int, people: int, within: float,
                     if len(told) < subscribers and writers and now >= next_write:
                         chat = writers[writer % len(writers)]
                         writer, next_write = writer + 1, now + WRITE_EVERY
-                        bot.api.push_update(tg.text_message(chat, ASKED))
+                        bench.write(chat)
                         watch.wrote(chat, now)
                     if round_task.done() and not made:
                         made = time.perf_counter() - started
@@ -94,14 +190,16 @@ async def measure(url: str | None, subscribers: int, people: int, within: float,
             cpu, sends = time.process_time() - cpu_started, watch.sends
         report = round_task.result() if round_task.done() and not round_task.cancelled() else None
         calls = dict(sandbox.calls)
-        too_many = dict(api.too_many_requests)
+        refusals = bench.refusals()
+        rate = bench.rate
     round_seconds = max(told.values(), default=0.0)
-    bound = subscribers / TELEGRAM_RATE
-    shared_bound = sends / TELEGRAM_RATE  # the replies to the people writing took slots of the 30 too
+    bound = subscribers / rate
+    shared_bound = sends / rate  # the replies to the people writing took slots of the rate too
     waits = watch.waits
     return figure(
-        "notice_round", database=dialect(url), subscribers=subscribers, people=people, concurrency=concurrency,
-        told=len(told), reminders=report.sent[BILL_DUE] if report else 0,
+        "notice_round", channel=channel, database=dialect(url), subscribers=subscribers, people=people,
+        concurrency=concurrency, rate=rate, told=len(told), reminders=report.sent[BILL_DUE] if report else 0,
+        first_told_seconds=round(min(told.values(), default=0.0), 1),
         round_seconds=round(round_seconds, 1), bound_seconds=round(bound, 1), made_seconds=round(made, 1),
         round_vs_bound=round(round_seconds / bound, 3) if bound else 0.0,
         sent_in_round=sends, shared_bound_seconds=round(shared_bound, 1),
@@ -110,7 +208,7 @@ async def measure(url: str | None, subscribers: int, people: int, within: float,
         load_average_before=round(load_before, 2), load_average_after=round(os.getloadavg()[0], 2),
         answers=len(waits), answer_p50_ms=round(1000 * median(waits), 1),
         answer_p99_ms=round(1000 * percentile(waits, 0.99), 1), answer_max_ms=round(1000 * max(waits, default=0), 1),
-        too_many_requests=sum(too_many.values()), too_many_requests_by_limit=too_many,
+        **refusals,
         isp_calls=sum(calls.values()), isp_calls_per_subscriber=round(sum(calls.values()) / subscribers, 4),
         isp_calls_by_operation=dict(sorted(calls.items())),
     )
@@ -128,13 +226,17 @@ async def _customers_of(database: Any, chats: list[int]) -> list[int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--channel", choices=sorted(CHANNELS), default="telegram", help="the channel the round goes on")
     parser.add_argument("--subscribers", type=int, default=10_000, help="subscribers with a bill due")
     parser.add_argument("--people", type=int, default=50, help="other subscribers writing during the round")
     parser.add_argument("--database", default=None, help="default: a SQLite file in a temporary folder")
     parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY, help="chats the bot processes at once")
+    parser.add_argument("--rate", type=int, default=WHATSAPP_RATE,
+                        help="WhatsApp: the number's throughput, messages a second (Telegram's is 30)")
     parser.add_argument("--within", type=float, default=3600.0, help="give up after this many seconds")
     args = parser.parse_args()
-    emit(asyncio.run(measure(args.database, args.subscribers, args.people, args.within, args.concurrency)))
+    emit(asyncio.run(measure(args.channel, args.database, subscribers=args.subscribers, people=args.people,
+                             within=args.within, concurrency=args.concurrency, rate=args.rate)))
     return 0
 
 

@@ -26,7 +26,9 @@ from typing import Any
 from bot.runtime.processor import DEFAULT_CONCURRENCY
 from bot.sandbox import FixedClock, Sandbox
 from bot.sandbox.store import Record
+from bot.store.channels import WHATSAPP, ChannelIds
 from bot.store.db import pool_size_for
+from bot.store.types import utcnow
 from flows.chat import FLOW_DATA
 from flows.subscriber.menu import GREETING
 from tests.store.dbtools import ScratchDatabase
@@ -55,15 +57,23 @@ class Parked:
 
 
 @contextlib.asynccontextmanager
-async def parked_subscribers(url: str | None, subscribers: int, concurrency: int) -> AsyncIterator[Parked]:
-    """``subscribers`` customers behind the failed NAS, in a scratch database sized for ``concurrency``."""
+async def parked_subscribers(
+    url: str | None, subscribers: int, concurrency: int, *, numbers: list[str] | None = None,
+) -> AsyncIterator[Parked]:
+    """``subscribers`` customers behind the failed NAS, in a scratch database sized for ``concurrency``;
+    on Telegram, or on WhatsApp with these ``numbers`` (one a subscriber: their chats as the webhook
+    allocates them)."""
     sandbox = Sandbox.seeded(clock=FixedClock())
     event = sandbox.store.find("failover", Status="O")
     if event is None or event["Host"] != FAILED_NAS:
         raise RuntimeError("the seeded data set no longer has an open failover event on " + FAILED_NAS)
     customers = add_offline_customers(sandbox, subscribers, FAILED_NAS, FIRST_CUSTOMER)
-    chats = [FIRST_CHAT + n for n in range(subscribers)]
     async with scratch_database(url, pool_size=pool_size_for(concurrency)) as database:
+        chats = [FIRST_CHAT + n for n in range(subscribers)]
+        if numbers is not None:
+            async with database.transaction() as session:
+                ids = await ChannelIds().chat_ids(session, WHATSAPP, numbers, utcnow())
+            chats = [ids[number] for number in numbers]
         await link_chats(database, list(zip(chats, customers, strict=True)))
         # At the menu, as the menu left them: its greeting (the customer's name; no contract) in its data.
         names = {chat: f"Assinante {code}" for chat, code in zip(chats, customers, strict=True)}

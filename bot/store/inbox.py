@@ -303,6 +303,17 @@ class Inbox:
         found: datetime | None = (await session.execute(statement)).scalar_one()
         return found
 
+    async def wrote_since(
+        self, session: AsyncSession, chat_ids: Collection[int], since: datetime, *, channel: str,
+    ) -> set[int]:
+        """Those of these chats whose person wrote on ``channel`` after ``since`` (one statement)."""
+        if not chat_ids:
+            return set()
+        statement = select(InboxRow.chat_id).distinct().where(
+            InboxRow.chat_id.in_(list(chat_ids)), InboxRow.channel == channel, InboxRow.received_at > since,
+        )
+        return {chat_id for chat_id in (await session.execute(statement)).scalars() if chat_id is not None}
+
     async def pending_count(self, session: AsyncSession) -> int:
         return int((await core_execute(session, _PENDING)).scalar_one())
 

@@ -56,6 +56,7 @@ class RunningWhatsApp:
     web: httpx.AsyncClient | None = None
     bot_settings: BotSettings | None = None
     chatwoot: ChatwootSettings | None = None  # with ``bot_settings.staff_desk == "chatwoot"``
+    concurrency: int | None = None  # chats processed at once (None: the server's default)
 
     @property
     def runtime(self) -> Runtime:
@@ -70,7 +71,8 @@ class RunningWhatsApp:
     async def start(self) -> None:
         self.app = await build_app(
             Settings(self.client.settings, self.bot_settings or BotSettings(), whatsapp_settings=self.settings,
-                     server_settings=ServerSettings(_env_file=None),  # type: ignore[call-arg]
+                     server_settings=ServerSettings(  # type: ignore[call-arg]
+                         _env_file=None, **({} if self.concurrency is None else {"concurrency": self.concurrency})),
                      chatwoot_settings=self.chatwoot),
             database=self.database, client=self.client, wall_clock=self.sandbox.clock,
             whatsapp_transport=httpx.ASGITransport(app=self.api.app),
@@ -161,7 +163,8 @@ def wa_fast_pair() -> Any:
 
 @contextlib.asynccontextmanager
 async def running_whatsapp(
-    database: Database, sandbox: Sandbox, *, api: FakeCloudApi | None = None, **overrides: Any,
+    database: Database, sandbox: Sandbox, *, api: FakeCloudApi | None = None, concurrency: int | None = None,
+    **overrides: Any,
 ) -> AsyncIterator[RunningWhatsApp]:
     api = api or FakeCloudApi()
     client = IspClient(
@@ -169,6 +172,7 @@ async def running_whatsapp(
         http_transport=httpx.ASGITransport(app=sandbox.app),
     )
     bot = RunningWhatsApp(api, database, client, sandbox, whatsapp_settings(api, **overrides))
+    bot.concurrency = concurrency
     await bot.start()
     try:
         yield bot

@@ -6,8 +6,10 @@ fetched only when sent."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -15,9 +17,10 @@ import pytest
 from bot import metrics
 from bot.channels.whatsapp.client import CloudApi, CloudApiError, UnreadableAnswer
 from bot.channels.whatsapp.render import WaCall
-from bot.channels.whatsapp.sender import Pace, WaSender
+from bot.channels.whatsapp.sender import NOTICE_CATCH_UP, Pace, WaSender
 from flows.files import FileUnavailable
 
+from tests.telegram_sender.test_sender import VirtualClock, max_in_window
 from tests.whatsapp import fake_cloud_api as wa
 from tests.whatsapp.fake_cloud_api import FakeCloudApi
 
@@ -275,3 +278,82 @@ async def test_metas_own_error_stays_metas_refusal_whatever_its_status() -> None
         await api.send("5511900000001", {"type": "text", "text": {"body": "oi"}})
     await api.aclose()
     assert refused.value.meaning == "refused" and refused.value.reason == "code 131026: Message undeliverable"
+
+
+class VirtualCloudApi:
+    """Meta's side on the virtual clock: when each message arrived, and to whom."""
+
+    def __init__(self, clock: VirtualClock) -> None:
+        self.clock = clock
+        self.sent: list[tuple[float, str]] = []
+
+    async def send(self, to: str, body: dict[str, Any]) -> str:
+        self.sent.append((self.clock.now, to))
+        return f"wamid.OUT{len(self.sent)}"
+
+    async def mark_read(self, message_id: str) -> None:
+        return None
+
+
+def virtual_sender(api: VirtualCloudApi, *, rate: int, sleep: Callable[[float], Awaitable[None]]) -> WaSender:
+    """A sender on the virtual clock, each person's pace out of the way; a dead letter fails the test."""
+
+    async def address(chat_id: int) -> str | None:
+        return f"55119000{chat_id - BASE:05d}"
+
+    async def dead(call: WaCall, reason: str) -> None:
+        raise AssertionError(reason)
+
+    return WaSender(api, address, on_dead=dead, rate=rate, pair=Pace(burst=1000, every=0.001),  # type: ignore[arg-type]
+                    clock=api.clock.time, sleep=sleep)
+
+
+async def test_a_reply_goes_before_a_round_of_notices_spread_over_the_throughput() -> None:
+    """200 notices at 20 a second, then a person's answer 3.3 seconds in: the notices go one every
+    twentieth of a second (never a burst that fills the second), the answer at the next slot, and the
+    number's throughput is never passed."""
+    clock = VirtualClock()
+    api = VirtualCloudApi(clock)
+    sender = virtual_sender(api, rate=20, sleep=clock.sleep)
+
+    async def scenario() -> float:
+        notices = await sender.submit_all([text(n) for n in range(200)], notice=True)
+        await clock.sleep(3.3)  # a third into a second
+        asked = clock.now
+        (answer,) = await sender.submit_all([text(999, "resposta")])
+        await asyncio.gather(answer, *notices)
+        return asked
+
+    asked = await clock.run(scenario())
+    await sender.aclose()
+    times = [at for at, _ in api.sent]
+    answered = next(at for at, to in api.sent if to == "5511900000999")
+    assert len(times) == 201 and max_in_window(times, 1.0) <= 20
+    assert answered - asked <= 1 / 20  # not behind the notices queued before it, nor a second's burst of them
+    notices = [at for at, to in api.sent if to != "5511900000999"]
+    # Spread: half a second takes half the second's notices, and those a late schedule catches up.
+    assert max_in_window(notices, 0.5) <= 10 + NOTICE_CATCH_UP * 20 + 1
+    assert notices[-1] <= 201 / 20  # at the number's pace, the answer's slot included
+
+
+async def test_a_round_makes_up_for_the_stalls_of_a_busy_loop_within_the_throughput() -> None:
+    """A loaded loop wakes the sender late now and then (a tenth of a second, every twentieth wait):
+    the notices behind their schedule catch up within the number's throughput, so a round of 400 at
+    80 a second still ends at its bound, not a stall's worth later for every stall."""
+    clock = VirtualClock()
+    api = VirtualCloudApi(clock)
+    waits = itertools.count(1)
+
+    async def late_sleep(delay: float) -> None:
+        await clock.sleep(delay + (0.1 if next(waits) % 20 == 0 else 0.0))
+
+    sender = virtual_sender(api, rate=80, sleep=late_sleep)
+
+    async def scenario() -> None:
+        await asyncio.gather(*await sender.submit_all([text(n) for n in range(400)], notice=True))
+
+    await clock.run(scenario())
+    await sender.aclose()
+    times = [at for at, _ in api.sent]
+    assert len(times) == 400 and max_in_window(times, 1.0) <= 80
+    assert times[-1] <= 400 / 80 + 0.1  # one stall's worth at most, not one for each (about 20 of them)

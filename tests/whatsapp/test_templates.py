@@ -103,6 +103,25 @@ async def test_each_kind_goes_as_its_own_template_in_the_persons_language(
     assert by_kind["bill_overdue"] == ["11/26/2026", "R$\u00a0103.12"]
 
 
+async def test_a_notice_to_someone_silent_for_24_hours_goes_as_its_template_at_once(
+    database: Database, sandbox: Sandbox,
+) -> None:
+    """The bot knows when each person last wrote (the inbox): a notice to someone who has not written
+    in 24 hours goes as its template straight away, not first as a message Meta refuses (131047), a
+    request and a slot of the number's throughput lost per notice of a round; to someone who wrote,
+    the message as it is."""
+    silent = "5511911112222"  # a subscriber who never wrote to this number
+    async with running_whatsapp(database, sandbox, api=FakeCloudApi(window=True), whatsapp_templates=EXAMPLE) as bot:
+        await bot.chat(MARIA_WA_ID).say("oi")
+        maria, other = await _chat_id(bot, MARIA_WA_ID), await _chat_id(bot, silent)
+        await bot.runtime.processor.send_notices([_notice(other, "bill_due"), _notice(maria, "bill_due")])
+        (template,) = await bot.api.wait_for_sent(silent, 1)
+        plain = (await bot.api.wait_for_sent(MARIA_WA_ID, 2))[-1]
+        assert template.body["template"]["name"] == "ispbot_bill_due"
+        assert plain.type == "text" and "99.90" in plain.text
+        assert bot.api.errors == {}
+
+
 async def test_a_kind_without_a_template_is_held_and_counted_by_kind(
     database: Database, sandbox: Sandbox, tmp_path: Path,
 ) -> None:

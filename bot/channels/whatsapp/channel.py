@@ -39,7 +39,7 @@ from bot.i18n import pick_language
 from bot.logs import chat_ref
 from bot.reads import Read
 from bot.store import Database, Inbox, utcnow
-from bot.store.channels import WHATSAPP, ChannelIds
+from bot.store.channels import WHATSAPP, WHATSAPP_WINDOW, ChannelIds
 from bot.store.dead_letters import DeadLetters, unstorable
 
 log = logging.getLogger(__name__)
@@ -268,7 +268,31 @@ class WhatsAppChannel:
         return WaCall.from_json(kept)
 
     async def send(self, calls: Sequence[WaCall], *, notice: bool = False) -> list[asyncio.Future[Any]]:
+        if notice:
+            calls = await self._templates_outside_window(calls)
         return await self.sender.submit_all(calls, notice=notice)
+
+    async def _templates_outside_window(self, calls: Sequence[WaCall]) -> Sequence[WaCall]:
+        """A notice to someone who has not written in 24 hours goes as its kind's template at once:
+        sent as it is, Meta would refuse it (131047), a request and a slot of the number's throughput
+        spent for nothing before the template (a round of reminders took twice its time). When the
+        person last wrote is read from the inbox (kept longer than the window); one who writes
+        meanwhile gets the template all the same, and a refusal still turns to the template."""
+        chats = {call.chat_id for call in calls if self._template_of(call, quiet=True) is not None}
+        if not chats:
+            return calls
+        try:
+            async with self.database.session() as session:
+                open_ = await Inbox().wrote_since(session, chats, utcnow() - WHATSAPP_WINDOW, channel=WHATSAPP)
+        except Exception as exc:  # sent as they are: Meta's refusal still turns them to templates
+            log.warning("WhatsApp: could not read who wrote in the last 24 hours (%s)", type(exc).__name__)
+            return calls
+        closed = chats - open_
+        if closed:
+            log.debug("WhatsApp: %d notice(s) to chats outside the 24-hour window go as their templates",
+                      len(closed))
+        return [(self._template_of(call, quiet=True) or call) if call.chat_id in closed else call
+                for call in calls]
 
     async def drain(self, within: float) -> None:
         await self.sender.drain(within=within)
@@ -333,12 +357,14 @@ class WhatsAppChannel:
         return True
 
     @staticmethod
-    def _template_of(call: WaCall) -> WaCall | None:
-        """The template to send for ``call`` outside the window, if its kind of notice has one."""
+    def _template_of(call: WaCall, *, quiet: bool = False) -> WaCall | None:
+        """The template to send for ``call`` outside the window, if its kind of notice has one
+        (said in the log unless ``quiet``)."""
         if call.template is None or call.body.get("type") == "template":
             return None
-        log.info("WhatsApp: a %s notice to chat %s outside the 24-hour window goes as its template",
-                 call.notice, chat_ref(call.chat_id))
+        if not quiet:
+            log.info("WhatsApp: a %s notice to chat %s outside the 24-hour window goes as its template",
+                     call.notice, chat_ref(call.chat_id))
         return WaCall(call.chat_id, "message", call.template, call.to, call.notice)
 
     def _sent(self, call: WaCall, wamid: str) -> None:
