@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -155,9 +155,8 @@ class NoticeRound:
         for chat_id, customer, language in subscribers:
             chats[customer].append(chat_id)
             languages[chat_id] = language or DEFAULT_LANGUAGE
-        planned = await self._plan(report, report.as_of, chats)
         batch: list[Notice] = []
-        for notice in planned:
+        async for notice in self._plan(report, report.as_of, chats):
             if opted_out(opt_outs.get(notice.chat_id, set()), notice.kind):
                 report.refused[notice.kind] += 1
             elif channels is not None and channel_of_chat(notice.chat_id) not in channels:
@@ -177,16 +176,23 @@ class NoticeRound:
             await send(batch)
 
     # ---- what to tell -------------------------------------------------------------------------
-    async def _plan(self, report: RoundReport, now: datetime, chats: dict[int, list[int]]) -> list[Planned]:
-        """Every notice due as of ``now`` for the linked customers, none already claimed."""
-        customers = sorted(chats)
-        planned: list[Planned] = []
-        for reader in (self._bills, self._payments, self._outages):
-            try:
-                planned += await reader(report, now.date(), customers, chats)
-            except IspError as exc:  # the others still go; this kind is read again next round
-                log.warning("a notice round could not read the ISP (%s): %s", reader.__name__, type(exc).__name__)
-        return await self._unclaimed(planned)
+    async def _plan(self, report: RoundReport, now: datetime, chats: dict[int, list[int]]) -> AsyncIterator[Planned]:
+        """Every notice due as of ``now`` for the linked customers, none already claimed: a page of
+        customers at a time, so the first are told while the next page is read (at 10,000 linked
+        customers the round reads 42 listings). The open outages come with the first page."""
+        failed: set[str] = set()  # a kind the ISP could not read is read again next round, not page by page
+        for number, page in enumerate(_pages(sorted(chats))):
+            planned: list[Planned] = []
+            for reader in (self._outages, self._bills, self._payments):
+                if reader.__name__ in failed or (reader == self._outages and number):
+                    continue
+                try:
+                    planned += await reader(report, now.date(), page, chats)
+                except IspError as exc:  # the others still go
+                    failed.add(reader.__name__)
+                    log.warning("a notice round could not read the ISP (%s): %s", reader.__name__, type(exc).__name__)
+            for notice in await self._unclaimed(planned):
+                yield notice
 
     async def _unclaimed(self, planned: list[Planned]) -> list[Planned]:
         """Those not claimed yet (the claim itself, in each turn, settles a race)."""

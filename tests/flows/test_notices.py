@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, time, timedelta
 
+import flows.notices as notices_module
+import pytest
 from bot.i18n import plain_text
 from bot.sandbox import DEMO_IDENTITIES
 from bot.store import Links, NoticeRounds, Proof, Role
@@ -241,3 +243,20 @@ async def test_a_chat_on_a_channel_this_process_does_not_run_is_held_for_one_tha
     assert sent == [] and report.held == {BILL_DUE: 1}
     sent, _ = await run(desk, before_due(desk, 3), channels={"telegram", WHATSAPP})
     assert [n.chat_id for n in sent] == [whatsapp_chat]  # not claimed by the process that held it
+
+
+async def test_the_first_page_of_customers_is_told_before_the_next_page_is_read(
+        desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(notices_module, "PAGE", 1)  # a page of one customer
+    monkeypatch.setattr(notices_module, "SEND_BATCH", 1)
+    close_outages(desk)
+    await desk.linked_chat(MARIA)  # the lowest code: the first page, with a bill due in three days
+    await desk.linked_chat(JOAO)
+    desk.sandbox.reset_calls()
+    read_when_told: list[int] = []
+
+    async def send(notices: list[Notice]) -> None:
+        read_when_told.append(desk.sandbox.call_count("ConsultaDocumentosAbertos"))
+
+    await NoticeRound(desk.engine, SETTINGS).run(now=before_due(desk, 3), send=send)
+    assert read_when_told == [1]  # Maria's reminder went with one page read of two
