@@ -48,8 +48,15 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# More workers than cores: a third of a worker's time goes waiting (subprocesses, servers, the bot's
+# own pauses, PostgreSQL), so two workers on two cores left them idle that long. Measured on two cores
+# (docs/development.md): -n 2 22.8 min; -n 4 17.1 (before the servers stopped promptly); -n 3 14.7 and
+# 14.8 after. One more than the cores, not -n 4: on a loaded machine -n 4 made a test bounded by real
+# time (test_fair_admission) fail. `make unit WORKERS=n` for another count.
+WORKERS ?= $(shell python3 -c 'import os; print(len(os.sched_getaffinity(0)) + 1)')
+
 unit: $(STAMP)
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n $(WORKERS)
 
 ## The README's test command: lint, types, then the whole suite.
 test: lint typecheck unit

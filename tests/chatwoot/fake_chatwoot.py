@@ -49,6 +49,7 @@ from typing import Any
 
 import httpx
 import uvicorn
+from bot.sandbox.server import PromptServer
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -175,7 +176,7 @@ class FakeChatwoot:
     async def start(self, port: int = 0) -> FakeChatwoot:
         config = uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning", access_log=False,
                                 lifespan="off", timeout_graceful_shutdown=1)
-        server = uvicorn.Server(config)
+        server = PromptServer(config)  # stopped in milliseconds
         server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
         self._server = server
         self._task = asyncio.create_task(server.serve(), name="fake-chatwoot")

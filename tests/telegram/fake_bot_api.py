@@ -39,6 +39,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import uvicorn
+from bot.sandbox.server import PromptServer
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
@@ -316,7 +317,7 @@ class FakeBotApi:
             lifespan="off",
             timeout_graceful_shutdown=1,
         )
-        server = uvicorn.Server(config)
+        server = PromptServer(config)  # stopped in milliseconds
         # The test runner owns the signals; the fake server is stopped through should_exit.
         server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
         self._server = server

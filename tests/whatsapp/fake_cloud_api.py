@@ -33,6 +33,7 @@ from email.policy import HTTP
 from typing import Any
 
 import uvicorn
+from bot.sandbox.server import PromptServer
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -138,7 +139,7 @@ class FakeCloudApi:
     @contextlib.asynccontextmanager
     async def serving(self, port: int = 0) -> AsyncIterator[str]:
         """Served over HTTP on 127.0.0.1 (for a bot in another process, or ``ispbot run``): its root."""
-        server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning",
+        server = PromptServer(uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning",
                                                access_log=False, lifespan="off"))
         server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
         task = asyncio.create_task(server.serve())
