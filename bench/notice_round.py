@@ -1,25 +1,17 @@
-"""A round of notices for many subscribers under the channel's ceiling while others write: the round
-must go at the channel's pace and never hold their answers back.
+"""A round of notices for many subscribers at the channel's ceiling while others write: the round
+goes at the channel's pace and never holds their answers back.
 
     .venv/bin/python -m bench.notice_round [--channel telegram|whatsapp] [--subscribers 10000] [--people 50]
         [--rate 80] [--database URL]
 
-The whole bot runs over the channel's fake: the fake Bot API (429 past Telegram's limits: 30 messages
-a second), or the fake Cloud API (``--rate`` messages a second, 130429 past it; the pair limit, 131056;
-131047 outside the 24-hour window), the WhatsApp sender at Meta's per-person pace as shipped and each
-notice kind's template named (``ops/whatsapp-templates.yaml``). ``--subscribers`` linked customers each
-have a bill due in three days (on WhatsApp none wrote in the last 24 hours: their reminders go as the
-``bill_due`` template); ``--people`` others write ``ASKED`` one after another every ``WRITE_EVERY``
-seconds (on WhatsApp through the signed webhook: their window is open, their answers go as they are).
-Figures: ``round_seconds``, from the round's start to the last reminder at the channel, against the
-reminders ÷ the channel's rate (``round_vs_bound``; the issue's bound 1.1) and every message the
-channel took meanwhile ÷ the rate (``round_vs_shared_bound``: replies go first); ``made_seconds``,
-when every notice was handed to the channel; ``cpu_ms_per_notice``, the process's CPU (bot, fake
-channel, sandbox ISP) per reminder, whence the pace of an idle core, beside the load averages;
-``answer_p99_ms``, a person's message at the channel to the bot's next message to that chat (bound
-1 s; watched every 20 ms); the channel's refusals (Telegram: ``too_many_requests``; WhatsApp:
-``errors_130429``, ``errors_131056``, 0 expected, and ``errors_131047``, what went first as a free
-message outside the window); the round's ISP calls.
+The whole bot over the channel's fake (Telegram's 30 a second, 429 past it; or WhatsApp's ``--rate``,
+130429 past it, the pair limit 131056, 131047 outside the 24-hour window, each kind's template named).
+``--subscribers`` linked customers have a bill due in three days (on WhatsApp silent for 24 hours: their
+reminders go as templates); ``--people`` others write ``ASKED`` every ``WRITE_EVERY`` seconds. Figures:
+the round's end against the reminders ÷ the rate (``round_vs_bound``) and against every message the
+channel took ÷ the rate (``round_vs_shared_bound``: replies go first); ``first_told_seconds``;
+``cpu_ms_per_notice`` (bot, fake channel and sandbox ISP in one process); a person's answer p99
+(``answer_p99_ms``, watched every 20 ms); the channel's refusals; the round's ISP calls.
 """
 
 from __future__ import annotations

@@ -269,7 +269,7 @@ def _whatsapp_webhook(hook: WhatsAppHook) -> Any:
 async def _body(request: Request) -> bytes | Response:
     """The request's body, or the 413 refusing one too large to be an update."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_UPDATE_BYTES:
+    if declared.isdecimal() and int(declared) > MAX_UPDATE_BYTES:
         return PlainTextResponse("too large", status_code=413)
     body = b""
     async for chunk in request.stream():

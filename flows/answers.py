@@ -37,7 +37,7 @@ def typed_option(text: str, labels: Sequence[str], *, numbers: bool = False, str
     button "Minha conexão")."""
     words = plain_words(text)
     if numbers:
-        number = int(words[0]) if len(words) == 1 and words[0].isdigit() else 0
+        number = int(words[0]) if len(words) == 1 and words[0].isdecimal() else 0
         return number - 1 if 1 <= number <= len(labels) else None
     scored = sorted(((_fit(_plain(words, strict), _plain(plain_words(label), strict)), index)
                      for index, label in enumerate(labels)), reverse=True)
@@ -98,7 +98,7 @@ def _by_number(said: values.Said, labels: Sequence[str]) -> int | None:
     """The number shown beside an option, typed alone or with a few words ("2 please", "i pick 1"), or
     said alone ("two"): "the last one" and "os dois de 99,90" name no number."""
     typed = [int(w) for w in re.findall(r"(?<![\d.,/])\d+(?![\d.,/])", said.text)]
-    numbers = typed if typed else [int(w) for w in said.words if w.isdigit()] if len(said.words) == 1 else []
+    numbers = typed if typed else [int(w) for w in said.words if w.isdecimal()] if len(said.words) == 1 else []
     if len(numbers) != 1 or len(said.words) > 4 or not 1 <= numbers[0] <= len(labels):
         return None
     return numbers[0] - 1
@@ -130,7 +130,7 @@ def _by_place(said: values.Said, labels: Sequence[str]) -> int | None:
         ordinal = values._ORDINAL.match(word)
         if place is None and ordinal is not None:
             place = int(ordinal[1])
-        if place is None and word.isdigit() and index in option_words:
+        if place is None and word.isdecimal() and index in option_words:
             place = int(word)
         if place is not None and 1 <= abs(place) <= len(labels):
             found.add(place - 1 if place > 0 else len(labels) + place)
@@ -174,9 +174,9 @@ def _by_date(said: values.Said, labels: Sequence[str], today: date | None) -> se
         months |= {day.month for day in values.counted_days(said, today) if day is not None}
     words = said.words
     months |= {int(words[i + 1]) for i in range(len(words) - 1)
-               if words[i] in ("mes", "month") and words[i + 1].isdigit() and 1 <= int(words[i + 1]) <= 12}
+               if words[i] in ("mes", "month") and words[i + 1].isdecimal() and 1 <= int(words[i + 1]) <= 12}
     days = {(int(d), int(m)) for w in said.words if (p := w.split("/")) and len(p) in (2, 3)
-            and all(x.isdigit() for x in p) for d, m in [p[:2]]}
+            and all(x.isdecimal() for x in p) for d, m in [p[:2]]}
     if not months and not days:
         return set()
     dated = _dates(labels)
@@ -186,7 +186,7 @@ def _by_date(said: values.Said, labels: Sequence[str], today: date | None) -> se
 
 def _by_amount(said: values.Said, labels: Sequence[str]) -> set[int]:
     """ "o de 102,30", "the one with 102": the options showing that amount (its reais alone will do)."""
-    amount = values.read_amount(said) if any(w[0].isdigit() for w in said.words) else None
+    amount = values.read_amount(said) if any(w[0].isdecimal() for w in said.words) else None
     whole = amount is not None and amount == amount.to_integral_value()
     if amount is None or (whole and (amount <= 31 or 1990 <= amount <= 2100)):  # a day, an option, a year
         return set()  # "1", "3": an option's number, not an amount

@@ -167,7 +167,7 @@ class IspCoordinator:
         A customer the bot itself changed meanwhile (a cancel, a suspension) gets their own fresh read."""
         if customer not in self._changed:
             for event in await self.open_outages():
-                affected = {int(code) for code in _named(event) if code.isdigit()}
+                affected = {int(code) for code in _named(event) if code.isdecimal()}
                 if event.Host:
                     affected |= await self.customers_on_nas(event.Host)
                 if customer in affected:

@@ -83,7 +83,7 @@ def _split_after_hours(part: str) -> list[str]:
     """A part cut where days follow hours ("seg a sex 8h às 18h e sábado 8h às 12h": two parts)."""
     pieces, start, timed = [], 0, False
     for word in re.finditer(r"[^\W\d_]+|\d", part):
-        if word[0].isdigit():
+        if word[0].isdecimal():
             timed = True
         elif timed and len(word[0]) >= 3 and _fold(word[0])[:3] in _DAYS:
             pieces.append(part[start:word.start()])
@@ -100,7 +100,7 @@ def _read_part(part: str) -> tuple[list[int], list[tuple[int, int]]]:
     folded = _fold(part)
     if _ALL_DAY.fullmatch(folded.strip()):  # "24h" alone: every day, all day
         return list(range(7)), [(0, 24 * 60)]
-    digit = next((n for n, c in enumerate(folded) if c.isdigit()), None)
+    digit = next((n for n, c in enumerate(folded) if c.isdecimal()), None)
     if digit is None:
         raise HoursUnreadable(f"no hours in {part!r}: write the days, then the hours, e.g. {EXAMPLE!r}")
     day_text, hour_text = folded[:digit], folded[digit:]

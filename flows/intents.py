@@ -163,7 +163,7 @@ class Intents:
         """The language the text is written in, or None when unsure: a word every language uses
         ("ok", "internet", "wifi"), a number, an emoji, a name, too few words to tell. Read from the
         start of the text as ``match`` reads it, with the letters only one language writes (ã, ç, ñ, ¿)."""
-        words = [word for word in read_words(text) if not word.isdigit() and word.isalnum()]
+        words = [word for word in read_words(text) if not word.isdecimal() and word.isalnum()]
         letters = {f"#{c}" for c in text[:READ_CHARACTERS].casefold() if c in _TELLING_LETTERS}
         likely = self._languages.probabilities([*_language_features(words), *letters])
         best = max(likely, key=likely.__getitem__, default=None)

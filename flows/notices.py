@@ -285,7 +285,7 @@ class NoticeRound:
         for event in events:
             if event.Id is None:
                 continue
-            affected = {int(c) for c in (event.AffectedCustomers or "").split(",") if c.strip().isdigit()}
+            affected = {int(c) for c in (event.AffectedCustomers or "").split(",") if c.strip().isdecimal()}
             if event.Host:
                 report.isp_calls["ConsultaAutenticacao"] += 1
                 affected |= await self.coordinator.customers_on_nas(event.Host)
@@ -341,7 +341,7 @@ def _pages(customers: Sequence[int]) -> list[list[int]]:
 
 def _contracts_of(document: v1_records.OpenDocument, blocked: set[int]) -> list[int]:
     """The blocked contracts the bill is for (all the customer's blocked ones when it names none)."""
-    named = {int(c) for c in (document.ContratosVinculados or "").split(",") if c.strip().isdigit()}
+    named = {int(c) for c in (document.ContratosVinculados or "").split(",") if c.strip().isdecimal()}
     return sorted(blocked & named if named else blocked)
 
 

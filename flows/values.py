@@ -157,7 +157,7 @@ class Said:
 
     def numbers(self) -> list[tuple[int, int]]:
         """(position, value) of every plain whole number."""
-        return [(i, int(w)) for i, w in enumerate(self.words) if w.isdigit()]
+        return [(i, int(w)) for i, w in enumerate(self.words) if w.isdecimal()]
 
 
 def _marks(words: list[str], vocab: Vocabulary) -> dict[str, list[tuple[int, int]]]:
@@ -309,13 +309,13 @@ def _written_days(said: Said, today: date, used: set[int], *, past: bool) -> Ite
     "23 do 11"."""
     words = said.words
     for index in range(len(words) - 2):
-        if words[index].isdigit() and words[index + 1] in ("do", "del") and words[index + 2].isdigit() \
+        if words[index].isdecimal() and words[index + 1] in ("do", "del") and words[index + 2].isdecimal() \
                 and 1 <= int(words[index + 2]) <= 12 and len(words[index]) <= 2:
             used |= {index, index + 2}
             yield _day(today, int(words[index]), int(words[index + 2]), None, past=past)
     for index, word in enumerate(said.words):
         parts = re.split(r"[/.\-]", word)
-        if len(parts) in (2, 3) and all(p.isdigit() for p in parts) and "," not in word:
+        if len(parts) in (2, 3) and all(p.isdecimal() for p in parts) and "," not in word:
             used.add(index)
             if len(parts[0]) == 4:  # "2026-11-10", "2026/11/19"
                 parts = [*reversed(parts)] if len(parts) == 3 else parts
@@ -331,7 +331,7 @@ _BETWEEN_DAY_AND_MONTH = frozenset({"de", "of", "del", "dia", "day", "the", "el"
 
 
 def _day_number(word: str) -> int | None:
-    if word.isdigit() and len(word) <= 2:
+    if word.isdecimal() and len(word) <= 2:
         return int(word)
     ordinal = _ORDINAL.match(word)
     # A day is masculine ("dia primeiro", "el primero"): a feminine ordinal is a weekday ("6ª") or an option.
@@ -356,7 +356,7 @@ def _day_number_near(said: Said, index: int, used: set[int], *, short: bool) -> 
 
 def _year_after(said: Said, index: int) -> int | None:
     for word in said.words[index + 1: index + 3]:
-        if word.isdigit() and len(word) == 4:
+        if word.isdecimal() and len(word) == 4:
             return int(word)
     return None
 
@@ -472,7 +472,7 @@ def _count_before(said: Said, index: int) -> tuple[float | None, int]:
 
 
 def _number(word: str) -> float | None:
-    if word.isdigit():
+    if word.isdecimal():
         return float(word)
     if re.fullmatch(r"\d+[.,]\d", word):
         return float(word.replace(",", "."))
@@ -509,7 +509,7 @@ def read_period(said: Said, today: date) -> int | None:
             groups.append((start, index, days))
     if not groups:
         plain = [n for _, n in said.numbers()]
-        typed = any(c.isdigit() for c in said.text) or len(said.words) == 1
+        typed = any(c.isdecimal() for c in said.text) or len(said.words) == 1
         bare = len(plain) == 1 and len(said.words) <= 4 and plain[0] < 1000 and typed and not said.has("currency")
         return plain[0] if bare else None
     lengths = [round(days) for _, _, days in groups]
@@ -536,11 +536,11 @@ def _vague(said: Said) -> bool:
     words = said.words
     for start, end in said.spans("vague"):
         if end - start == 1 and words[start] in ("or", "ou", "o"):
-            if start > 0 and end < len(words) and words[start - 1][0].isdigit() and words[end][0].isdigit():
+            if start > 0 and end < len(words) and words[start - 1][0].isdecimal() and words[end][0].isdecimal():
                 return True
             continue
         return True
-    return any(not (end < len(words) and words[end][0].isdigit()) for _, end in said.spans("some"))
+    return any(not (end < len(words) and words[end][0].isdecimal()) for _, end in said.spans("some"))
 
 
 def _said_from(said: Said, start: int) -> Said:
@@ -578,21 +578,21 @@ def read_year(said: Said, today: date) -> int | None:
 
 def _years_written(said: Said, today: date) -> set[int]:
     """Years in digits or said as numbers: "2024", "2.024", "2000 e 22", "20 22", "o de 23"."""
-    words = [w.replace(".", "") if len(w) == 5 and w[1] == "." and w.replace(".", "").isdigit() else w
+    words = [w.replace(".", "") if len(w) == 5 and w[1] == "." and w.replace(".", "").isdecimal() else w
              for w in said.words]  # "2.024"
     found: set[int] = set()
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
-        if not word.isdigit():
+        if not word.isdecimal():
             continue
         if word == "2000" and following:  # "dois mil e vinte e dois": "2000 e 22"
             rest = words[index + 2] if following in ("e", "y", "and") and index + 2 < len(words) else following
-            if rest.isdigit() and int(rest) < 100:
+            if rest.isdecimal() and int(rest) < 100:
                 found.add(2000 + int(rest))
                 continue
         if len(word) == 4 and 1990 <= int(word) <= today.year + 5:
             found.add(int(word))
-        elif len(word) == 2 and following.isdigit() and len(following) == 2:
+        elif len(word) == 2 and following.isdecimal() and len(following) == 2:
             found.add(int(word + following))  # "twenty twenty-two": "20 22"
         elif len(word) == 2 and (not index or words[index - 1] != "20"):
             year = 2000 + int(word)
@@ -621,12 +621,12 @@ def read_amount(said: Said) -> Decimal | None:
     found: list[tuple[int, Decimal]] = []
     index = 0
     while index < len(words):
-        value = _money(words[index]) if words[index][0].isdigit() else None
+        value = _money(words[index]) if words[index][0].isdecimal() else None
         if value is None:
             index += 1
             continue
         after = index + 1
-        nxt = next((i for i in range(after, min(after + 4, len(words))) if words[i].isdigit()), None)
+        nxt = next((i for i in range(after, min(after + 4, len(words))) if words[i].isdecimal()), None)
         if value == value.to_integral_value() and nxt is not None and (cents := _cents_after(said, index, nxt)):
             value, after = value + cents, nxt + 1
         elif after < len(words) and words[after] in _words_of(said, "cents") and value < 100:
@@ -665,7 +665,7 @@ def _cents_after(said: Said, first: int, second: int) -> Decimal | None:
     between = said.words[first + 1: second]
     allowed = _words_of(said, "currency", "amount_joiners")
     cents = said.words[second]
-    if not cents.isdigit() or len(cents) > 2 or any(w not in allowed for w in between):
+    if not cents.isdecimal() or len(cents) > 2 or any(w not in allowed for w in between):
         return None
     return Decimal(int(cents)) / 100
 
@@ -723,7 +723,7 @@ def read_count(said: Said) -> int | None:
             counted |= set(range(start - (1 if times else 0), end))
     each = {s - 1 for s, _ in said.spans("each")}  # "uma pra cada", "one for each"
     counted |= {i for s, e in said.spans("zero") for i in range(s, e)}  # "ni una"
-    if any(w in vocabulary(said.language).months for w in words) or any(len(w) > 6 for w in words if w.isdigit()):
+    if any(w in vocabulary(said.language).months for w in words) or any(len(w) > 6 for w in words if w.isdecimal()):
         return None  # a date, a document: no count
     found |= {n for i, n in said.numbers() if i not in counted and i not in each}
     if len(found) > 1 and 1 in found and not re.search(r"(?<!\d)1(?!\d)", said.text):

@@ -162,7 +162,7 @@ class Device:
         node = self.node(path)
         if not isinstance(node, dict):
             return
-        for key in sorted((k for k in node if k.isdigit()), key=int):
+        for key in sorted((k for k in node if k.isdecimal()), key=int):
             if isinstance(node[key], dict):
                 yield f"{path}.{key}", node[key]
 

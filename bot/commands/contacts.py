@@ -67,7 +67,7 @@ run = runs_actions(PROG)
 
 def _protocol(text: str) -> str:
     protocol = text.strip()
-    if not protocol.isdigit() or len(protocol) < 9:
+    if not protocol.isdecimal() or len(protocol) < 9:
         raise Refused(EXIT_INVALID, f"{text!r} is not a contact protocol (digits: the date and a number)")
     return protocol
 

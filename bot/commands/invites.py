@@ -175,7 +175,7 @@ def _whatsapp_number(raw: str | None) -> str | None:
     if raw is None:
         return None
     digits = re.sub(r"[\s().+-]", "", raw)
-    if not digits.isdigit() or not 10 <= len(digits) <= 15:
+    if not digits.isdecimal() or not 10 <= len(digits) <= 15:
         raise Refused(EXIT_INVALID, "--whatsapp-number must be the bot's number, country code first: 5511940000000")
     return digits
 

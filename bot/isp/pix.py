@@ -37,7 +37,7 @@ def fields(text: str) -> list[tuple[str, str]] | None:
     i = 0
     while i < len(text):
         tag, size = text[i:i + 2], text[i + 2:i + 4]
-        if not (tag.isdigit() and size.isdigit() and len(size) == 2):
+        if not (tag.isdecimal() and size.isdecimal() and len(size) == 2):
             return None
         end = i + 4 + int(size)
         if end > len(text):

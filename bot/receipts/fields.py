@@ -227,7 +227,7 @@ def _key(lines: list[str]) -> str | None:
 
 def _tax_digits(text: str) -> str:
     """The tax id's digits, ``*`` where masked (any mask character)."""
-    return "".join(c if c.isdigit() else "*" for c in text if c.isdigit() or c in "*•xX+#")
+    return "".join(c if c.isdecimal() else "*" for c in text if c.isdecimal() or c in "*•xX+#")
 
 
 def _bank(lines: list[str], payer_lines: list[str]) -> str | None:
@@ -306,7 +306,7 @@ def digitable(text: str) -> str | None:
 
 def line_holds(line: str) -> bool:
     """The 47-digit line's check digits hold: fields 1-3 modulo 10, the barcode's modulo 11."""
-    if len(line) != 47 or not line.isdigit():
+    if len(line) != 47 or not line.isdecimal():
         return False
     fields = ((line[:9], line[9]), (line[10:20], line[20]), (line[21:31], line[31]))
     if any(_mod10(body) != check for body, check in fields):

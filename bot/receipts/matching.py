@@ -87,7 +87,7 @@ def _same_tax_id(read: str, own: str) -> bool:
 
 
 def _digits(text: str) -> str:
-    return "".join(c for c in text if c.isdigit())
+    return "".join(c for c in text if c.isdecimal())
 
 
 def _name(text: str) -> str:

@@ -283,7 +283,7 @@ def _alphanumerics(text: str) -> int:
 
 
 def _digits(text: str) -> int:
-    return sum(c.isdigit() for c in text)
+    return sum(c.isdecimal() for c in text)
 
 
 def _png(image: Image.Image) -> bytes:

@@ -357,7 +357,7 @@ def _identity_of(customer: dict[str, object]) -> Identity:
     lat, lng = customer.get("MapsMarkLat"), customer.get("MapsMarkLng")
     if lat is None or lng is None:
         lat, lng = SAO_PAULO
-    phone = "".join(ch for ch in str(customer.get("TelCelular") or "") if ch.isdigit())
+    phone = "".join(ch for ch in str(customer.get("TelCelular") or "") if ch.isdecimal())
     return Identity(phone=f"+55{phone}", latitude=float(str(lat)), longitude=float(str(lng)))
 
 

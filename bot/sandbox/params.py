@@ -167,7 +167,7 @@ class Params:
         if value is None:
             return None
         value = value.strip()
-        if not value.isdigit() or (lengths and len(value) not in lengths):
+        if not value.isdecimal() or (lengths and len(value) not in lengths):
             raise self.invalid(
                 name, "somente dígitos" + (f" ({'/'.join(map(str, lengths))})" if lengths else "")
             )

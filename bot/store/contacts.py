@@ -76,7 +76,7 @@ def protocol_of(day: str, contact_id: int) -> str:
 def parse_protocol(protocol: str) -> tuple[str, int] | None:
     """The day and id a protocol names, or None when it names none."""
     protocol = protocol.strip()
-    if not protocol.isdigit() or len(protocol) < 8 + ID_DIGITS:
+    if not protocol.isdecimal() or len(protocol) < 8 + ID_DIGITS:
         return None
     return protocol[:8], int(protocol[8:])
 

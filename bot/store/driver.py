@@ -158,4 +158,4 @@ async def _asyncpg(
             adapted._handle_exception(error)
             raise
     count = status.rsplit(" ", 1)[-1]
-    return [], int(count) if count.isdigit() else -1
+    return [], int(count) if count.isdecimal() else -1

@@ -85,7 +85,7 @@ async def _command(ctx: Context, desk: DeskWork, name: str, args: str) -> None:
 
 async def _assign(ctx: Context, desk: DeskWork, args: str) -> None:
     words = args.split()
-    group = len(words) == 2 and words[0] == "group" and words[1].isdigit()
+    group = len(words) == 2 and words[0] == "group" and words[1].isdecimal()
     target = words[1] if group else desk.system_user
 
     def landed(ticket: v1_records.Ticket) -> bool:

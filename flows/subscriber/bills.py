@@ -274,7 +274,7 @@ def _paid_bill(item: dict[str, Any]) -> dict[str, Any]:
 def line_amount(line: str) -> Decimal | None:
     """The amount a bank slip's 47-digit line carries (its last ten digits, in cents), None when the
     line is not one or carries no amount (the payer types it)."""
-    digits = "".join(ch for ch in line if ch.isdigit())
+    digits = "".join(ch for ch in line if ch.isdecimal())
     if len(digits) != 47 or not int(digits[-10:]):
         return None
     return Decimal(int(digits[-10:])) / 100

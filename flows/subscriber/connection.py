@@ -150,7 +150,7 @@ async def equipment(ctx: Context) -> list[dict[str, Any]]:
         if chosen is not None and item.contract_id not in (chosen, None):
             continue
         code = (item.product_code or "").strip()
-        product = ctx.policy.stock.product(int(code)) if code.isdigit() else None
+        product = ctx.policy.stock.product(int(code)) if code.isdecimal() else None
         source = (item.source or "").strip().casefold()
         found.append({
             "name": product.name if product else "", "code": code, "serial": item.serial or "",

@@ -205,7 +205,7 @@ class Link(Flow):
         match event:
             case Chosen(value=number) if number in choices:
                 pass
-            case Text(text=text) if text.strip().isdigit() and int(text.strip()) in choices:
+            case Text(text=text) if text.strip().isdecimal() and int(text.strip()) in choices:
                 number = int(text.strip())
             case _:
                 raise Unexpected("link.pick_contract")

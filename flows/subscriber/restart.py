@@ -72,7 +72,7 @@ class Restart(Flow):
         dropped = []
         for session in sessions:
             server = (session.server or "").strip()
-            if not server.isdigit() or not session.nas_ip_address or not session.session_id:
+            if not server.isdecimal() or not session.nas_ip_address or not session.session_id:
                 continue
             await ctx.coordinator.disconnect(ctx.customer, session, int(server))
             dropped.append(session)

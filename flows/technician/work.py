@@ -88,7 +88,7 @@ def parse_quantity(text: str) -> Decimal | None:
 def parse_code(text: str) -> int | None:
     """A positive code typed as digits (product code, stock location), else None."""
     cleaned = text.strip().lstrip("#")
-    if not cleaned.isdigit() or len(cleaned) > 12 or int(cleaned) <= 0:
+    if not cleaned.isdecimal() or len(cleaned) > 12 or int(cleaned) <= 0:
         return None
     return int(cleaned)
 

@@ -122,7 +122,7 @@ class ConsoleChat:
         text = line.strip()
         if not text or text.lower() in QUIT:
             return None
-        if text.isdigit() and 1 <= int(text) <= len(self.choices):
+        if text.isdecimal() and 1 <= int(text) <= len(self.choices):
             return self.choices[int(text) - 1].event
         if text.lower().startswith(SEND_FILE + " "):
             return file_event(text[len(SEND_FILE):])

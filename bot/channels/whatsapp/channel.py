@@ -244,7 +244,7 @@ class WhatsAppChannel:
     def _page(self, chat_id: int, token: str, reference: str | None) -> list[WaCall]:
         """The page of a long list that ``token`` (``MORE`` and its first option) asks for."""
         text, buttons, language = self._pages[chat_id]
-        start = int(token.removeprefix(MORE) or 0) if token.removeprefix(MORE).isdigit() else 0
+        start = int(token.removeprefix(MORE) or 0) if token.removeprefix(MORE).isdecimal() else 0
         bodies = options_message(text, buttons, language=language, start=min(start, len(buttons) - 1))
         to = self._addresses.get(chat_id)
         receipt = [WaCall(chat_id, "read", {"message_id": reference})] if reference else []

@@ -1,20 +1,16 @@
 """The outgoing sender: each chat's requests in order, chats side by side, within WhatsApp's limits.
 
-Two buckets: the number's throughput (``rate`` messages a second, 80 by default) and, per person,
-Meta's pair limit (a burst, then one message every few seconds). A chat waiting for its own bucket
-holds no worker: a timer makes it ready again. The next message is picked once the throughput has a
-slot for it, one picker at a time, so a reply to a person goes before every notice waiting then; the
-notices go evenly spread over the throughput (a burst of them would fill the second and hold back a
-reply written just after). A chat is ready, timed or in one worker's hands until its queue is empty:
-what a later turn queues meanwhile waits behind.
-Meta's answers decide the rest (``CloudApiError.meaning``): throttled (130429) and pair (131056)
-wait longer and send again, as do Meta's transient errors, an unreachable network and an answer that
-is not the Graph API's (``UnreadableAnswer``: a proxy's or portal's page), until ``horizon``, with
-one WARNING line when such failures begin and one INFO line when a request goes through again; an
-expired or revoked token (190) is said in the log once a minute, and the requests wait for a new
-token as for the network; outside the 24-hour window (131047) the request goes as its notice's
-template (``on_held``) or is held (a dead letter, counted by kind: ``held``); any other refusal
-becomes a dead letter with Meta's reason. Logs never carry a text.
+Two buckets: the number's throughput (``rate`` a second, 80 by default) and, per person, Meta's pair
+limit (a burst, then one every few seconds); a chat waiting for its own holds no worker (a timer makes
+it ready again). The next message is picked once the throughput has a slot, one picker at a time: a
+reply goes before every notice waiting then, the notices evenly spread (a burst would hold back a reply
+written just after). A chat stays in one worker's hands until its queue is empty.
+Meta's answers decide the rest (``CloudApiError.meaning``): throttled (130429), pair (131056), Meta's
+transient errors, an unreachable network or a page that is not the Graph API's (``UnreadableAnswer``)
+wait and go again until ``horizon`` (one WARNING when failures begin, one INFO when a request goes
+again); an expired or revoked token (190) is said once a minute and waits for a new one; outside the
+24-hour window (131047) the request goes as its notice's template (``on_held``) or is held (a dead
+letter, counted by kind); any other refusal is a dead letter with Meta's reason. Logs never carry a text.
 """
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ class WhatsAppSettings(BaseSettings):
     @field_validator("whatsapp_phone_number_id")
     @classmethod
     def _number_id(cls, value: str | None) -> str | None:
-        if value is not None and not value.strip().isdigit():
+        if value is not None and not value.strip().isdecimal():
             raise ValueError("must be the phone number's id (digits, from the app's WhatsApp > API setup page)")
         return None if value is None else value.strip()
 

@@ -181,7 +181,7 @@ def read(payload: dict[str, Any]) -> Read:
     incoming = Incoming(
         chat_id, event, client_language=language_of(phone or user),
         sender_name=payload.get("name") if isinstance(payload.get("name"), str) else None,
-        proved_phone=f"+{phone}" if phone and phone.isdigit() else None, asks_contact=False, channel="whatsapp",
+        proved_phone=f"+{phone}" if phone and phone.isdecimal() else None, asks_contact=False, channel="whatsapp",
     )
     kind = type(event).__name__.lower()
     return Read(kind, incoming, reference=str(message["id"]))

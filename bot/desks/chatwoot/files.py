@@ -31,7 +31,7 @@ class ChatwootFiles:
             if response.status_code >= 400:
                 raise FileUnavailable(f"Chatwoot's storage answered {response.status_code}")
             declared = response.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > limit:
+            if declared.isdecimal() and int(declared) > limit:
                 raise FileTooLarge(ref)
             data = bytearray()
             async for chunk in response.aiter_bytes():

@@ -94,7 +94,7 @@ class ChatwootRecovery:
         kept = 0
         for handoff in handoffs:
             ref = handoff.desk_ref
-            if ref is None or ref in listed or not ref.isdigit():
+            if ref is None or ref in listed or not ref.isdecimal():
                 continue  # open or pending in Chatwoot: nothing was missed
             try:
                 conversation = await self.client.conversation_json(int(ref))

@@ -75,7 +75,7 @@ def _pairs(value: str) -> dict[int, str]:
     found: dict[int, str] = {}
     for pair in filter(None, (part.strip() for part in value.split(","))):
         agent, _, user = (side.strip() for side in pair.partition("="))
-        if not agent.isdigit() or not user or any(c.isspace() for c in user):
+        if not agent.isdecimal() or not user or any(c.isspace() for c in user):
             raise ValueError(f"{pair!r} is not AGENT_ID=ISP_USER (e.g. 12=ana.silva, pairs separated by commas)")
         found[int(agent)] = user
     return found

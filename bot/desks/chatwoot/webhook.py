@@ -42,7 +42,7 @@ def refusal(headers: Mapping[str, str], body: bytes, secret: str, *, now: float,
     given, stamp = headers.get(SIGNATURE, ""), headers.get(TIMESTAMP, "")
     if not given or not stamp:
         return "not signed (is the inbox's webhook secret set in Chatwoot 4.13 or later?)"
-    if not stamp.isdigit() or len(stamp) > 12:
+    if not stamp.isdecimal() or len(stamp) > 12:
         return "a timestamp that is not unix seconds"
     if abs(now - int(stamp)) > tolerance:
         return f"a timestamp {int(now) - int(stamp)} s away from this machine's clock"
@@ -142,6 +142,6 @@ def _int(value: object) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.lstrip("-").isdigit() and len(value) < 20:
+    if isinstance(value, str) and value.lstrip("-").isdecimal() and len(value) < 20:
         return int(value)
     return None

@@ -102,7 +102,7 @@ def records(model: type[M]) -> Callable[[Any], list[M]]:
         if raw in ("", None):
             return []
         if isinstance(raw, dict):  # PHP sometimes sends a list as an object keyed "0", "1", ...
-            raw = list(raw.values()) if all(str(k).isdigit() for k in raw) else [raw]
+            raw = list(raw.values()) if all(str(k).isdecimal() for k in raw) else [raw]
         if not isinstance(raw, list):
             raise IspBadResponse(f"expected a list of {model.__name__}, got {type(raw).__name__}")
         out: list[M] = []

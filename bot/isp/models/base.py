@@ -132,7 +132,7 @@ class Request(BaseModel):
 def _as_list(value: Mapping[str, Any]) -> list[Any]:
     """One group where a repeatable one is expected; PHP's list-as-object (keys "0", "1", ...) too.
     (A scalar is left to the field: some read "4,5" as a list themselves.)"""
-    if isinstance(value, Mapping) and value and all(str(k).isdigit() for k in value):
+    if isinstance(value, Mapping) and value and all(str(k).isdecimal() for k in value):
         return [value[k] for k in sorted(value, key=int)]
     return [value]
 

@@ -110,9 +110,9 @@ def _billing_group(value: Any) -> Any:
     if isinstance(value, bool):
         raise ValueError("must be S, N or an integer 1 to 20")
     text = str(value).strip().upper() if isinstance(value, int | str) else value
-    if not isinstance(text, str) or not (text in ("S", "N") or (text.isdigit() and 1 <= int(text) <= 20)):
+    if not isinstance(text, str) or not (text in ("S", "N") or (text.isdecimal() and 1 <= int(text) <= 20)):
         raise ValueError("must be S, N or an integer 1 to 20")
-    return str(int(text)) if text.isdigit() else text
+    return str(int(text)) if text.isdecimal() else text
 
 
 BillingGroup = Annotated[str, BeforeValidator(_billing_group)]
@@ -480,7 +480,7 @@ class MarketChanged(MarketCreated):
 
 # ---- 4.3.3 NotasFiscaisCadastro ------------------------------------------------------------------
 def _digits_as_number(value: Any) -> Any:
-    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+    return int(value) if isinstance(value, str) and value.strip().isdecimal() else value
 
 
 ItemCode = Annotated[

@@ -308,7 +308,7 @@ class Invoice(Record):
             data = dict(data)
             for key in ("items", "document"):
                 value = data.get(key)
-                if isinstance(value, dict) and not all(str(k).isdigit() for k in value):
+                if isinstance(value, dict) and not all(str(k).isdecimal() for k in value):
                     data[key] = [value]
         return data
 

@@ -149,7 +149,7 @@ def _group_contract(value: Any) -> Any:
         text = value.strip().lower()
         if text in ("yes", "no"):
             return text
-        if not text.isdigit():
+        if not text.isdecimal():
             raise ValueError("must be yes, no or 1 to 99")
         number = int(text)
     else:
@@ -446,7 +446,7 @@ class TicketAssign(Request):
     @model_validator(mode="after")
     def _group_id_is_a_number(self) -> Self:
         if self.target_type is TargetType.GROUP and not (
-            self.target_id.isdigit() and int(self.target_id) > 0
+            self.target_id.isdecimal() and int(self.target_id) > 0
         ):
             raise ValueError("target_id must be a group id (a number > 0) when target_type is group")
         return self

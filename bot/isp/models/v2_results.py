@@ -29,7 +29,7 @@ T = TypeVar("T")
 def _as_list(value: Any) -> Any:
     if value is None or value == "":
         return []
-    if isinstance(value, dict) and value and all(str(k).isdigit() for k in value):
+    if isinstance(value, dict) and value and all(str(k).isdecimal() for k in value):
         return list(value.values())
     return value
 

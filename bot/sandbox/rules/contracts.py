@@ -296,7 +296,7 @@ def _apply_address(contract: Record, prefix: str, address: dict[str, Any]) -> No
 
 def _group_contract(p: Params, name: str, required: bool) -> str | None:
     value = p.text(name, required)
-    if value is not None and value not in ("yes", "no") and not (value.isdigit() and 1 <= int(value) <= 99):
+    if value is not None and value not in ("yes", "no") and not (value.isdecimal() and 1 <= int(value) <= 99):
         raise p.invalid(name, "yes, no ou 1 a 99")
     return value
 
@@ -365,7 +365,7 @@ def contract_insert(ctx: Context, p: Params) -> dict[str, Any]:  # noqa: PLR0912
         if ctx.store.find("qos", Codigo=qos) is None:
             raise p.invalid("plan_data.qos_id", "QoS não encontrado")
         if attach is not None and (
-            not attach.isdigit() or ctx.store.find("packages", Codigo=int(attach)) is None
+            not attach.isdecimal() or ctx.store.find("packages", Codigo=int(attach)) is None
         ):
             raise Refusal(1, "Pacote não identificado")
     created = []
@@ -634,12 +634,12 @@ def contract_transfer(ctx: Context, p: Params) -> dict[str, Any]:
     )
     if new_kind == "plan":
         plan_text = data.req_text("id")
-        if not plan_text.isdigit() or ctx.store.find("plans", Codigo=int(plan_text)) is None:
+        if not plan_text.isdecimal() or ctx.store.find("plans", Codigo=int(plan_text)) is None:
             raise data.invalid("id", "plano não encontrado")
         targets = [int(plan_text)]
     else:
         package_text = data.req_text("id")
-        pack = ctx.store.find("packages", Codigo=int(package_text)) if package_text.isdigit() else None
+        pack = ctx.store.find("packages", Codigo=int(package_text)) if package_text.isdecimal() else None
         if pack is None:
             raise data.invalid("id", "pacote não encontrado")
         targets = list(pack["planos"])

@@ -162,7 +162,7 @@ def pedido_cadastro(ctx: Context, p: Params) -> dict[str, Any]:
             raise item.invalid("Codigo", "plano ou pacote não encontrado")
         item.req_date("InicioCobranca")
         group = item.req_text("AgruparCobranca")
-        if group not in ("S", "N") and not (group.isdigit() and 1 <= int(group) <= 20):
+        if group not in ("S", "N") and not (group.isdecimal() and 1 <= int(group) <= 20):
             raise item.invalid("AgruparCobranca", "S, N ou 1 a 20")
         for field in ("DescontoAdesao", "DescontoContrato"):
             item.decimal(field, minimum=0)

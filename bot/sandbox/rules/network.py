@@ -89,7 +89,7 @@ def disconnect_online_customer(ctx: Context, p: Params) -> str:
 def virtual_collector_costumer_list(ctx: Context, p: Params) -> list[dict[str, Any]]:
     rules = []
     for index, raw in enumerate(p.entries("regra", True)):
-        if isinstance(raw, bool) or not str(raw).isdigit():
+        if isinstance(raw, bool) or not str(raw).isdecimal():
             raise p.invalid(f"regra[{index}]", "código de regra numérico")
         rules.append(need(ctx.store.find("reduction_rules", Regra=int(raw)), 8, f"Regra {raw} não existe"))
     out = []

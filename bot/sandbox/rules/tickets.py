@@ -477,7 +477,7 @@ def ticket_assign(ctx: Context, p: Params) -> str:
             }
         )
     else:
-        group = ctx.store.find("user_groups", id=int(target)) if target.isdigit() else None
+        group = ctx.store.find("user_groups", id=int(target)) if target.isdecimal() else None
         if group is None:
             raise Refusal(14, "target_id inválido: grupo não encontrado")
         ticket.update(
