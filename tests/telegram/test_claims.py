@@ -188,6 +188,19 @@ async def test_accepted_answers_are_recorded_by_the_next_claim_not_in_a_transact
         assert sum(HELP in (sent.text or "") for sent in bot.api.sent(chat_id)) == 4
 
 
+def no_claim_after_the_first_that_brings_updates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim pause set to an hour once a claim brought updates (an empty one at start may come first)."""
+    claim = Inbox.claim_pending
+
+    async def once(self: Inbox, *args: object, **kwargs: object) -> list[InboxItem]:
+        items = await claim(self, *args, **kwargs)  # type: ignore[arg-type]
+        if items:
+            monkeypatch.setattr("bot.runtime.processor.SMALL_CLAIM_PAUSE", 3600.0)
+        return items
+
+    monkeypatch.setattr(Inbox, "claim_pending", once)
+
+
 async def test_an_accepted_answer_is_recorded_soon_when_no_claim_comes(
     database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -195,15 +208,7 @@ async def test_an_accepted_answer_is_recorded_soon_when_no_claim_comes(
     quiet inbox) must not leave it unrecorded."""
     monkeypatch.setattr("bot.runtime.processor.LOOK_EVERY", 3600.0)
     monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 0.05)
-    claim = Inbox.claim_pending
-
-    async def once(self: Inbox, *args: object, **kwargs: object) -> list[InboxItem]:
-        items = await claim(self, *args, **kwargs)  # type: ignore[arg-type]
-        if items:  # no claim after the one that brought the update (an empty one at start may come first)
-            monkeypatch.setattr("bot.runtime.processor.SMALL_CLAIM_PAUSE", 3600.0)
-        return items
-
-    monkeypatch.setattr(Inbox, "claim_pending", once)
+    no_claim_after_the_first_that_brings_updates(monkeypatch)
     recorded = asyncio.Event()
     flush = Processor._flush_delivered
 
@@ -230,15 +235,7 @@ async def test_a_burst_of_accepted_answers_is_recorded_at_once_whatever_the_clai
     they are recorded at once, not after the claim pause or ``RECORD_DELIVERED_WITHIN``."""
     monkeypatch.setattr("bot.runtime.processor.LOOK_EVERY", 3600.0)
     monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 3600.0)
-    claim = Inbox.claim_pending
-
-    async def once(self: Inbox, *args: object, **kwargs: object) -> list[InboxItem]:
-        items = await claim(self, *args, **kwargs)  # type: ignore[arg-type]
-        if items:  # no claim after the one that brought the updates (an empty one at start may come first)
-            monkeypatch.setattr("bot.runtime.processor.SMALL_CLAIM_PAUSE", 3600.0)
-        return items
-
-    monkeypatch.setattr(Inbox, "claim_pending", once)
+    no_claim_after_the_first_that_brings_updates(monkeypatch)
     chats = [7381 + n for n in range(RECORD_AT_MOST)]
     recorded: list[int] = []
     all_recorded = asyncio.Event()
