@@ -602,10 +602,6 @@ class Narrowing:
     conditions: tuple[Condition, ...]
     named: frozenset[str]  # every column the clause names: evaluated on part of a table, they keep its affinity
 
-    @property
-    def columns(self) -> set[str]:
-        return {condition.column for condition in self.conditions}
-
     @classmethod
     def of(cls, clause: str, names: Sequence[str], *, backslash_escapes: bool = True) -> Narrowing | None:
         tokens = tokenize(clause, backslash_escapes=backslash_escapes)
