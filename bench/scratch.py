@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequen
 from pathlib import Path
 from typing import Any
 
+from bot.languages import DEFAULT_LANGUAGE
 from bot.sandbox import DEMO_IDENTITIES, Sandbox
 from bot.store import Proof, Role, utcnow
 from bot.store.db import DEFAULT_POOL_SIZE
@@ -75,7 +76,7 @@ async def park_chats(
     with ``data``, or each chat's own ``data_of(chat)``."""
     now = utcnow()
     return await insert_rows(database, ChatRow, (
-        {"chat_id": chat, "role": Role.SUBSCRIBER.value, "language": "pt-br", "flow": flow, "step": step,
+        {"chat_id": chat, "role": Role.SUBSCRIBER.value, "language": DEFAULT_LANGUAGE, "flow": flow, "step": step,
          "data": data_of(chat) if data_of is not None else dict(data or {}), "version": 1, "created_at": now,
          "updated_at": now}
         for chat in chat_ids
