@@ -1,6 +1,8 @@
-"""Session-wide: the log output of every test is scanned for personal data and secrets (``tests.leakscan``);
-``on``: an ``ispbot`` command run against the test's scratch database."""
+"""Session-wide: the log output of every test is scanned for personal data and secrets (``tests.leakscan``),
+and PostgreSQL's scratch schemas are handed from test to test (``dbtools.spares``); ``on``: an
+``ispbot`` command run against the test's scratch database."""
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,10 +16,17 @@ from tests.leakscan import (  # noqa: F401 - pytest finds hooks by name in a con
     pytest_terminal_summary,
     pytest_testnodedown,
 )
+from tests.store import dbtools
 from tests.store.dbtools import ScratchDatabase
 
 # A step that leads where its flow's ``steps`` do not declare fails the test (a running bot logs it).
 Engine.strict_steps = True
+
+
+@pytest.fixture(scope="session", autouse=True)
+def spare_schemas() -> Iterator[None]:
+    with dbtools.spares():
+        yield
 
 
 @pytest.fixture
