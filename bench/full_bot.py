@@ -33,6 +33,7 @@ from bot.runtime.processor import DEFAULT_CONCURRENCY
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.settings import BotSettings
 from bot.store.db import pool_size_for
+from flows.intents import default_intents
 from tests.store.dbtools import make_database
 from tests.telegram.harness import fast_sender_limits
 
@@ -102,6 +103,7 @@ def main() -> int:
     parser.add_argument("--isp-latency", type=float, default=0.0)
     parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY)
     args = parser.parse_args()
+    default_intents()  # trained, then frozen with the rest, as ``ispbot run`` does
     freeze_startup_objects()  # as ``ispbot run`` does
     with tempfile.TemporaryDirectory() as folder:
         url = args.database or f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"

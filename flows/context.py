@@ -17,6 +17,7 @@ parts (and ``Role`` is named here), so a flow never imports the storage layer.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
@@ -57,10 +58,14 @@ class Context(Chat):
             client_language=client_language, menu=menu, message_id=message_id, sender_name=sender_name,
             files=files, proved_phone=proved_phone, asks_contact=asks_contact, channel=channel, acs=acs,
         )
-        self.reply = Replies(self, session, repos, translations)
-        self.records = Records(self, session, repos)
-        self.staff = Staff(self, session, repos, self.reply)
-        self.identity = Identity(self, session, repos, records=self.records, reply=self.reply, database=database,
+        # The parts see the chat through a weak proxy: a strong reference back would make every turn's
+        # context a cycle, its state, replies and parts left for the garbage collector, not freed at the
+        # turn's end (the young generation's collections cost twice as much: bench/RESULTS.md, Overhead).
+        chat = weakref.proxy(self)
+        self.reply = Replies(chat, session, repos, translations)
+        self.records = Records(chat, session, repos)
+        self.staff = Staff(chat, session, repos, self.reply)
+        self.identity = Identity(chat, session, repos, records=self.records, reply=self.reply, database=database,
                                  reservations=reservations)
         self.next_flow: str | None = None  # set by switch(): the engine begins it after this step
         self.next_data: dict[str, Any] = {}  # what switch() hands the next flow (its ``data``)

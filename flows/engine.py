@@ -177,6 +177,7 @@ class Engine:
         # Called after a turn that wrote desk jobs committed (the desk worker looks at once).
         self.on_desk_jobs: Callable[[], None] | None = None
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._menus: dict[tuple[Role, bool], Sequence[str]] = {}  # ``_menu``'s, made once (a turn asks thrice)
 
     async def handle(self, incoming: Incoming, *, within: Within | None = None) -> list[Reply]:
         """Run one event for its chat; the replies to send, in order (``turn`` says more)."""
@@ -256,7 +257,8 @@ class Engine:
                 # Set from the client's code, else guessed from the text (kept in the chat's state as
                 # ``flows.chat_language`` says: set and guessed languages are told apart there).
                 follow_language(state, incoming.event, incoming.client_language)
-                secret, deletes = self._secret(state, incoming.event), self._deletes(state)
+                secret = self._secret(state, incoming.event)
+                deletes = bool(secret) and self._deletes(state)  # asked only where there is a secret to forget
                 said = "" if secret else _said(state, incoming.event)
                 if _worth_recalling(link, incoming.event) and not secret:
                     state.data[RECENT] = [*state.data.get(RECENT, []), said[:500]][-RECENT_KEPT:]
@@ -364,10 +366,13 @@ class Engine:
 
     def _menu(self, role: Role) -> Sequence[str]:
         """The role's menu, without the flows that need an ACS when there is none."""
-        flows = self.flows[role]
-        if self.acs is not None:
-            return flows.menu
-        return tuple(name for name in flows.menu if not flows.flows[name].needs_acs)
+        key = (role, self.acs is not None)
+        menu = self._menus.get(key)
+        if menu is None:
+            flows = self.flows[role]
+            menu = self._menus[key] = flows.menu if self.acs is not None else tuple(
+                name for name in flows.menu if not flows.flows[name].needs_acs)
+        return menu
 
     # ---- the contact -----------------------------------------------------------------------------
     async def _contact(self, session: AsyncSession, state: ChatState, link: Link | None, event: Event,

@@ -18,9 +18,10 @@ import signal
 from dataclasses import dataclass
 
 import httpx
+from flows.intents import default_intents
 from telegram.error import TelegramError
 
-from bot import logs
+from bot import i18n, logs
 from bot.acs import AcsSettings
 from bot.channels.telegram.failures import cannot_start
 from bot.channels.telegram.polling import FatalPollingError
@@ -112,6 +113,10 @@ def main(settings: RunSettings) -> int:
                 loop.add_signal_handler(sig, stop.set)
         await run(settings, stop)
 
+    # The intents' models, trained before the freeze (``build_app`` finds them made): like the imports,
+    # they live as long as the process, and the collector need not walk them.
+    i18n.use_locales_dir(settings.bot.locales_dir)
+    default_intents()
     freeze_startup_objects()  # the imports are done: what is alive now lives as long as the process
     try:
         asyncio.run(until_signalled())

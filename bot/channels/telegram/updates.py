@@ -152,10 +152,10 @@ def route_stored(raw: dict[str, Any], bot: Bot | None, staff_chat_id: int | None
     if routed is None:
         return Read("other")
     incoming = routed.incoming
-    if any(value is not None and not -ID_LIMIT < value < ID_LIMIT
-           for value in (incoming.chat_id, incoming.sender_id, incoming.message_id)):
-        # Telegram's ids fit in 52 bits; one past the database's 64 is forged: set aside, once.
-        return Read("unroutable", failed="an id beyond 64 bits")
+    for value in (incoming.chat_id, incoming.sender_id, incoming.message_id):  # a loop, not any(): every update
+        if value is not None and not -ID_LIMIT < value < ID_LIMIT:
+            # Telegram's ids fit in 52 bits; one past the database's 64 is forged: set aside, once.
+            return Read("unroutable", failed="an id beyond 64 bits")
     return routed
 
 
