@@ -28,6 +28,9 @@ CallT = TypeVar("CallT", bound=Call)
 
 class Channel(Protocol[CallT]):
     name: str  # the inbox's ``channel`` of its updates (``bot.store.channels``): telegram, whatsapp, ...
+    # Answers it may hold at once, sent or not, before the runtime records them delivered (its
+    # sender's workers): what a crash could send twice (``bot.runtime.processor``, ``_Gate``).
+    sends_at_once: int
 
     def read(self, payload: dict[str, Any]) -> Read:
         """Never raises: what cannot be read comes back with ``failed``."""

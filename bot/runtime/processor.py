@@ -6,10 +6,10 @@ at most ``concurrency`` at a time. A run that waited past half its lease is put 
 
 Exactly once: the engine's turn and the inbox's "done, answered by these calls" commit in one
 transaction, only while the update is still pending. The calls then go to the channel
-(``bot.channels.base.Channel``); the next claim records that it sent them, and what a dead process
-left unsent is sent again by ``resend_undelivered`` (every minute, and at once after a take-over:
-``bot.runtime.heartbeat``). What the database refused meanwhile (recording a delivery, putting an
-update back) is tried again soon, not left to the lease.
+(``bot.channels.base.Channel``), at most its ``sends_at_once`` unrecorded (``_Gate``); the next claim
+records that it sent them, and what a dead process left unsent is sent again by ``resend_undelivered``
+(every minute, and at once after a take-over: ``bot.runtime.heartbeat``). What the database refused
+(recording a delivery, putting an update back) is tried again soon, not left to the lease.
 
 Failures: an update the channel cannot read is set aside and its chat goes on; a database or other
 failure puts the update back with a growing delay, set aside after ``max_attempts``.
@@ -79,6 +79,26 @@ ROUND_AHEAD = 150
 NOT_MINE_DELAY = timedelta(minutes=1)
 
 
+class _Gate:
+    """A channel's answers handed to it and not yet recorded as delivered (sent, on the wire or
+    queued there): at most ``room`` more. They are what a crash sends again, so a crash sends twice
+    no more answers than the channel's ``sends_at_once``, whatever the records' batching; the answers
+    beyond wait here, in order, and go as records free room (``Processor._recorded``). Nothing else
+    waits on it: the channel's workers hold no room (notices, desk messages, dead letters go on), nor
+    do the processor's slots. While the database is down, what was sent keeps its room until its
+    record is written (tried again every ``RECORD_DELIVERED_WITHIN``) and the answers behind it wait:
+    the bound holds through the outage, and once the database is back they go at the first record
+    (few wait: no turn commits meanwhile)."""
+
+    __slots__ = ("admitting", "channel", "room", "waiting")
+
+    def __init__(self, channel: Channel[Any]) -> None:
+        self.channel = channel
+        self.room = channel.sends_at_once
+        self.waiting: deque[tuple[int, Sequence[Call]]] = deque()  # (update id, its calls), in order
+        self.admitting = False  # one ``_admit`` at a time hands them over, so they reach the channel in order
+
+
 class Processor:
     def __init__(
         self, engine: Engine, database: Database, channels: Channel[Any] | Sequence[Channel[Any]], *,
@@ -105,6 +125,8 @@ class Processor:
         self._progress = asyncio.Event()  # set whenever an update is finished: fetching may go on
         self._tasks: set[asyncio.Task[None]] = set()  # one per chat run in hand
         self._delivered: list[int] = []  # sent, not recorded yet
+        self._gates: dict[str, _Gate] = {}  # by channel name, made at its first answer
+        self._holding: dict[int, list[_Gate]] = {}  # update id: the gate whose room its sent answer holds
         self._record_by = 0.0  # monotonic time by which ``_delivered`` is recorded even if no claim comes
         self._unsettled: list[list[InboxItem]] = []  # runs to put back once the database answers again
         self._last_sweep = float("-inf")
@@ -186,6 +208,7 @@ class Processor:
             log.error("could not read the inbox (%s): is the database up? retrying", type(exc).__name__)
             await asyncio.sleep(1.0)
             return 0
+        await self._recorded(delivered)
         if len(items) == limit:
             self._inbox_changed = True  # more may be due
         elif len(items) < self._concurrency:
@@ -206,9 +229,16 @@ class Processor:
             await self._release(runs)
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        # What the channels did not send yet is resent by whoever runs next.
-        await asyncio.gather(*(channel.drain(within=SEND_GRACE) for channel in self.channels.values()))
-        await self._flush_delivered()
+        # What the channels did not send yet is resent by whoever runs next. Each record frees room
+        # for answers waiting in a gate: sent in turn, while the grace lasts and records are written.
+        grace = time.monotonic() + SEND_GRACE
+        while True:
+            await asyncio.gather(*(channel.drain(within=max(grace - time.monotonic(), 0.0))
+                                   for channel in self.channels.values()))
+            waiting = self._waiting_answers()
+            await self._flush_delivered()
+            if not waiting or self._waiting_answers() == waiting or time.monotonic() >= grace:
+                break
         await self._settle_put_backs()
 
     async def resend_undelivered(self) -> int:
@@ -384,13 +414,42 @@ class Processor:
     async def _deliver(self, channel: Channel[Any], update_id: int, calls: Sequence[Call]) -> None:
         if not calls:
             return
-        futures = await channel.send(calls)
+        gate = self._gates.get(channel.name)
+        if gate is None:
+            gate = self._gates[channel.name] = _Gate(channel)
+        gate.waiting.append((update_id, calls))
+        await self._admit(gate)
+
+    async def _admit(self, gate: _Gate) -> None:
+        """Hand the channel the answers waiting for room, in order."""
+        if gate.admitting:
+            return  # the one under way takes them too
+        gate.admitting = True
+        try:
+            while gate.waiting and gate.room > 0:
+                update_id, calls = gate.waiting.popleft()
+                gate.room -= 1
+                try:
+                    futures = await gate.channel.send(calls)
+                except Exception as exc:  # left unrecorded: sent again once this process is gone
+                    futures = []
+                    log.error("could not hand update %s's answer to %s (%s)", update_id, gate.channel.name,
+                              type(exc).__name__)
+                if not futures:
+                    gate.room += 1
+                    continue
+                self._when_sent(gate, update_id, futures)
+        finally:
+            gate.admitting = False
+
+    def _when_sent(self, gate: _Gate, update_id: int, futures: list[asyncio.Future[Any]]) -> None:
         remaining = len(futures)
 
         def sent(_: Any) -> None:  # sent or skipped for good: either way nothing to send again
             nonlocal remaining
             remaining -= 1
             if remaining == 0:
+                self._holding.setdefault(update_id, []).append(gate)
                 if not self._delivered:
                     self._record_by = time.monotonic() + RECORD_DELIVERED_WITHIN
                 self._delivered.append(update_id)
@@ -412,6 +471,22 @@ class Processor:
         except Exception as exc:
             self._record_later(ids)  # the database is down: record them when it is back
             log.warning("could not record %d delivered answers (%s); trying again", len(ids), type(exc).__name__)
+            return
+        await self._recorded(ids)
+
+    async def _recorded(self, ids: list[int]) -> None:
+        """These updates' answers are recorded as sent: their room goes to the answers waiting for it."""
+        for update_id in ids:
+            gates = self._holding[update_id]
+            gates.pop().room += 1
+            if not gates:
+                del self._holding[update_id]
+        for gate in self._gates.values():
+            if gate.waiting:
+                await self._admit(gate)
+
+    def _waiting_answers(self) -> int:
+        return sum(len(gate.waiting) for gate in self._gates.values())
 
     def _record_later(self, ids: list[int]) -> None:
         """Sent answers the database did not record: first in line again, tried with the next claim or

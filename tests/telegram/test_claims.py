@@ -9,6 +9,7 @@ import pytest
 from bot.runtime.processor import RECORD_AT_MOST, Processor
 from bot.sandbox import Sandbox
 from bot.store import Database, Inbox, InboxItem, InboxState, utcnow
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.telegram import fake_bot_api as tg
 from tests.telegram.harness import RunningBot, running_bot
@@ -286,3 +287,30 @@ async def test_while_sent_answers_cannot_be_recorded_the_processor_tries_again_c
         monkeypatch.undo()
     row = await bot.inbox_row(update_id)
     assert row is not None and row.answer is None  # recorded on stopping, the database back
+
+
+async def test_no_more_answers_go_unrecorded_than_the_channel_sends_at_once(
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a crash sends twice is what was sent and not recorded: while no record can be written,
+    the bot sends no more than the channel's ``sends_at_once``; the rest go, each once, once it can."""
+    down = True
+    record = Inbox.delivered
+
+    async def refused(self: Inbox, session: AsyncSession, update_ids: list[int]) -> int:
+        if down and update_ids:
+            raise ConnectionError("the database is down")
+        return await record(self, session, update_ids)
+
+    monkeypatch.setattr(Inbox, "delivered", refused)
+    async with running_bot(database, sandbox) as bot:
+        at_once = bot.channel.sends_at_once
+        chats = [7401 + n for n in range(at_once + 8)]
+        await store(bot, chats, first_update=3800)  # one claim takes them all
+        await bot.api.wait_until(lambda: len(bot.api.outgoing()) >= at_once, within=30)
+        await asyncio.sleep(1.0)  # anything more would have come by now
+        assert len(bot.api.outgoing()) == at_once
+        down = False
+        await bot.api.wait_until(lambda: len(bot.api.outgoing()) >= len(chats), within=30)
+        await asyncio.sleep(0.5)
+        assert all(len(bot.api.sent(chat)) == 1 for chat in chats)

@@ -166,6 +166,7 @@ class ConsoleChannel:
 
     name = "console"  # the inbox's ``channel`` of its updates
     serves = TELEGRAM  # its chats are Telegram-like ids: the processor sends their notices here
+    sends_at_once = 32  # as the other channels' senders; it prints each at once anyway
 
     def __init__(
         self, screen: Screen | None = None, *, language: str | None = "pt-br", bold: bool = False,

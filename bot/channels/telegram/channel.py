@@ -67,6 +67,7 @@ def make_bot(settings: TelegramSettings) -> Bot:
 
 class TelegramChannel:
     name = TELEGRAM
+    sends_at_once = SEND_WORKERS
 
     def __init__(
         self, bot: Bot, settings: TelegramSettings, database: Database, flows: Mapping[Role, RoleFlows],

@@ -56,6 +56,7 @@ POSTS_AT_ONCE = 100  # webhook posts stored in one transaction at most (as a get
 
 class WhatsAppChannel:
     name = WHATSAPP
+    sends_at_once = SEND_WORKERS
 
     def __init__(
         self, settings: WhatsAppSettings, database: Database, *, api: CloudApi | None = None,
