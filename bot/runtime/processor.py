@@ -66,11 +66,12 @@ LOOK_EVERY = 1.0
 SMALL_CLAIM_PAUSE = 0.02
 # Answers Telegram accepted are recorded with the next claim, in its transaction (what frees their
 # chats is read by that claim anyway), or on their own once the oldest waited this long (seconds): a
-# transaction of its own after each send cost a commit for two or three answers in a burst. Until
-# then a crash would send them again, as it would any answer sent but not yet recorded; so once
-# ``RECORD_AT_MOST`` wait, they are recorded at once (a crash right after a burst of sends).
+# transaction of its own after each send cost a commit for two or three answers in a burst. Once
+# ``RECORD_AT_MOST`` wait, they are recorded at once: until then they hold room in their channel's
+# gate (``_Gate``): half a gate of 32, so a full gate is freed by two records, not four (each a
+# transaction of its own: what the overhead benchmark measured, in bench/RESULTS.md).
 RECORD_DELIVERED_WITHIN = 0.1
-RECORD_AT_MOST = 8
+RECORD_AT_MOST = 16
 # A round of notices is this many calls ahead of the channels at most (``send_round``): at Telegram's
 # 30 a second, five seconds' worth, so the channel never waits for the round to make the next ones.
 ROUND_AHEAD = 150
