@@ -17,7 +17,7 @@ from tests.telegram.test_webhook import unreachable
 
 CHATS = [9_400_001 + n for n in range(10)]
 LANGUAGE = "Em qual idioma"  # what "/idioma" answers
-OUTAGE = 20.0  # seconds
+OUTAGE = 12.0  # seconds: the poller's retries reach their cap (STORE_RETRY_CAP) after pauses of 2 and 4
 CAUGHT_UP_WITHIN = 10.0  # seconds after the database is back
 
 
