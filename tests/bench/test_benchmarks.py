@@ -2,8 +2,8 @@
 figure with its figures and the machine and versions (never a timing asserted: only that the
 benchmarks have not rotted). On SQLite: every benchmark reaches PostgreSQL by the same ``--database``
 (``bench.scratch``), which the mirror's smoke test runs on PostgreSQL too; the bot's own storage is
-the storage tests' to check on both. Each run is processes of its own for 5 to 30 seconds, and
-running every one twice took a twentieth of the suite's time."""
+the storage tests' to check on both. Each run is processes of its own for several seconds: running
+every one twice cost the suite a minute (docs/development.md)."""
 
 from __future__ import annotations
 
