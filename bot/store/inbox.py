@@ -174,7 +174,7 @@ class Inbox:
                    InboxRow.update_id.not_in(ids))
             .group_by(InboxRow.chat_id)
         )
-        waiting: dict[int | None, int] = dict((await session.execute(statement)).tuples().all())
+        waiting: dict[int | None, int] = dict((await session.execute(statement)).all())
         seen: set[int] = set()
         over: set[int] = set()
         for update_id, chat, _ in sorted(updates, key=lambda update: update[0]):
