@@ -557,6 +557,8 @@ class Engine:
                                   today=self.coordinator.now().date())
             if typed is not None and flow.name == MENU and self._asks_another(ctx, event.text, typed):
                 typed = None  # the menu's intents read it: "quero cancelar meu contrato" is no "Contratos"
+            elif typed is not None and self._in_passing(ctx, event.text, typed):
+                typed = None  # "preciso cancelar a netflix" at "Posso abrir?" is no "Cancelar": asked again
             if typed is not None:
                 event = typed
             elif (asked := self._request(ctx, role, flow, event.text)) and role.flows[asked].aside:
@@ -657,6 +659,15 @@ class Engine:
         name = default_intents().plainly(ctx.language, text)
         chosen = ctx.state.data.get(CHOICES, {}).get(typed.token, [None])[0]
         return name is not None and name not in SMALL_TALK and name != chosen
+
+    def _in_passing(self, ctx: Context, text: str, typed: Choice) -> bool:
+        """Whether a subscriber's words name a question's option only in passing, the rest about
+        something we do not do (``Intents.in_passing``); the option itself, or its start, is the button."""
+        if ctx.state.role is not Role.SUBSCRIBER or _typed_choice(ctx, text, numbers=False, strict=True) is not None:
+            return False
+        rows = (ctx.state.data.get(PROMPT) or {}).get("buttons", [])
+        label = next((label for row in rows for label, token in row if token == typed.token), "")
+        return default_intents().in_passing(ctx.language, text, label)
 
     def _request(self, ctx: Context, role: RoleFlows, flow: Flow, text: str) -> str | None:
         """The flow a typed text plainly asks for instead of answering the question, if it may leave it."""

@@ -215,7 +215,19 @@ class Intents:
             return None
         # A phrase of ours inside a text the model is sure asks for nothing we do ("quiero cancelar mi
         # suscripción de Netflix") is not a request: the question stays (docs/intents.md).
-        return None if name not in SMALL_TALK and self._likely(language, own).get(NONE, 0.0) >= SURE else name
+        return None if name not in SMALL_TALK and self._sure_none(language, own) else name
+
+    def in_passing(self, language: str, text: str, option: str) -> bool:
+        """Whether the text says ``option``'s words only in passing: the model is sure its other words ask
+        for nothing we do ("preciso cancelar a netflix" names no "Cancelar"; "pode cancelar esse chamado"
+        does). An option pointed at without its words ("o primeiro", "número 3") is not read here."""
+        named = set(self._read(language, read_words(option)))
+        words = self._read(language, read_words(text))
+        rest = [word for word in words if word not in named]
+        return 0 < len(rest) < len(words) and self._sure_none(language, [self.resolve(language, w) for w in rest])
+
+    def _sure_none(self, language: str, own: list[tuple[str, float]]) -> bool:
+        return self._likely(language, own).get(NONE, 0.0) >= SURE
 
     def only_asks(self, language: str, text: str, name: str) -> bool:
         """Whether the text does nothing but ask for ``name`` ("quero falar com um atendente, por

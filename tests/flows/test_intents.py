@@ -210,3 +210,24 @@ def test_a_phrase_of_ours_in_a_text_the_model_is_sure_asks_for_nothing_we_do_is_
     # Small talk is kept: whether it is all the text is the engine's to ask (``only_asks``).
     assert intents.plainly("pt_BR", "o sinal do meu celular da claro ta horrivel") == "ok"
     assert not intents.only_asks("pt_BR", "o sinal do meu celular da claro ta horrivel", "ok")
+
+
+@pytest.mark.parametrize(("language", "text", "option", "passing"), [
+    ("pt_BR", "preciso cancelar a netflix", "✖️ Cancelar", True),
+    ("pt_BR", "pode cancelar esse chamado", "✖️ Cancelar", False),
+    ("pt_BR", "deixa pra lá, cancela", "✖️ Cancelar", False),
+    ("en", "i need to cancel my netflix", "✖️ Cancel", True),
+    ("en", "cancel it please", "✖️ Cancel", False),
+    ("es", "quiero cancelar mi netflix", "✖️ Cancelar", True),
+    ("es", "sí, cancelalo", "✖️ Cancelar", False),
+    ("pt_BR", "cancelar", "✖️ Cancelar", False),  # the option alone: nothing else to read
+])
+def test_an_option_named_among_words_about_something_else_is_named_in_passing(
+    language: str, text: str, option: str, passing: bool,
+) -> None:
+    assert default_intents().in_passing(language, text, option) is passing
+
+
+@pytest.mark.parametrize("text", ["o primeiro", "o mais antigo", "numero 3", "2", "o de setembro"])
+def test_an_option_pointed_at_without_its_words_is_not_read_as_in_passing(text: str) -> None:
+    assert not default_intents().in_passing("pt_BR", text, "Fatura 10/10/2025 R$ 99,90")

@@ -245,6 +245,21 @@ async def test_another_companys_words_at_a_question_keep_it_and_only_small_talk_
     assert "Olá" in chat.text and asked in chat.text
 
 
+async def test_an_options_name_in_another_companys_words_is_not_the_option(desk: Desk) -> None:
+    customer = quiet_customer(desk.sandbox)
+    before = len(tickets_of(desk.sandbox, customer))
+    chat = await desk.linked_chat(customer)
+    await chat.command("chamado")
+    await chat.tap("Lentidão")
+    await chat.say("Lenta toda noite")
+    asked = chat.text
+    await chat.say("preciso cancelar a netflix")  # "Cancelar" is an option here, but not this one
+    assert "não abri" not in chat.text and asked in chat.text  # the draft kept, the question again
+    await chat.say("pode cancelar esse chamado")  # our own words around it: the option
+    assert "não abri nenhum chamado" in chat.text
+    assert len(tickets_of(desk.sandbox, customer)) == before
+
+
 async def test_a_goodbye_at_a_question_ends_the_conversation_without_asking_again(desk: Desk) -> None:
     chat = await desk.linked_chat(MARIA)
     await chat.say("quero suspender minha internet")
