@@ -691,35 +691,39 @@ class Engine:
 
     async def _between_flows(self, ctx: Context, role: RoleFlows, event: Event) -> str | None:
         """A chat waiting in no step: a new chat gets the greeting (or the menu); a linked one's words
-        (handed back by the staff) what they ask, as at the menu (``_step``'s request then)."""
+        (handed back by the staff, or after a goodbye) what they ask, as at the menu (``_step``'s
+        request then), and words the menu cannot use its "not understood", as there."""
         if isinstance(event, Choice):
             raise Unexpected("common.button_expired")
         if isinstance(event, Media) and event.kind not in READ_MEDIA:
             ctx.reply.say("common.unreadable", kind=event.kind)  # what was sent is not lost on the person
-        if isinstance(event, Text) and ctx.link is not None and await self._at_menu(ctx, role, event):
+        if isinstance(event, Text) and ctx.link is not None and MENU in role.flows:
+            miss = await self._at_menu(ctx, role, event)
+            if miss is not None:
+                raise miss
             return event.text
         await self._begin(ctx, MENU)
         return None
 
-    async def _at_menu(self, ctx: Context, role: RoleFlows, event: Event) -> bool:
+    async def _at_menu(self, ctx: Context, role: RoleFlows, event: Event) -> Unexpected | None:
         """The menu's question reads the event as if it had been sent there (words of a chat the staff
-        just handed back, or a request leaving a question); False, and nothing changed, when the menu
-        cannot use it."""
+        just handed back, or a request leaving a question); its miss, and nothing changed, when the
+        menu cannot use it."""
         menu = role.flows.get(MENU)
         if menu is None:
-            return False
+            return Unexpected("common.not_understood")
         front = next(t for t in menu.steps[BEGIN] if isinstance(t, str))  # the menu's one question
         left, said = ctx.state.snapshot(), len(ctx.reply.replies)
         self._enter(ctx, MENU, None)
         ctx.state.step = front
         try:
             await getattr(menu, front)(ctx, event)
-        except Unexpected:
+        except Unexpected as miss:
             ctx.state, ctx.next_flow, ctx.next_data = left, None, {}
             del ctx.reply.replies[said:]
-            return False
+            return miss
         self._check_move(role, menu, front, ctx)
-        return True
+        return None
 
     async def _hand_over(self, ctx: Context, role: RoleFlows, flow: Flow, event: Event) -> bool:
         """Leave the question for what the person asked: one line says so (nothing was under way in a
@@ -728,7 +732,7 @@ class Engine:
         cannot use it either."""
         left, said = ctx.state.snapshot(), len(ctx.reply.replies)
         resting = flow.rests_at(ctx.state.step)
-        if not await self._at_menu(ctx, role, event):
+        if await self._at_menu(ctx, role, event) is not None:
             return False
         if ctx.next_flow == flow.name:  # the menu would send it where it is: the step's own answer stands
             ctx.state, ctx.next_flow, ctx.next_data = left, None, {}

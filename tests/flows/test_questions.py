@@ -267,5 +267,7 @@ async def test_a_goodbye_at_a_question_ends_the_conversation_without_asking_agai
     asked = chat.text
     await chat.say("valeu, tchau")
     assert "Até logo" in chat.text and asked not in chat.text and not chat.buttons
+    await chat.say("xyzzy")  # read as at the menu: not understood, said so
+    assert "Não entendi" in chat.text and "Como posso ajudar" in chat.text
     await chat.say("segunda via do boleto")  # what comes next is read as at the menu
     assert "boleto" in chat.text.casefold() or "fatura" in chat.text.casefold()
