@@ -4,13 +4,18 @@ plain words when the ISP fails, and state that survives a restart."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import weakref
 from dataclasses import replace
+from typing import Any
 
 import httpx
 import pytest
 from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
 from bot.store import ChatState, ChatStates, Link, Origin, Outbox, Role
+from flows.context import Context
+from flows.engine import Engine
 from flows.events import Choice, Incoming, Location, Text
 from flows.policy import Policy
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -248,3 +253,27 @@ async def test_a_turn_that_only_answers_runs_again_when_another_process_saved_it
     assert chat.text != in_portuguese  # answered once, in the language saved meanwhile
     async with desk.database.session() as session:
         assert (await states.load(session, chat.chat_id)).language == "en"
+
+
+async def test_a_turns_context_is_freed_when_the_turn_ends_without_the_garbage_collector(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A context its parts held back (a cycle) lived until a collection: every turn's state and replies
+    # with it, and the collector's walks cost the bot its rate against the stateful peer (bench/RESULTS.md).
+    made: list[weakref.ref[Context]] = []
+    context = Engine._context
+
+    def kept(self: Engine, *args: Any, **kwargs: Any) -> Context:
+        ctx = context(self, *args, **kwargs)
+        made.append(weakref.ref(ctx))
+        return ctx
+
+    monkeypatch.setattr(Engine, "_context", kept)
+    chat = await desk.linked_chat(DEMO_IDENTITIES.customer)
+    gc.disable()
+    try:
+        await chat.say("segunda via")
+        await chat.command("ajuda")
+        assert made and all(ref() is None for ref in made), "a turn's context outlived its turn"
+    finally:
+        gc.enable()
