@@ -26,14 +26,13 @@ from pathlib import Path
 import httpx
 from bot import logs, metrics
 from bot.channels.telegram.settings import TelegramSettings
-from bot.heap import freeze_startup_objects
 from bot.isp import IspSettings
 from bot.runtime.app import Settings, build_app
 from bot.runtime.processor import DEFAULT_CONCURRENCY
+from bot.runtime.run import settle_startup
 from bot.sandbox import PRODUCTION_KEY, FixedClock, Sandbox
 from bot.settings import BotSettings
 from bot.store.db import pool_size_for
-from flows.intents import default_intents
 from tests.store.dbtools import make_database
 from tests.telegram.harness import fast_sender_limits
 
@@ -103,8 +102,7 @@ def main() -> int:
     parser.add_argument("--isp-latency", type=float, default=0.0)
     parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY)
     args = parser.parse_args()
-    default_intents()  # trained, then frozen with the rest, as ``ispbot run`` does
-    freeze_startup_objects()  # as ``ispbot run`` does
+    settle_startup(None)  # as ``ispbot run`` does, with the shipped texts
     with tempfile.TemporaryDirectory() as folder:
         url = args.database or f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"
         result = asyncio.run(run(args.api, args.token, url, args.isp_latency, args.concurrency))

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import signal
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 from flows.intents import default_intents
@@ -87,6 +88,15 @@ async def run(settings: RunSettings, stop: asyncio.Event | None = None) -> None:
         await app.aclose()
 
 
+def settle_startup(locales_dir: Path | None) -> None:
+    """Before serving: the texts' folder chosen and the intents' models trained from it (``build_app``
+    finds them made), then everything alive frozen: like the imports, they live as long as the process,
+    and the collector need not walk them (``bot.heap``)."""
+    i18n.use_locales_dir(locales_dir)
+    default_intents()
+    freeze_startup_objects()
+
+
 def main(settings: RunSettings) -> int:
     """Run the bot with these settings (``ispbot run`` loads them) until a signal; the exit code."""
     secrets = [settings.isp.key.get_secret_value(), *(settings.chatwoot.secrets() if settings.chatwoot else []),
@@ -113,11 +123,7 @@ def main(settings: RunSettings) -> int:
                 loop.add_signal_handler(sig, stop.set)
         await run(settings, stop)
 
-    # The intents' models, trained before the freeze (``build_app`` finds them made): like the imports,
-    # they live as long as the process, and the collector need not walk them.
-    i18n.use_locales_dir(settings.bot.locales_dir)
-    default_intents()
-    freeze_startup_objects()  # the imports are done: what is alive now lives as long as the process
+    settle_startup(settings.bot.locales_dir)
     try:
         asyncio.run(until_signalled())
     # Each says what to fix.
