@@ -665,9 +665,7 @@ class Engine:
         something we do not do (``Intents.in_passing``); the option itself, or its start, is the button."""
         if ctx.state.role is not Role.SUBSCRIBER or _typed_choice(ctx, text, numbers=False, strict=True) is not None:
             return False
-        rows = (ctx.state.data.get(PROMPT) or {}).get("buttons", [])
-        label = next((label for row in rows for label, token in row if token == typed.token), "")
-        return default_intents().in_passing(ctx.language, text, label)
+        return default_intents().in_passing(ctx.language, text, _label(ctx.state, typed.token) or "")
 
     def _request(self, ctx: Context, role: RoleFlows, flow: Flow, text: str) -> str | None:
         """The flow a typed text plainly asks for instead of answering the question, if it may leave it."""
@@ -935,12 +933,14 @@ def _is_live_update(event: Event) -> bool:
 
 def _said(state: ChatState, event: Event) -> str:
     """What the person did, in words, for the mirror (a button is named by its label)."""
-    if isinstance(event, Choice):
-        for row in (state.data.get(PROMPT) or {}).get("buttons", []):
-            for label, token in row:
-                if token == event.token:
-                    return f"[{label}]"
-    return describe(event)
+    label = _label(state, event.token) if isinstance(event, Choice) else None
+    return f"[{label}]" if label is not None else describe(event)
+
+
+def _label(state: ChatState, token: str) -> str | None:
+    """The label of the question's button ``token`` stands for, if the question shows it."""
+    rows = (state.data.get(PROMPT) or {}).get("buttons", [])
+    return next((label for row in rows for label, each in row if each == token), None)
 
 
 def _reply_text(reply: Reply) -> str:
