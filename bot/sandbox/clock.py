@@ -29,6 +29,12 @@ class FixedClock:
     def advance(self, **delta: float) -> None:
         self.now += timedelta(**delta)
 
+    @classmethod
+    def this_morning(cls) -> FixedClock:
+        """Today at ten in the ISP's zone: for what the web service checks against its own day, as a
+        request's model does before sending (a suspension starting today, not in the seeded past)."""
+        return cls(system_clock().replace(hour=10, minute=0, second=0, microsecond=0))
+
 
 def today(clock: Clock) -> date:
     return clock().date()

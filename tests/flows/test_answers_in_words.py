@@ -5,11 +5,10 @@ keeps the words, yes and no with words around them, an option pointed at."""
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from bot.sandbox import DEMO_IDENTITIES, FixedClock
-from bot.sandbox.clock import ISP_ZONE
 from flows.replies import Upload
 
 from tests.flows.harness import Desk, TestChat
@@ -23,7 +22,7 @@ def uploads(chat: TestChat) -> list[str]:
 
 @pytest.fixture
 def clock() -> FixedClock:
-    return FixedClock(datetime.now(ISP_ZONE).replace(hour=10, minute=0, second=0, microsecond=0))
+    return FixedClock.this_morning()
 
 
 async def test_a_request_with_its_length_asks_only_for_the_start(desk: Desk, clock: FixedClock) -> None:

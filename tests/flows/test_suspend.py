@@ -6,12 +6,11 @@ The client refuses a start date already past everywhere, so these chats live on 
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from bot.desks.worker import DeskWorker
 from bot.sandbox import DEMO_IDENTITIES, FixedClock, Sandbox
-from bot.sandbox.clock import ISP_ZONE
 
 from tests.flows.harness import Desk, TestChat, losing_answers
 from tests.flows.test_cancel_plan import last_ticket
@@ -23,7 +22,7 @@ MARIA = DEMO_IDENTITIES.customer
 
 @pytest.fixture
 def clock() -> FixedClock:
-    return FixedClock(datetime.now(ISP_ZONE).replace(hour=10, minute=0, second=0, microsecond=0))
+    return FixedClock.this_morning()
 
 
 def suspensions(sandbox: Sandbox, status: str) -> list[dict[str, object]]:
