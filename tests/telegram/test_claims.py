@@ -266,8 +266,8 @@ async def test_while_sent_answers_cannot_be_recorded_the_processor_tries_again_c
     """The database refuses the record (it is down): the answers stay in hand and are tried again
     every ``RECORD_DELIVERED_WITHIN``, not in a loop as fast as the refusals come."""
     monkeypatch.setattr("bot.runtime.processor.LOOK_EVERY", 3600.0)
-    monkeypatch.setattr("bot.runtime.processor.SMALL_CLAIM_PAUSE", 3600.0)  # no claim records them
     monkeypatch.setattr("bot.runtime.processor.RECORD_DELIVERED_WITHIN", 0.1)
+    no_claim_after_the_first_that_brings_updates(monkeypatch)  # no claim records them
     tries = 0
 
     async def refused(self: Inbox, session: object, update_ids: list[int]) -> int:
