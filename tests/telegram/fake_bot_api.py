@@ -478,7 +478,7 @@ class FakeBotApi:
         for _ in range(times):
             self._state.failures.append(_Failure(method, code, text, parameters, chat_id))
 
-    async def wait_until(self, predicate: Callable[[], bool], within: float = 2.0) -> None:
+    async def wait_until(self, predicate: Callable[[], bool], within: float = 10.0) -> None:
         """Wait (bounded) until ``predicate()`` holds after some call or push; TimeoutError otherwise."""
 
         async def loop() -> None:
@@ -488,7 +488,7 @@ class FakeBotApi:
 
         await asyncio.wait_for(loop(), within)
 
-    async def wait_for_sent(self, chat_id: int | str, count: int = 1, within: float = 2.0) -> list[Sent]:
+    async def wait_for_sent(self, chat_id: int | str, count: int = 1, within: float = 10.0) -> list[Sent]:
         """Wait (bounded) until the bot sent at least ``count`` messages to ``chat_id``."""
         await self.wait_until(lambda: len(self.sent(chat_id)) >= count, within)
         return self.sent(chat_id)
