@@ -24,6 +24,7 @@ from bot.desks.base import Desk, DeskRefused, DeskUnavailable
 from bot.logs import chat_ref
 from bot.mirror.backoff import retry_delay
 from bot.store import Database, DeskJobEntry, DeskJobs, Handoffs, utcnow
+from bot.wakeup import Wakeup
 
 log = logging.getLogger("bot.desks")
 
@@ -48,7 +49,7 @@ class DeskWorker:
         self.backoff_cap = backoff_cap
         self.clock = clock
         self._slots = asyncio.Semaphore(concurrency)
-        self._wake = asyncio.Event()
+        self._wake = Wakeup()
 
     def wake(self) -> None:
         """New jobs were committed: look now rather than after the idle pause."""
@@ -68,14 +69,8 @@ class DeskWorker:
                 log.error("desk: a round failed (%s, %d in a row); is the database up?", type(exc).__name__, failures)
                 claimed = 0
                 pause = max(pause, retry_delay(failures, cap=self.backoff_cap).total_seconds())
-            if claimed:
-                continue
-            self._wake.clear()
-            waits = [asyncio.ensure_future(self._wake.wait()), asyncio.ensure_future(stop.wait())]
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED), pause)
-            for waiting in waits:
-                waiting.cancel()
+            if not claimed:
+                await self._wake.pause(pause, stop)
 
     async def round(self) -> int:
         """Claim due jobs and carry them out; how many were claimed."""

@@ -27,6 +27,7 @@ from bot.mirror.calls import DEFAULT_PER_CALL, Call, InvalidEntry, pack, wire_me
 from bot.mirror.split import MAX_CONTENT
 from bot.store import Database, Outbox, OutboxEntry, utcnow
 from bot.store.outbox import DEFAULT_LEASE
+from bot.wakeup import Wakeup
 
 log = logging.getLogger("bot.mirror")
 
@@ -98,7 +99,7 @@ class MirrorWorker:
         self.clock = clock
         self.sleep = sleep
         self._slots = asyncio.Semaphore(concurrency)
-        self._wake = asyncio.Event()
+        self._wake = Wakeup()
         self._stop: asyncio.Event | None = None
         # Tickets this worker put off because the ISP was unreachable, with the time each waits for.
         self._outage_waits: dict[int, datetime] = {}
@@ -137,24 +138,9 @@ class MirrorWorker:
                         await self.refresh_metrics()
                 if claimed and not stop.is_set():
                     continue  # more may be due right away
-                await self._pause(pause, stop)
+                await self._wake.pause(pause, stop, sleep=self.sleep)
         finally:
             self._stop = None
-
-    async def _pause(self, seconds: float, stop: asyncio.Event) -> None:
-        """Sleep ``seconds``, or less when ``stop`` is set or ``wake()`` is called."""
-        self._wake.clear()
-        waiters = [
-            asyncio.ensure_future(self.sleep(seconds)),
-            asyncio.ensure_future(stop.wait()),
-            asyncio.ensure_future(self._wake.wait()),
-        ]
-        try:
-            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for waiter in waiters:
-                waiter.cancel()
-            await asyncio.gather(*waiters, return_exceptions=True)
 
     async def refresh_metrics(self) -> None:
         """Outbox depth by state and the oldest pending entry's age, into the Prometheus gauges."""

@@ -38,6 +38,7 @@ from bot.reads import Read
 from bot.runtime.update_log import update_done
 from bot.store import Answered, Database, Inbox, InboxItem, UpdateTakenError, utcnow
 from bot.store.channels import channel_of_chat
+from bot.wakeup import Wakeup
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ class Processor:
         self.max_attempts = max_attempts
         self._concurrency = concurrency
         self._waiting: deque[tuple[float, list[InboxItem]]] = deque()  # (claimed at, a chat's run)
-        self._wake = asyncio.Event()
+        self._wake = Wakeup()
         self._progress = asyncio.Event()  # set whenever an update is finished: fetching may go on
         self._tasks: set[asyncio.Task[None]] = set()  # one per chat run in hand
         self._delivered: list[int] = []  # sent, not recorded yet
@@ -169,14 +170,12 @@ class Processor:
                 await self._sweep_if_due()
                 started = await self.step()
                 if not started:
-                    self._wake.clear()
                     wait, paused = idle_wait, self._claim_after - time.monotonic()
                     if self._inbox_changed and paused > 0:  # held back by ``SMALL_CLAIM_PAUSE``: claim when it ends
                         wait = min(wait, paused)
                     if self._delivered:  # recorded by a claim, or on their own when none came in time
                         wait = min(wait, self._record_by - time.monotonic())
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._wake.wait(), wait)
+                    await self._wake.pause(wait)
         finally:
             await self.drain()
 

@@ -32,7 +32,7 @@ OURS = {*SOURCES, TESTS}
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Ground: nothing of ours below them (``GROUND`` says what each may import of the others).
     ("bot.heap", "bot.jsontext", "bot.yamltext", "bot.logs", "bot.languages", "bot.i18n", "bot.store", "bot.isp",
-     "bot.sandbox", "bot.acs", "bot.receipts"),
+     "bot.sandbox", "bot.acs", "bot.receipts", "bot.wakeup"),
     ("bot.metrics",),  # counts the ISP client's calls
     ("flows",),  # the engine, the context and what every role's flows share
     ("flows.subscriber", "flows.technician", "flows.staff"),
@@ -58,7 +58,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 GROUND: dict[str, tuple[str, ...]] = {
     "bot.heap": (), "bot.jsontext": (), "bot.yamltext": (), "bot.logs": ("bot.jsontext",), "bot.languages": (),
     "bot.i18n": ("bot.languages", "bot.yamltext"), "bot.store": ("bot.jsontext",),
-    "bot.isp": (), "bot.sandbox": (), "bot.acs": (), "bot.receipts": (),
+    "bot.isp": (), "bot.sandbox": (), "bot.acs": (), "bot.receipts": (), "bot.wakeup": (),
 }
 
 # The processor knows a channel only by what the runtime asks of every channel (``bot.channels.base``):

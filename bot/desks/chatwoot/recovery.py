@@ -18,7 +18,6 @@ per handoff. ``WINDOW`` is shorter than the inbox keeps its rows
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import OrderedDict
@@ -28,6 +27,7 @@ from typing import Any
 from bot.desks.chatwoot.client import ChatwootClient, ChatwootGone
 from bot.desks.chatwoot.intake import ChatwootIntake
 from bot.store import Handoffs
+from bot.wakeup import Wakeup
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class ChatwootRecovery:
         self.interval = interval
         self.clock = clock
         self._read: OrderedDict[int, tuple[int, int]] = OrderedDict()  # conversation: (last activity, last id)
-        self._wake = asyncio.Event()
+        self._wake = Wakeup()
         self._failing = False
 
     def wake(self) -> None:
@@ -68,10 +68,7 @@ class ChatwootRecovery:
                     log.warning("chatwoot: could not read back missed messages (%s); trying every %.0f s",
                                 type(exc).__name__, self.interval)
                 self._failing = True
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.interval):
-                    await _first(stop, self._wake)
+            await self._wake.pause(self.interval, stop)
 
     async def round(self) -> int:
         """One pass over the conversations agents may be writing in: how many events it kept."""
@@ -162,11 +159,3 @@ class ChatwootRecovery:
 def _int(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
-
-async def _first(*events: asyncio.Event) -> None:
-    waits = [asyncio.ensure_future(event.wait()) for event in events]
-    try:
-        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for wait in waits:
-            wait.cancel()
