@@ -124,7 +124,7 @@ class RunningBot:
             await self.web.aclose()
             self.web = None
 
-    async def handled(self, update_id: int, within: float = 5.0) -> None:
+    async def handled(self, update_id: int, within: float = 15.0) -> None:
         """Wait until the update was processed and its answer accepted by the fake Telegram."""
         async with asyncio.timeout(within):
             while True:
@@ -153,7 +153,7 @@ class RunningBot:
             self.runtime.desk.wake()
             await asyncio.sleep(0.01)
 
-    async def handled_all(self, update_ids: list[int], within: float = 10.0) -> None:
+    async def handled_all(self, update_ids: list[int], within: float = 20.0) -> None:
         """Wait until every one of the updates was processed and its answer accepted."""
         async with asyncio.timeout(within):
             for update_id in update_ids:

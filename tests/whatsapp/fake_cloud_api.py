@@ -175,7 +175,7 @@ class FakeCloudApi:
     def to(self, wa_id: str) -> list[Sent]:
         return [sent for sent in self.sent if sent.to == wa_id]
 
-    async def wait_for_sent(self, wa_id: str, count: int, within: float = 5.0) -> list[Sent]:
+    async def wait_for_sent(self, wa_id: str, count: int, within: float = 10.0) -> list[Sent]:
         if self._changed is None:
             self._changed = asyncio.Event()
         async with asyncio.timeout(within):

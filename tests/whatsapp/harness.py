@@ -135,7 +135,7 @@ class RunningWhatsApp:
             desk.wake()
             await asyncio.sleep(0.01)
 
-    async def handled(self, wamid: str, within: float = 5.0) -> None:
+    async def handled(self, wamid: str, within: float = 15.0) -> None:
         """Wait until the message was processed and its answer accepted by the fake Cloud API."""
         async with asyncio.timeout(within):
             while True:
