@@ -287,6 +287,12 @@ def _json_object(body: bytes) -> dict[str, Any] | None:
     return parsed if isinstance(parsed, dict) else None
 
 
+# Seconds an idle connection is kept open. Longer than a reverse proxy keeps an idle connection to
+# the bot for reuse (Caddy 2 min, nginx and cloud load balancers 60 s): a server that closed first
+# (uvicorn's default, 5 s) could close one just as the proxy sent a webhook into it, a 502 for it.
+KEEP_ALIVE = 150
+
+
 class _Server(uvicorn.Server):
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
@@ -295,7 +301,8 @@ class _Server(uvicorn.Server):
 
 async def serve(app: Starlette, host: str, port: int, stop: asyncio.Event) -> None:
     """Serve ``app`` until ``stop`` is set."""
-    server = _Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="off"))
+    server = _Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="off",
+                                    timeout_keep_alive=KEEP_ALIVE))
     task = asyncio.create_task(server.serve())
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
