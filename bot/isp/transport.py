@@ -74,6 +74,12 @@ def _without_trailing_commas(text: str) -> str:
     return "".join(out)
 
 
+# Seconds an idle connection to the ISP is kept for reuse: under the 5 s after which Apache (its
+# default), uvicorn and Node close one. At httpx's default, also 5 s, a call could go into a
+# connection the server was closing: a query tried again, a write's outcome unknown and read back.
+KEEP_IDLE = 4.0
+
+
 class Transport:
     def __init__(
         self,
@@ -85,7 +91,8 @@ class Transport:
     ) -> None:
         self.settings = settings
         limits = httpx.Limits(
-            max_connections=settings.max_concurrency, max_keepalive_connections=settings.max_concurrency
+            max_connections=settings.max_concurrency, max_keepalive_connections=settings.max_concurrency,
+            keepalive_expiry=KEEP_IDLE,
         )
         self._http = httpx.AsyncClient(transport=http_transport, timeout=settings.timeout, limits=limits)
         self._gate = asyncio.Semaphore(settings.max_concurrency)

@@ -11,7 +11,9 @@ import httpx
 import pytest
 from bot.isp import CircuitOpenError, F, IspHttpError, IspSettings, IspTimeout, IspUnreachable
 from bot.isp.catalog import OPERATIONS
+from bot.isp.errors import Generation
 from bot.isp.resilience import CircuitBreaker, CircuitState, TtlCache
+from bot.isp.transport import KEEP_IDLE, Transport
 from pydantic import ValidationError
 
 from tests.isp.samples_v1 import SAMPLES as V1
@@ -215,3 +217,38 @@ def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ISPBOT_ISP_TIMEZONE", "Mars/Olympus")
     with pytest.raises(ValidationError, match="timezone"):
         IspSettings()  # type: ignore[call-arg]
+
+
+async def test_a_connection_idle_nearly_as_long_as_servers_keep_one_is_not_reused(free_tcp_port: int) -> None:
+    """Apache (by default), uvicorn and Node close a connection idle 5 s: one idle that long may be
+    closing as a call goes into it, so a write's outcome would be unknown. A fresh one is opened."""
+    connections = 0
+
+    async def keep_alive_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal connections
+        connections += 1
+        body = b'{"ok": true}'
+        while (line := await reader.readline()) != b"":
+            length = 0
+            while line not in (b"\r\n", b""):  # the request's headers
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+                line = await reader.readline()
+            await reader.readexactly(length)
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(keep_alive_server, "127.0.0.1", free_tcp_port)
+    transport = Transport(IspSettings(base_url=f"http://127.0.0.1:{free_tcp_port}", key="k"))
+    try:
+        await transport.send(Generation.V2, "ConsultaPlanos", {}, idempotent=True)
+        await transport.send(Generation.V2, "ConsultaPlanos", {}, idempotent=True)
+        assert connections == 1  # reused while fresh
+        await asyncio.sleep(KEEP_IDLE + 0.5)
+        await transport.send(Generation.V2, "ConsultaPlanos", {}, idempotent=True)
+        assert connections == 2
+    finally:
+        await transport.aclose()
+        server.close()
