@@ -2,7 +2,8 @@
 chat may have ``ISPBOT_CHAT_BACKLOG`` updates waiting, what it sends beyond is set aside with one
 "slow down", so polling never reaches its global pause and the others are answered as usual.
 The sender keeps Telegram's real limits (a message a second per chat): a flooder's answers trickle
-out, and its waiting updates with them, which is what used to fill the inbox."""
+out, and its waiting updates with them, which is what used to fill the inbox. The bystanders' wait
+is printed, not asserted (a time, on whatever machine runs it): what is asserted is its cause."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import time
 
 import pytest
 from bot.channels.telegram.intake import DEFAULT_CHAT_BACKLOG, DROPPED
+from bot.channels.telegram.polling import MAX_BACKLOG, Poller
 from bot.sandbox import Sandbox
 from bot.store import Database, InboxState
 from bot.store.models import InboxRow
@@ -24,7 +26,6 @@ HELP = "Eu sou o assistente virtual do seu provedor"
 SLOW_DOWN = "muitas mensagens seguidas"
 BYSTANDERS = list(range(8501, 8521))
 SAID = 5  # messages from each bystander, each after the answer to the one before
-P99_BOUND = 2.0  # seconds
 BURST_EVERY = 0.2  # seconds between a flood's ten bursts
 
 
@@ -56,16 +57,27 @@ async def talk(bot: RunningBot, chat: int, waits: list[float]) -> None:
 # global pause (1,000 waiting), and everybody else waited minutes behind the flood.
 @pytest.mark.parametrize(("flooders", "each"), [(3, 500), (10, 200)])
 async def test_bystanders_are_answered_promptly_while_chats_flood(
-    database: Database, sandbox: Sandbox, flooders: int, each: int,
+    database: Database, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch, flooders: int, each: int,
 ) -> None:
     flooding = [8401 + n for n in range(flooders)]
     waits: list[float] = []
+    backlogs: list[int] = []  # what polling saw waiting in the inbox before each getUpdates
+    backlog = Poller._backlog
+
+    async def watched(self: Poller) -> int:
+        backlogs.append(await backlog(self))
+        return backlogs[-1]
+
+    monkeypatch.setattr(Poller, "_backlog", watched)
     async with running_bot(database, sandbox, concurrency=12, sender_limits={}) as bot:
         await asyncio.gather(flood(bot, flooding, each), *(talk(bot, chat, waits) for chat in BYSTANDERS))
         p99 = statistics.quantiles(waits, n=100)[98]
-        print(f"{flooders} flooding chats: bystanders' answer p50 {statistics.median(waits):.3f}s, p99 {p99:.3f}s")
+        print(f"{flooders} flooding chats: bystanders' answer p50 {statistics.median(waits):.3f}s, p99 {p99:.3f}s, "
+              f"the inbox's backlog at most {max(backlogs)}")
         assert len(waits) == len(BYSTANDERS) * SAID
-        assert p99 < P99_BOUND
+        # Polling never paused for the backlog: the bystanders' messages were fetched as they came, not
+        # after the flood (they waited minutes when the flood filled the inbox past the pause).
+        assert max(backlogs) < MAX_BACKLOG
 
         for chat in flooding:  # told once to slow down
             await bot.api.wait_until(lambda c=chat: any(SLOW_DOWN in (s.text or "") for s in bot.api.sent(c)), 30)

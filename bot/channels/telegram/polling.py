@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member"]
 # Seconds between tries while the database refuses the batch: soon after it is back, the bot goes on.
 STORE_RETRY_CAP = 5.0
+# Unprocessed updates in the inbox at which fetching pauses (each chat's own share is the intake's).
+MAX_BACKLOG = 1000
 
 
 class FatalPollingError(Exception):
@@ -35,7 +37,7 @@ class FatalPollingError(Exception):
 
 class Poller:
     def __init__(
-        self, bot: Bot, intake: Intake, *, timeout: int = 25, limit: int = 100, max_backlog: int = 1000,
+        self, bot: Bot, intake: Intake, *, timeout: int = 25, limit: int = 100, max_backlog: int = MAX_BACKLOG,
         backlog_wait: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
         self.bot = bot
